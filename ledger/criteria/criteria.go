@@ -1,0 +1,316 @@
+// Package criteria holds what a run is judged by, and its seal.
+//
+// Criteria are fixed before any step runs: their canonical JSON (RFC 8785) is
+// hashed into the criteria digest, which every later record of the run must
+// carry. Every floor is an explicit number in the sealed form — a default is
+// filled in before sealing, so "not given" never reaches the judge — and 0
+// switches a requirement off visibly.
+package criteria
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/canonical"
+)
+
+// Schema names this version of the criteria format.
+const Schema = "sealgate.criteria.v1"
+
+// Defaults of the floors and limits (DESIGN.md §5).
+const (
+	DefaultCoverageFloor      = 1.0
+	DefaultStrengthFloor      = 0.75
+	DefaultStrengthConfidence = 0.80
+	DefaultMutationMax        = 20
+	DefaultMaxDepth           = 4
+	DefaultMaxFanout          = 256
+	DefaultClaimTimeoutSec    = 300
+	DefaultSuiteTimeoutSec    = 1200
+	DefaultDeadlineSec        = 3600
+	DefaultStabilityReruns    = 2
+)
+
+// Budget dimensions a plan may allocate from.
+const (
+	BudgetTestRuns   = "test_runs"
+	BudgetMutants    = "mutants"
+	BudgetCPUSeconds = "cpu_seconds"
+)
+
+// Criteria is everything a verdict will be judged by.
+type Criteria struct {
+	Schema     string `json:"schema"`
+	RunID      string `json:"run_id"`
+	Repository string `json:"repository"`
+	// Baseline is the full commit id of the baseline.
+	Baseline string `json:"baseline_commit"`
+	// PatchCommit is the patch as a commit id, when given as one.
+	PatchCommit string `json:"patch_commit,omitempty"`
+	// PatchDigest is the hex SHA-256 of the patch bytes.
+	PatchDigest string `json:"patch_digest"`
+	// Claims are the tests the submitter says prove the patch, sorted.
+	Claims []string `json:"claims"`
+	// DiscoverClaims is set when no claim was given and the gate must find
+	// them itself.
+	DiscoverClaims     bool     `json:"discover_claims"`
+	CoverageFloor      float64  `json:"coverage_floor"`
+	StrengthFloor      float64  `json:"strength_floor"`
+	StrengthConfidence float64  `json:"strength_confidence"`
+	MutationMax        int      `json:"mutation_max"`
+	SealPlan           []string `json:"seal_plan"`
+	TestSupport        []string `json:"test_support"`
+	RequireSandbox     bool     `json:"require_sandbox"`
+	Limits             Limits   `json:"limits"`
+	// Budget maps each dimension to the units the run may spend.
+	Budget    map[string]uint64 `json:"budget"`
+	TaskGraph TaskGraph         `json:"task_graph"`
+	// DeadlineUnixMilli is when missing evidence becomes INCONCLUSIVE.
+	DeadlineUnixMilli int64 `json:"deadline_unix_ms"`
+}
+
+// Limits bound every process the run starts.
+type Limits struct {
+	ClaimTimeoutSec int    `json:"claim_timeout_s"`
+	SuiteTimeoutSec int    `json:"suite_timeout_s"`
+	MemoryBytes     uint64 `json:"memory_bytes"`
+	CPUSeconds      uint64 `json:"cpu_seconds"`
+	MaxProcesses    uint64 `json:"max_processes"`
+	MaxOpenFiles    uint64 `json:"max_open_files"`
+	StabilityReruns int    `json:"stability_reruns"`
+}
+
+// TaskGraph limits the run's step graph. They are inside the sealed criteria,
+// so no planner can widen them afterwards.
+type TaskGraph struct {
+	MaxDepth  uint32 `json:"max_depth"`
+	MaxFanout uint32 `json:"max_fanout"`
+}
+
+// Sealed is criteria in canonical form with their digest.
+type Sealed struct {
+	Criteria  *Criteria
+	Canonical []byte
+	// Digest is the hex SHA-256 of Canonical.
+	Digest string
+}
+
+// Seal validates c and returns its canonical form and digest. It does not
+// fill defaults: call ApplyDefaults first when building criteria from flags.
+func Seal(c *Criteria) (*Sealed, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	cc := *c
+	cc.Claims = sortedUnique(c.Claims)
+	cc.TestSupport = sortedUnique(c.TestSupport)
+	// The seal plan keeps its order: checks are matched by identity, but
+	// the plan is what the submitter asked for, as asked.
+	b, err := canonical.Marshal(&cc)
+	if err != nil {
+		return nil, fmt.Errorf("criteria: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return &Sealed{Criteria: &cc, Canonical: b, Digest: hex.EncodeToString(sum[:])}, nil
+}
+
+// Parse reads sealed criteria: unknown fields, a foreign schema, invalid
+// values or a non-canonical encoding are refused.
+func Parse(canonicalBytes []byte) (*Sealed, error) {
+	dec := json.NewDecoder(bytes.NewReader(canonicalBytes))
+	dec.DisallowUnknownFields()
+	var c Criteria
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("criteria: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("criteria: trailing data")
+	}
+	s, err := Seal(&c)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(s.Canonical, canonicalBytes) {
+		return nil, errors.New("criteria: not in canonical form")
+	}
+	return s, nil
+}
+
+// ApplyDefaults fills every zero limit, budget and graph bound with its
+// default. Floors are not touched: their defaults are applied by whoever
+// parses the request, because 0 is a meaningful floor.
+func (c *Criteria) ApplyDefaults() {
+	if c.Schema == "" {
+		c.Schema = Schema
+	}
+	if c.Limits.ClaimTimeoutSec == 0 {
+		c.Limits.ClaimTimeoutSec = DefaultClaimTimeoutSec
+	}
+	if c.Limits.SuiteTimeoutSec == 0 {
+		c.Limits.SuiteTimeoutSec = DefaultSuiteTimeoutSec
+	}
+	if c.Limits.MemoryBytes == 0 {
+		c.Limits.MemoryBytes = 4 << 30
+	}
+	if c.Limits.CPUSeconds == 0 {
+		c.Limits.CPUSeconds = 1800
+	}
+	if c.Limits.MaxProcesses == 0 {
+		c.Limits.MaxProcesses = 4096
+	}
+	if c.Limits.MaxOpenFiles == 0 {
+		c.Limits.MaxOpenFiles = 4096
+	}
+	if c.TaskGraph.MaxDepth == 0 {
+		c.TaskGraph.MaxDepth = DefaultMaxDepth
+	}
+	if c.TaskGraph.MaxFanout == 0 {
+		c.TaskGraph.MaxFanout = DefaultMaxFanout
+	}
+	if c.Budget == nil {
+		c.Budget = map[string]uint64{
+			BudgetTestRuns:   512,
+			BudgetMutants:    uint64(max(c.MutationMax, 0)),
+			BudgetCPUSeconds: 4 * 3600,
+		}
+	}
+}
+
+// Validate checks that c can be sealed.
+func (c *Criteria) Validate() error {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	if c.Schema != Schema {
+		bad("schema %q, want %q", c.Schema, Schema)
+	}
+	if c.RunID == "" {
+		bad("run_id is empty")
+	}
+	if !isCommit(c.Baseline) {
+		bad("baseline_commit %q is not a full commit id", c.Baseline)
+	}
+	if c.PatchCommit != "" && !isCommit(c.PatchCommit) {
+		bad("patch_commit %q is not a full commit id", c.PatchCommit)
+	}
+	if !isHexSHA256(c.PatchDigest) {
+		bad("patch_digest %q is not a hex SHA-256", c.PatchDigest)
+	}
+	if len(c.Claims) == 0 && !c.DiscoverClaims {
+		bad("no claims and discover_claims is off")
+	}
+	for _, cl := range c.Claims {
+		if err := ValidateClaim(cl); err != nil {
+			bad("%v", err)
+		}
+	}
+	for name, f := range map[string]float64{"coverage_floor": c.CoverageFloor, "strength_floor": c.StrengthFloor} {
+		if math.IsNaN(f) || f < 0 || f > 1 {
+			bad("%s %v is outside [0, 1]", name, f)
+		}
+	}
+	if !(c.StrengthConfidence > 0 && c.StrengthConfidence < 1) {
+		bad("strength_confidence %v is outside (0, 1)", c.StrengthConfidence)
+	}
+	if c.MutationMax < 0 {
+		bad("mutation_max %d is negative", c.MutationMax)
+	}
+	for _, g := range c.TestSupport {
+		if g == "" || strings.HasPrefix(g, "/") || slices.Contains(strings.Split(g, "/"), "..") {
+			bad("test_support glob %q must be a relative path pattern inside the repository", g)
+		}
+	}
+	for _, s := range c.SealPlan {
+		if strings.TrimSpace(s) == "" {
+			bad("seal_plan has an empty command")
+		}
+	}
+	if c.Limits.ClaimTimeoutSec <= 0 || c.Limits.SuiteTimeoutSec <= 0 {
+		bad("limits: timeouts must be positive")
+	}
+	if c.Limits.StabilityReruns < 0 {
+		bad("limits: stability_reruns is negative")
+	}
+	if c.TaskGraph.MaxDepth == 0 || c.TaskGraph.MaxFanout == 0 {
+		bad("task_graph: max_depth and max_fanout must be positive")
+	}
+	if len(c.Budget) == 0 {
+		bad("budget is empty")
+	}
+	for dim := range c.Budget {
+		if dim != BudgetTestRuns && dim != BudgetMutants && dim != BudgetCPUSeconds {
+			bad("budget dimension %q is unknown", dim)
+		}
+	}
+	if c.DeadlineUnixMilli <= 0 {
+		bad("deadline_unix_ms is not set")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("criteria: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// ValidateClaim checks a claim's syntax: go:./pkg/path:TestName,
+// pytest:path/test_x.py::test_name, or cmd:LABEL.
+func ValidateClaim(claim string) error {
+	scheme, rest, ok := strings.Cut(claim, ":")
+	switch {
+	case !ok || rest == "":
+		return fmt.Errorf("claim %q: want go:./pkg:TestName, pytest:file.py::test or cmd:LABEL", claim)
+	case scheme == "go":
+		pkg, name, ok := strings.Cut(rest, ":")
+		if !ok || pkg == "" || name == "" || !strings.HasPrefix(pkg, ".") {
+			return fmt.Errorf("claim %q: want go:./pkg/path:TestName", claim)
+		}
+		if !strings.HasPrefix(name, "Test") || strings.ContainsAny(name, " \t^$*+?()[]{}|\\") {
+			return fmt.Errorf("claim %q: %q is not a Go test name", claim, name)
+		}
+		if slices.Contains(strings.Split(pkg, "/"), "..") {
+			return fmt.Errorf("claim %q: package path must stay inside the repository", claim)
+		}
+	case scheme == "pytest":
+		file, _, ok := strings.Cut(rest, "::")
+		if !ok || !strings.HasSuffix(file, ".py") || strings.HasPrefix(file, "/") || slices.Contains(strings.Split(file, "/"), "..") {
+			return fmt.Errorf("claim %q: want pytest:relative/test_file.py::test_name", claim)
+		}
+	case scheme == "cmd":
+		if strings.TrimSpace(rest) != rest || strings.ContainsAny(rest, "\n\t") {
+			return fmt.Errorf("claim %q: a command label is one word without surrounding spaces", claim)
+		}
+	default:
+		return fmt.Errorf("claim %q: unknown kind %q (go, pytest or cmd)", claim, scheme)
+	}
+	return nil
+}
+
+func isCommit(s string) bool {
+	return (len(s) == 40 || len(s) == 64) && isHex(s)
+}
+
+func isHexSHA256(s string) bool { return len(s) == 64 && isHex(s) }
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func sortedUnique(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
