@@ -132,6 +132,15 @@ func (p *Pool) Allocations() []Allocation {
 	return out
 }
 
+// CheckIfSealed is Check for a pool that may not exist yet (a run requested
+// but never sealed has no pool).
+func (p *Pool) CheckIfSealed() error {
+	if p == nil {
+		return nil
+	}
+	return p.Check()
+}
+
 // Check verifies conservation: every allocation's components add up to its
 // maximum, and per dimension the allocations stay within the pool.
 func (p *Pool) Check() error {

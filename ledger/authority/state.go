@@ -111,6 +111,16 @@ func New(trust *Trust) *State {
 // Run returns the state of run id, or nil.
 func (s *State) Run(id string) *Run { return s.runs[id] }
 
+// RunIDs lists the runs requested so far, sorted.
+func (s *State) RunIDs() []string {
+	ids := make([]string, 0, len(s.runs))
+	for id := range s.runs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 // Epoch is the current revocation epoch (0 before the first).
 func (s *State) Epoch() uint64 { return s.epoch }
 
