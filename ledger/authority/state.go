@@ -443,10 +443,10 @@ func (s *State) checkPlan(rec *record.Decoded, run *Run, jp *pb.JobPlanned, plan
 			return nil, refuse(rec, CodeTokenMismatch, "token %q is bound to criteria %.16s…", t.Id, t.CriteriaDigest)
 		case !slices.Contains(r.Parents, t.ParentDigest):
 			return nil, refuse(rec, CodeTokenMismatch, "token %q names parent %.16s…, not a parent of its plan", t.Id, t.ParentDigest)
+		case t.Depth > graph.MaxDepth || plannerDepth+1 > graph.MaxDepth:
+			return nil, refuse(rec, CodeDepthExceeded, "token %q at depth %d exceeds the sealed max_depth %d", t.Id, max(t.Depth, plannerDepth+1), graph.MaxDepth)
 		case t.Depth != plannerDepth+1:
 			return nil, refuse(rec, CodeTokenMismatch, "token %q has depth %d, its planner is at depth %d", t.Id, t.Depth, plannerDepth)
-		case t.Depth > graph.MaxDepth:
-			return nil, refuse(rec, CodeDepthExceeded, "token %q at depth %d exceeds the sealed max_depth %d", t.Id, t.Depth, graph.MaxDepth)
 		}
 		ids[t.Id] = true
 		nonces[string(t.Nonce)] = true

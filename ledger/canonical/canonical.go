@@ -31,6 +31,10 @@ func Marshal(v any) ([]byte, error) {
 
 // Transform returns the canonical form of a JSON document.
 func Transform(doc []byte) ([]byte, error) {
+	// encoding/json would quietly turn invalid UTF-8 into U+FFFD.
+	if !utf8.Valid(doc) {
+		return nil, fmt.Errorf("canonical: document is not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any
