@@ -12,7 +12,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -113,6 +115,9 @@ func (a *Appender) AppendRaw(ctx context.Context, raws ...[]byte) ([]authority.D
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Signature checks need no ledger state: run them in parallel, before
+	// taking the lock that keeps admission in ledger order.
+	prepared := a.prepare(raws)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.broken != nil {
@@ -120,8 +125,9 @@ func (a *Appender) AppendRaw(ctx context.Context, raws ...[]byte) ([]authority.D
 	}
 	decisions := make([]authority.Decision, 0, len(raws))
 	msgs := make([]*message.Message, 0, len(raws))
-	for _, raw := range raws {
-		d := a.state.Admit(raw)
+	for i, p := range prepared {
+		raw := raws[i]
+		d := a.state.AdmitPrepared(p)
 		decisions = append(decisions, d)
 		switch d.Outcome {
 		case authority.Accepted:
@@ -148,6 +154,36 @@ func (a *Appender) AppendRaw(ctx context.Context, raws ...[]byte) ([]authority.D
 		return nil, a.broken
 	}
 	return decisions, nil
+}
+
+// parallelPrepareMin is the batch size from which preparing in parallel pays
+// for its goroutines.
+const parallelPrepareMin = 16
+
+func (a *Appender) prepare(raws [][]byte) []*authority.Prepared {
+	out := make([]*authority.Prepared, len(raws))
+	workers := min(runtime.GOMAXPROCS(0), len(raws))
+	if len(raws) < parallelPrepareMin || workers < 2 {
+		for i, raw := range raws {
+			out[i] = a.state.Prepare(raw)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(raws) {
+					return
+				}
+				out[i] = a.state.Prepare(raws[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // refusal signs, admits and wraps the refusal of raw.

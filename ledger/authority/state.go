@@ -124,15 +124,72 @@ func (s *State) RunIDs() []string {
 // Epoch is the current revocation epoch (0 before the first).
 func (s *State) Epoch() uint64 { return s.epoch }
 
+// Prepared is a record whose stateless checks are done: it decoded, its
+// producer key is trusted under the identity it names, and its signature
+// verifies. Preparing needs only the trust set, so many records can be
+// prepared concurrently (signature checks dominate the cost of admission)
+// while admission itself stays in ledger order.
+type Prepared struct {
+	raw     []byte
+	rec     *record.Decoded
+	refusal *Decision
+}
+
+// Prepare runs the stateless checks on raw. It is safe to call concurrently
+// with itself and with Admit.
+func (s *State) Prepare(raw []byte) *Prepared {
+	p := &Prepared{raw: raw}
+	if s.trust.Len() == 0 {
+		d := refuse(nil, CodeNoTrustRoots, "no trusted keys: an empty trust set refuses everything")
+		p.refusal = &d
+		return p
+	}
+	rec, err := record.Decode(raw)
+	if err != nil {
+		code, detail := CodeMalformed, err.Error()
+		if e, ok := err.(*record.Error); ok {
+			code, detail = e.Code, e.Detail
+		}
+		d := refuse(nil, code, "%s", detail)
+		p.refusal = &d
+		return p
+	}
+	p.rec = rec
+	r := rec.Record
+	key, ok := s.trust.Lookup(r.Producer.KeyId)
+	var d Decision
+	switch {
+	case !ok:
+		d = refuse(rec, CodeUnknownProducer, "key %.16s… of %q is not a trusted key", r.Producer.KeyId, r.Producer.Identity)
+	case key.Identity != r.Producer.Identity:
+		d = refuse(rec, CodeUnknownProducer, "key %.16s… belongs to %q, not %q", r.Producer.KeyId, key.Identity, r.Producer.Identity)
+	default:
+		if err := rec.Verify(key.PublicKey); err != nil {
+			d = refuse(rec, CodeBadSignature, "%v", err)
+		} else if !slices.Contains(key.Kinds, rec.Kind) {
+			d = refuse(rec, CodeUnauthorizedKind, "%q may not write %s records", key.Identity, record.KindName(rec.Kind))
+		} else {
+			return p
+		}
+	}
+	p.refusal = &d
+	return p
+}
+
 // Check decides about raw without changing the state.
 func (s *State) Check(raw []byte) Decision {
-	d, _ := s.decide(raw)
+	d, _ := s.decide(s.Prepare(raw))
 	return d
 }
 
 // Admit decides about raw and, when it is accepted, applies it.
 func (s *State) Admit(raw []byte) Decision {
-	d, apply := s.decide(raw)
+	return s.AdmitPrepared(s.Prepare(raw))
+}
+
+// AdmitPrepared is Admit for a record prepared by this state.
+func (s *State) AdmitPrepared(p *Prepared) Decision {
+	d, apply := s.decide(p)
 	if d.Outcome == Accepted {
 		apply()
 	}
@@ -141,37 +198,21 @@ func (s *State) Admit(raw []byte) Decision {
 
 // decide returns the decision and, for an accepted record, the state change
 // to apply. Nothing is changed before every check passed.
-func (s *State) decide(raw []byte) (Decision, func()) {
-	if s.trust.Len() == 0 {
-		return refuse(nil, CodeNoTrustRoots, "no trusted keys: an empty trust set refuses everything"), nil
-	}
-	rec, err := record.Decode(raw)
-	if err != nil {
-		code, detail := CodeMalformed, err.Error()
-		if e, ok := err.(*record.Error); ok {
-			code, detail = e.Code, e.Detail
-		}
-		return refuse(nil, code, "%s", detail), nil
+func (s *State) decide(p *Prepared) (Decision, func()) {
+	rec := p.rec
+	if rec == nil {
+		return *p.refusal, nil
 	}
 	if s.digests[rec.Digest] {
+		// The same content as an admitted record: a redelivery.
 		return Decision{Outcome: Duplicate, Record: rec}, nil
 	}
+	if p.refusal != nil {
+		return *p.refusal, nil
+	}
 	r := rec.Record
-	key, ok := s.trust.Lookup(r.Producer.KeyId)
-	if !ok {
-		return refuse(rec, CodeUnknownProducer, "key %.16s… of %q is not a trusted key", r.Producer.KeyId, r.Producer.Identity), nil
-	}
-	if key.Identity != r.Producer.Identity {
-		return refuse(rec, CodeUnknownProducer, "key %.16s… belongs to %q, not %q", r.Producer.KeyId, key.Identity, r.Producer.Identity), nil
-	}
-	if err := rec.Verify(key.PublicKey); err != nil {
-		return refuse(rec, CodeBadSignature, "%v", err), nil
-	}
 	if s.revokedKeys[r.Producer.KeyId] {
-		return refuse(rec, CodeRevokedKey, "key %.16s… of %q is revoked at epoch %d", r.Producer.KeyId, key.Identity, s.epoch), nil
-	}
-	if !slices.Contains(key.Kinds, rec.Kind) {
-		return refuse(rec, CodeUnauthorizedKind, "%q may not write %s records", key.Identity, record.KindName(rec.Kind)), nil
+		return refuse(rec, CodeRevokedKey, "key %.16s… of %q is revoked at epoch %d", r.Producer.KeyId, r.Producer.Identity, s.epoch), nil
 	}
 	if r.RunId != "" && s.revokedRuns[r.RunId] {
 		return refuse(rec, CodeRevokedRun, "run %s is revoked at epoch %d", r.RunId, s.epoch), nil
