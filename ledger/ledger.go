@@ -43,11 +43,17 @@ func Message(rec *record.Decoded) (*message.Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger: encode %s: %w", rec.Digest, err)
 	}
-	m := message.NewMessage(rec.Digest, b)
+	return messageOf(rec, b), nil
+}
+
+// messageOf wraps a record whose stored form raw is already known (and was
+// checked to be canonical when it was decoded).
+func messageOf(rec *record.Decoded, raw []byte) *message.Message {
+	m := message.NewMessage(rec.Digest, raw)
 	m.Metadata.Set(MetaRunID, rec.Record.GetRunId())
 	m.Metadata.Set(MetaKind, record.KindName(rec.Kind))
 	m.Metadata.Set(MetaDigest, rec.Digest)
-	return m, nil
+	return m
 }
 
 // Appender admits records and appends them. It is safe for concurrent use;
@@ -131,12 +137,7 @@ func (a *Appender) AppendRaw(ctx context.Context, raws ...[]byte) ([]authority.D
 		decisions = append(decisions, d)
 		switch d.Outcome {
 		case authority.Accepted:
-			m, err := Message(d.Record)
-			if err != nil {
-				a.broken = err
-				return nil, err
-			}
-			msgs = append(msgs, m)
+			msgs = append(msgs, messageOf(d.Record, raw))
 		case authority.Refused:
 			m, err := a.refusal(raw, d)
 			if err != nil {
@@ -212,5 +213,5 @@ func (a *Appender) refusal(raw []byte, d authority.Decision) (*message.Message, 
 	if got := a.state.Admit(b); got.Outcome != authority.Accepted {
 		return nil, fmt.Errorf("ledger: own refusal not admitted (%s: %s): is the guard key trusted for record.refused?", got.Code, got.Detail)
 	}
-	return Message(rec)
+	return messageOf(rec, b), nil
 }
