@@ -101,3 +101,23 @@ func TestValidateNamesEveryProblem(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: sealed criteria come from the ledger, i.e. from outside. No
+// input may panic, and whatever parses is its own canonical form.
+func FuzzParse(f *testing.F) {
+	s, _ := Seal(valid())
+	f.Add(s.Canonical)
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		p, err := Parse(in)
+		if err != nil {
+			return
+		}
+		if string(p.Canonical) != string(in) {
+			t.Fatalf("parsed criteria are not their own canonical form")
+		}
+		if err := p.Criteria.Validate(); err != nil {
+			t.Fatalf("parsed criteria do not validate: %v", err)
+		}
+	})
+}
