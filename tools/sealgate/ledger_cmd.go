@@ -70,7 +70,7 @@ the ledger is clean and 1 naming the first bad record.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			paths.resolve()
-			if err := fileExists(paths.ledger); err != nil {
+			if err := ledgerExists(paths.ledger); err != nil {
 				return err
 			}
 			trust, err := loadTrust(paths.trust)
@@ -149,7 +149,7 @@ func newLedgerInspectCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			paths.resolve()
-			if err := fileExists(paths.ledger); err != nil {
+			if err := ledgerExists(paths.ledger); err != nil {
 				return err
 			}
 			log, err := local.OpenReadOnly(paths.ledger, local.Options{})

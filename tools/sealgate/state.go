@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -130,9 +129,10 @@ func loadTrust(path string) (*authority.Trust, error) {
 	return t, nil
 }
 
-func fileExists(path string) error {
+// ledgerExists refuses, as a usage error, a ledger path with nothing there.
+func ledgerExists(path string) error {
 	if _, err := os.Stat(path); err != nil {
-		return usageErrorf("%v", fmt.Errorf("no ledger at %s: %w", path, err))
+		return usageErrorf("no ledger at %s (%v); give --state DIR or --ledger FILE", path, errors.Unwrap(err))
 	}
 	return nil
 }
