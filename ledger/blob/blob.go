@@ -28,8 +28,13 @@ const keyPrefix = "sha256/"
 // MaxSize bounds one blob read into memory.
 const MaxSize = 1 << 30
 
+// Error is a constant error of this package.
+type Error string
+
+func (e Error) Error() string { return string(e) }
+
 // ErrNotFound is returned for a digest the store does not hold.
-var ErrNotFound = errors.New("blob: not found")
+const ErrNotFound Error = "blob: not found"
 
 // Store is a content-addressed blob store.
 type Store struct {
