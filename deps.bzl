@@ -17,6 +17,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_aws_protocol_eventstream",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream",
         sum = "h1:GPRlPwz40I2B2VrBEASOA3Bi77NyeqejNLkifosX0rs=",
@@ -24,6 +28,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_config",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/config",
         sum = "h1:h090b3O5S17bF87/0ysHZuIT/7DCb4EBRFQX2PMVPCw=",
@@ -31,6 +39,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_credentials",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/credentials",
         sum = "h1:tToOYM/LXev4NpfWlIYGDvBvjHmJ3HXpRU9ppl+pM6k=",
@@ -38,6 +50,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_feature_dynamodb_attributevalue",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue",
         sum = "h1:Q80gSrhQixdH2AM7N/BwD0zVYZZN9xXAqTXdLFY/w2w=",
@@ -45,6 +61,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_feature_dynamodb_expression",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression",
         sum = "h1:IIHlSrn6X+2hlluf4HYBsFvLFNR8wQjkut8Ux6eC30Q=",
@@ -52,6 +72,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_feature_ec2_imds",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/feature/ec2/imds",
         sum = "h1:Ldv7RPHs7qwwTscRjAl3YBud32f3BvdAGRmSvAx5L38=",
@@ -59,13 +83,33 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_feature_rds_auth",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/feature/rds/auth",
         sum = "h1:gUL58vhLLkyx23+6We6SuydN+K8IwsO6XN6b9NhS29Y=",
         version = "v1.7.2",
     )
     go_repository(
+        name = "com_github_aws_aws_sdk_go_v2_feature_s3_manager",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/aws/aws-sdk-go-v2/feature/s3/manager",
+        sum = "h1:S61/E3N01oral6B3y9hZ2E1iFDqCZPPOBoBQretCnBI=",
+        version = "v1.17.75",
+    )
+
+    go_repository(
         name = "com_github_aws_aws_sdk_go_v2_feature_s3_transfermanager",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager",
         sum = "h1:vsFkmFrfzODkxVbyuPLscv5j5lC8KbG48LZwV+p56Y0=",
@@ -73,6 +117,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_internal_configsources",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/internal/configsources",
         sum = "h1:q/PSLGuRWCChWg+dLnb9dWOnrCxJtnboXbBtFoqqRrI=",
@@ -80,13 +128,33 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_internal_endpoints_v2",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/internal/endpoints/v2",
         sum = "h1:6fl86IPqKEXoySqiOWdfgbEp9OVbn44zTfEICNEBDhY=",
         version = "v2.8.2",
     )
     go_repository(
+        name = "com_github_aws_aws_sdk_go_v2_internal_ini",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/aws/aws-sdk-go-v2/internal/ini",
+        sum = "h1:bIqFDwgGXXN1Kpp99pDOdKMTTb5d2KyU5X/BZxjOkRo=",
+        version = "v1.8.3",
+    )
+
+    go_repository(
         name = "com_github_aws_aws_sdk_go_v2_internal_v4a",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/internal/v4a",
         sum = "h1:XMgIRS+uW9F3yFKnXGRrI9pkHi99CXTmoz2kz2/TGBA=",
@@ -94,6 +162,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_dynamodb",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/dynamodb",
         sum = "h1:Qs5KY7LC+/lMasuJOujgDtl3In6MHxnceULr2+V/Ldc=",
@@ -101,6 +173,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_dynamodbstreams",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams",
         sum = "h1:gyRsDiymu1UGrBPu4/viOrY08ifTSdUcrAwpYHXyXd4=",
@@ -108,6 +184,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_internal_accept_encoding",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding",
         sum = "h1:bAdDl/HkGCcGPoe25ToSHEw23VIxt6CT5fLcg111BKg=",
@@ -115,6 +195,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_internal_checksum",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/internal/checksum",
         sum = "h1:CO485zrLOZBeq8mrdsudc8cjyhvC4LY4JFt8ZfHvXZ0=",
@@ -122,6 +206,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_internal_endpoint_discovery",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery",
         sum = "h1:Ulv5rW95wuDrA/ToJ/KidTwvlJU/w4M6BD0AU+gIm7s=",
@@ -129,6 +217,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_internal_presigned_url",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/internal/presigned-url",
         sum = "h1:ZtHYnumr6QyxhzEzNZwzQTFJEXOswrZqTTkRxthwvr4=",
@@ -136,6 +228,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_internal_s3shared",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/internal/s3shared",
         sum = "h1:Enx5JcIy/o90kio1LFZ/HguxIsos3clbGuSpGdyshX8=",
@@ -143,6 +239,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_kms",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/kms",
         sum = "h1:qvCvEQxFqL4LLCFLuvrNovy2iLYSU74gedrahGvT6vI=",
@@ -150,6 +250,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_s3",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/s3",
         sum = "h1:4PokON/ISKuD6Zl062n4WfQNnEFBMHvfeJy73Jp7K+g=",
@@ -157,6 +261,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_secretsmanager",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/secretsmanager",
         sum = "h1:ENAOSENVUnUbkAXvehEZyryiFQgeRnM0HPflJ8/7lZw=",
@@ -164,6 +272,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_signin",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/signin",
         sum = "h1:c3k+k/CS4L+sAIH6fxikL+g5g2LpeNczaoyjjw1iMKI=",
@@ -171,6 +283,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_sns",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/sns",
         sum = "h1:fD02zeo2Kc4hlFUvGX3FfA+gGOwd4BBcYgPDHDEzx9Y=",
@@ -178,6 +294,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_sqs",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/sqs",
         sum = "h1:FghdY9ebeZf9iIan9J0xfBEID8arYibNBeZ1XHvs4oA=",
@@ -185,6 +305,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_ssm",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/ssm",
         sum = "h1:JqKSBJlS68F4nxoPLwD7tB3lJ3gWEK9p+7eOiBE/lsM=",
@@ -192,6 +316,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_sso",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/sso",
         sum = "h1:+rqBaOq7jzInjY8M12hr+zEe85JpRll9BjMx38r33Ok=",
@@ -199,6 +327,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_ssooidc",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/ssooidc",
         sum = "h1:hzM3GslEAOBcLn3DHH6ENToFi+vXP+n02W+x6zejAIM=",
@@ -206,6 +338,10 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_aws_aws_sdk_go_v2_service_sts",
+        build_directives = [
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints @com_github_aws_aws_sdk_go_v2//internal/endpoints",
+            "gazelle:resolve go github.com/aws/aws-sdk-go-v2/internal/endpoints/awsrulesfn @com_github_aws_aws_sdk_go_v2//internal/endpoints/awsrulesfn",
+        ],
         build_file_proto_mode = "disable_global",
         importpath = "github.com/aws/aws-sdk-go-v2/service/sts",
         sum = "h1:N7Ey8obY3uSui+cxl0OUzFlFmkxSucoJnrniFhw+cLc=",
@@ -309,6 +445,14 @@ def go_dependencies():
         sum = "h1:UL815xU9SqsFlibzuggzjXhog7bL6oX9BbNZnL2UFvs=",
         version = "v2.3.0",
     )
+    go_repository(
+        name = "com_github_cevatbarisyilmaz_ara",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cevatbarisyilmaz/ara",
+        sum = "h1:SGH10hXpBJhhTlObuZzTuFn1rrdmjQImITXnZVPSodc=",
+        version = "v0.0.4",
+    )
+
     go_repository(
         name = "com_github_cncf_xds_go",
         build_file_proto_mode = "disable_global",
@@ -471,6 +615,14 @@ def go_dependencies():
         version = "v0.1.9",
     )
     go_repository(
+        name = "com_github_google_subcommands",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/subcommands",
+        sum = "h1:vWQspBTo2nEqTUFita5/KeEWlUL8kQObDFbub/EN9oE=",
+        version = "v1.2.0",
+    )
+
+    go_repository(
         name = "com_github_google_uuid",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/google/uuid",
@@ -540,6 +692,14 @@ def go_dependencies():
         sum = "h1:wN+x4NVGpMsO7ErUn/mUI3vEoE6Jt13X2s0bqwp9tc8=",
         version = "v1.1.0",
     )
+    go_repository(
+        name = "com_github_johannesboyne_gofakes3",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/johannesboyne/gofakes3",
+        sum = "h1:I9VEzPWvvAUAGzDlhYFoZjF0AXMlkcEyZlmBwiI6Oms=",
+        version = "v1.2.0",
+    )
+
     go_repository(
         name = "com_github_klauspost_compress",
         build_file_proto_mode = "disable_global",
@@ -674,6 +834,14 @@ def go_dependencies():
         version = "v2.1.0",
     )
     go_repository(
+        name = "com_github_ryszard_goskiplist",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/ryszard/goskiplist",
+        sum = "h1:GHRpF1pTW19a8tTFrMLUcfWwyC0pnifVo2ClaLq+hP8=",
+        version = "v0.0.0-20150312221310-2dfbae5fcf46",
+    )
+
+    go_repository(
         name = "com_github_segmentio_kafka_go",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/segmentio/kafka-go",
@@ -687,6 +855,14 @@ def go_dependencies():
         sum = "h1:feX5fGGXSl3dYd4aHZItw+FpHLvvoaqkawKjVNiFMNQ=",
         version = "v1.0.0",
     )
+    go_repository(
+        name = "com_github_spf13_afero",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/spf13/afero",
+        sum = "h1:qgMbHoJbPbw579P+1zVY+6n4nIFuIchaIjzZ/I/Yq8M=",
+        version = "v1.2.1",
+    )
+
     go_repository(
         name = "com_github_spf13_cobra",
         build_file_proto_mode = "disable_global",
@@ -785,6 +961,14 @@ def go_dependencies():
         sum = "h1:ZIhXqRoMhILXQwBQoq/Dl6Taap/KEFQXZrWjYV1L8X8=",
         version = "v0.43.0",
     )
+    go_repository(
+        name = "com_github_yuin_goldmark",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/yuin/goldmark",
+        sum = "h1:fVcFKWvrslecOb/tg+Cc05dkeYx540o0FuFt3nUVDoE=",
+        version = "v1.4.13",
+    )
+
     go_repository(
         name = "com_google_cloud_go",
         build_file_proto_mode = "disable_global",
@@ -897,6 +1081,21 @@ def go_dependencies():
         sum = "h1:Hei/4ADfdWqJk1ZMxUNpqntNwaWcugrBjAiHlqqRiVk=",
         version = "v1.0.0-20201130134442-10cb98267c6c",
     )
+    go_repository(
+        name = "in_gopkg_mgo_v2",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/mgo.v2",
+        sum = "h1:xcEWjVhvbDy+nHP67nPDDpbYrY+ILlfndk4bRioVHaU=",
+        version = "v2.0.0-20180705113604-9856a29383ce",
+    )
+    go_repository(
+        name = "in_gopkg_yaml_v2",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/yaml.v2",
+        sum = "h1:obN1ZagJSUGI0Ek/LBmuj4SNLPfIny3KsKFopxRdj10=",
+        version = "v2.2.8",
+    )
+
     go_repository(
         name = "in_gopkg_yaml_v3",
         build_file_proto_mode = "disable_global",
@@ -1157,6 +1356,14 @@ def go_dependencies():
         version = "v0.48.0",
     )
     go_repository(
+        name = "org_golang_x_telemetry",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/telemetry",
+        sum = "h1:ZUSxONxc981v7AW7QUg+I9WwZzSTTJ019ENBYr5pV/Q=",
+        version = "v0.0.0-20260811182544-a038080d80e5",
+    )
+
+    go_repository(
         name = "org_golang_x_term",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/term",
@@ -1198,6 +1405,14 @@ def go_dependencies():
         sum = "h1:VbpOemQlsSMrYmn7T2OUvQ4dqxQXU+ouZFQsZOx50z4=",
         version = "v0.17.0",
     )
+    go_repository(
+        name = "org_shabbyrobe_go_gocovmerge",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.shabbyrobe.org/gocovmerge",
+        sum = "h1:Ns9kd1Rwzw7t0BR8XMphenji4SmIoNZPn8zhYmaVKP8=",
+        version = "v0.0.0-20230507111327-fa4f82cfbf4d",
+    )
+
     go_repository(
         name = "org_uber_go_goleak",
         build_file_proto_mode = "disable_global",

@@ -19,6 +19,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
 	_ "gocloud.dev/blob/memblob" // mem:// buckets for tests and one-shot runs
+	_ "gocloud.dev/blob/s3blob"  // s3:// buckets: AWS S3 and every S3-compatible store
 	"gocloud.dev/gcerrors"
 )
 
@@ -42,8 +43,10 @@ type Store struct {
 }
 
 // Open opens the store at location: a local directory path (created when
-// missing), or a gocloud.dev bucket URL (file:///dir, mem://, and whatever
-// drivers the binary links).
+// missing), or a gocloud.dev bucket URL: file:///dir, mem://, or
+// s3://bucket?region=…[&endpoint=…&use_path_style=true] for AWS S3 and
+// S3-compatible stores (MinIO, Ceph, R2, GCS interoperability), with
+// credentials from the usual AWS environment.
 func Open(ctx context.Context, location string) (*Store, error) {
 	if location == "" {
 		return nil, errors.New("blob: empty location; give a directory or a bucket URL")
