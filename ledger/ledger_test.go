@@ -251,23 +251,31 @@ func BenchmarkAppend(b *testing.B) {
 	}
 	for _, bc := range benchCases() {
 		b.Run(fmt.Sprintf("kafka/batch=%d/callers=%d", bc.batch, bc.callers), func(b *testing.B) {
-			cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.DefaultNumPartitions(4))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cluster.Close()
-			brokers := cluster.ListenAddrs()
-			if err := kafka.CreateTopic(context.Background(), brokers, ledger.Topic, 4); err != nil {
-				b.Fatal(err)
-			}
-			pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: brokers}, watermill.NopLogger{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer pub.Close()
+			pub := kafkaPublisher(b)
 			benchAppend(b, pub, bc.batch, bc.callers)
 		})
 	}
+}
+
+// kafkaPublisher starts an in-process Kafka wire-protocol broker (kfake) with
+// the ledger topic and returns a publisher to it; both end with b.
+func kafkaPublisher(b *testing.B) message.Publisher {
+	b.Helper()
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.DefaultNumPartitions(4))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cluster.Close)
+	brokers := cluster.ListenAddrs()
+	if err := kafka.CreateTopic(context.Background(), brokers, ledger.Topic, 4); err != nil {
+		b.Fatal(err)
+	}
+	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: brokers}, watermill.NopLogger{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { pub.Close() })
+	return pub
 }
 
 // BenchmarkSign is the producer's side: signing one record.
@@ -332,20 +340,7 @@ func BenchmarkStore(b *testing.B) {
 			benchStore(b, pub, batch)
 		})
 		b.Run(fmt.Sprintf("kafka/batch=%d", batch), func(b *testing.B) {
-			cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.DefaultNumPartitions(4))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cluster.Close()
-			brokers := cluster.ListenAddrs()
-			if err := kafka.CreateTopic(context.Background(), brokers, ledger.Topic, 4); err != nil {
-				b.Fatal(err)
-			}
-			pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: brokers}, watermill.NopLogger{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer pub.Close()
+			pub := kafkaPublisher(b)
 			benchStore(b, pub, batch)
 		})
 	}
