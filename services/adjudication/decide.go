@@ -1,0 +1,457 @@
+// Package adjudication decides a run: MERGE, BLOCK or INCONCLUSIVE, by a
+// pure function of the sealed criteria and the evidence the other services
+// recorded (DESIGN.md §6).
+//
+// The order is fixed and the first match wins: direct evidence of breakage
+// (BLOCK) outranks missing evidence (INCONCLUSIVE), which outranks approval.
+// Nothing here turns "not measured" into "passed": every requirement is met
+// only by a measurement, or switched off by an explicit floor of 0 in the
+// sealed criteria.
+package adjudication
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Decision of a run.
+type Decision string
+
+const (
+	Merge        Decision = "MERGE"
+	Block        Decision = "BLOCK"
+	Inconclusive Decision = "INCONCLUSIVE"
+)
+
+// Outcome of one claim.
+type Outcome string
+
+const (
+	Verified   Outcome = "VERIFIED"
+	Refuted    Outcome = "REFUTED"
+	Unverified Outcome = "UNVERIFIED"
+)
+
+// Class says how a claim behaved on the two sides (DESIGN.md §2).
+type Class string
+
+const (
+	Fixed         Class = "fixed"          // fails on the baseline, passes on the patch
+	NoRegression  Class = "no_regression"  // passes on both
+	Discarded     Class = "discarded"      // a new test that passes: proves nothing about a fix
+	Regression    Class = "regression"     // passes on the baseline, fails on the patch
+	NewBug        Class = "new_bug"        // a new test that fails on the patch
+	IncompleteFix Class = "incomplete_fix" // fails on both
+	Hang          Class = "hang"           // the patch side hangs where the baseline did not
+	Flaky         Class = "flaky"          // a side whose results vary
+	Unrunnable    Class = "unrunnable"     // no verdict from the harness: skip, build failure, death
+	Invalid       Class = "invalid"        // the claim names nothing that can run
+	NotExecuted   Class = "not_executed"   // never run (deferred behind failing baseline tests, drift)
+)
+
+// Claim is the evidence about one claimed test.
+type Claim struct {
+	ID      string
+	Outcome Outcome
+	Class   Class
+	// Why names the evidence: exit codes, events, the side.
+	Why string
+}
+
+// Source says where a measurement came from.
+type Source string
+
+const (
+	Computed  Source = "computed"
+	Untrusted Source = "untrusted"
+	None      Source = "none"
+)
+
+// Line is a changed source line.
+type Line struct {
+	Path string
+	Line int
+}
+
+func (l Line) String() string { return fmt.Sprintf("%s:%d", l.Path, l.Line) }
+
+// Coverage is the diff coverage of the changed executable lines.
+type Coverage struct {
+	Source Source
+	// Ratio is nil when not measured.
+	Ratio     *float64
+	Uncovered []Line
+	Reason    string
+}
+
+// Mutant is a surviving mutant worth naming.
+type Mutant struct {
+	At       Line
+	Mutation string
+}
+
+// Strength is the mutation measurement of the changed, covered lines.
+type Strength struct {
+	Source Source
+	// Killed and Survived count the mutants that ran; stillborn ones are
+	// outside both.
+	Killed, Survived int
+	Survivors        []Mutant
+	// Unjudgeable names changed source the mutator cannot judge (another
+	// language, deleted files): strength is then unverified.
+	Unjudgeable []string
+	Reason      string
+}
+
+// Collateral is the full suite: run on the patch, and on the baseline when
+// the patch side fails.
+type Collateral struct {
+	PatchRan bool
+	// PatchGreen: the suite exited 0 on the patch.
+	PatchGreen bool
+	// PatchCases is the number of tests the runner reported; nil when it
+	// reported no count.
+	PatchCases  *int
+	BaselineRan bool
+	// Regressions are tests that passed on the baseline and fail on the
+	// patch.
+	Regressions []string
+	Why         string
+}
+
+// SealCheck is one command of the sealed plan.
+type SealCheck struct {
+	Command string
+	Ran     bool
+	Exit    int
+	// Cases reported (JUnit, or the runner's own count); nil when none.
+	Cases *int
+}
+
+// Evidence is everything the run's records established, gathered by the
+// caller. Absent evidence is absent: a nil Coverage or Strength was not
+// measured.
+type Evidence struct {
+	Claims     []Claim
+	Collateral *Collateral
+	Coverage   *Coverage
+	Strength   *Strength
+	Seals      []SealCheck
+	// Conflicts: different results for one consumed token.
+	Conflicts []string
+	// Refusals: records the ledger refused during the run.
+	Refusals []string
+	// Missing: evidence still absent at the deadline (job ids, kinds).
+	Missing []string
+	// Fallen: workers that died or never answered.
+	Fallen []string
+	// HarnessDrift: harness paths differing from the baseline.
+	HarnessDrift []string
+	// TestEdits: baseline test files the patch changed (put back by the
+	// oracle; a human should look at why).
+	TestEdits []string
+	// BudgetExhausted: the budget ran out before the plan completed.
+	BudgetExhausted bool
+}
+
+// Policy is the part of the sealed criteria the decision reads.
+type Policy struct {
+	CoverageFloor      float64
+	StrengthFloor      float64
+	StrengthConfidence float64
+}
+
+// Action is one of the closed set of next steps. Nothing outside it is ever
+// suggested: never "edit the test", "lower the floor" or "change the
+// harness".
+type Action string
+
+const (
+	FixCode             Action = "fix_code"
+	CoverLines          Action = "cover_lines"
+	KillMutant          Action = "kill_mutant"
+	AddTest             Action = "add_test"
+	HumanReviewTestEdit Action = "human_review_test_edit"
+	RaiseLimit          Action = "raise_limit"
+)
+
+// NextStep is something the submitter can do.
+type NextStep struct {
+	Action Action
+	Target string
+}
+
+// Verdict is the decision with its reasons.
+type Verdict struct {
+	Decision Decision
+	// Reason is the decisive reason, in words that agree with Decision.
+	Reason string
+	// Reasons lists every finding, decisive first, in decision order.
+	Reasons     []string
+	ClaimsFixed []string
+	// FixProven: some claim fails on the baseline and passes on the patch,
+	// and no claim is refuted or unverified. It speaks of the claims only:
+	// a proven fix can still be blocked for what else the patch breaks.
+	FixProven bool
+	NextSteps []NextStep
+	// WilsonLower is the strength lower bound recomputed here; nil when
+	// strength was not measured.
+	WilsonLower *float64
+}
+
+// Decide is the decision function. It is pure: the same policy and evidence
+// always give the same verdict.
+func Decide(p Policy, e Evidence) Verdict {
+	var blocks, gaps []string
+	var steps []NextStep
+	step := func(a Action, target string) { steps = append(steps, NextStep{Action: a, Target: target}) }
+
+	// Claims.
+	var fixed []string
+	unsettled := false
+	for _, c := range sortedClaims(e.Claims) {
+		switch c.Outcome {
+		case Refuted:
+			blocks = append(blocks, fmt.Sprintf("claim %s is refuted (%s): %s", c.ID, c.Class, c.Why))
+			step(FixCode, c.ID)
+			unsettled = true
+		case Verified:
+			switch c.Class {
+			case Fixed:
+				fixed = append(fixed, c.ID)
+			case NoRegression, Discarded:
+			default:
+				// A verified claim can only have behaved in these ways;
+				// anything else is contradictory evidence.
+				gaps = append(gaps, fmt.Sprintf("claim %s is verified but classed %q: contradictory evidence", c.ID, c.Class))
+				unsettled = true
+			}
+		default:
+			gaps = append(gaps, fmt.Sprintf("claim %s is unverified (%s): %s", c.ID, orNotExecuted(c.Class), c.Why))
+			unsettled = true
+			if c.Class == Hang || c.Class == Unrunnable {
+				step(RaiseLimit, c.ID)
+			}
+		}
+	}
+	if len(e.Claims) == 0 {
+		gaps = append(gaps, "no claims: nothing shows the patch fixes anything")
+		step(AddTest, "")
+	} else if len(fixed) == 0 && !unsettled {
+		// Every claim passes on both sides or is new: nothing was shown to
+		// be fixed. That is not a failure, but it is no proof of a fix.
+		step(AddTest, "")
+	}
+
+	// Collateral damage.
+	switch c := e.Collateral; {
+	case c == nil || !c.PatchRan:
+		gaps = append(gaps, "the full suite did not run on the patch")
+	case len(c.Regressions) > 0:
+		regs := slices.Sorted(slices.Values(c.Regressions))
+		blocks = append(blocks, fmt.Sprintf("the patch breaks %d test(s) that pass on the baseline: %s", len(regs), clip(regs)))
+		for _, r := range regs {
+			step(FixCode, r)
+		}
+	case !c.PatchGreen && c.BaselineRan:
+		gaps = append(gaps, "the full suite is red on both sides with no test that passes on the baseline and fails on the patch")
+	case !c.PatchGreen:
+		gaps = append(gaps, "the full suite is red on the patch and the baseline run that would tell why is missing")
+	case c.PatchCases == nil || *c.PatchCases <= 0:
+		gaps = append(gaps, "the full suite exited 0 having run no test (empty green)")
+	}
+
+	// Seal plan: matched by command identity, never by count.
+	for _, s := range e.Seals {
+		switch {
+		case !s.Ran:
+			gaps = append(gaps, fmt.Sprintf("seal check %q was never run", s.Command))
+		case s.Exit != 0:
+			blocks = append(blocks, fmt.Sprintf("seal check %q failed with exit %d", s.Command, s.Exit))
+			step(FixCode, s.Command)
+		case s.Cases == nil:
+			gaps = append(gaps, fmt.Sprintf("seal check %q reported no case count", s.Command))
+		case *s.Cases <= 0:
+			gaps = append(gaps, fmt.Sprintf("seal check %q exited 0 having run no case (empty green)", s.Command))
+		}
+	}
+
+	// Integrity of the run itself.
+	for _, c := range sorted(e.Conflicts) {
+		gaps = append(gaps, "conflicting results for one job: "+c)
+	}
+	for _, r := range sorted(e.Refusals) {
+		gaps = append(gaps, "the ledger refused a record of this run: "+r)
+	}
+	for _, m := range sorted(e.Missing) {
+		gaps = append(gaps, "evidence missing at the deadline: "+m)
+	}
+	for _, f := range sorted(e.Fallen) {
+		gaps = append(gaps, "a worker fell silent: "+f)
+	}
+	if e.BudgetExhausted {
+		gaps = append(gaps, "the budget ran out before the plan completed")
+		step(RaiseLimit, "budget")
+	}
+	if len(e.HarnessDrift) > 0 {
+		gaps = append(gaps, fmt.Sprintf("the patch changes the harness (%s): its claims cannot be verified", clip(sorted(e.HarnessDrift))))
+	}
+	for _, t := range sorted(e.TestEdits) {
+		step(HumanReviewTestEdit, t)
+	}
+
+	// Diff coverage.
+	if p.CoverageFloor > 0 {
+		switch c := e.Coverage; {
+		case c == nil || c.Ratio == nil || c.Source == None || c.Source == "":
+			gaps = append(gaps, "diff coverage was not measured"+because(c))
+		case c.Source != Computed:
+			gaps = append(gaps, fmt.Sprintf("diff coverage %.3f is %s, not measured by the gate", *c.Ratio, c.Source))
+		case math.IsNaN(*c.Ratio) || *c.Ratio < 0 || *c.Ratio > 1:
+			gaps = append(gaps, fmt.Sprintf("diff coverage %v is not a ratio", *c.Ratio))
+		case *c.Ratio < p.CoverageFloor:
+			lines := make([]string, len(c.Uncovered))
+			for i, l := range c.Uncovered {
+				lines[i] = l.String()
+			}
+			gaps = append(gaps, fmt.Sprintf("diff coverage %.3f is below the floor %.3f; uncovered: %s", *c.Ratio, p.CoverageFloor, clip(lines)))
+			for _, l := range c.Uncovered {
+				step(CoverLines, l.String())
+			}
+		}
+	}
+
+	// Suite strength.
+	var lower *float64
+	if s := e.Strength; s != nil && s.Source == Computed && len(s.Unjudgeable) == 0 && s.Killed+s.Survived > 0 {
+		lb := WilsonLower(s.Killed, s.Killed+s.Survived, p.StrengthConfidence)
+		lower = &lb
+	}
+	if p.StrengthFloor > 0 {
+		switch s := e.Strength; {
+		case s == nil || s.Source == None || s.Source == "":
+			gaps = append(gaps, "suite strength was not measured"+strengthBecause(s))
+		case s.Source != Computed:
+			gaps = append(gaps, fmt.Sprintf("suite strength is %s, not measured by the gate", s.Source))
+		case len(s.Unjudgeable) > 0:
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: the mutator cannot judge %s", clip(sorted(s.Unjudgeable))))
+		case s.Killed+s.Survived == 0:
+			gaps = append(gaps, "suite strength is unverified: no mutant ran"+strengthBecause(s))
+		case *lower < p.StrengthFloor:
+			gaps = append(gaps, fmt.Sprintf("suite strength: %d of %d mutants killed, Wilson lower bound %.3f at %.0f%% confidence is below the floor %.3f",
+				s.Killed, s.Killed+s.Survived, *lower, 100*p.StrengthConfidence, p.StrengthFloor))
+			for _, m := range s.Survivors {
+				step(KillMutant, fmt.Sprintf("%s %s", m.At, m.Mutation))
+			}
+		}
+	}
+
+	v := Verdict{ClaimsFixed: fixed, WilsonLower: lower, NextSteps: dedupe(steps)}
+	v.FixProven = len(fixed) > 0 && !unsettled
+	v.Reasons = append(append([]string{}, blocks...), gaps...)
+	switch {
+	case len(blocks) > 0:
+		v.Decision = Block
+		v.Reason = "BLOCK: " + blocks[0]
+	case len(gaps) > 0:
+		v.Decision = Inconclusive
+		v.Reason = "INCONCLUSIVE: " + gaps[0]
+	default:
+		v.Decision = Merge
+		v.Reason = mergeReason(p, e, fixed, lower)
+	}
+	return v
+}
+
+func mergeReason(p Policy, e Evidence, fixed []string, lower *float64) string {
+	var parts []string
+	if len(fixed) > 0 {
+		parts = append(parts, fmt.Sprintf("%d claim(s) fail on the baseline and pass on the patch", len(fixed)))
+	} else {
+		parts = append(parts, fmt.Sprintf("all %d claim(s) pass", len(e.Claims)))
+	}
+	parts = append(parts, fmt.Sprintf("the full suite passes on the patch (%d tests)", *e.Collateral.PatchCases))
+	if p.CoverageFloor > 0 {
+		parts = append(parts, fmt.Sprintf("diff coverage %.3f meets %.3f", *e.Coverage.Ratio, p.CoverageFloor))
+	} else {
+		parts = append(parts, "diff coverage not required (floor 0)")
+	}
+	if p.StrengthFloor > 0 {
+		parts = append(parts, fmt.Sprintf("strength lower bound %.3f meets %.3f", *lower, p.StrengthFloor))
+	} else {
+		parts = append(parts, "suite strength not required (floor 0)")
+	}
+	return "MERGE: " + strings.Join(parts, "; ")
+}
+
+// WilsonLower is the lower bound of the two-sided Wilson score interval for
+// k successes in n trials at the given confidence (e.g. 0.80). n must be
+// positive.
+func WilsonLower(k, n int, confidence float64) float64 {
+	if n <= 0 || k < 0 || k > n || !(confidence > 0 && confidence < 1) {
+		return 0
+	}
+	z := math.Sqrt2 * math.Erfinv(confidence)
+	nf := float64(n)
+	phat := float64(k) / nf
+	z2 := z * z
+	centre := phat + z2/(2*nf)
+	margin := z * math.Sqrt(phat*(1-phat)/nf+z2/(4*nf*nf))
+	return math.Max(0, (centre-margin)/(1+z2/nf))
+}
+
+func sortedClaims(cs []Claim) []Claim {
+	out := slices.Clone(cs)
+	slices.SortFunc(out, func(a, b Claim) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func dedupe(steps []NextStep) []NextStep {
+	seen := map[NextStep]bool{}
+	var out []NextStep
+	for _, s := range steps {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func orNotExecuted(c Class) Class {
+	if c == "" {
+		return NotExecuted
+	}
+	return c
+}
+
+func because(c *Coverage) string {
+	if c == nil || c.Reason == "" {
+		return ""
+	}
+	return " (" + c.Reason + ")"
+}
+
+func strengthBecause(s *Strength) string {
+	if s == nil || s.Reason == "" {
+		return ""
+	}
+	return " (" + s.Reason + ")"
+}
+
+// clip joins at most five items for a reason line.
+func clip(items []string) string {
+	const most = 5
+	if len(items) <= most {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:most], ", ") + fmt.Sprintf(" and %d more", len(items)-most)
+}
