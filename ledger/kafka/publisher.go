@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,15 +62,9 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 	if c.PartitionKey == nil {
 		c.PartitionKey = DefaultPartitionKey
 	}
-	if c.BatchTimeout == 0 {
-		c.BatchTimeout = DefaultBatchTimeout
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = DefaultBatchSize
-	}
-	if c.PublishTimeout == 0 {
-		c.PublishTimeout = DefaultPublishTimeout
-	}
+	c.BatchTimeout = cmp.Or(c.BatchTimeout, DefaultBatchTimeout)
+	c.BatchSize = cmp.Or(c.BatchSize, DefaultBatchSize)
+	c.PublishTimeout = cmp.Or(c.PublishTimeout, DefaultPublishTimeout)
 	return c
 }
 

@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -98,30 +99,14 @@ type SubscriberConfig struct {
 }
 
 func (c SubscriberConfig) withDefaults() SubscriberConfig {
-	if c.NackResendSleep == 0 {
-		c.NackResendSleep = DefaultNackResendSleep
-	}
-	if c.MaxWait == 0 {
-		c.MaxWait = DefaultMaxWait
-	}
-	if c.MinBytes == 0 {
-		c.MinBytes = DefaultMinBytes
-	}
-	if c.MaxBytes == 0 {
-		c.MaxBytes = DefaultMaxBytes
-	}
-	if c.HeartbeatInterval == 0 {
-		c.HeartbeatInterval = DefaultHeartbeatInterval
-	}
-	if c.SessionTimeout == 0 {
-		c.SessionTimeout = DefaultSessionTimeout
-	}
-	if c.PartitionWatchInterval == 0 {
-		c.PartitionWatchInterval = DefaultPartitionWatchInterval
-	}
-	if c.TopicPartitions == 0 {
-		c.TopicPartitions = DefaultTopicPartitions
-	}
+	c.NackResendSleep = cmp.Or(c.NackResendSleep, DefaultNackResendSleep)
+	c.MaxWait = cmp.Or(c.MaxWait, DefaultMaxWait)
+	c.MinBytes = cmp.Or(c.MinBytes, DefaultMinBytes)
+	c.MaxBytes = cmp.Or(c.MaxBytes, DefaultMaxBytes)
+	c.HeartbeatInterval = cmp.Or(c.HeartbeatInterval, DefaultHeartbeatInterval)
+	c.SessionTimeout = cmp.Or(c.SessionTimeout, DefaultSessionTimeout)
+	c.PartitionWatchInterval = cmp.Or(c.PartitionWatchInterval, DefaultPartitionWatchInterval)
+	c.TopicPartitions = cmp.Or(c.TopicPartitions, DefaultTopicPartitions)
 	return c
 }
 
