@@ -1,0 +1,233 @@
+package tree
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+const (
+	// waitDelay bounds how long Wait waits for git's pipes after git was
+	// killed on cancel.
+	waitDelay = 5 * time.Second
+	// hexLenSHA1 and hexLenSHA256 are the lengths of hex object ids.
+	hexLenSHA1   = 40
+	hexLenSHA256 = 64
+	// FormatSHA1 and FormatSHA256 name a repository's object format.
+	FormatSHA1   = "sha1"
+	FormatSHA256 = "sha256"
+)
+
+// git runs git in one repository with a fixed, minimal environment: no system
+// or global configuration, no inherited GIT_* variables, no replace objects,
+// no lazy fetch, the C locale, and no repository discovery above repoDir.
+type git struct {
+	bin string
+	dir string
+	env []string
+}
+
+func newGit(repoDir string) (*git, error) {
+	abs, err := filepath.Abs(repoDir)
+	if err != nil {
+		return nil, fmt.Errorf("tree: repository %q: %w", repoDir, err)
+	}
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return nil, fmt.Errorf("tree: %w", err)
+	}
+	return &git{
+		bin: bin,
+		dir: abs,
+		env: []string{
+			"GIT_CONFIG_NOSYSTEM=1",
+			"GIT_CONFIG_GLOBAL=/dev/null",
+			"GIT_NO_REPLACE_OBJECTS=1",
+			"GIT_NO_LAZY_FETCH=1",
+			"GIT_TERMINAL_PROMPT=0",
+			"GIT_CEILING_DIRECTORIES=" + filepath.Dir(abs),
+			"LC_ALL=C",
+		},
+	}, nil
+}
+
+func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {
+	full := append([]string{"-c", "core.quotePath=false"}, args...)
+	cmd := exec.CommandContext(ctx, g.bin, full...)
+	cmd.Dir = g.dir
+	cmd.Env = g.env
+	cmd.WaitDelay = waitDelay
+	return cmd
+}
+
+// output runs git to completion and returns its stdout.
+func (g *git) output(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := g.command(ctx, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = errors.Join(ctxErr, err)
+		}
+		return nil, &gitError{args: args, err: err, stderr: firstLine(stderr.Bytes())}
+	}
+	return stdout.Bytes(), nil
+}
+
+// newHasher returns the object hash of a format.
+func newHasher(format string) (hash.Hash, error) {
+	switch format {
+	case FormatSHA1:
+		return sha1.New(), nil
+	case FormatSHA256:
+		return sha256.New(), nil
+	}
+	return nil, fmt.Errorf("tree: object format %q: %w", format, ErrObjectFormat)
+}
+
+// formatOf returns the object format of a hex object id by its length.
+func formatOf(oid string) (string, int, error) {
+	switch len(oid) {
+	case hexLenSHA1:
+		return FormatSHA1, hexLenSHA1, nil
+	case hexLenSHA256:
+		return FormatSHA256, hexLenSHA256, nil
+	}
+	return "", 0, fmt.Errorf("tree: object id %q: %w", oid, ErrObjectFormat)
+}
+
+// catFile is one long-lived `git cat-file --batch` process. Its owner calls
+// close exactly once, which waits for the process.
+type catFile struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *bytes.Buffer
+	format string
+	hexLen int
+	// broken is set once the stream is out of step; the process is then
+	// killed on close instead of drained.
+	broken bool
+}
+
+func (g *git) startCatFile(ctx context.Context, format string) (*catFile, error) {
+	hexLen, err := hexLenOf(format)
+	if err != nil {
+		return nil, err
+	}
+	cmd := g.command(ctx, "cat-file", "--batch")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("tree: git cat-file: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("tree: git cat-file: %w", err)
+	}
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("tree: git cat-file: %w", err)
+	}
+	return &catFile{
+		cmd:    cmd,
+		stdin:  stdin,
+		stdout: bufio.NewReaderSize(stdout, 64<<10),
+		stderr: stderr,
+		format: format,
+		hexLen: hexLen,
+	}, nil
+}
+
+// close ends the process and waits for it.
+func (c *catFile) close() error {
+	if c.broken {
+		_ = c.cmd.Process.Kill()
+	}
+	closeErr := c.stdin.Close()
+	waitErr := c.cmd.Wait()
+	if c.broken {
+		return nil // killed on purpose; the caller already has the cause
+	}
+	if waitErr != nil {
+		return &gitError{args: []string{"cat-file", "--batch"}, err: waitErr, stderr: firstLine(c.stderr.Bytes())}
+	}
+	if closeErr != nil {
+		return fmt.Errorf("tree: git cat-file: %w", closeErr)
+	}
+	return nil
+}
+
+// blob streams blob oid into w, verifying that its content hashes to oid.
+// A blob larger than limit (when limit >= 0) is refused before any byte is
+// written. It returns the blob's size.
+func (c *catFile) blob(oid string, w io.Writer, limit int64) (int64, error) {
+	if c.broken {
+		return 0, fmt.Errorf("tree: git cat-file: stream out of step: %w", ErrGitOutput)
+	}
+	c.broken = true // until the whole record was read
+	if _, err := io.WriteString(c.stdin, oid+"\n"); err != nil {
+		return 0, fmt.Errorf("tree: git cat-file: request %s: %w", oid, err)
+	}
+	line, err := c.stdout.ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("tree: git cat-file: header of %s: %w", oid, errors.Join(ErrGitOutput, err))
+	}
+	gotOID, typ, size, err := parseBatchHeader(line[:len(line)-1], c.hexLen)
+	if err != nil {
+		if errors.Is(err, ErrObject) {
+			c.broken = false // a "missing" line is a whole record
+		}
+		return 0, fmt.Errorf("tree: git cat-file %s: %w", oid, err)
+	}
+	if gotOID != oid {
+		return 0, fmt.Errorf("tree: git cat-file: asked for %s, got %s: %w", oid, gotOID, ErrGitOutput)
+	}
+	if typ != "blob" {
+		return 0, fmt.Errorf("tree: object %s is a %s, not a blob: %w", oid, typ, ErrObject)
+	}
+	if limit >= 0 && size > limit {
+		return 0, fmt.Errorf("tree: blob %s has %d bytes, more than %d: %w", oid, size, limit, errTooLarge)
+	}
+	h, err := newHasher(c.format)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(h, "blob %d\x00", size)
+	if _, err := io.CopyN(io.MultiWriter(w, h), c.stdout, size); err != nil {
+		return 0, fmt.Errorf("tree: blob %s: %w", oid, err)
+	}
+	if b, err := c.stdout.ReadByte(); err != nil || b != '\n' {
+		return 0, fmt.Errorf("tree: blob %s: no LF after content: %w", oid, ErrGitOutput)
+	}
+	c.broken = false
+	if sum := hex.EncodeToString(h.Sum(nil)); sum != oid {
+		return 0, fmt.Errorf("tree: blob %s hashes to %s: %w", oid, sum, ErrObject)
+	}
+	return size, nil
+}
+
+// errTooLarge: a blob is larger than the caller's limit.
+const errTooLarge Error = "blob too large"
+
+// hexLenOf returns the length of a hex object id of a format.
+func hexLenOf(format string) (int, error) {
+	switch format {
+	case FormatSHA1:
+		return hexLenSHA1, nil
+	case FormatSHA256:
+		return hexLenSHA256, nil
+	}
+	return 0, fmt.Errorf("tree: object format %q: %w", format, ErrObjectFormat)
+}
