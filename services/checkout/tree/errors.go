@@ -101,6 +101,12 @@ const (
 	ErrDestination Error = "destination is not an empty directory"
 	// ErrGit: git exited with an error.
 	ErrGit Error = "git failed"
+	// ErrNotFound: a path that ReadFiles or Overlay was asked for is not a
+	// file of the tree (nor, for Overlay, of the other tree).
+	ErrNotFound Error = "no such file in the tree"
+	// ErrOptions: an Options field that cannot be used, or two trees that
+	// Overlay cannot combine because they were listed differently.
+	ErrOptions Error = "unusable options"
 )
 
 // gitError carries git's exit and the first line of its stderr.

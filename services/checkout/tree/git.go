@@ -13,6 +13,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -37,7 +38,10 @@ type git struct {
 	env []string
 }
 
-func newGit(repoDir string) (*git, error) {
+// newGit prepares git for the repository at repoDir. alternates are
+// absolute object directories git reads objects from as well (see
+// Options.AlternateObjectDirs).
+func newGit(repoDir string, alternates []string) (*git, error) {
 	abs, err := filepath.Abs(repoDir)
 	if err != nil {
 		return nil, fmt.Errorf("tree: repository %q: %w", repoDir, err)
@@ -46,19 +50,35 @@ func newGit(repoDir string) (*git, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tree: %w", err)
 	}
-	return &git{
-		bin: bin,
-		dir: abs,
-		env: []string{
-			"GIT_CONFIG_NOSYSTEM=1",
-			"GIT_CONFIG_GLOBAL=/dev/null",
-			"GIT_NO_REPLACE_OBJECTS=1",
-			"GIT_NO_LAZY_FETCH=1",
-			"GIT_TERMINAL_PROMPT=0",
-			"GIT_CEILING_DIRECTORIES=" + filepath.Dir(abs),
-			"LC_ALL=C",
-		},
-	}, nil
+	env := []string{
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_NO_LAZY_FETCH=1",
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(abs),
+		"LC_ALL=C",
+	}
+	if len(alternates) > 0 {
+		quoted := make([]string, len(alternates))
+		for i, dir := range alternates {
+			quoted[i] = quoteAlternate(dir)
+		}
+		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(quoted, ":"))
+	}
+	return &git{bin: bin, dir: abs, env: env}, nil
+}
+
+// quoteAlternate writes one entry of GIT_ALTERNATE_OBJECT_DIRECTORIES: git
+// splits the list at colons and C-unquotes an entry that starts with a
+// double quote, so such entries are quoted. The caller has refused control
+// characters.
+func quoteAlternate(dir string) string {
+	if !strings.ContainsAny(dir, ":") && !strings.HasPrefix(dir, `"`) {
+		return dir
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(dir) + `"`
 }
 
 func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {

@@ -36,7 +36,7 @@ func (t *Tree) Materialize(ctx context.Context, dstDir string) (err error) {
 		return fmt.Errorf("tree: destination: %w", err)
 	}
 	defer func() { err = errors.Join(err, root.Close()) }()
-	g, err := newGit(t.repoDir)
+	g, err := newGit(t.repoDir, t.alternates)
 	if err != nil {
 		return err
 	}

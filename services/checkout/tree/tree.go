@@ -49,10 +49,13 @@ type Entry struct {
 // Tree is the checked listing of one commit's tree.
 type Tree struct {
 	repoDir string
-	commit  string
-	format  string
-	entries []Entry // sorted by Path, bytewise
-	byPath  map[string]int
+	// alternates are the absolute Options.AlternateObjectDirs the tree was
+	// listed with; its blobs are read with them too.
+	alternates []string
+	commit     string
+	format     string
+	entries    []Entry // sorted by Path, bytewise
+	byPath     map[string]int
 }
 
 // Commit returns the full commit id the tree was listed from.
@@ -117,7 +120,17 @@ func (t *Tree) Digest() string {
 // symlink whose target is absolute or leaves the tree. Symlink targets are
 // read through git cat-file and checked against their object ids.
 func List(ctx context.Context, repoDir, commit string) (*Tree, error) {
-	g, err := newGit(repoDir)
+	return ListWith(ctx, repoDir, commit, Options{})
+}
+
+// ListWith is List with options. The tree remembers them: Materialize and
+// ReadFiles read its blobs the same way.
+func ListWith(ctx context.Context, repoDir, commit string, opts Options) (*Tree, error) {
+	alternates, err := opts.alternates()
+	if err != nil {
+		return nil, err
+	}
+	g, err := newGit(repoDir, alternates)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +154,7 @@ func List(ctx context.Context, repoDir, commit string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.repoDir, t.commit, t.format = g.dir, id, format
+	t.repoDir, t.alternates, t.commit, t.format = g.dir, alternates, id, format
 	if err := t.readTargets(ctx, g); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,515 @@
+// Package checkout is the checkout service's domain logic: it turns a
+// repository, a baseline commit and a patch (a commit or a unified diff)
+// into the trees the gate runs, the patch's change set, and the oracle plan.
+//
+// The patch never writes its own oracle. Baseline test files the patch
+// changed or deleted are put back in the oracle tree; tests the patch added
+// to an existing test file are deferred until that file's baseline tests
+// pass; harness files that differ from the baseline are reported; a test
+// file of the patch that declares TestMain or init is reported, since it
+// controls the harness of its package.
+//
+// Trees are listed and materialized object by object from git (package
+// tree), never with git archive or git checkout. A diff is parsed strictly
+// first (package patch), then applied in a private repository under the
+// caller's scratch directory that reads the user's objects as an alternate,
+// so the user's repository, index and configuration are never written. The
+// tree git builds is then checked against the parsed diff line by line:
+// what the gate measures is exactly what it runs.
+package checkout
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+
+	"github.com/sealgate/sealgate/services/checkout/patch"
+	"github.com/sealgate/sealgate/services/checkout/tree"
+)
+
+// Input names what to check out.
+type Input struct {
+	// Repo is a git repository: a work tree or a bare repository.
+	Repo string
+	// Baseline is a revision; it is resolved to a full commit id.
+	Baseline string
+	// PatchCommit is a revision, or "" when PatchDiff is given.
+	PatchCommit string
+	// PatchDiff is a unified diff (`git diff` or `diff -u` output), when
+	// PatchCommit is "".
+	PatchDiff []byte
+	// TestSupport are extra globs whose files count as test code: they are
+	// restored from the baseline and never judged as source. `*` matches
+	// across `/`, `?` matches one character other than `/`.
+	TestSupport []string
+}
+
+// Checkout is a prepared patch: its trees, its change set and its oracle
+// plan. Every list is sorted.
+type Checkout struct {
+	// Baseline is the baseline commit's tree. Patch is the patch commit's
+	// tree or, for a diff, the tree the diff produces on the baseline.
+	Baseline, Patch *tree.Tree
+	// Oracle is the patch tree with every file of OracleRestored put back
+	// as the baseline has it (see MaterializeOracle).
+	Oracle *tree.Tree
+	// Diff is the patch as a unified diff: the given diff bytes verbatim,
+	// or for a commit the output of `git diff` between the two commits
+	// (with fixed flags and configuration).
+	Diff []byte
+	// DiffSHA256 is the hex SHA-256 of Diff: the run's patch digest.
+	DiffSHA256 string
+	// Changes are the files the patch changes, sorted by Path.
+	Changes []Change
+	// HarnessDrift are the harness paths (go.mod, go.sum, go.work,
+	// go.work.sum at any depth, anything under a vendor directory) whose
+	// mode or content differ between the trees, or that exist in one only.
+	HarnessDrift []string
+	// OracleRestored are the baseline test files the patch changed or
+	// deleted: the oracle tree has them as the baseline does.
+	OracleRestored []string
+	// Deferred are the tests the patch added to an existing baseline test
+	// file, sorted by File then Test.
+	Deferred []Deferred
+	// Unparsable are the baseline Go test files the patch modified of which
+	// a version does not parse, so the tests the patch added to them cannot
+	// be listed exactly. When the baseline version does not parse, every
+	// test of the patch version is in Deferred; when the patch version does
+	// not parse, none can be listed and the caller must treat the file's
+	// new tests as unverifiable.
+	Unparsable []string
+	// TestHarness are the Go test files the patch added or changed that
+	// declare a TestMain or an init function the baseline version did not
+	// declare identically (or whose patch version does not parse): in its
+	// package the patch controls the test harness.
+	TestHarness []string
+
+	testSupport []string
+}
+
+// Change is one file the patch changes.
+type Change struct {
+	// Path is the file's path after the patch, or before it for a deleted
+	// file. OldPath is the path it was renamed (or copied) from, "" for
+	// other changes.
+	Path, OldPath string
+	// Kind is how the file changed. A copy is Added with OldPath set;
+	// a path the diff deletes and creates again (a file that became a
+	// symlink) is Modified.
+	Kind Kind
+	// Class is how the gate can judge the file.
+	Class Class
+	// ChangedLines are the patch-side numbers of the lines the diff adds
+	// or changes, ascending; empty for a deleted or binary file.
+	ChangedLines []int
+}
+
+// Deferred is a test the patch added to an existing baseline test file. It
+// may run only after every baseline test of that file passed on the patched
+// code.
+type Deferred struct {
+	// File is the baseline test file.
+	File string
+	// Package is the file's package as `go test` takes it: "./dir", or "."
+	// for the repository root.
+	Package string
+	// Test is the name of the added test.
+	Test string
+	// BaselineTests are the tests the baseline version of File declares,
+	// sorted; empty when that version does not parse (see Unparsable).
+	BaselineTests []string
+}
+
+// Prepare resolves the baseline and the patch, builds the patch tree for a
+// diff, and computes the change set and oracle plan. It writes only inside
+// scratch, an existing directory: Prepare makes one new directory there,
+// which holds the objects of a diff's patch tree, so scratch must outlive
+// the Checkout; the caller removes it afterwards.
+//
+// An error in the input (a bad revision, a malformed or empty diff, a diff
+// that does not apply, an unsafe path, a diff git and the parser read
+// differently) is a *UsageError. Any other error is an infrastructure
+// failure.
+func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err error) {
+	if err := checkInput(in); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(scratch); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a directory")
+		}
+		return nil, fmt.Errorf("checkout: scratch directory %q: %w", scratch, err)
+	}
+	var parsed *patch.Patch
+	if in.PatchCommit == "" {
+		// Parse before anything else: a diff that cannot be read exactly
+		// is refused before any git runs.
+		if parsed, err = patch.Parse(in.PatchDiff); err != nil {
+			return nil, usage(ReasonDiff, err, "the diff cannot be read exactly", "give `git diff` or `diff -u` output, unedited")
+		}
+	}
+	g, err := newGit()
+	if err != nil {
+		return nil, err
+	}
+	repo, err := g.inspectRepo(ctx, in.Repo)
+	if err != nil {
+		return nil, err
+	}
+	s, err := g.newScratchRepo(ctx, scratch, repo)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, os.RemoveAll(s.dir))
+		}
+	}()
+
+	c := &Checkout{testSupport: slices.Clone(in.TestSupport)}
+	var opts tree.Options
+	if parsed != nil {
+		opts.AlternateObjectDirs = []string{s.objectsDir()}
+	}
+	if c.Baseline, err = listTree(ctx, repo.dir, in.Baseline, opts, "baseline"); err != nil {
+		return nil, err
+	}
+	if parsed != nil {
+		c.Diff = slices.Clone(in.PatchDiff)
+		commit, err := s.applyDiff(ctx, c.Baseline.Commit(), c.Diff, parsed)
+		if err != nil {
+			return nil, err
+		}
+		if c.Patch, err = listTree(ctx, repo.dir, commit, opts, "patch"); err != nil {
+			return nil, err
+		}
+	} else {
+		if c.Patch, err = listTree(ctx, repo.dir, in.PatchCommit, opts, "patch"); err != nil {
+			return nil, err
+		}
+		if c.Diff, err = s.diff(ctx, c.Baseline.Commit(), c.Patch.Commit()); err != nil {
+			return nil, err
+		}
+		if parsed, err = patch.Parse(c.Diff); err != nil {
+			if errors.Is(err, patch.ErrEmpty) {
+				return nil, usage(ReasonDiff, nil, "patch commit "+c.Patch.Commit()+" has the same tree as baseline "+c.Baseline.Commit(), "give a commit that changes something")
+			}
+			return nil, fmt.Errorf("checkout: the diff git wrote between the commits does not parse: %w", err)
+		}
+	}
+	sum := sha256.Sum256(c.Diff)
+	c.DiffSHA256 = hex.EncodeToString(sum[:])
+	if err := verify(ctx, c.Baseline, c.Patch, parsed); err != nil {
+		return nil, err
+	}
+	c.Changes = c.changes(parsed)
+	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
+	if err := c.planOracle(); err != nil {
+		return nil, err
+	}
+	if err := c.findDeferred(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.findTestHarness(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkInput refuses an incomplete or contradictory Input.
+func checkInput(in Input) error {
+	switch {
+	case in.Repo == "":
+		return usage(ReasonInput, nil, "no repository", "give the path of a git repository")
+	case in.Baseline == "":
+		return usage(ReasonInput, nil, "no baseline", "give the revision the patch is judged against")
+	case in.PatchCommit != "" && len(in.PatchDiff) > 0:
+		return usage(ReasonInput, nil, "both a patch commit and a patch diff", "give one of them")
+	case in.PatchCommit == "" && in.PatchDiff == nil:
+		return usage(ReasonInput, nil, "no patch", "give a patch commit or a patch diff")
+	}
+	for _, g := range in.TestSupport {
+		if err := checkGlob(g); err != nil {
+			return usage(ReasonInput, err, "unusable test-support glob", "use globs relative to the repository root with only * and ?")
+		}
+	}
+	return nil
+}
+
+// listTree lists a revision's tree, mapping refusals and bad revisions to
+// usage errors.
+func listTree(ctx context.Context, repo, rev string, opts tree.Options, what string) (*tree.Tree, error) {
+	t, err := tree.ListWith(ctx, repo, rev, opts)
+	if err == nil {
+		return t, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	var refused *tree.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return nil, usage(ReasonUnsafePath, err, "the "+what+" tree cannot be checked out safely", "remove the unsafe path or symlink from the "+what)
+	case errors.Is(err, tree.ErrRevision), errors.Is(err, tree.ErrNotCommit):
+		return nil, usage(ReasonRevision, err, "the "+what+" revision "+strconv.Quote(rev)+" names no commit of the repository", "give a commit of "+strconv.Quote(repo))
+	}
+	return nil, err
+}
+
+// IsTestFile reports whether p is test code: a *_test.go file, anything
+// under a testdata directory at any depth, or a file a TestSupport glob
+// matches.
+func (c *Checkout) IsTestFile(p string) bool {
+	return isTestFile(p, c.testSupport)
+}
+
+// changes turns the verified diff into the change set.
+func (c *Checkout) changes(parsed *patch.Patch) []Change {
+	byPath := map[string]Change{}
+	binary := map[string]bool{}
+	for _, f := range parsed.Files {
+		ch := Change{Path: f.Path()}
+		switch f.Op {
+		case patch.OpAdded:
+			ch.Kind = Added
+		case patch.OpModified:
+			ch.Kind = Modified
+		case patch.OpDeleted:
+			ch.Kind = Deleted
+		case patch.OpRenamed:
+			ch.Kind, ch.OldPath = Renamed, f.OldPath
+		case patch.OpCopied:
+			ch.Kind, ch.OldPath = Added, f.OldPath
+		}
+		if !f.Binary && f.Op != patch.OpDeleted {
+			ch.ChangedLines = f.AddedLines()
+		}
+		binary[ch.Path] = binary[ch.Path] || f.Binary
+		if prev, ok := byPath[ch.Path]; ok {
+			// A path deleted and created again (a file that became a
+			// symlink): the creating section decides, and a plain
+			// creation of a path the baseline has is a modification.
+			if ch.Kind == Deleted {
+				ch = prev
+			}
+			if ch.Kind == Added && ch.OldPath == "" {
+				ch.Kind = Modified
+			}
+		}
+		byPath[ch.Path] = ch
+	}
+	out := make([]Change, 0, len(byPath))
+	for _, p := range slices.Sorted(maps.Keys(byPath)) {
+		ch := byPath[p]
+		b, _ := c.Baseline.Lookup(p)
+		q, _ := c.Patch.Lookup(p)
+		ch.Class = classify(p, c.testSupport, binary[p], b.Mode == tree.ModeSymlink || q.Mode == tree.ModeSymlink)
+		out = append(out, ch)
+	}
+	return out
+}
+
+// planOracle lists the baseline test files the patch changed or deleted and
+// builds the oracle tree with them put back.
+func (c *Checkout) planOracle() error {
+	for _, d := range tree.Diff(c.Baseline, c.Patch) {
+		if d.Kind != tree.Added && c.IsTestFile(d.Path) {
+			c.OracleRestored = append(c.OracleRestored, d.Path)
+		}
+	}
+	if len(c.OracleRestored) == 0 {
+		c.Oracle = c.Patch
+		return nil
+	}
+	oracle, err := c.Patch.Overlay(c.Baseline, c.OracleRestored)
+	if err != nil {
+		var refused *tree.RefusedError
+		if errors.As(err, &refused) {
+			return usage(ReasonOracle, err, "the patch puts a file or symlink where baseline test files need a directory", "keep the baseline's test files where they are")
+		}
+		return err
+	}
+	c.Oracle = oracle
+	return nil
+}
+
+// findDeferred lists the tests the patch added to existing baseline Go test
+// files. A file of which either version does not parse goes to Unparsable;
+// when only the baseline version fails, every test of the patch version is
+// deferred, so that no added test is dropped.
+func (c *Checkout) findDeferred(ctx context.Context) error {
+	var files []string
+	for _, d := range tree.Diff(c.Baseline, c.Patch) {
+		if d.Kind == tree.Modified && isGoTestFile(d.Path) {
+			files = append(files, d.Path)
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	base, err := c.Baseline.ReadFiles(ctx, files)
+	if err != nil {
+		return fmt.Errorf("checkout: read baseline test files: %w", err)
+	}
+	patched, err := c.Patch.ReadFiles(ctx, files)
+	if err != nil {
+		return fmt.Errorf("checkout: read patch test files: %w", err)
+	}
+	for _, file := range files {
+		baseTests, baseErr := testFuncsOf(c.Baseline, file, base[file])
+		patchTests, patchErr := testFuncsOf(c.Patch, file, patched[file])
+		if baseErr != nil || patchErr != nil {
+			c.Unparsable = append(c.Unparsable, file)
+		}
+		if patchErr != nil {
+			continue
+		}
+		for _, test := range patchTests {
+			if baseErr == nil && slices.Contains(baseTests, test) {
+				continue
+			}
+			c.Deferred = append(c.Deferred, Deferred{
+				File:          file,
+				Package:       goPackage(file),
+				Test:          test,
+				BaselineTests: slices.Clone(baseTests),
+			})
+		}
+	}
+	return nil
+}
+
+// testFuncsOf lists the tests of one version of a file; a symlink is not
+// Go source.
+func testFuncsOf(t *tree.Tree, file string, src []byte) ([]string, error) {
+	if e, _ := t.Lookup(file); e.Mode == tree.ModeSymlink {
+		return nil, fmt.Errorf("checkout: %s is a symlink", strconv.Quote(file))
+	}
+	return TestFuncs(src)
+}
+
+// goPackage returns the package of a file as `go test` takes it.
+func goPackage(file string) string {
+	if dir := path.Dir(file); dir != "." {
+		return "./" + dir
+	}
+	return "."
+}
+
+// findTestHarness lists the Go test files the patch added or changed whose
+// TestMain or init functions are not the baseline version's, byte for
+// byte. A patch version that does not parse (or is a symlink) is listed: it
+// cannot be shown harmless.
+func (c *Checkout) findTestHarness(ctx context.Context) error {
+	type pair struct{ file, baseFile string }
+	var pairs []pair
+	var patchFiles, baseFiles []string
+	for _, ch := range c.Changes {
+		if ch.Kind == Deleted || !isGoTestFile(ch.Path) {
+			continue
+		}
+		if _, ok := c.Patch.Lookup(ch.Path); !ok {
+			continue
+		}
+		p := pair{file: ch.Path}
+		switch ch.Kind {
+		case Modified:
+			p.baseFile = ch.Path
+		case Renamed:
+			p.baseFile = ch.OldPath
+		}
+		if _, ok := c.Baseline.Lookup(p.baseFile); !ok {
+			p.baseFile = ""
+		}
+		pairs = append(pairs, p)
+		patchFiles = append(patchFiles, p.file)
+		if p.baseFile != "" {
+			baseFiles = append(baseFiles, p.baseFile)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	patched, err := c.Patch.ReadFiles(ctx, patchFiles)
+	if err != nil {
+		return fmt.Errorf("checkout: read patch test files: %w", err)
+	}
+	base, err := c.Baseline.ReadFiles(ctx, baseFiles)
+	if err != nil {
+		return fmt.Errorf("checkout: read baseline test files: %w", err)
+	}
+	for _, p := range pairs {
+		if e, _ := c.Patch.Lookup(p.file); e.Mode == tree.ModeSymlink {
+			c.TestHarness = append(c.TestHarness, p.file)
+			continue
+		}
+		decls, err := harnessDecls(patched[p.file])
+		if err != nil {
+			c.TestHarness = append(c.TestHarness, p.file)
+			continue
+		}
+		if len(decls) == 0 {
+			continue
+		}
+		var baseDecls []string
+		if p.baseFile != "" {
+			if e, _ := c.Baseline.Lookup(p.baseFile); e.Mode != tree.ModeSymlink {
+				baseDecls, _ = harnessDecls(base[p.baseFile]) // unparsable: nothing is known to be the baseline's
+			}
+		}
+		for _, d := range decls {
+			i := slices.Index(baseDecls, d)
+			if i < 0 {
+				c.TestHarness = append(c.TestHarness, p.file)
+				break
+			}
+			baseDecls = slices.Delete(baseDecls, i, i+1)
+		}
+	}
+	slices.Sort(c.TestHarness)
+	return nil
+}
+
+// MaterializeBaseline writes the baseline tree into dir, which must be
+// absent (its parent must exist) or an empty directory.
+func (c *Checkout) MaterializeBaseline(ctx context.Context, dir string) error {
+	return c.Baseline.Materialize(ctx, dir)
+}
+
+// MaterializePatch writes the patch tree into dir, which must be absent
+// (its parent must exist) or an empty directory.
+func (c *Checkout) MaterializePatch(ctx context.Context, dir string) error {
+	return c.Patch.Materialize(ctx, dir)
+}
+
+// MaterializeOracle writes the oracle tree into dir, which must be absent
+// (its parent must exist) or an empty directory: the patch tree with every
+// file of OracleRestored put back with its baseline bytes and mode (deleted
+// ones created again). Test files the patch added stay.
+func (c *Checkout) MaterializeOracle(ctx context.Context, dir string) error {
+	return c.Oracle.Materialize(ctx, dir)
+}
+
+// MaterializeTransplant writes into dir (absent or an empty directory) the
+// baseline tree with each of patchFiles taken from the patch tree, added or
+// replaced: for instance a new test file of the patch, to run it against
+// the baseline code. Every path must be a file of the patch tree.
+func (c *Checkout) MaterializeTransplant(ctx context.Context, dir string, patchFiles []string) error {
+	for _, p := range patchFiles {
+		if _, ok := c.Patch.Lookup(p); !ok {
+			return fmt.Errorf("checkout: transplant %s: not a file of the patch tree: %w", strconv.Quote(p), tree.ErrNotFound)
+		}
+	}
+	t, err := c.Baseline.Overlay(c.Patch, patchFiles)
+	if err != nil {
+		return fmt.Errorf("checkout: transplant: %w", err)
+	}
+	return t.Materialize(ctx, dir)
+}
