@@ -1,0 +1,171 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Paths inside the bwrap sandbox. /tmp is a private tmpfs.
+const (
+	bwrapHome = "/tmp/home"
+	bwrapTmp  = "/tmp/tmp"
+	// seccompFD is the descriptor bwrap reads the filter from: the first
+	// of exec.Cmd.ExtraFiles.
+	seccompFD = 3
+	// execName is $0 of the shell that runs the command as pid 1's child;
+	// it prefixes the shell's message when the command cannot be executed.
+	execName = "sandbox-exec"
+)
+
+// wrapper returns the argv that runs argv under a shell as pid 1. bwrap's
+// own pid 1 exits without being waited for, which loses the CPU time of
+// the whole tree; the shell waits for the command, so the time reaches
+// Run, and the command keeps the signal behaviour of a process that is not
+// pid 1. The shell exits 128+N when the command is killed by signal N.
+func wrapper(argv []string) []string {
+	return append([]string{"/bin/sh", "-c", `"$@"; exit $?`, execName}, argv...)
+}
+
+// systemDirs returns the host directories bound read-only (or recreated as
+// the same symlink) when they exist.
+func systemDirs() []string {
+	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+}
+
+// blockedSyscalls names the syscalls the seccomp filter denies, as listed in
+// Info.Limits["seccomp"], with their numbers.
+func blockedSyscalls() ([]string, []uint32) {
+	return []string{"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "keyctl", "add_key", "request_key"},
+		[]uint32{unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV, unix.SYS_PIDFD_GETFD, unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY}
+}
+
+// seccompFilter returns the classic BPF program bwrap --seccomp loads: the
+// blocked syscalls, every syscall of another ABI (i386, x32), fail with
+// EPERM; everything else is allowed.
+func seccompFilter() ([]byte, error) {
+	var arch uint32
+	switch runtime.GOARCH {
+	case "amd64":
+		arch = unix.AUDIT_ARCH_X86_64
+	case "arm64":
+		arch = unix.AUDIT_ARCH_AARCH64
+	case "riscv64":
+		arch = unix.AUDIT_ARCH_RISCV64
+	case "ppc64le":
+		arch = unix.AUDIT_ARCH_PPC64LE
+	case "s390x":
+		arch = unix.AUDIT_ARCH_S390X
+	default:
+		return nil, fmt.Errorf("no seccomp filter for GOARCH %s", runtime.GOARCH)
+	}
+	const (
+		offNr   = 0 // offsetof(struct seccomp_data, nr)
+		offArch = 4 // offsetof(struct seccomp_data, arch)
+		x32Bit  = 0x40000000
+	)
+	deny := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+	stmt := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+	jeq := func(k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, Jt: jt, Jf: jf, K: k}
+	}
+	prog := []unix.SockFilter{
+		stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offArch),
+		jeq(arch, 1, 0),
+		stmt(unix.BPF_RET|unix.BPF_K, deny),
+		stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offNr),
+	}
+	if runtime.GOARCH == "amd64" {
+		prog = append(prog,
+			unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, Jt: 0, Jf: 1, K: x32Bit},
+			stmt(unix.BPF_RET|unix.BPF_K, deny))
+	}
+	_, nrs := blockedSyscalls()
+	for _, nr := range nrs {
+		prog = append(prog, jeq(nr, 0, 1), stmt(unix.BPF_RET|unix.BPF_K, deny))
+	}
+	prog = append(prog, stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW))
+
+	out := make([]byte, 0, 8*len(prog))
+	for _, f := range prog {
+		out = binary.NativeEndian.AppendUint16(out, f.Code)
+		out = append(out, f.Jt, f.Jf)
+		out = binary.NativeEndian.AppendUint32(out, f.K)
+	}
+	return out, nil
+}
+
+// bwrapArgs returns bwrap's options for s with limits l, up to but not
+// including "--".
+func bwrapArgs(s *Spec, l Limits) []string {
+	a := []string{
+		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+	}
+	for _, d := range systemDirs() {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			continue
+		}
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			if target, err := os.Readlink(d); err == nil {
+				a = append(a, "--symlink", target, d)
+			}
+		case fi.IsDir():
+			a = append(a, "--ro-bind", d, d)
+		}
+	}
+	a = append(a, "--dev", "/dev", "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/tmp",
+		"--dir", bwrapHome, "--dir", bwrapTmp)
+	if s.MountProc {
+		a = append(a, "--proc", "/proc")
+	}
+	type bind struct {
+		path     string
+		writable bool
+	}
+	binds := []bind{{s.Dir, true}}
+	for _, p := range s.ReadOnly {
+		binds = append(binds, bind{p, false})
+	}
+	for _, p := range s.Writable {
+		binds = append(binds, bind{p, true})
+	}
+	// A parent sorts before its children, so it is mounted first.
+	slices.SortFunc(binds, func(x, y bind) int { return strings.Compare(x.path, y.path) })
+	for _, b := range binds {
+		if b.writable {
+			a = append(a, "--bind", b.path, b.path)
+		} else {
+			a = append(a, "--ro-bind", b.path, b.path)
+		}
+	}
+	return append(a, "--remount-ro", "/", "--chdir", s.Dir, "--seccomp", strconv.Itoa(seccompFD))
+}
+
+// visibleRoots returns the host paths a bwrap sandbox for s shows.
+func visibleRoots(s *Spec) []string {
+	var roots []string
+	for _, d := range systemDirs() {
+		if _, err := os.Lstat(d); err == nil {
+			roots = append(roots, d)
+		}
+	}
+	roots = append(roots, s.Dir)
+	roots = append(roots, s.ReadOnly...)
+	return append(roots, s.Writable...)
+}
+
+// within reports whether path is root or inside it.
+func within(path, root string) bool {
+	return path == root || root == "/" || strings.HasPrefix(path, root+"/")
+}
