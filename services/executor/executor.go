@@ -1,0 +1,432 @@
+// Package executor runs the jobs of a run: each claimed test alone in its
+// package on each side, prerequisites, discovery and the full suite, in a
+// sandbox, in a fresh copy of the tree the job names, and reads what `go
+// test -json` and the process's end say into a side outcome.
+//
+// The package holds no ledger code: its handler plans with it and records
+// what it answers.
+package executor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/gotest"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+)
+
+// Go is the toolchain the jobs run with.
+type Go struct {
+	// Root is GOROOT; its bin/go runs the tests.
+	Root string
+	// Cache is the build cache shared by the gate's jobs (writable in the
+	// sandbox); ModCache the module cache (read-only).
+	Cache, ModCache string
+}
+
+// Executor runs jobs.
+type Executor struct {
+	Sandbox *sandbox.Runner
+	Go      Go
+	// Scratch holds the run workspaces.
+	Scratch string
+	Blobs   *blob.Store
+	// MaxStreamBytes bounds the output kept per process; zero means 64 MiB.
+	MaxStreamBytes int64
+}
+
+// Workspace is one run's materialized trees, kept pristine: every job runs
+// in its own copy.
+type Workspace struct {
+	// Limits bound every process of the run (the sealed criteria's);
+	// each job's timeout comes from its spec.
+	Limits sandbox.Limits
+
+	co       *checkout.Checkout
+	dir      string
+	pristine map[string]string
+	jobs     int
+}
+
+// Checkout returns the checkout the workspace was built from.
+func (w *Workspace) Checkout() *checkout.Checkout { return w.co }
+
+// Open materializes the baseline, the patch and the oracle trees of co
+// under the executor's scratch directory.
+func (e *Executor) Open(ctx context.Context, runID string, co *checkout.Checkout) (*Workspace, error) {
+	dir := filepath.Join(e.Scratch, "run-"+safeName(runID))
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	w := &Workspace{co: co, dir: dir, pristine: map[string]string{}}
+	for name, mat := range map[string]func(context.Context, string) error{
+		jobs.TreeBaseline: co.MaterializeBaseline,
+		jobs.TreeOracle:   co.MaterializeOracle,
+		"patch":           co.MaterializePatch,
+	} {
+		d := filepath.Join(dir, "pristine-"+name)
+		if err := mat(ctx, d); err != nil {
+			return nil, fmt.Errorf("materialize the %s tree: %w", name, err)
+		}
+		w.pristine[name] = d
+	}
+	return w, nil
+}
+
+func (w *Workspace) limitsFor(s *jobs.Spec) sandbox.Limits {
+	l := w.Limits
+	l.Timeout = time.Duration(s.TimeoutSec) * time.Second
+	return l
+}
+
+// Close removes the workspace.
+func (w *Workspace) Close() error { return os.RemoveAll(w.dir) }
+
+// Answer is what a job established.
+type Answer struct {
+	Detail jobs.Detail
+	// Cases are the tests the last run reported (suite jobs: every test).
+	Cases []jobs.Case
+	// Termination and ExitCode are the last run's.
+	Termination sandbox.Termination
+	ExitCode    int
+	Started     bool
+	Wall, CPU   time.Duration
+	Sandbox     sandbox.Info
+	// Artefacts are the blob digests of the streams, in run order.
+	Artefacts []string
+}
+
+// Execute runs one job. Failures to run at all are answers (not started,
+// with the reason), never errors, unless the context ended.
+func (e *Executor) Execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := &Answer{}
+	if s.Skip != "" {
+		a.Detail = jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: s.Skip, Runs: []jobs.Run{}}
+		return a
+	}
+	runs := 1 + max(s.Reruns, 0)
+	var outcomes []string
+	var reasons []string
+	for i := 0; i < runs; i++ {
+		out, reason, cases, run, err := e.once(ctx, w, s, a)
+		if err != nil {
+			a.Detail = jobs.Detail{Outcome: jobs.OutcomeUnrunnable, Reason: err.Error(), Runs: nonNil(a.Detail.Runs)}
+			return a
+		}
+		a.Detail.Runs = append(a.Detail.Runs, run)
+		a.Cases = cases
+		outcomes = append(outcomes, out)
+		reasons = append(reasons, reason)
+		// Only failures are repeated: a pass, a timeout (never retried into
+		// a pass) or a harness death decides at once.
+		if out != jobs.OutcomeFail {
+			break
+		}
+	}
+	a.Detail.Outcome, a.Detail.Reason = settle(outcomes, reasons)
+	return a
+}
+
+// settle folds repeated runs into one outcome: all failures fail, a failure
+// and a pass are flaky.
+func settle(outcomes, reasons []string) (string, string) {
+	last := outcomes[len(outcomes)-1]
+	if len(outcomes) == 1 {
+		return last, reasons[0]
+	}
+	if slices.Contains(outcomes, jobs.OutcomePass) {
+		return jobs.OutcomeFlaky, fmt.Sprintf("failed %d of %d runs: %s", len(outcomes)-1, len(outcomes), reasons[0])
+	}
+	for _, o := range outcomes {
+		if o != jobs.OutcomeFail {
+			return jobs.OutcomeFlaky, fmt.Sprintf("runs disagree (%s): %s", strings.Join(outcomes, ", "), reasons[len(reasons)-1])
+		}
+	}
+	return jobs.OutcomeFail, fmt.Sprintf("failed all %d runs: %s", len(outcomes), reasons[0])
+}
+
+// once runs the job's process one time.
+func (e *Executor) once(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, cases []jobs.Case, run jobs.Run, err error) {
+	w.jobs++
+	dir := filepath.Join(w.dir, fmt.Sprintf("job-%04d", w.jobs))
+	defer os.RemoveAll(dir)
+	if err := w.prepare(dir, s); err != nil {
+		return "", "", nil, run, fmt.Errorf("prepare the job tree: %v", err)
+	}
+	limit := e.MaxStreamBytes
+	if limit == 0 {
+		limit = 64 << 20
+	}
+	stdout := &capped{max: limit}
+	stderr := &capped{max: 1 << 20}
+	argv := s.Argv()
+	if s.Module != "." {
+		// The module's directory: go -C, so the sandbox's working
+		// directory stays the tree's root.
+		argv = append([]string{argv[0], "-C", filepath.FromSlash(s.Module)}, argv[1:]...)
+	}
+	argv[0] = filepath.Join(e.Go.Root, "bin", "go")
+	spec := sandbox.Spec{
+		Dir:      dir,
+		Argv:     argv,
+		Env:      e.env(),
+		ReadOnly: existing(e.Go.Root, e.Go.ModCache),
+		Writable: existing(e.Go.Cache),
+		Limits:   w.limitsFor(s),
+		Stdout:   stdout,
+		Stderr:   stderr,
+	}
+	res, err := e.Sandbox.Run(ctx, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", "", nil, run, ctx.Err()
+		}
+		return "", "", nil, run, fmt.Errorf("sandbox: %v", err)
+	}
+	a.Started = res.Termination != sandbox.NotStarted
+	a.Termination, a.ExitCode, a.Sandbox = res.Termination, res.ExitCode, res.Sandbox
+	a.Wall += res.Wall
+	a.CPU += res.CPU
+	run = jobs.Run{ExitCode: res.ExitCode, Termination: res.Termination.String(), WallMillis: res.Wall.Milliseconds()}
+	stream := stdout.Bytes()
+	if e.Blobs != nil {
+		if d, err := e.Blobs.Put(ctx, stream); err == nil {
+			run.Stream = d
+			a.Artefacts = append(a.Artefacts, d)
+		}
+	}
+	report, rerr := gotest.Read(bytes.NewReader(stream))
+	if rerr != nil || stdout.dropped > 0 {
+		run.Verdict, run.Reason = "UNREADABLE", fmt.Sprintf("the go test stream could not be read whole (%d bytes dropped)", stdout.dropped)
+		return jobs.OutcomeUnrunnable, run.Reason, nil, run, nil
+	}
+	term := termination(res.Termination)
+	switch s.Purpose {
+	case jobs.Collateral, jobs.Discovery:
+		outcome, reason = suiteOutcome(report, res)
+		cases = suiteCases(report)
+	default:
+		outcome, reason = e.testsOutcome(report, s, res, term)
+	}
+	run.Verdict, run.Reason = outcome, reason
+	if res.Termination == sandbox.NotStarted {
+		return jobs.OutcomeUnrunnable, "the sandbox did not start: " + firstLine(stderr.String()), cases, run, nil
+	}
+	return outcome, reason, cases, run, nil
+}
+
+// testsOutcome judges the tests a claim or prerequisite job selected; the
+// worst of them decides.
+func (e *Executor) testsOutcome(report *gotest.Report, s *jobs.Spec, res sandbox.Result, term gotest.Termination) (string, string) {
+	rank := map[string]int{jobs.OutcomePass: 0, jobs.OutcomeFail: 1, jobs.OutcomeAbsent: 2, jobs.OutcomeTimeout: 3, jobs.OutcomeUnrunnable: 4, jobs.OutcomeInvalid: 5}
+	worst, why := jobs.OutcomePass, ""
+	for _, t := range s.Tests {
+		v := gotest.Verdict(report, s.ImportPath, t, res.ExitCode, term)
+		o := sideOutcome(v, report, s, res)
+		if why == "" || rank[o] > rank[worst] {
+			worst, why = o, fmt.Sprintf("%s: %s", t, v.String())
+		}
+	}
+	return worst, why
+}
+
+// sideOutcome maps the reader's verdict to a side outcome.
+func sideOutcome(v gotest.Outcome, report *gotest.Report, s *jobs.Spec, res sandbox.Result) string {
+	transplanted := s.Side == jobs.Baseline && len(s.Transplant) > 0
+	switch v.Kind {
+	case gotest.OutcomePass:
+		return jobs.OutcomePass
+	case gotest.OutcomeFail:
+		return jobs.OutcomeFail
+	case gotest.OutcomeHarnessDied:
+		if res.Termination == sandbox.Timeout {
+			return jobs.OutcomeTimeout
+		}
+		if p := report.Packages[s.ImportPath]; p != nil && p.TimedOut {
+			return jobs.OutcomeTimeout
+		}
+		return jobs.OutcomeUnrunnable
+	case gotest.OutcomeBuildFailed, gotest.OutcomeNotRun:
+		if transplanted {
+			// A new test laid over the baseline code that does not build
+			// or run there: the test does not exist on the baseline.
+			return jobs.OutcomeAbsent
+		}
+		return jobs.OutcomeUnrunnable
+	case gotest.OutcomeSkipped:
+		return jobs.OutcomeUnrunnable
+	}
+	return jobs.OutcomeInvalid
+}
+
+func suiteOutcome(report *gotest.Report, res sandbox.Result) (string, string) {
+	var n, failed int
+	for _, p := range report.Packages {
+		n += p.Counts.Tests
+		failed += p.Counts.Failed
+	}
+	switch res.Termination {
+	case sandbox.Timeout:
+		return jobs.OutcomeTimeout, fmt.Sprintf("the suite did not finish within its limit (%d tests seen)", n)
+	case sandbox.Exited:
+	default:
+		return jobs.OutcomeUnrunnable, fmt.Sprintf("the suite's process died (%s)", res.Termination)
+	}
+	builds := report.FailedBuilds()
+	switch {
+	case res.ExitCode == 0 && len(builds) == 0:
+		return jobs.OutcomePass, fmt.Sprintf("exit 0, %d tests in %d packages", n, len(report.Packages))
+	case len(builds) > 0:
+		return jobs.OutcomeFail, fmt.Sprintf("exit %d, build failed: %s", res.ExitCode, strings.Join(builds, ", "))
+	}
+	return jobs.OutcomeFail, fmt.Sprintf("exit %d, %d of %d tests failed", res.ExitCode, failed, n)
+}
+
+// suiteCases lists every top-level test of a suite run with its result,
+// keyed "<import path>.<Test>": a failing subtest fails its parent, so the
+// parents carry the comparison.
+func suiteCases(report *gotest.Report) []jobs.Case {
+	results := gotest.SuiteResults(report)
+	var out []jobs.Case
+	for _, pkg := range report.PackagePaths() {
+		for _, name := range report.Packages[pkg].TestNames() {
+			if strings.Contains(name, "/") {
+				continue
+			}
+			key := gotest.SuiteKey(pkg, name)
+			out = append(out, jobs.Case{Name: key, Outcome: results[key].String()})
+		}
+	}
+	slices.SortFunc(out, func(a, b jobs.Case) int { return strings.Compare(a.Name, b.Name) })
+	return nonNil(out)
+}
+
+func termination(t sandbox.Termination) gotest.Termination {
+	switch t {
+	case sandbox.Exited:
+		return gotest.TerminationExited
+	case sandbox.Timeout:
+		return gotest.TerminationTimeout
+	case sandbox.OOM:
+		return gotest.TerminationOutOfMemory
+	case sandbox.Signaled, sandbox.Rlimit:
+		return gotest.TerminationSignal
+	}
+	return gotest.TerminationUnknown
+}
+
+// prepare copies the job's tree into dir and lays its transplanted files
+// over it.
+func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
+	src := w.pristine[s.Tree]
+	if src == "" {
+		return fmt.Errorf("unknown tree %q", s.Tree)
+	}
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		return err
+	}
+	for _, f := range s.Transplant {
+		b, err := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(f)))
+		if err != nil {
+			return fmt.Errorf("transplant %s: %v", f, err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("transplant %s: the destination is not a regular file", f)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// env is the environment of every job: named variables only.
+func (e *Executor) env() []string {
+	return []string{
+		"PATH=" + filepath.Join(e.Go.Root, "bin") + ":/usr/bin:/bin",
+		"GOROOT=" + e.Go.Root,
+		"GOCACHE=" + e.Go.Cache,
+		"GOMODCACHE=" + e.Go.ModCache,
+		"GOPROXY=off",
+		"GOTOOLCHAIN=local",
+		"GOENV=off",
+		"GOTELEMETRY=off",
+		"GOFLAGS=",
+		"LC_ALL=C",
+	}
+}
+
+func existing(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// capped keeps at most max bytes and counts the rest.
+type capped struct {
+	bytes.Buffer
+	max     int64
+	dropped int64
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.max - int64(c.Len())
+	if room <= 0 {
+		c.dropped += int64(len(p))
+		return len(p), nil
+	}
+	if int64(len(p)) > room {
+		c.Buffer.Write(p[:room])
+		c.dropped += int64(len(p)) - room
+		return len(p), nil
+	}
+	return c.Buffer.Write(p)
+}
+
+var _ io.Writer = (*capped)(nil)
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

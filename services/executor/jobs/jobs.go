@@ -1,0 +1,342 @@
+// Package jobs holds what the executor is asked to run and what it answered:
+// job specs, the side outcomes of results, and the follow-up rule that says
+// which further jobs earlier results make due.
+//
+// It is pure: the executor plans and runs with it, and the adjudicator reads
+// the same records with it, so both agree on when a run's evidence is
+// complete without talking to each other.
+package jobs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// Purposes of jobs.
+const (
+	// Claim runs one claimed test on one side.
+	Claim = "claim"
+	// Prereq runs every baseline test of a test file on the patched code
+	// before a test the patch added to that file may run.
+	Prereq = "prereq"
+	// Collateral runs the full suite on one side.
+	Collateral = "collateral"
+	// Discovery runs the tests of the packages the patch touches on one
+	// side, to find claims when none were given.
+	Discovery = "discovery"
+)
+
+// Sides.
+const (
+	Baseline = "baseline"
+	Patch    = "patch"
+)
+
+// Trees a job can run in.
+const (
+	// TreeBaseline is the baseline commit's tree.
+	TreeBaseline = "baseline"
+	// TreeOracle is the patch's tree with every baseline test file put
+	// back: the patch never writes its own oracle.
+	TreeOracle = "oracle"
+)
+
+// Side outcomes: how a job's target behaved on its side. Only Pass passes.
+const (
+	OutcomePass       = "PASS"
+	OutcomeFail       = "FAIL"
+	OutcomeFlaky      = "FLAKY"
+	OutcomeTimeout    = "TIMEOUT"
+	OutcomeUnrunnable = "UNRUNNABLE"
+	OutcomeInvalid    = "INVALID"
+	// OutcomeAbsent: the claimed test does not exist on this side (a new
+	// test, on the baseline).
+	OutcomeAbsent = "ABSENT"
+	// OutcomeNotRun: the job was not run, by policy; Reason says why.
+	OutcomeNotRun = "NOT_RUN"
+)
+
+// Spec is one job, as planned. It travels as canonical JSON in the job's
+// spec bytes, so what ran is on the ledger.
+type Spec struct {
+	Purpose string `json:"purpose"`
+	Side    string `json:"side"`
+	// Claim is the claim this job serves ("go:./pkg:TestName").
+	Claim string `json:"claim,omitempty"`
+	// Tree is the tree the job starts from; Transplant lists files taken
+	// from the patch's tree and laid over it.
+	Tree       string   `json:"tree"`
+	Transplant []string `json:"transplant,omitempty"`
+	// Module is the directory of the Go module, relative to the repository
+	// ("." for the root); Package the pattern run in it ("./calc",
+	// "./..."); ImportPath the package's import path ("" for patterns).
+	Module     string `json:"module"`
+	Package    string `json:"package"`
+	ImportPath string `json:"import_path,omitempty"`
+	// Tests are the tests selected with -run; empty runs every test.
+	Tests []string `json:"tests,omitempty"`
+	// Reruns is how many times a failing run is repeated (stability).
+	Reruns int `json:"reruns"`
+	// TimeoutSec bounds each run.
+	TimeoutSec int `json:"timeout_s"`
+	// Skip, when set, says why the job is not run: it is answered as not
+	// started, with this reason.
+	Skip string `json:"skip,omitempty"`
+	// Then is the job a Prereq unlocks when every test it ran passed.
+	Then *Spec `json:"then,omitempty"`
+}
+
+// ID names the job within its run; it is also its token's id.
+func (s *Spec) ID() string {
+	var b strings.Builder
+	b.WriteString(s.Purpose)
+	b.WriteByte('/')
+	b.WriteString(s.Side)
+	switch s.Purpose {
+	case Claim, Prereq:
+		b.WriteByte('/')
+		b.WriteString(s.Claim)
+	case Discovery, Collateral:
+		b.WriteByte('/')
+		b.WriteString(s.Module)
+		b.WriteByte(':')
+		b.WriteString(s.Package)
+	}
+	return b.String()
+}
+
+// RunPattern is the -run argument: the selected tests, anchored.
+func (s *Spec) RunPattern() string {
+	if len(s.Tests) == 0 {
+		return ""
+	}
+	if len(s.Tests) == 1 {
+		return "^" + s.Tests[0] + "$"
+	}
+	return "^(" + strings.Join(s.Tests, "|") + ")$"
+}
+
+// Argv is the command the job runs, in Module's directory.
+func (s *Spec) Argv() []string {
+	argv := []string{"go", "test", "-json", "-count=1"}
+	if p := s.RunPattern(); p != "" {
+		argv = append(argv, "-run", p)
+	}
+	return append(argv, s.Package)
+}
+
+// Units is the budget the job may spend: one test process per run.
+func (s *Spec) Units() uint64 { return uint64(1 + max(s.Reruns, 0)) }
+
+// Marshal encodes s deterministically.
+func (s *Spec) Marshal() ([]byte, error) {
+	return json.Marshal(s)
+}
+
+// ParseSpec decodes spec bytes; unknown fields are refused.
+func ParseSpec(b []byte) (*Spec, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var s Spec
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("job spec: %w", err)
+	}
+	switch s.Purpose {
+	case Claim, Prereq, Collateral, Discovery:
+	default:
+		return nil, fmt.Errorf("job spec: unknown purpose %q", s.Purpose)
+	}
+	if s.Side != Baseline && s.Side != Patch {
+		return nil, fmt.Errorf("job spec: unknown side %q", s.Side)
+	}
+	if s.Tree != TreeBaseline && s.Tree != TreeOracle {
+		return nil, fmt.Errorf("job spec: unknown tree %q", s.Tree)
+	}
+	return &s, nil
+}
+
+// Run is one process a job started.
+type Run struct {
+	// Verdict is the reader's judgement of the run (gotest outcome kind,
+	// or the suite's summary).
+	Verdict     string `json:"verdict"`
+	Reason      string `json:"reason"`
+	ExitCode    int    `json:"exit_code"`
+	Termination string `json:"termination"`
+	WallMillis  int64  `json:"wall_ms"`
+	// Stream is the digest of the go test -json stream in the blob store.
+	Stream string `json:"stream,omitempty"`
+}
+
+// Detail is a job result's detail: every run and the side outcome.
+type Detail struct {
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason"`
+	Runs    []Run  `json:"runs"`
+}
+
+// Marshal encodes d deterministically.
+func (d *Detail) Marshal() ([]byte, error) { return json.Marshal(d) }
+
+// ParseDetail decodes a result's detail.
+func ParseDetail(b []byte) (*Detail, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var d Detail
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("job detail: %w", err)
+	}
+	switch d.Outcome {
+	case OutcomePass, OutcomeFail, OutcomeFlaky, OutcomeTimeout, OutcomeUnrunnable, OutcomeInvalid, OutcomeAbsent, OutcomeNotRun:
+	default:
+		return nil, fmt.Errorf("job detail: unknown outcome %q", d.Outcome)
+	}
+	return &d, nil
+}
+
+// Case is one test's result in a suite job (collateral, discovery).
+type Case struct {
+	// Name is "<import path>.<test name>".
+	Name string
+	// Outcome is pass, fail, skip, none or inconsistent.
+	Outcome string
+}
+
+// Done is a job with its answer.
+type Done struct {
+	Spec   *Spec
+	Detail *Detail
+	Cases  []Case
+}
+
+// Due names the follow-up jobs earlier jobs make due, by ID, with the job
+// that makes them due. planned holds every planned job by ID, done the
+// answered ones. It is the one rule the executor plans by and the
+// adjudicator waits by.
+func Due(planned map[string]*Spec, done map[string]*Done) []string {
+	var due []string
+	want := func(id string) {
+		if _, ok := planned[id]; !ok {
+			due = append(due, id)
+		}
+	}
+	for _, d := range done {
+		switch d.Spec.Purpose {
+		case Collateral:
+			if d.Spec.Side == Patch && d.Detail.Outcome != OutcomePass {
+				b := *d.Spec
+				b.Side, b.Tree = Baseline, TreeBaseline
+				want(b.ID())
+			}
+		case Prereq:
+			if d.Detail.Outcome == OutcomePass && d.Spec.Then != nil {
+				want(d.Spec.Then.ID())
+			}
+		}
+	}
+	for _, test := range Discovered(planned, done) {
+		for _, side := range []string{Baseline, Patch} {
+			s := Spec{Purpose: Claim, Side: side, Claim: test}
+			want(s.ID())
+		}
+	}
+	slices.Sort(due)
+	return slices.Compact(due)
+}
+
+// MaxDiscovered bounds the claims discovery adds.
+const MaxDiscovered = 10
+
+// Discovered returns the claims discovery found once every discovery job
+// is answered: tests of the touched packages that pass on the patch and did
+// not pass on the baseline, as "go:<pkg>:<Test>" claims, sorted, at most
+// MaxDiscovered. Before that it returns nothing.
+func Discovered(planned map[string]*Spec, done map[string]*Done) []string {
+	type pair struct{ base, patch *Done }
+	pairs := map[string]*pair{}
+	for id, s := range planned {
+		if s.Purpose != Discovery {
+			continue
+		}
+		d := done[id]
+		if d == nil {
+			return nil
+		}
+		key := s.Module + "\x00" + s.Package
+		p := pairs[key]
+		if p == nil {
+			p = &pair{}
+			pairs[key] = p
+		}
+		if s.Side == Baseline {
+			p.base = d
+		} else {
+			p.patch = d
+		}
+	}
+	var found []string
+	for _, p := range pairs {
+		if p.base == nil || p.patch == nil {
+			continue
+		}
+		base := map[string]string{}
+		for _, c := range p.base.Cases {
+			base[c.Name] = c.Outcome
+		}
+		prefix := p.patch.Spec.ImportPath + "."
+		for _, c := range p.patch.Cases {
+			test, ok := strings.CutPrefix(c.Name, prefix)
+			if !ok || c.Outcome != "pass" || base[c.Name] == "pass" || !isTestName(test) {
+				continue
+			}
+			claim := fmt.Sprintf("go:%s:%s", claimPkg(p.patch.Spec.Module, p.patch.Spec.Package), test)
+			found = append(found, claim)
+		}
+	}
+	slices.Sort(found)
+	found = slices.Compact(found)
+	if len(found) > MaxDiscovered {
+		found = found[:MaxDiscovered]
+	}
+	return found
+}
+
+// isTestName reports whether s is a top-level Go test function's name.
+func isTestName(s string) bool {
+	rest, ok := strings.CutPrefix(s, "Test")
+	if !ok {
+		return false
+	}
+	for _, r := range rest {
+		if !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127) {
+			return false
+		}
+	}
+	return true
+}
+
+// claimPkg is a discovery job's package as a claim's package path,
+// relative to the repository.
+func claimPkg(module, pattern string) string {
+	if module == "." || module == "" {
+		return pattern
+	}
+	return "./" + path.Join(module, pattern)
+}
+
+// ParseClaim splits "go:./pkg/path:TestName" into its package path and test.
+func ParseClaim(claim string) (pkg, test string, err error) {
+	rest, ok := strings.CutPrefix(claim, "go:")
+	if !ok {
+		return "", "", fmt.Errorf("claim %q is not a Go claim", claim)
+	}
+	pkg, test, ok = strings.Cut(rest, ":")
+	if !ok || pkg == "" || test == "" {
+		return "", "", fmt.Errorf("claim %q: want go:./pkg/path:TestName", claim)
+	}
+	return pkg, test, nil
+}

@@ -1,0 +1,119 @@
+package jobs
+
+import (
+	"slices"
+	"testing"
+)
+
+func done(s *Spec, outcome string, cases ...Case) *Done {
+	return &Done{Spec: s, Detail: &Detail{Outcome: outcome}, Cases: cases}
+}
+
+func TestSpecRoundTripAndID(t *testing.T) {
+	s := &Spec{Purpose: Claim, Side: Patch, Claim: "go:./calc:TestMedian", Tree: TreeOracle, Module: ".", Package: "./calc",
+		ImportPath: "example.com/calc/calc", Tests: []string{"TestMedian"}, Reruns: 2, TimeoutSec: 300}
+	b, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseSpec(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID() != "claim/patch/go:./calc:TestMedian" || got.ID() != s.ID() {
+		t.Fatalf("ID %q", got.ID())
+	}
+	if got.Units() != 3 {
+		t.Fatalf("Units %d, want 3 (one run and two reruns)", got.Units())
+	}
+	want := []string{"go", "test", "-json", "-count=1", "-run", "^TestMedian$", "./calc"}
+	if !slices.Equal(got.Argv(), want) {
+		t.Fatalf("Argv %q, want %q", got.Argv(), want)
+	}
+	s.Tests = []string{"TestA", "TestB"}
+	if p := s.RunPattern(); p != "^(TestA|TestB)$" {
+		t.Fatalf("RunPattern %q", p)
+	}
+}
+
+func TestParseSpecRefuses(t *testing.T) {
+	for _, bad := range []string{
+		`{"purpose":"claim","side":"patch","tree":"oracle","module":".","package":"./x","reruns":0,"timeout_s":1,"extra":1}`,
+		`{"purpose":"mystery","side":"patch","tree":"oracle"}`,
+		`{"purpose":"claim","side":"left","tree":"oracle"}`,
+		`{"purpose":"claim","side":"patch","tree":"elsewhere"}`,
+		`not json`,
+	} {
+		if _, err := ParseSpec([]byte(bad)); err == nil {
+			t.Errorf("ParseSpec(%s) accepted", bad)
+		}
+	}
+	if _, err := ParseDetail([]byte(`{"outcome":"GREAT","reason":"","runs":[]}`)); err == nil {
+		t.Error("ParseDetail accepted an unknown outcome")
+	}
+}
+
+func TestDueCollateralBaselineOnlyWhenPatchFails(t *testing.T) {
+	coll := &Spec{Purpose: Collateral, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./..."}
+	planned := map[string]*Spec{coll.ID(): coll}
+	if due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomePass)}); len(due) != 0 {
+		t.Fatalf("green suite made %v due", due)
+	}
+	due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomeFail)})
+	if !slices.Equal(due, []string{"collateral/baseline/.:./..."}) {
+		t.Fatalf("red suite: due %v", due)
+	}
+	base := *coll
+	base.Side, base.Tree = Baseline, TreeBaseline
+	planned[base.ID()] = &base
+	if due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomeFail)}); len(due) != 0 {
+		t.Fatalf("already planned, still due: %v", due)
+	}
+}
+
+func TestDuePrereqUnlocksOnlyOnPass(t *testing.T) {
+	then := &Spec{Purpose: Claim, Side: Patch, Claim: "go:./c:TestNew", Tree: TreeOracle}
+	pre := &Spec{Purpose: Prereq, Side: Patch, Claim: "go:./c:TestNew", Tree: TreeOracle, Then: then}
+	planned := map[string]*Spec{pre.ID(): pre}
+	for outcome, want := range map[string]int{OutcomePass: 1, OutcomeFail: 0, OutcomeFlaky: 0, OutcomeUnrunnable: 0} {
+		if got := Due(planned, map[string]*Done{pre.ID(): done(pre, outcome)}); len(got) != want {
+			t.Errorf("prereq %s: due %v", outcome, got)
+		}
+	}
+}
+
+func TestDiscovered(t *testing.T) {
+	b := &Spec{Purpose: Discovery, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	p := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	planned := map[string]*Spec{b.ID(): b, p.ID(): p}
+	// Nothing before both sides answered.
+	if got := Discovered(planned, map[string]*Done{p.ID(): done(p, OutcomePass)}); got != nil {
+		t.Fatalf("half answered: %v", got)
+	}
+	ds := map[string]*Done{
+		b.ID(): done(b, OutcomeFail, Case{"m/calc.TestFixed", "fail"}, Case{"m/calc.TestSame", "pass"}, Case{"m/calc.TestBroken", "pass"}),
+		p.ID(): done(p, OutcomeFail, Case{"m/calc.TestFixed", "pass"}, Case{"m/calc.TestSame", "pass"}, Case{"m/calc.TestBroken", "fail"},
+			Case{"m/calc.TestNew", "pass"}, Case{"m/calc.TestNew/sub", "pass"}, Case{"m/other.TestElse", "pass"}),
+	}
+	got := Discovered(planned, ds)
+	want := []string{"go:./calc:TestFixed", "go:./calc:TestNew"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Discovered = %v, want %v", got, want)
+	}
+	due := Due(planned, ds)
+	if len(due) != 4 {
+		t.Fatalf("due %v, want both sides of both claims", due)
+	}
+}
+
+func TestParseClaim(t *testing.T) {
+	pkg, test, err := ParseClaim("go:./a/b:TestX")
+	if err != nil || pkg != "./a/b" || test != "TestX" {
+		t.Fatalf("%q %q %v", pkg, test, err)
+	}
+	for _, bad := range []string{"pytest:x.py::t", "go:./a", "go::TestX"} {
+		if _, _, err := ParseClaim(bad); err == nil {
+			t.Errorf("ParseClaim(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package executor
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+)
+
+// Plan returns the run's first jobs: every claim on both sides (or, with no
+// claim, discovery in the packages the patch touches) and the full suite on
+// the patch.
+func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
+	var out []*jobs.Spec
+	coll := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
+	if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeOracle], "go.mod")); err != nil {
+		coll.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
+	}
+	out = append(out, coll)
+	if len(c.Claims) == 0 {
+		for _, pkg := range w.touchedPackages() {
+			for _, side := range []string{jobs.Baseline, jobs.Patch} {
+				s := w.goJob(jobs.Discovery, side, "", pkg, nil, c)
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for _, claim := range c.Claims {
+		out = append(out, w.planClaim(claim, c)...)
+	}
+	return out
+}
+
+// PlanDue returns the specs of the follow-up jobs named by due
+// (jobs.Due), which the earlier plans and results make due.
+func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[string]*jobs.Spec, done map[string]*jobs.Done) []*jobs.Spec {
+	want := map[string]bool{}
+	for _, id := range due {
+		want[id] = true
+	}
+	var out []*jobs.Spec
+	add := func(s *jobs.Spec) {
+		if want[s.ID()] {
+			out = append(out, s)
+			delete(want, s.ID())
+		}
+	}
+	for _, d := range done {
+		switch d.Spec.Purpose {
+		case jobs.Collateral:
+			b := *d.Spec
+			b.Side, b.Tree, b.Skip = jobs.Baseline, jobs.TreeBaseline, ""
+			if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
+				b.Skip = "the baseline tree has no go.mod at its root"
+			}
+			add(&b)
+		case jobs.Prereq:
+			if d.Spec.Then != nil {
+				add(d.Spec.Then)
+			}
+		}
+	}
+	for _, claim := range jobs.Discovered(planned, done) {
+		for _, s := range w.planClaim(claim, c) {
+			add(s)
+		}
+	}
+	slices.SortFunc(out, func(a, b *jobs.Spec) int { return strings.Compare(a.ID(), b.ID()) })
+	return out
+}
+
+// touchedPackages lists the directories holding Go files the patch adds,
+// changes or deletes, as "./dir" package paths, sorted.
+func (w *Workspace) touchedPackages() []string {
+	var pkgs []string
+	for _, ch := range w.co.Changes {
+		if !strings.HasSuffix(ch.Path, ".go") || strings.Contains("/"+ch.Path, "/testdata/") {
+			continue
+		}
+		dir := path.Dir(ch.Path)
+		if dir == "." {
+			pkgs = append(pkgs, ".")
+		} else {
+			pkgs = append(pkgs, "./"+dir)
+		}
+	}
+	slices.Sort(pkgs)
+	return slices.Compact(pkgs)
+}
+
+func (w *Workspace) goJob(purpose, side, claim, pkg string, tests []string, c *criteria.Criteria) *jobs.Spec {
+	tree := jobs.TreeOracle
+	if side == jobs.Baseline {
+		tree = jobs.TreeBaseline
+	}
+	s := &jobs.Spec{Purpose: purpose, Side: side, Claim: claim, Tree: tree, Tests: tests, TimeoutSec: c.Limits.ClaimTimeoutSec}
+	if purpose == jobs.Claim || purpose == jobs.Prereq {
+		s.Reruns = c.Limits.StabilityReruns
+	}
+	if purpose == jobs.Discovery {
+		s.TimeoutSec = c.Limits.SuiteTimeoutSec
+	}
+	mod, rel, importPath, err := w.module(tree, pkg)
+	if err != nil {
+		s.Module, s.Package = ".", pkg
+		s.Skip = err.Error()
+		return s
+	}
+	s.Module, s.Package, s.ImportPath = mod, rel, importPath
+	return s
+}
+
+// planClaim plans one claim on both sides.
+func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
+	pkg, test, err := jobs.ParseClaim(claim)
+	if err != nil {
+		return skipBoth(claim, err.Error())
+	}
+	dir := path.Clean(strings.TrimPrefix(pkg, "./"))
+	if len(w.co.HarnessDrift) > 0 {
+		return skipBoth(claim, fmt.Sprintf("the patch changes the harness (%s): its claims cannot be verified", strings.Join(w.co.HarnessDrift, ", ")))
+	}
+	for _, f := range w.co.TestHarness {
+		if path.Dir(f) == dir {
+			return skipBoth(claim, fmt.Sprintf("the patch adds or changes TestMain or init in %s: it controls the test harness of %s", f, pkg))
+		}
+	}
+	base := w.goJob(jobs.Claim, jobs.Baseline, claim, pkg, []string{test}, c)
+	patch := w.goJob(jobs.Claim, jobs.Patch, claim, pkg, []string{test}, c)
+	if base.Skip != "" || patch.Skip != "" {
+		return skipBoth(claim, cmp.Or(patch.Skip, base.Skip))
+	}
+	for _, d := range w.co.Deferred {
+		if d.Test != test || path.Dir(d.File) != dir {
+			continue
+		}
+		// A test the patch added to a baseline test file: the file's
+		// baseline tests must pass on the patched code first; then the
+		// test runs in the patch's version of the file.
+		patch.Transplant = []string{d.File}
+		base.Transplant = []string{d.File}
+		pre := w.goJob(jobs.Prereq, jobs.Patch, claim, pkg, d.BaselineTests, c)
+		pre.Then = patch
+		if len(d.BaselineTests) == 0 {
+			return []*jobs.Spec{base, patch}
+		}
+		return []*jobs.Spec{base, pre}
+	}
+	patchFile := w.declares(jobs.TreeOracle, dir, test)
+	if patchFile == "" {
+		return skipBoth(claim, fmt.Sprintf("%s declares no func %s(t *testing.T) in its test files on the patch side (baseline test files put back)", pkg, test))
+	}
+	if w.declares(jobs.TreeBaseline, dir, test) == "" {
+		// A new test: on the baseline it runs in the patch's new test files
+		// laid over the baseline code.
+		base.Transplant = w.addedTestFiles(dir)
+	}
+	return []*jobs.Spec{base, patch}
+}
+
+func skipBoth(claim, why string) []*jobs.Spec {
+	var out []*jobs.Spec
+	for _, side := range []string{jobs.Baseline, jobs.Patch} {
+		tree := jobs.TreeOracle
+		if side == jobs.Baseline {
+			tree = jobs.TreeBaseline
+		}
+		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: tree, Module: ".", Skip: why})
+	}
+	return out
+}
+
+// declares returns the test file of dir in tree that declares test, or "".
+func (w *Workspace) declares(tree, dir, test string) string {
+	root := w.pristine[tree]
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dir), e.Name()))
+		if err != nil {
+			continue
+		}
+		names, err := checkout.TestFuncs(src)
+		if err != nil {
+			continue
+		}
+		if slices.Contains(names, test) {
+			return path.Join(dir, e.Name())
+		}
+	}
+	return ""
+}
+
+// addedTestFiles lists the test files of dir that the patch added.
+func (w *Workspace) addedTestFiles(dir string) []string {
+	var out []string
+	for _, ch := range w.co.Changes {
+		if ch.Kind == checkout.Added && path.Dir(ch.Path) == dir && strings.HasSuffix(ch.Path, "_test.go") {
+			out = append(out, ch.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// module finds the Go module holding pkg in tree: its directory relative
+// to the repository, pkg relative to it, and pkg's import path.
+func (w *Workspace) module(tree, pkg string) (mod, rel, importPath string, err error) {
+	root := w.pristine[tree]
+	dir := path.Clean(strings.TrimPrefix(pkg, "./"))
+	for d := dir; ; d = path.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "go.mod"))
+		if err == nil {
+			mp, err := modulePath(b)
+			if err != nil {
+				return "", "", "", fmt.Errorf("%s/go.mod: %v", d, err)
+			}
+			sub := strings.TrimPrefix(strings.TrimPrefix(dir, d), "/")
+			if d == "." {
+				sub = dir
+			}
+			rel, importPath = "./"+sub, mp+"/"+sub
+			if sub == "." || sub == "" {
+				rel, importPath = ".", mp
+			}
+			return d, rel, importPath, nil
+		}
+		if d == "." || d == "/" {
+			break
+		}
+	}
+	return "", "", "", fmt.Errorf("no go.mod holds package %s", pkg)
+}
+
+// modulePath reads the module path of a go.mod file.
+func modulePath(gomod []byte) (string, error) {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		rest, ok := strings.CutPrefix(line, "module")
+		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+			continue
+		}
+		p := strings.Trim(strings.TrimSpace(rest), "\"`")
+		if p == "" {
+			break
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("no module line")
+}
