@@ -49,7 +49,8 @@ func Describe(rec *record.Decoded) string {
 		}
 		return fmt.Sprintf("mutants killed %d, survived %d, stillborn %d; Wilson lower %.3f", st.Killed, st.Survived, st.Stillborn, st.GetWilsonLower())
 	case *pb.Record_VerdictReached:
-		return fmt.Sprintf("%s: %s", strings.TrimPrefix(b.VerdictReached.Decision.String(), "DECISION_"), b.VerdictReached.Reason)
+		d := strings.TrimPrefix(b.VerdictReached.Decision.String(), "DECISION_")
+		return d + ": " + strings.TrimPrefix(b.VerdictReached.Reason, d+": ")
 	case *pb.Record_VerdictSealed:
 		return fmt.Sprintf("logged at index %d of %s", b.VerdictSealed.LogIndex, b.VerdictSealed.LogId)
 	case *pb.Record_RecordRefused:

@@ -1,0 +1,265 @@
+package adjudication
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+)
+
+// Run is what a run's records say, read once: the input of the decision and
+// of the artefact. Build it with Read.
+type Run struct {
+	ID      string
+	Sealed  *criteria.Sealed
+	Request *pb.RunRequested
+	Trees   *pb.TreesMaterialized
+	// Planned and Done hold every job by id; Results its raw result.
+	Planned  map[string]*jobs.Spec
+	Done     map[string]*jobs.Done
+	Results  map[string]*pb.JobResult
+	Coverage *pb.CoverageMeasured
+	Strength *pb.StrengthMeasured
+	// Refusals are the refusals of records of this run, one line each.
+	Refusals []string
+	// Problems are records that could not be read (bad spec or detail).
+	Problems []string
+	// Evidence lists the digests of the records read, in ledger order.
+	Evidence []string
+}
+
+// Read folds a run's records, in ledger order, into a Run. Records of other
+// runs are ignored; a verdict already reached stops nothing here.
+func Read(runID string, recs []*record.Decoded) *Run {
+	r := &Run{ID: runID, Planned: map[string]*jobs.Spec{}, Done: map[string]*jobs.Done{}, Results: map[string]*pb.JobResult{}}
+	for _, rec := range recs {
+		if rec.Record.GetRunId() != runID {
+			continue
+		}
+		switch body := rec.Record.Body.(type) {
+		case *pb.Record_RunRequested:
+			r.Request = body.RunRequested
+		case *pb.Record_CriteriaSealed:
+			s, err := criteria.Parse(body.CriteriaSealed.CanonicalCriteria)
+			if err != nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("criteria: %v", err))
+				continue
+			}
+			r.Sealed = s
+		case *pb.Record_TreesMaterialized:
+			r.Trees = body.TreesMaterialized
+		case *pb.Record_JobPlanned:
+			for _, j := range body.JobPlanned.Jobs {
+				s, err := jobs.ParseSpec(j.Spec)
+				if err != nil {
+					r.Problems = append(r.Problems, fmt.Sprintf("job %s: %v", j.JobId, err))
+					continue
+				}
+				if s.ID() != j.JobId {
+					r.Problems = append(r.Problems, fmt.Sprintf("job %s: its spec names job %s", j.JobId, s.ID()))
+					continue
+				}
+				r.Planned[j.JobId] = s
+			}
+		case *pb.Record_JobResult:
+			res := body.JobResult
+			s := r.Planned[res.JobId]
+			if s == nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("result for unplanned job %s", res.JobId))
+				continue
+			}
+			d, err := jobs.ParseDetail(res.Detail)
+			if err != nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("job %s: %v", res.JobId, err))
+				continue
+			}
+			done := &jobs.Done{Spec: s, Detail: d}
+			for _, c := range res.Cases {
+				done.Cases = append(done.Cases, jobs.Case{Name: c.Name, Outcome: c.Outcome})
+			}
+			r.Done[res.JobId] = done
+			r.Results[res.JobId] = res
+		case *pb.Record_CoverageMeasured:
+			r.Coverage = body.CoverageMeasured
+		case *pb.Record_StrengthMeasured:
+			r.Strength = body.StrengthMeasured
+		case *pb.Record_RecordRefused:
+			ref := body.RecordRefused
+			r.Refusals = append(r.Refusals, fmt.Sprintf("%s record refused: %s (%s)", record.KindName(ref.RefusedKind), ref.ReasonCode, ref.Detail))
+			// A refusal is not a record of the run's graph: it cannot be a
+			// parent, so it is not listed as evidence.
+			continue
+		case *pb.Record_VerdictReached, *pb.Record_VerdictSealed:
+			continue
+		}
+		r.Evidence = append(r.Evidence, rec.Digest)
+	}
+	return r
+}
+
+// Pending lists what the run still waits for: the trees, a plan, planned
+// jobs without an answer, follow-up jobs the rule makes due. Empty means
+// the evidence is complete.
+func (r *Run) Pending() []string {
+	var p []string
+	switch {
+	case r.Sealed == nil:
+		return []string{"criteria.sealed"}
+	case r.Trees == nil:
+		return []string{"trees.materialized"}
+	case len(r.Planned) == 0:
+		return []string{"job.planned"}
+	}
+	for id := range r.Planned {
+		if r.Done[id] == nil {
+			p = append(p, "job "+id)
+		}
+	}
+	for _, id := range jobs.Due(r.Planned, r.Done) {
+		p = append(p, "job "+id+" (due, never planned)")
+	}
+	slices.Sort(p)
+	return p
+}
+
+// Claims returns the claims judged: the sealed ones, or those discovery
+// found.
+func (r *Run) Claims() []string {
+	if r.Sealed != nil && len(r.Sealed.Criteria.Claims) > 0 {
+		return r.Sealed.Criteria.Claims
+	}
+	return jobs.Discovered(r.Planned, r.Done)
+}
+
+// Policy is the decision's part of the sealed criteria.
+func (r *Run) Policy() Policy {
+	c := r.Sealed.Criteria
+	return Policy{CoverageFloor: c.CoverageFloor, StrengthFloor: c.StrengthFloor, StrengthConfidence: c.StrengthConfidence}
+}
+
+// Evidence gathers the decision's input. missing lists what was still
+// pending at the deadline (empty when the run completed).
+func (r *Run) Gather(missing []string) Evidence {
+	e := Evidence{Missing: missing, Refusals: r.Refusals, Conflicts: r.Problems}
+	if r.Trees != nil {
+		e.HarnessDrift = r.Trees.HarnessDrift
+		e.TestEdits = r.Trees.OracleRestored
+	}
+	for _, c := range r.Claims() {
+		e.Claims = append(e.Claims, r.claim(c))
+	}
+	e.Collateral = r.collateral()
+	e.Coverage = r.coverage()
+	e.Strength = r.strength()
+	return e
+}
+
+// SideOf returns a claim's answered job on side, following a prerequisite
+// to the job it unlocks.
+func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
+	s := jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim}
+	d := r.Done[s.ID()]
+	p := jobs.Spec{Purpose: jobs.Prereq, Side: side, Claim: claim}
+	return d, r.Done[p.ID()]
+}
+
+func (r *Run) claim(id string) Claim {
+	base, _ := r.SideOf(id, jobs.Baseline)
+	patch, prereq := r.SideOf(id, jobs.Patch)
+	c := Claim{ID: id}
+	switch {
+	case patch == nil && prereq != nil && prereq.Detail.Outcome != jobs.OutcomePass:
+		c.Outcome, c.Class = Unverified, NotExecuted
+		c.Why = fmt.Sprintf("the patch added it to a baseline test file whose baseline tests do not all pass on the patched code (%s: %s)", prereq.Detail.Outcome, prereq.Detail.Reason)
+		return c
+	case base == nil || patch == nil:
+		c.Outcome, c.Class = Unverified, NotExecuted
+		c.Why = "it was never run on both sides"
+		return c
+	}
+	c.Class, c.Outcome = Classify(base.Detail.Outcome, patch.Detail.Outcome)
+	c.Why = fmt.Sprintf("baseline %s (%s); patch %s (%s)", base.Detail.Outcome, base.Detail.Reason, patch.Detail.Outcome, patch.Detail.Reason)
+	if patch.Spec.Tree == jobs.TreeOracle && r.Trees != nil && len(r.Trees.OracleRestored) > 0 {
+		c.Why += fmt.Sprintf("; judged by the baseline's test files: the patch's changes to %s were put back", strings.Join(r.Trees.OracleRestored, ", "))
+	}
+	return c
+}
+
+func (r *Run) collateral() *Collateral {
+	patch := r.Done[(&jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Module: ".", Package: "./..."}).ID()]
+	if patch == nil || patch.Detail.Outcome == jobs.OutcomeNotRun {
+		why := "never answered"
+		if patch != nil {
+			why = patch.Detail.Reason
+		}
+		return &Collateral{Why: why}
+	}
+	c := &Collateral{PatchRan: true, PatchGreen: patch.Detail.Outcome == jobs.OutcomePass, Why: patch.Detail.Reason}
+	n := len(patch.Cases)
+	c.PatchCases = &n
+	base := r.Done[(&jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Baseline, Module: ".", Package: "./..."}).ID()]
+	if base == nil || base.Detail.Outcome == jobs.OutcomeNotRun {
+		return c
+	}
+	c.BaselineRan = true
+	now := map[string]string{}
+	for _, cs := range patch.Cases {
+		now[cs.Name] = cs.Outcome
+	}
+	for _, cs := range base.Cases {
+		if cs.Outcome == "pass" && now[cs.Name] != "pass" {
+			c.Regressions = append(c.Regressions, cs.Name)
+		}
+	}
+	slices.Sort(c.Regressions)
+	return c
+}
+
+func (r *Run) coverage() *Coverage {
+	m := r.Coverage
+	if m == nil {
+		return &Coverage{Source: None, Reason: "no coverage measurement is on the ledger"}
+	}
+	c := &Coverage{Source: sourceOf(m.Source), Ratio: m.Ratio, Reason: m.Reason}
+	for _, l := range m.Uncovered {
+		c.Uncovered = append(c.Uncovered, Line{Path: l.Path, Line: int(l.Line)})
+	}
+	return c
+}
+
+func (r *Run) strength() *Strength {
+	m := r.Strength
+	if m == nil {
+		return &Strength{Source: None, Reason: "no mutation measurement is on the ledger"}
+	}
+	s := &Strength{Source: sourceOf(m.Source), Killed: int(m.Killed), Survived: int(m.Survived), Reason: m.Reason}
+	for _, mu := range m.Mutants {
+		if mu.Status == "survived" && mu.At != nil {
+			s.Survivors = append(s.Survivors, Mutant{At: Line{Path: mu.At.Path, Line: int(mu.At.Line)}, Mutation: mu.Description})
+		}
+	}
+	return s
+}
+
+func sourceOf(s pb.MeasurementSource) Source {
+	switch s {
+	case pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED:
+		return Computed
+	case pb.MeasurementSource_MEASUREMENT_SOURCE_UNTRUSTED:
+		return Untrusted
+	}
+	return None
+}
+
+// Deadline is the sealed deadline of the run.
+func (r *Run) Deadline() time.Time {
+	if r.Sealed == nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(r.Sealed.Criteria.DeadlineUnixMilli)
+}

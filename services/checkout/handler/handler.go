@@ -1,0 +1,149 @@
+// Package handler binds the checkout service to the ledger: when a run is
+// sealed it materializes the baseline and the patch from git and records
+// their tree digests, the change set, harness drift and the oracle plan.
+package handler
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// Handler is the checkout service.
+type Handler struct {
+	Blobs *blob.Store
+	// Scratch holds the private git index and objects a diff is applied in.
+	Scratch string
+}
+
+// Handle materializes a run's trees once it is sealed.
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED {
+		return nil
+	}
+	sealed, err := criteria.Parse(rec.Record.GetCriteriaSealed().CanonicalCriteria)
+	if err != nil {
+		return nil
+	}
+	co, done, err := Rebuild(ctx, h.Blobs, h.Scratch, run, sealed)
+	if err == nil {
+		defer done()
+	}
+	if err != nil {
+		// Without trees there is nothing to run: the run's deadline turns
+		// the silence into INCONCLUSIVE naming the missing trees. A usage
+		// error was refused before sealing; this is infrastructure.
+		return fmt.Errorf("checkout of run %s: %w", sealed.Criteria.RunID, err)
+	}
+	if co.DiffSHA256 != sealed.Criteria.PatchDigest {
+		return fmt.Errorf("checkout of run %s: the patch hashes to %s, the criteria seal %s", sealed.Criteria.RunID, co.DiffSHA256, sealed.Criteria.PatchDigest)
+	}
+	tm := &pb.TreesMaterialized{
+		BaselineTreeDigest: co.Baseline.Digest(),
+		PatchTreeDigest:    co.Patch.Digest(),
+		HarnessDrift:       co.HarnessDrift,
+		OracleRestored:     co.OracleRestored,
+	}
+	for _, ch := range co.Changes {
+		fc := &pb.FileChange{Path: ch.Path, OldPath: ch.OldPath, Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
+		for _, l := range ch.ChangedLines {
+			fc.ChangedLines = append(fc.ChangedLines, uint32(l))
+		}
+		tm.Changes = append(tm.Changes, fc)
+	}
+	for _, d := range co.Deferred {
+		tm.DeferredTests = append(tm.DeferredTests, fmt.Sprintf("%s:%s (%s)", d.Package, d.Test, d.File))
+	}
+	if req := requestOf(run); req != nil {
+		tm.PatchBlob = req.PatchBlob
+	}
+	_, err = emit(ctx, &pb.Record{
+		RunId: sealed.Criteria.RunID, CriteriaDigest: sealed.Digest, Parents: []string{rec.Digest},
+		Body: &pb.Record_TreesMaterialized{TreesMaterialized: tm},
+	})
+	if _, refused := err.(*runtime.RefusedError); refused {
+		return nil
+	}
+	return err
+}
+
+// Rebuild checks a run's trees out again from its sealed criteria and its
+// request (the patch as a commit, or as a diff in the blob store). done
+// removes the private objects the checkout reads from: call it once the
+// trees are no longer needed.
+func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*record.Decoded, sealed *criteria.Sealed) (co *checkout.Checkout, done func(), err error) {
+	c := sealed.Criteria
+	in := checkout.Input{Repo: c.Repository, Baseline: c.Baseline, PatchCommit: c.PatchCommit, TestSupport: c.TestSupport}
+	if in.PatchCommit == "" {
+		req := requestOf(run)
+		if req == nil || req.PatchBlob == "" {
+			return nil, nil, fmt.Errorf("the run request names no patch")
+		}
+		diff, err := blobs.Get(ctx, req.PatchBlob)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the patch: %w", err)
+		}
+		in.PatchDiff = diff
+	}
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp(scratch, "checkout-")
+	if err != nil {
+		return nil, nil, err
+	}
+	done = func() { os.RemoveAll(dir) }
+	co, err = checkout.Prepare(ctx, in, filepath.Clean(dir))
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return co, done, nil
+}
+
+func requestOf(run []*record.Decoded) *pb.RunRequested {
+	for _, r := range run {
+		if q := r.Record.GetRunRequested(); q != nil {
+			return q
+		}
+	}
+	return nil
+}
+
+func changeKind(k checkout.Kind) pb.ChangeKind {
+	switch k {
+	case checkout.Added:
+		return pb.ChangeKind_CHANGE_KIND_ADDED
+	case checkout.Modified:
+		return pb.ChangeKind_CHANGE_KIND_MODIFIED
+	case checkout.Deleted:
+		return pb.ChangeKind_CHANGE_KIND_DELETED
+	case checkout.Renamed:
+		return pb.ChangeKind_CHANGE_KIND_RENAMED
+	}
+	return pb.ChangeKind_CHANGE_KIND_UNSPECIFIED
+}
+
+func fileClass(c checkout.Class) pb.FileClass {
+	switch c {
+	case checkout.ClassSource:
+		return pb.FileClass_FILE_CLASS_SOURCE
+	case checkout.ClassTest:
+		return pb.FileClass_FILE_CLASS_TEST
+	case checkout.ClassHarness:
+		return pb.FileClass_FILE_CLASS_HARNESS
+	case checkout.ClassForeign:
+		return pb.FileClass_FILE_CLASS_FOREIGN
+	case checkout.ClassBinary:
+		return pb.FileClass_FILE_CLASS_BINARY
+	}
+	return pb.FileClass_FILE_CLASS_OTHER
+}

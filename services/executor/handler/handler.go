@@ -1,0 +1,314 @@
+// Package handler binds the executor to the ledger: it plans a run's jobs
+// when its trees are materialized, runs each planned job and records its
+// result, and plans the follow-up jobs results make due.
+package handler
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// Handler is the executor service.
+type Handler struct {
+	Exec *executor.Executor
+	// Checkout rebuilds a run's trees from its sealed criteria; the
+	// executor checks them against the trees the checkout service recorded.
+	// done releases what the checkout needed to materialize the trees.
+	Checkout func(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (co *checkout.Checkout, done func(), err error)
+	// Progress, when set, hears about each job as it starts and ends.
+	Progress func(runID, jobID, state string)
+	Log      *slog.Logger
+
+	spaces map[string]*executor.Workspace
+	// planned remembers the jobs this handler planned per run: its own
+	// plans reach it through the ledger only after the results that were
+	// already queued, which must not plan the same follow-up again.
+	planned map[string]map[string]bool
+}
+
+// Handle reacts to trees, plans, results and verdicts.
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+	if h.spaces == nil {
+		h.spaces = map[string]*executor.Workspace{}
+	}
+	seal := runtime.SealOf(run)
+	if seal == nil {
+		return nil
+	}
+	sealed, err := criteria.Parse(seal.Record.GetCriteriaSealed().CanonicalCriteria)
+	if err != nil {
+		return nil // the ledger admitted it, so this cannot happen; nothing to run
+	}
+	runID := rec.Record.GetRunId()
+	switch rec.Kind {
+	case pb.Kind_KIND_TREES_MATERIALIZED:
+		return h.plan(ctx, rec, run, sealed, emit)
+	case pb.Kind_KIND_JOB_PLANNED:
+		if rec.Record.Producer.GetIdentity() != keyring.Executor {
+			return nil // reach and mutation run the jobs they plan
+		}
+		return h.execute(ctx, rec, sealed, emit)
+	case pb.Kind_KIND_JOB_RESULT:
+		return h.followUp(ctx, run, sealed, emit)
+	case pb.Kind_KIND_VERDICT_REACHED:
+		if w := h.spaces[runID]; w != nil {
+			w.Close()
+			delete(h.spaces, runID)
+		}
+		delete(h.planned, runID)
+	}
+	return nil
+}
+
+func (h *Handler) plan(ctx context.Context, trees *record.Decoded, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+	runID := trees.Record.GetRunId()
+	var specs []*jobs.Spec
+	w, why := h.workspace(ctx, run, sealed, trees.Record.GetTreesMaterialized())
+	if w != nil {
+		specs = w.Plan(sealed.Criteria)
+	} else {
+		specs = unrunnable(sealed.Criteria, why)
+	}
+	return h.emitPlan(ctx, runID, sealed, []string{trees.Digest}, specs, emit)
+}
+
+// unrunnable plans every job as skipped, with why: the run's evidence then
+// says what could not be done instead of falling silent.
+func unrunnable(c *criteria.Criteria, why string) []*jobs.Spec {
+	out := []*jobs.Spec{{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", Skip: why}}
+	for _, claim := range c.Claims {
+		for _, side := range []string{jobs.Baseline, jobs.Patch} {
+			tree := jobs.TreeOracle
+			if side == jobs.Baseline {
+				tree = jobs.TreeBaseline
+			}
+			out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: tree, Module: ".", Skip: why})
+		}
+	}
+	return out
+}
+
+func (h *Handler) workspace(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed, trees *pb.TreesMaterialized) (*executor.Workspace, string) {
+	runID := sealed.Criteria.RunID
+	if w := h.spaces[runID]; w != nil {
+		return w, ""
+	}
+	co, done, err := h.Checkout(ctx, run, sealed)
+	if err != nil {
+		return nil, fmt.Sprintf("the executor could not rebuild the trees: %v", err)
+	}
+	defer done()
+	if co.Baseline.Digest() != trees.BaselineTreeDigest || co.Patch.Digest() != trees.PatchTreeDigest {
+		return nil, "the trees the executor rebuilt differ from the trees the checkout service recorded"
+	}
+	w, err := h.Exec.Open(ctx, runID, co)
+	if err != nil {
+		return nil, fmt.Sprintf("the executor could not materialize the trees: %v", err)
+	}
+	l := sealed.Criteria.Limits
+	w.Limits = sandbox.Limits{CPUSeconds: l.CPUSeconds, MemoryBytes: l.MemoryBytes, MaxProcesses: l.MaxProcesses, MaxOpenFiles: l.MaxOpenFiles}
+	h.spaces[runID] = w
+	return w, ""
+}
+
+func (h *Handler) emitPlan(ctx context.Context, runID string, sealed *criteria.Sealed, parents []string, specs []*jobs.Spec, emit runtime.Emit) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	if h.planned == nil {
+		h.planned = map[string]map[string]bool{}
+	}
+	if h.planned[runID] == nil {
+		h.planned[runID] = map[string]bool{}
+	}
+	for _, s := range specs {
+		h.planned[runID][s.ID()] = true
+	}
+	plan := &pb.JobPlanned{}
+	for _, s := range specs {
+		b, err := s.Marshal()
+		if err != nil {
+			return err
+		}
+		nonce := make([]byte, 16)
+		if _, err := rand.Read(nonce); err != nil {
+			return err
+		}
+		id := s.ID()
+		plan.Jobs = append(plan.Jobs, &pb.Job{
+			JobId: id, JobKind: s.Purpose, Side: s.Side, Argv: s.Argv(), Spec: b,
+			Token: &pb.ContinuationToken{
+				Id: id, RunId: runID, CriteriaDigest: sealed.Digest, ParentDigest: parents[0],
+				BudgetDimension: criteria.BudgetTestRuns, BudgetUnits: s.Units(), Nonce: nonce, Depth: 1,
+			},
+		})
+	}
+	_, err := emit(ctx, &pb.Record{
+		RunId: runID, CriteriaDigest: sealed.Digest, Parents: parents,
+		Body: &pb.Record_JobPlanned{JobPlanned: plan},
+	})
+	if _, refused := err.(*runtime.RefusedError); refused {
+		// The refusal is on the ledger; the run's verdict will name it.
+		h.logf("plan refused: %v", err)
+		return nil
+	}
+	return err
+}
+
+func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+	runID := planRec.Record.GetRunId()
+	w := h.spaces[runID]
+	for _, job := range planRec.Record.GetJobPlanned().GetJobs() {
+		s, err := jobs.ParseSpec(job.Spec)
+		if err != nil {
+			continue
+		}
+		if h.Progress != nil {
+			h.Progress(runID, job.JobId, "running")
+		}
+		var a *executor.Answer
+		if w == nil && s.Skip == "" {
+			a = &executor.Answer{Detail: jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: "the executor has no workspace for this run", Runs: []jobs.Run{}}}
+		} else {
+			a = h.Exec.Execute(ctx, w, s)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res, err := result(job, a)
+		if err != nil {
+			return err
+		}
+		_, err = emit(ctx, &pb.Record{
+			RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{planRec.Digest}, Token: job.Token.GetId(),
+			Body: &pb.Record_JobResult{JobResult: res},
+		})
+		if _, refused := err.(*runtime.RefusedError); refused {
+			h.logf("result refused: %v", err)
+		} else if err != nil {
+			return err
+		}
+		if h.Progress != nil {
+			h.Progress(runID, job.JobId, a.Detail.Outcome)
+		}
+	}
+	return nil
+}
+
+func result(job *pb.Job, a *executor.Answer) (*pb.JobResult, error) {
+	detail, err := a.Detail.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	res := &pb.JobResult{
+		JobId: job.JobId, ExitCode: int32(a.ExitCode), WallNanos: a.Wall.Nanoseconds(), CpuNanos: a.CPU.Nanoseconds(),
+		UnitsUsed: uint64(len(a.Detail.Runs)), Detail: detail,
+		Sandbox: &pb.Sandbox{Name: a.Sandbox.Name, EnvNames: a.Sandbox.EnvNames, Limits: a.Sandbox.Limits},
+	}
+	res.Termination = terminationOf(a)
+	for _, c := range a.Cases {
+		res.Cases = append(res.Cases, &pb.TestCase{Name: c.Name, Outcome: c.Outcome})
+	}
+	if a.Cases != nil {
+		n := uint32(len(a.Cases))
+		res.CasesRun = &n
+	}
+	for i, d := range a.Artefacts {
+		res.Artefacts = append(res.Artefacts, &pb.Artefact{Name: fmt.Sprintf("go-test-json-%d", i+1), Digest: d, MediaType: "application/x-ndjson"})
+	}
+	return res, nil
+}
+
+func terminationOf(a *executor.Answer) pb.Termination {
+	if !a.Started || len(a.Detail.Runs) == 0 {
+		return pb.Termination_TERMINATION_NOT_STARTED
+	}
+	switch a.Termination {
+	case sandbox.Exited:
+		return pb.Termination_TERMINATION_EXITED
+	case sandbox.Timeout:
+		return pb.Termination_TERMINATION_TIMEOUT
+	case sandbox.OOM:
+		return pb.Termination_TERMINATION_OOM
+	case sandbox.Rlimit:
+		return pb.Termination_TERMINATION_RLIMIT
+	case sandbox.Signaled:
+		return pb.Termination_TERMINATION_SIGNALED
+	}
+	return pb.Termination_TERMINATION_NOT_STARTED
+}
+
+// followUp plans the jobs the run's results have made due.
+func (h *Handler) followUp(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+	planned, done, causes := fold(run)
+	var due []string
+	for _, id := range jobs.Due(planned, done) {
+		if !h.planned[sealed.Criteria.RunID][id] {
+			due = append(due, id)
+		}
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	w := h.spaces[sealed.Criteria.RunID]
+	if w == nil {
+		return nil
+	}
+	specs := w.PlanDue(sealed.Criteria, due, planned, done)
+	if len(specs) == 0 {
+		return nil
+	}
+	parents := slices.Sorted(slices.Values(causes))
+	return h.emitPlan(ctx, sealed.Criteria.RunID, sealed, slices.Compact(parents), specs, emit)
+}
+
+// fold reads the run's planned and answered jobs; causes are the digests
+// of the results.
+func fold(run []*record.Decoded) (map[string]*jobs.Spec, map[string]*jobs.Done, []string) {
+	planned := map[string]*jobs.Spec{}
+	done := map[string]*jobs.Done{}
+	var causes []string
+	for _, r := range run {
+		switch b := r.Record.Body.(type) {
+		case *pb.Record_JobPlanned:
+			for _, j := range b.JobPlanned.Jobs {
+				if s, err := jobs.ParseSpec(j.Spec); err == nil {
+					planned[j.JobId] = s
+				}
+			}
+		case *pb.Record_JobResult:
+			s := planned[b.JobResult.JobId]
+			d, err := jobs.ParseDetail(b.JobResult.Detail)
+			if s == nil || err != nil {
+				continue
+			}
+			dn := &jobs.Done{Spec: s, Detail: d}
+			for _, c := range b.JobResult.Cases {
+				dn.Cases = append(dn.Cases, jobs.Case{Name: c.Name, Outcome: c.Outcome})
+			}
+			done[b.JobResult.JobId] = dn
+			causes = append(causes, r.Digest)
+		}
+	}
+	return planned, done, causes
+}
+
+func (h *Handler) logf(format string, args ...any) {
+	if h.Log != nil {
+		h.Log.Warn(strings.TrimSpace(fmt.Sprintf(format, args...)))
+	}
+}
