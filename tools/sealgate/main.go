@@ -70,6 +70,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// Errors cobra raises itself are about the command line.
 		ee = &exitError{code: exitUsage, err: err}
 	}
+	if _, quiet := ee.err.(silent); quiet {
+		return ee.code
+	}
 	fmt.Fprintf(stderr, "sealgate: %v\n", ee.err)
 	if ee.code == exitUsage {
 		fmt.Fprintln(stderr, "sealgate: run `sealgate --help` for usage")
@@ -85,7 +88,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErrorf("a command is required (version, ledger)")
+			return usageErrorf("a command is required (verify, replay, demo, ledger, version)")
 		},
 	}
 	root.SetOut(stdout)
@@ -93,6 +96,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
-	root.AddCommand(newVersionCmd(), newLedgerCmd())
+	root.AddCommand(newVersionCmd(), newLedgerCmd(), newVerifyCmd(stdout, stderr), newReplayCmd(stdout), newDemoCmd(stdout, stderr))
 	return root
 }

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/local"
+	"github.com/sealgate/sealgate/ledger/record"
+	adjhandler "github.com/sealgate/sealgate/services/adjudication/handler"
+	"github.com/sealgate/sealgate/services/checkout"
+	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
+	"github.com/sealgate/sealgate/services/executor"
+	exhandler "github.com/sealgate/sealgate/services/executor/handler"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// Consumer groups of the embedded services: each service is its own group,
+// as it would be its own deployment.
+const (
+	groupCheckout     = "checkout"
+	groupExecutor     = "executor"
+	groupAdjudication = "adjudication"
+	groupGateway      = "gateway"
+)
+
+// services is every service of a run, in one process, over the local ledger.
+type services struct {
+	st    *state
+	blobs *blob.Store
+	errc  chan error
+	subs  []message.Subscriber
+}
+
+// goToolchain finds the Go toolchain the jobs run with.
+func goToolchain(ctx context.Context, cache string) (executor.Go, error) {
+	bin, err := exec.LookPath("go")
+	if err != nil {
+		return executor.Go{}, infraErrorf("no go command on PATH: sealgate runs Go tests with the Go toolchain; install Go and retry")
+	}
+	out, err := exec.CommandContext(ctx, bin, "env", "-json", "GOROOT", "GOMODCACHE").Output()
+	if err != nil {
+		return executor.Go{}, infraErrorf("go env: %v", err)
+	}
+	var env struct{ GOROOT, GOMODCACHE string }
+	if err := json.Unmarshal(out, &env); err != nil || env.GOROOT == "" {
+		return executor.Go{}, infraErrorf("go env printed no GOROOT")
+	}
+	cache, err = filepath.Abs(cache)
+	if err != nil {
+		return executor.Go{}, usageErrorf("--build-cache: %v", err)
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return executor.Go{}, infraErrorf("%v", err)
+	}
+	return executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, nil
+}
+
+// startServices starts checkout, executor and adjudication.
+func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string)) (*services, error) {
+	s := &services{st: st, blobs: blobs, errc: make(chan error, 4)}
+	scratch := filepath.Join(st.dir, "work")
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return nil, infraErrorf("%v", err)
+	}
+	exec := &executor.Executor{Sandbox: box, Go: goenv, Scratch: scratch, Blobs: blobs}
+	handlers := []struct {
+		name, group, identity string
+		h                     runtime.Handler
+	}{
+		{"checkout", groupCheckout, keyring.Checkout, &cohandler.Handler{Blobs: blobs, Scratch: scratch}},
+		{"executor", groupExecutor, keyring.Executor, &exhandler.Handler{
+			Exec: exec,
+			Checkout: func(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (*checkout.Checkout, func(), error) {
+				return cohandler.Rebuild(ctx, blobs, scratch, run, sealed)
+			},
+			Progress: progress,
+		}},
+		{"adjudication", groupAdjudication, keyring.Adjudication, &adjhandler.Handler{Blobs: blobs}},
+	}
+	for _, h := range handlers {
+		sub, err := local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: h.group})
+		if err != nil {
+			s.close()
+			return nil, infraErrorf("%v", err)
+		}
+		s.subs = append(s.subs, sub)
+		signer, err := st.keys.Signer(h.identity)
+		if err != nil {
+			s.close()
+			return nil, infraErrorf("%v", err)
+		}
+		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender}
+		go func() {
+			if err := svc.Run(ctx); err != nil {
+				s.errc <- err
+			}
+		}()
+	}
+	return s, nil
+}
+
+func (s *services) close() {
+	for _, sub := range s.subs {
+		sub.Close()
+	}
+}
+
+// failure returns the first service failure, if any.
+func (s *services) failure() <-chan error { return s.errc }

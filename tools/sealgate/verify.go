@@ -1,0 +1,321 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/local"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/adjudication"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+)
+
+// verifyOptions are the flags of sealgate verify.
+type verifyOptions struct {
+	repo, base, patch, patchFile string
+	claims, testSupport          []string
+	coverageFloor, strengthFloor float64
+	strengthConfidence           float64
+	timeout                      time.Duration
+	out, state, sandbox          string
+	buildCache                   string
+	requireSandbox               bool
+	reruns                       int
+}
+
+func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify --repo DIR --base REV (--patch REV | --patch-file FILE.diff) [--claim go:./pkg:TestName]...",
+		Short: "Verify a patch: MERGE (exit 0), BLOCK (1) or INCONCLUSIVE (2)",
+		Long: `verify seals the criteria on the ledger, then runs every service in this
+process over the local ledger: checkout materializes the baseline and the patch
+from git, the executor runs each claim alone on both sides with the baseline's
+test files put back, and the full suite on the patch, in a sandbox; the
+adjudicator decides from the recorded evidence alone.
+
+It prints the JSON artefact (docs/artefact.schema.json) on stdout and exits
+0 MERGE, 1 BLOCK, 2 INCONCLUSIVE, 3 usage error, 4 no verdict produced.
+Progress goes to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.check(cmd); err != nil {
+				return err
+			}
+			code, err := runVerify(cmd.Context(), o, stdout, stderr)
+			if err != nil {
+				return err
+			}
+			if code != 0 {
+				return &exitError{code: code, err: silent{}}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.repo, "repo", "", "the git repository (required)")
+	f.StringVar(&o.base, "base", "", "the baseline revision (required)")
+	f.StringVar(&o.patch, "patch", "", "the patch as a revision (a commit whose tree is the patched code)")
+	f.StringVar(&o.patchFile, "patch-file", "", "the patch as a unified diff file against --base")
+	f.StringArrayVar(&o.claims, "claim", nil, "a test that proves the patch: go:./pkg/path:TestName (repeatable; none: discover)")
+	f.Float64Var(&o.coverageFloor, "coverage-floor", criteria.DefaultCoverageFloor, "diff coverage required, in [0,1]; 0 switches the requirement off")
+	f.Float64Var(&o.strengthFloor, "strength-floor", criteria.DefaultStrengthFloor, "mutation strength lower bound required, in [0,1]; 0 switches it off")
+	f.Float64Var(&o.strengthConfidence, "strength-confidence", criteria.DefaultStrengthConfidence, "confidence of the Wilson lower bound, in (0,1)")
+	f.StringArrayVar(&o.testSupport, "test-support", nil, "a glob of files that are test code (restored from the baseline) (repeatable)")
+	f.DurationVar(&o.timeout, "timeout", time.Hour, "deadline of the whole verification: evidence missing then makes it INCONCLUSIVE")
+	f.StringVar(&o.out, "out", "", "also write the artefact to this file")
+	f.StringVar(&o.state, "state", defaultStateDir(), "state directory of embedded mode (ledger, keys, blobs, build cache)")
+	f.StringVar(&o.buildCache, "build-cache", "", "Go build cache of the test processes, writable by them (default STATE/gocache; keep one per trust domain: tested code can write to it)")
+	f.StringVar(&o.sandbox, "sandbox", "auto", "sandbox for test processes: auto (bubblewrap when it works), bwrap, none")
+	f.BoolVar(&o.requireSandbox, "require-sandbox", false, "refuse to run without the bubblewrap sandbox")
+	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
+	return cmd
+}
+
+// silent carries an exit code whose reason is already printed.
+type silent struct{}
+
+func (silent) Error() string { return "" }
+
+func (o *verifyOptions) check(cmd *cobra.Command) error {
+	switch {
+	case o.repo == "":
+		return usageErrorf("--repo is required: the git repository holding the baseline")
+	case o.base == "":
+		return usageErrorf("--base is required: the baseline revision")
+	case o.patch != "" && o.patchFile != "":
+		return usageErrorf("--patch and --patch-file exclude each other: give the patch as a revision or as a diff file")
+	case o.patch == "" && o.patchFile == "":
+		return usageErrorf("a patch is required: --patch REV or --patch-file FILE.diff")
+	}
+	for name, v := range map[string]float64{"--coverage-floor": o.coverageFloor, "--strength-floor": o.strengthFloor} {
+		if !(v >= 0 && v <= 1) {
+			return usageErrorf("%s %v is outside [0, 1]", name, v)
+		}
+	}
+	if !(o.strengthConfidence > 0 && o.strengthConfidence < 1) {
+		return usageErrorf("--strength-confidence %v is outside (0, 1)", o.strengthConfidence)
+	}
+	if o.timeout <= 0 {
+		return usageErrorf("--timeout %v must be positive", o.timeout)
+	}
+	if o.reruns < 0 || o.reruns > 100 {
+		return usageErrorf("--stability-reruns %d is outside [0, 100]", o.reruns)
+	}
+	for _, c := range o.claims {
+		if err := criteria.ValidateClaim(c); err != nil {
+			return usageErrorf("%v", err)
+		}
+		if !strings.HasPrefix(c, "go:") {
+			return usageErrorf("claim %q: this version verifies Go claims only (go:./pkg/path:TestName)", c)
+		}
+	}
+	switch o.sandbox {
+	case "auto", "bwrap", "none":
+	default:
+		return usageErrorf("--sandbox %q: want auto, bwrap or none", o.sandbox)
+	}
+	if o.requireSandbox && o.sandbox == "none" {
+		return usageErrorf("--require-sandbox contradicts --sandbox none: drop one")
+	}
+	if o.requireSandbox {
+		o.sandbox = "bwrap"
+	}
+	return nil
+}
+
+// runVerify runs one verification and returns the decision's exit code.
+func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) (int, error) {
+	started := time.Now()
+	repo, err := filepath.Abs(o.repo)
+	if err != nil {
+		return 0, usageErrorf("--repo %s: %v", o.repo, err)
+	}
+	in := checkout.Input{Repo: repo, Baseline: o.base, PatchCommit: o.patch, TestSupport: o.testSupport}
+	if o.patchFile != "" {
+		b, err := os.ReadFile(o.patchFile)
+		if err != nil {
+			return 0, usageErrorf("--patch-file: %v", err)
+		}
+		in.PatchDiff = b
+	}
+	mode := sandbox.Auto
+	switch o.sandbox {
+	case "bwrap":
+		mode = sandbox.Require
+	case "none":
+		mode = sandbox.None
+	}
+	box, err := sandbox.New(ctx, sandbox.Config{Mode: mode})
+	if err != nil {
+		return 0, usageErrorf("%v", err)
+	}
+
+	// Pre-flight: a bad revision or a diff that does not parse or apply is
+	// the caller's to fix, before anything is sealed.
+	scratch, err := os.MkdirTemp("", "sealgate-preflight-")
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	defer os.RemoveAll(scratch)
+	co, err := checkout.Prepare(ctx, in, scratch)
+	if err != nil {
+		if checkout.IsUsage(err) {
+			return 0, usageErrorf("%v", err)
+		}
+		return 0, infraErrorf("checkout: %v", err)
+	}
+
+	st, err := openState(ctx, o.state)
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	blobs, err := blob.Open(ctx, filepath.Join(st.dir, blobsDir))
+	if err != nil {
+		return 0, infraErrorf("blob store: %v", err)
+	}
+	defer blobs.Close()
+	goenv, err := goToolchain(ctx, cmp.Or(o.buildCache, filepath.Join(st.dir, "gocache")))
+	if err != nil {
+		return 0, err
+	}
+
+	runID := newVerifyRunID(started)
+	c := &criteria.Criteria{
+		Schema: criteria.Schema, RunID: runID, Repository: repo,
+		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
+		Claims: o.claims, DiscoverClaims: len(o.claims) == 0,
+		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
+		MutationMax: criteria.DefaultMutationMax, TestSupport: o.testSupport, RequireSandbox: mode == sandbox.Require,
+		DeadlineUnixMilli: started.Add(o.timeout).UnixMilli(),
+	}
+	if o.patch != "" {
+		c.PatchCommit = co.Patch.Commit()
+	}
+	c.Limits.StabilityReruns = o.reruns
+	c.Limits.ClaimTimeoutSec = int(min(o.timeout, time.Duration(criteria.DefaultClaimTimeoutSec)*time.Second) / time.Second)
+	c.Limits.SuiteTimeoutSec = int(min(o.timeout, time.Duration(criteria.DefaultSuiteTimeoutSec)*time.Second) / time.Second)
+	c.Limits.ClaimTimeoutSec = max(c.Limits.ClaimTimeoutSec, 1)
+	c.Limits.SuiteTimeoutSec = max(c.Limits.SuiteTimeoutSec, 1)
+	c.ApplyDefaults()
+	sealed, err := criteria.Seal(c)
+	if err != nil {
+		return 0, usageErrorf("%v", err)
+	}
+
+	req := &pb.RunRequested{Repository: repo, BaselineCommit: c.Baseline, PatchCommit: c.PatchCommit, PatchDigest: c.PatchDigest, ClientVersion: version()}
+	if in.PatchDiff != nil {
+		if req.PatchBlob, err = blobs.Put(ctx, in.PatchDiff); err != nil {
+			return 0, infraErrorf("store the patch: %v", err)
+		}
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	view := newProgress(stderr, runID)
+	svcs, err := startServices(runCtx, st, blobs, box, goenv, view.job)
+	if err != nil {
+		return 0, err
+	}
+	defer svcs.close()
+	watch, err := local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: groupGateway})
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	defer watch.Close()
+	msgs, err := watch.Subscribe(runCtx, ledger.Topic)
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+
+	gateway, err := st.keys.Signer(keyring.Gateway)
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	reqRec, err := gateway.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: req}})
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	sealRec, err := gateway.Sign(&pb.Record{
+		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: time.Now().UnixNano(),
+		Body: &pb.Record_CriteriaSealed{CriteriaSealed: &pb.CriteriaSealed{CanonicalCriteria: sealed.Canonical, CriteriaDigest: sealed.Digest}},
+	})
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	view.line("run %s: criteria sealed (%.12s), sandbox %s", runID, sealed.Digest, box.Name())
+	if _, err := st.appender.Append(ctx, reqRec, sealRec); err != nil {
+		return 0, infraErrorf("append the run request: %v", err)
+	}
+
+	for {
+		select {
+		case <-ctx.Done():
+			return 0, infraErrorf("interrupted before a verdict: run %s has no verdict", runID)
+		case err := <-svcs.failure():
+			return 0, infraErrorf("no verdict: %v", err)
+		case msg, ok := <-msgs:
+			if !ok {
+				return 0, infraErrorf("the ledger subscription ended before a verdict")
+			}
+			rec, err := record.Decode(msg.Payload)
+			msg.Ack()
+			if err != nil || rec.Record.GetRunId() != runID {
+				continue
+			}
+			view.record(rec)
+			v := rec.Record.GetVerdictReached()
+			if v == nil {
+				continue
+			}
+			art, err := blobs.Get(ctx, v.ArtefactBlob)
+			if err != nil {
+				return 0, infraErrorf("the verdict's artefact: %v", err)
+			}
+			if _, err := stdout.Write(art); err != nil {
+				return 0, infraErrorf("%v", err)
+			}
+			if o.out != "" {
+				if err := os.WriteFile(o.out, art, 0o644); err != nil {
+					return 0, infraErrorf("--out: %v", err)
+				}
+			}
+			d := decisionOf(v.Decision)
+			view.done(fmt.Sprintf("%s in %.1fs: %s", d, time.Since(started).Seconds(), v.Reason))
+			return adjudication.ExitCode(d), nil
+		}
+	}
+}
+
+func decisionOf(d pb.Decision) adjudication.Decision {
+	switch d {
+	case pb.Decision_DECISION_MERGE:
+		return adjudication.Merge
+	case pb.Decision_DECISION_BLOCK:
+		return adjudication.Block
+	}
+	return adjudication.Inconclusive
+}
+
+func newVerifyRunID(now time.Time) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "run-" + now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
+}

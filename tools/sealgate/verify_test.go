@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	demorepo "github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger/criteria"
+)
+
+// These tests run whole verifications in process, with every service over
+// a real local ledger, real git repositories and real `go test` runs. The
+// subprocess acceptance tests are in e2e/.
+
+// sharedBuildCache keeps the test processes' build cache across tests and
+// test runs, as a CI machine keeps its state directory.
+func sharedBuildCache(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(os.TempDir(), "sealgate-test-gocache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+type fixture struct {
+	t    *testing.T
+	repo *demorepo.Repo
+	n    int
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	if os.Getenv("TEST_SRCDIR") != "" || testing.Short() {
+		t.Skip("needs git and the go tool; not in -short")
+	}
+	r, err := demorepo.Build(context.Background(), filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, repo: r}
+}
+
+func (f *fixture) git(args ...string) string {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.repo.Dir
+	date := "1735689600 +0000"
+	cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull, "LC_ALL=C",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t.invalid", "GIT_AUTHOR_DATE=" + date,
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t.invalid", "GIT_COMMITTER_DATE=" + date}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		f.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (f *fixture) show(rev, path string) string { return f.git("show", rev+":"+path) + "\n" }
+
+// commit writes files on a new branch off parent and returns the commit.
+func (f *fixture) commit(parent string, files map[string]string) string {
+	f.t.Helper()
+	f.n++
+	f.git("checkout", "--quiet", "-b", "t"+strings.Repeat("x", f.n), parent)
+	for name, body := range files {
+		p := filepath.Join(f.repo.Dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			f.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	f.git("add", "--all")
+	f.git("commit", "--quiet", "--no-verify", "-m", "patch")
+	id := f.git("rev-parse", "HEAD")
+	f.git("checkout", "--quiet", "main")
+	return id
+}
+
+func (f *fixture) honest() demorepo.Patch {
+	for _, p := range f.repo.Patches {
+		if p.Name == "honest-fix" {
+			return p
+		}
+	}
+	f.t.Fatal("no honest-fix")
+	return demorepo.Patch{}
+}
+
+type artefact struct {
+	RunID     string `json:"run_id"`
+	Decision  string `json:"decision"`
+	Reason    string `json:"reason"`
+	FixProven bool   `json:"fix_proven"`
+	Claims    []struct {
+		ID             string `json:"id"`
+		Outcome        string `json:"outcome"`
+		Classification string `json:"classification"`
+		Oracle         string `json:"oracle"`
+		Reason         string `json:"reason"`
+	} `json:"claims"`
+	Discovery *struct {
+		ClaimsAdded []string `json:"claims_added"`
+	} `json:"discovery"`
+}
+
+func (f *fixture) verify(state, patch string, claims ...string) (int, artefact, string) {
+	f.t.Helper()
+	o := &verifyOptions{
+		repo: f.repo.Dir, base: f.repo.Base, patch: patch, claims: claims,
+		strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 10 * time.Minute,
+		state: state, buildCache: sharedBuildCache(f.t), sandbox: "auto", reruns: 1,
+	}
+	var out, errOut bytes.Buffer
+	code, err := runVerify(context.Background(), o, &out, &errOut)
+	if err != nil {
+		f.t.Fatalf("verify: %v\n%s", err, errOut.String())
+	}
+	var a artefact
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		f.t.Fatalf("artefact: %v\n%s", err, out.String())
+	}
+	return code, a, errOut.String()
+}
+
+const pairTest = `
+func TestMedianPair(t *testing.T) {
+	if got := Median([]float64{1, 2}); got != 1.5 {
+		t.Fatalf("Median(1, 2) = %v, want 1.5", got)
+	}
+}
+`
+
+func TestVerifyDeferredTestAddedToBaselineFile(t *testing.T) {
+	f := newFixture(t)
+	h := f.honest()
+	// The honest fix plus a new test in the baseline's median_test.go.
+	withTest := f.commit(h.Commit, map[string]string{"calc/median_test.go": f.show(h.Commit, "calc/median_test.go") + pairTest})
+	code, a, log := f.verify(t.TempDir(), withTest, "go:./calc:TestMedianPair")
+	if code != 0 || a.Decision != "MERGE" || !a.FixProven {
+		t.Fatalf("exit %d, %s: %s\n%s", code, a.Decision, a.Reason, log)
+	}
+	if c := a.Claims[0]; c.Classification != "fixed" || c.Oracle != "baseline-file" {
+		t.Fatalf("claim %+v", c)
+	}
+	if !strings.Contains(log, "prereq/patch/go:./calc:TestMedianPair") {
+		t.Fatalf("the file's baseline tests did not run first:\n%s", log)
+	}
+
+	// The same new test, but the patch also weakens TestMedian in that
+	// file and leaves the bug: the file's baseline tests fail on the
+	// patched code, so the new test never runs and nothing is merged.
+	weakened := strings.Replace(f.show(f.repo.Base, "calc/median_test.go"), "{[]float64{3, 10}, 6.5},", "{[]float64{3, 10}, 10},", 1)
+	weakened = strings.Replace(weakened, "{[]float64{8, 2, 4, 6}, 5},", "{[]float64{8, 2, 4, 6}, 6},", 1)
+	sneaky := f.commit(f.repo.Base, map[string]string{"calc/median_test.go": weakened + strings.Replace(pairTest, "1.5", "2", 2)})
+	code, a, log = f.verify(t.TempDir(), sneaky, "go:./calc:TestMedianPair")
+	if code == 0 || a.Decision == "MERGE" {
+		t.Fatalf("exit %d, %s: %s\n%s", code, a.Decision, a.Reason, log)
+	}
+	if c := a.Claims[0]; c.Classification != "not_executed" || c.Outcome != "UNVERIFIED" {
+		t.Fatalf("claim %+v", c)
+	}
+}
+
+func TestVerifyNewTestFileProvesFixOnBaseline(t *testing.T) {
+	f := newFixture(t)
+	h := f.honest()
+	withFile := f.commit(h.Commit, map[string]string{"calc/pair_test.go": "package calc\n\nimport \"testing\"\n" + pairTest})
+	code, a, log := f.verify(t.TempDir(), withFile, "go:./calc:TestMedianPair")
+	if code != 0 || a.Decision != "MERGE" || a.Claims[0].Classification != "fixed" {
+		t.Fatalf("exit %d, %s: %s; claim %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+	// A new test that passes on both sides proves nothing about a fix.
+	same := f.commit(h.Commit, map[string]string{"calc/one_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif Median([]float64{1}) != 1 {\n\t\tt.Fatal()\n\t}\n}\n"})
+	code, a, log = f.verify(t.TempDir(), same, "go:./calc:TestOne")
+	if a.Claims[0].Classification != "no_regression" || a.FixProven {
+		t.Fatalf("exit %d, %s; claim %+v\n%s", code, a.Reason, a.Claims, log)
+	}
+}
+
+func TestVerifyDiscoversClaimsAndReplays(t *testing.T) {
+	f := newFixture(t)
+	state := t.TempDir()
+	code, a, log := f.verify(state, f.honest().Commit)
+	if code != 0 || a.Decision != "MERGE" || a.Discovery == nil || len(a.Discovery.ClaimsAdded) != 1 || a.Discovery.ClaimsAdded[0] != "go:./calc:TestMedian" {
+		t.Fatalf("exit %d, %s: %s; discovery %+v\n%s", code, a.Decision, a.Reason, a.Discovery, log)
+	}
+	if a.Claims[0].Classification != "fixed" {
+		t.Fatalf("claim %+v", a.Claims[0])
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"replay", "--state", state, a.RunID}, &out, &errOut); code != 0 {
+		t.Fatalf("replay: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "verdict record: recomputed bytes match") {
+		t.Fatalf("replay said:\n%s", out.String())
+	}
+	if code := run(context.Background(), []string{"ledger", "verify", "--state", state}, &out, &errOut); code != 0 {
+		t.Fatalf("ledger verify: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+}
