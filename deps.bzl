@@ -475,6 +475,14 @@ def go_dependencies():
         version = "v1.1.2-0.20180830191138-d8f796af33cc",
     )
     go_repository(
+        name = "com_github_dlclark_regexp2",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/dlclark/regexp2",
+        sum = "h1:G/nrcoOa7ZXlpoa/91N3X7mM3r8eIlMBBJZvsz/mxKI=",
+        version = "v1.11.0",
+    )
+
+    go_repository(
         name = "com_github_envoyproxy_go_control_plane",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/envoyproxy/go-control-plane",
@@ -839,6 +847,13 @@ def go_dependencies():
         importpath = "github.com/ryszard/goskiplist",
         sum = "h1:GHRpF1pTW19a8tTFrMLUcfWwyC0pnifVo2ClaLq+hP8=",
         version = "v0.0.0-20150312221310-2dfbae5fcf46",
+    )
+    go_repository(
+        name = "com_github_santhosh_tekuri_jsonschema_v6",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/santhosh-tekuri/jsonschema/v6",
+        sum = "h1:1EYB5IzjZawrrnELUi78f9fPu57HuXjmddZPjrls/28=",
+        version = "v6.0.3",
     )
 
     go_repository(

@@ -186,7 +186,11 @@ func sealgate(t *testing.T, args ...string) *run {
 func verify(t *testing.T, args ...string) *run {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "artefact.json")
-	full := append([]string{"verify", "--state", t.TempDir(), "--out", out}, args...)
+	// Each run has its own ledger; the test processes' build cache is
+	// shared, as a CI machine keeps it, so that no run pays for compiling
+	// the standard library again.
+	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
+	full := append([]string{"verify", "--state", t.TempDir(), "--build-cache", cache, "--out", out}, args...)
 	r := sealgate(t, full...)
 
 	want := map[string]int{merge: exitMerge, block: exitBlock, inconclusive: exitInconclusive}

@@ -73,10 +73,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, quiet := ee.err.(silent); quiet {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "sealgate: %v\n", ee.err)
 	if ee.code == exitUsage {
-		fmt.Fprintln(stderr, "sealgate: run `sealgate --help` for usage")
+		// One line: what was wrong, and where the usage is.
+		fmt.Fprintf(stderr, "sealgate: %v (see `sealgate --help`)\n", ee.err)
+		return ee.code
 	}
+	fmt.Fprintf(stderr, "sealgate: %v\n", ee.err)
 	return ee.code
 }
 
