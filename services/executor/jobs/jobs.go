@@ -145,18 +145,40 @@ func ParseSpec(b []byte) (*Spec, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("job spec: %w", err)
 	}
+	if dec.More() {
+		return nil, fmt.Errorf("job spec: trailing data")
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// MaxReruns bounds the stability reruns of one job.
+const MaxReruns = 100
+
+func (s *Spec) check() error {
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery:
 	default:
-		return nil, fmt.Errorf("job spec: unknown purpose %q", s.Purpose)
+		return fmt.Errorf("job spec: unknown purpose %q", s.Purpose)
 	}
 	if s.Side != Baseline && s.Side != Patch {
-		return nil, fmt.Errorf("job spec: unknown side %q", s.Side)
+		return fmt.Errorf("job spec: unknown side %q", s.Side)
 	}
 	if s.Tree != TreeBaseline && s.Tree != TreeOracle {
-		return nil, fmt.Errorf("job spec: unknown tree %q", s.Tree)
+		return fmt.Errorf("job spec: unknown tree %q", s.Tree)
 	}
-	return &s, nil
+	if s.Reruns < 0 || s.Reruns > MaxReruns || s.TimeoutSec < 0 {
+		return fmt.Errorf("job spec: reruns %d or timeout %d out of range", s.Reruns, s.TimeoutSec)
+	}
+	if s.Then != nil {
+		if s.Purpose != Prereq || s.Then.Purpose != Claim || s.Then.Then != nil {
+			return fmt.Errorf("job spec: only a prerequisite unlocks a job, and only a claim")
+		}
+		return s.Then.check()
+	}
+	return nil
 }
 
 // Run is one process a job started.

@@ -117,3 +117,35 @@ func TestParseClaim(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSpec: job specs travel in ledger records; whatever the bytes,
+// parsing never panics, and a spec it accepts re-encodes to one it accepts
+// with the same id.
+func FuzzParseSpec(f *testing.F) {
+	f.Add([]byte(`{"purpose":"claim","side":"patch","claim":"go:./c:TestX","tree":"oracle","module":".","package":"./c","tests":["TestX"],"reruns":2,"timeout_s":300}`))
+	f.Add([]byte(`{"purpose":"prereq","side":"patch","tree":"oracle","module":".","package":"./c","reruns":0,"timeout_s":1,"then":{"purpose":"claim","side":"patch","tree":"oracle","module":".","package":"./c","reruns":0,"timeout_s":1}}`))
+	f.Add([]byte(`{"outcome":"PASS","reason":"","runs":[]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if s, err := ParseSpec(b); err == nil {
+			raw, err := s.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := ParseSpec(raw)
+			if err != nil || again.ID() != s.ID() || again.RunPattern() != s.RunPattern() {
+				t.Fatalf("re-encoded spec: %v, id %q vs %q", err, again.ID(), s.ID())
+			}
+			_ = s.Argv()
+			_ = s.Units()
+		}
+		if d, err := ParseDetail(b); err == nil {
+			raw, err := d.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ParseDetail(raw); err != nil {
+				t.Fatalf("re-encoded detail refused: %v", err)
+			}
+		}
+	})
+}
