@@ -151,7 +151,7 @@ func (r *Run) Gather(missing []string) Evidence {
 		e.TestEdits = r.Trees.OracleRestored
 	}
 	for _, c := range r.Claims() {
-		e.Claims = append(e.Claims, r.claim(c))
+		e.Claims = append(e.Claims, r.claim(c, len(missing) > 0))
 	}
 	e.Collateral = r.collateral()
 	e.Coverage = r.coverage()
@@ -168,7 +168,7 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 	return d, r.Done[p.ID()]
 }
 
-func (r *Run) claim(id string) Claim {
+func (r *Run) claim(id string, deadline bool) Claim {
 	base, _ := r.SideOf(id, jobs.Baseline)
 	patch, prereq := r.SideOf(id, jobs.Patch)
 	c := Claim{ID: id}
@@ -180,6 +180,9 @@ func (r *Run) claim(id string) Claim {
 	case base == nil || patch == nil:
 		c.Outcome, c.Class = Unverified, NotExecuted
 		c.Why = "it was never run on both sides"
+		if deadline {
+			c.Why = "the deadline passed before it ran on both sides"
+		}
 		return c
 	}
 	c.Class, c.Outcome = Classify(base.Detail.Outcome, patch.Detail.Outcome)

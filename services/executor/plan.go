@@ -18,12 +18,13 @@ import (
 // claim, discovery in the packages the patch touches) and the full suite on
 // the patch.
 func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
+	// Claims first, the suite last: when the deadline cuts a run short,
+	// the claims are the evidence most worth having.
 	var out []*jobs.Spec
 	coll := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
 	if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeOracle], "go.mod")); err != nil {
 		coll.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
 	}
-	out = append(out, coll)
 	if len(c.Claims) == 0 {
 		for _, pkg := range w.touchedPackages() {
 			for _, side := range []string{jobs.Baseline, jobs.Patch} {
@@ -31,12 +32,11 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 				out = append(out, s)
 			}
 		}
-		return out
 	}
 	for _, claim := range c.Claims {
 		out = append(out, w.planClaim(claim, c)...)
 	}
-	return out
+	return append(out, coll)
 }
 
 // PlanDue returns the specs of the follow-up jobs named by due

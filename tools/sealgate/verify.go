@@ -210,10 +210,11 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		c.PatchCommit = co.Patch.Commit()
 	}
 	c.Limits.StabilityReruns = o.reruns
-	c.Limits.ClaimTimeoutSec = int(min(o.timeout, time.Duration(criteria.DefaultClaimTimeoutSec)*time.Second) / time.Second)
-	c.Limits.SuiteTimeoutSec = int(min(o.timeout, time.Duration(criteria.DefaultSuiteTimeoutSec)*time.Second) / time.Second)
-	c.Limits.ClaimTimeoutSec = max(c.Limits.ClaimTimeoutSec, 1)
-	c.Limits.SuiteTimeoutSec = max(c.Limits.SuiteTimeoutSec, 1)
+	// Each process gets a share of the run's deadline, so that a hanging
+	// test is a timeout the verdict can name (hang), not a deadline that
+	// swallows the run.
+	c.Limits.ClaimTimeoutSec = max(1, int(min(o.timeout/4, criteria.DefaultClaimTimeoutSec*time.Second)/time.Second))
+	c.Limits.SuiteTimeoutSec = max(1, int(min(o.timeout/2, criteria.DefaultSuiteTimeoutSec*time.Second)/time.Second))
 	c.ApplyDefaults()
 	sealed, err := criteria.Seal(c)
 	if err != nil {

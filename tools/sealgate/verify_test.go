@@ -208,3 +208,29 @@ func TestVerifyDiscoversClaimsAndReplays(t *testing.T) {
 		t.Fatalf("ledger verify: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 }
+
+func TestVerifyDeadlineNamesWhatIsMissing(t *testing.T) {
+	f := newFixture(t)
+	slow := f.commit(f.honest().Commit, map[string]string{"calc/slow_test.go": "package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n"})
+	o := &verifyOptions{
+		repo: f.repo.Dir, base: f.repo.Base, patch: slow, claims: []string{"go:./calc:TestSlow"},
+		strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 4 * time.Second,
+		state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+	}
+	var out, errOut bytes.Buffer
+	code, err := runVerify(context.Background(), o, &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Decision string   `json:"decision"`
+		Reason   string   `json:"reason"`
+		Missing  []string `json:"missing"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if code != 2 || a.Decision != "INCONCLUSIVE" || len(a.Missing) == 0 {
+		t.Fatalf("exit %d, %s: %s; missing %v\n%s", code, a.Decision, a.Reason, a.Missing, errOut.String())
+	}
+}

@@ -1,0 +1,153 @@
+package executor_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+)
+
+// workspace checks out the demo's baseline and a patch commit that adds
+// files to the honest fix, and opens an executor workspace on it. The
+// tests run real `go test` processes.
+func workspace(t *testing.T, files map[string]string) (*executor.Executor, *executor.Workspace) {
+	t.Helper()
+	if os.Getenv("TEST_SRCDIR") != "" || testing.Short() {
+		t.Skip("needs git and the go tool; not in -short")
+	}
+	ctx := context.Background()
+	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var honest string
+	for _, p := range repo.Patches {
+		if p.Expect == demo.Merge {
+			honest = p.Commit
+		}
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo.Dir
+		cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t.invalid",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t.invalid", "GIT_AUTHOR_DATE=1700000000 +0000", "GIT_COMMITTER_DATE=1700000000 +0000"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("checkout", "-q", "-b", "extra", honest)
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(repo.Dir, filepath.FromSlash(name)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "extra")
+	patch := git("rev-parse", "HEAD")
+	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: repo.Base, PatchCommit: patch}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := sandbox.New(ctx, sandbox.Config{Mode: sandbox.Auto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "env", "-json", "GOROOT", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env struct{ GOROOT, GOMODCACHE string }
+	if err := json.Unmarshal(out, &env); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir()}
+	w, err := e.Open(ctx, "run-test", co)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return e, w
+}
+
+func limits() *criteria.Criteria {
+	c := &criteria.Criteria{Claims: []string{"x"}}
+	c.ApplyDefaults()
+	c.Limits.StabilityReruns = 2
+	return c
+}
+
+// A test that fails once and then passes is flaky, never a failure and
+// never a pass: it counts its runs in the one directory every run shares,
+// the build cache.
+const flakyTest = `package calc
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFlaky(t *testing.T) {
+	marker := filepath.Join(os.Getenv("GOCACHE"), "sealgate-flaky-" + os.Getenv("SEALGATE_FLAKY_ID"))
+	if _, err := os.Stat(marker); err != nil {
+		os.WriteFile(marker, nil, 0o644)
+		t.Fatal("first run fails")
+	}
+	os.Remove(marker)
+}
+
+func TestSkips(t *testing.T) { t.Skip("not today") }
+`
+
+func TestExecuteOutcomes(t *testing.T) {
+	e, w := workspace(t, map[string]string{"calc/flaky_test.go": flakyTest})
+	marker := filepath.Join(e.Go.Cache, "sealgate-flaky-")
+	os.Remove(marker)
+	t.Cleanup(func() { os.Remove(marker) })
+	plan := w.Plan(&criteria.Criteria{
+		Claims: []string{"go:./calc:TestFlaky", "go:./calc:TestSkips", "go:./calc:TestMedian", "go:./calc:TestNowhere"},
+		Limits: limits().Limits,
+	})
+	got := map[string]string{}
+	for _, s := range plan {
+		a := e.Execute(context.Background(), w, s)
+		got[s.ID()] = a.Detail.Outcome
+		if s.Skip == "" && (len(a.Detail.Runs) == 0 || a.Sandbox.Name == "") {
+			t.Errorf("%s: no run recorded: %+v", s.ID(), a)
+		}
+		if s.Purpose == jobs.Collateral && len(a.Cases) < 5 {
+			t.Errorf("suite cases %v", a.Cases)
+		}
+	}
+	want := map[string]string{
+		"claim/baseline/go:./calc:TestMedian":  jobs.OutcomeFail,
+		"claim/patch/go:./calc:TestMedian":     jobs.OutcomePass,
+		"claim/patch/go:./calc:TestFlaky":      jobs.OutcomeFlaky,
+		"claim/patch/go:./calc:TestSkips":      jobs.OutcomeUnrunnable,
+		"claim/baseline/go:./calc:TestNowhere": jobs.OutcomeNotRun,
+		"claim/patch/go:./calc:TestNowhere":    jobs.OutcomeNotRun,
+		// The suite runs the flaky test once: it fails that time.
+		"collateral/patch/.:./...": jobs.OutcomeFail,
+	}
+	for id, outcome := range want {
+		if got[id] != outcome {
+			t.Errorf("%s: %s, want %s", id, got[id], outcome)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/authority"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/local"
+	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/scenario"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// checkoutLike answers a seal with trees, once with a record the ledger
+// must refuse (no parent) and then with a good one.
+type checkoutLike struct {
+	mu      sync.Mutex
+	refused error
+	seen    []pb.Kind
+	ticks   int
+	done    chan struct{}
+}
+
+func (h *checkoutLike) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+	h.mu.Lock()
+	h.seen = append(h.seen, rec.Kind)
+	h.mu.Unlock()
+	switch rec.Kind {
+	case pb.Kind_KIND_CRITERIA_SEALED:
+		if runtime.SealOf(run) != rec {
+			return errors.New("SealOf does not find the seal")
+		}
+		body := &pb.TreesMaterialized{BaselineTreeDigest: "b", PatchTreeDigest: "p"}
+		_, err := emit(ctx, &pb.Record{RunId: rec.Record.RunId, CriteriaDigest: rec.Record.CriteriaDigest,
+			Body: &pb.Record_TreesMaterialized{TreesMaterialized: body}})
+		h.mu.Lock()
+		h.refused = err
+		h.mu.Unlock()
+		_, err = emit(ctx, &pb.Record{RunId: rec.Record.RunId, CriteriaDigest: rec.Record.CriteriaDigest, Parents: []string{rec.Digest},
+			Body: &pb.Record_TreesMaterialized{TreesMaterialized: body}})
+		return err
+	case pb.Kind_KIND_TREES_MATERIALIZED:
+		close(h.done)
+	}
+	return nil
+}
+
+func (h *checkoutLike) Tick(context.Context, time.Time, map[string][]*record.Decoded, runtime.Emit) error {
+	h.mu.Lock()
+	h.ticks++
+	h.mu.Unlock()
+	return nil
+}
+
+// TestServiceOverLocalLedger runs a service against a real local ledger:
+// it sees every admitted record in order, its records are signed as its
+// identity and admitted, and a record the ledger refuses comes back as a
+// RefusedError with its signed refusal on the ledger.
+func TestServiceOverLocalLedger(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys, err := keyring.LoadOrCreate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	trust, err := keys.Trust()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := local.Open(filepath.Join(t.TempDir(), "ledger.db"), local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	pub, err := local.NewPublisher(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard, err := keys.Signer(keyring.Ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := ledger.NewAppender(pub, authority.New(trust), guard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := local.NewSubscriber(log, local.SubscriberConfig{ConsumerGroup: "checkout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	signer, err := keys.Signer(keyring.Checkout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &checkoutLike{done: make(chan struct{})}
+	svc := &runtime.Service{Name: "checkout", Signer: signer, Handler: h, Sub: sub, Appender: app, TickEvery: 10 * time.Millisecond}
+	errc := make(chan error, 1)
+	go func() { errc <- svc.Run(ctx) }()
+
+	run, err := scenario.NewBuilder(keys, nil).NewRun("run-1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.Append(ctx, run.Request, run.Seal); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.done:
+	case err := <-errc:
+		t.Fatalf("service stopped: %v", err)
+	case <-ctx.Done():
+		t.Fatal("the service's trees never reached the ledger")
+	}
+	for ticked := false; !ticked; {
+		h.mu.Lock()
+		ticked = h.ticks > 0
+		h.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			t.Fatal("the ticker never ticked")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var re *runtime.RefusedError
+	if !errors.As(h.refused, &re) {
+		t.Fatalf("a record without parents was not refused: %v", h.refused)
+	}
+	want := []pb.Kind{pb.Kind_KIND_RUN_REQUESTED, pb.Kind_KIND_CRITERIA_SEALED, pb.Kind_KIND_RECORD_REFUSED, pb.Kind_KIND_TREES_MATERIALIZED}
+	if len(h.seen) != len(want) {
+		t.Fatalf("saw %v, want %v", h.seen, want)
+	}
+	for i := range want {
+		if h.seen[i] != want[i] {
+			t.Fatalf("saw %v, want %v", h.seen, want)
+		}
+	}
+	// The whole ledger re-verifies offline.
+	v := ledger.NewVerifier(trust)
+	err = log.Scan(ctx, 1, func(e local.Entry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p := v.Next(e.Seq, e.Payload); p != nil {
+			return p
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := v.Finish(); p != nil {
+		t.Fatal(p)
+	}
+}
