@@ -1,0 +1,819 @@
+package mutant
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// rewrite says how Schemata rewrites a candidate's range.
+type rewrite int
+
+const (
+	// rewriteNode replaces the node, rendering its operands itself.
+	rewriteNode rewrite = iota
+	// rewriteWrap wraps the already rendered text of the range.
+	rewriteWrap
+)
+
+// candidate is a site together with what Schemata needs to rewrite it.
+type candidate struct {
+	site       Site
+	start, end int // byte offsets of the rewritten range
+	how        rewrite
+	node       ast.Node
+	from, to   token.Token
+	form       form // how a node rewrite is written
+	list       bool // statements: the statement is in a statement list
+}
+
+// form selects among the ways to write an expression rewrite.
+type form int
+
+const (
+	formPlain     form = iota // the operator's only form
+	formHelper                // a call of a generic helper of the switch file
+	formDuplicate             // the operands are written once per branch
+	formXor                   // an untyped boolean compared with the switch
+)
+
+// candidates finds the candidates of every requested line.
+func (a *analysis) candidates(lines map[string][]int) ([]*candidate, error) {
+	names := make([]string, 0, len(lines))
+	for name := range lines {
+		if !a.all[name] {
+			return nil, fmt.Errorf("mutant: file %q is not in the package", name)
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []*candidate
+	for _, name := range names {
+		f, ok := a.files[name]
+		if !ok || len(lines[name]) == 0 {
+			continue // excluded by the host build, or no lines
+		}
+		want := make(map[int]bool, len(lines[name]))
+		for _, l := range lines[name] {
+			want[l] = true
+		}
+		w := &walker{a: a, name: name, file: f, tf: a.fset.File(f.Pos()), want: want}
+		w.walk()
+		out = append(out, w.out...)
+	}
+	return out, nil
+}
+
+// walker collects the candidates of one file.
+type walker struct {
+	a     *analysis
+	name  string
+	file  *ast.File
+	tf    *token.File
+	want  map[int]bool
+	stack []ast.Node // ancestors of the node being visited
+	out   []*candidate
+}
+
+func (w *walker) walk() {
+	ast.Inspect(w.file, func(n ast.Node) bool {
+		if n == nil {
+			w.stack = w.stack[:len(w.stack)-1]
+			return false
+		}
+		w.visit(n)
+		w.stack = append(w.stack, n)
+		return true
+	})
+}
+
+// at reports whether pos is on a requested line.
+func (w *walker) at(pos token.Pos) bool {
+	return pos.IsValid() && w.want[w.a.fset.PositionFor(pos, false).Line]
+}
+
+func (w *walker) off(pos token.Pos) int { return w.tf.Offset(pos) }
+
+func (w *walker) add(c *candidate, pos token.Pos, operator, desc string) {
+	p := w.a.fset.PositionFor(pos, false)
+	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc}
+	if c.node != nil && c.start == 0 && c.end == 0 {
+		c.start, c.end = w.off(c.node.Pos()), w.off(c.node.End())
+	}
+	w.out = append(w.out, c)
+}
+
+// parent returns the nearest ancestor that is not a parenthesis, and the
+// child of it on the way to the visited node.
+func (w *walker) parent(n ast.Node) (parent, child ast.Node) {
+	child = n
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		if _, ok := w.stack[i].(*ast.ParenExpr); ok {
+			child = w.stack[i]
+			continue
+		}
+		return w.stack[i], child
+	}
+	return nil, child
+}
+
+// inConstContext reports whether the visited node n is in a constant
+// declaration or an array length, where only constant expressions are
+// allowed.
+func (w *walker) inConstContext(n ast.Node) bool {
+	for i, a := range w.stack {
+		switch a := a.(type) {
+		case *ast.GenDecl:
+			if a.Tok == token.CONST {
+				return true
+			}
+		case *ast.ArrayType:
+			next := n
+			if i+1 < len(w.stack) {
+				next = w.stack[i+1]
+			}
+			if a.Len != nil && next == a.Len {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) visit(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.BinaryExpr:
+		w.binary(n)
+	case *ast.UnaryExpr:
+		if n.Op == token.NOT && w.at(n.OpPos) && !w.inConstContext(n) {
+			// An untyped operand stays untyped through the comparison the
+			// rewrite uses; a typed one keeps its type through a helper.
+			c := &candidate{how: rewriteNode, node: n, form: formHelper}
+			if w.untypedBool(n.X) {
+				c.form = formXor
+			}
+			w.add(c, n.OpPos, OpNotRemoval, descNot)
+		}
+		if n.Op == token.SUB || n.Op == token.ADD {
+			if lit, ok := n.X.(*ast.BasicLit); ok && lit.Kind == token.INT {
+				w.intConstant(n)
+			}
+		}
+	case *ast.Ident:
+		w.boolLiteral(n)
+	case *ast.BasicLit:
+		if n.Kind == token.INT {
+			if p, _ := w.parent(n); !isSign(p) {
+				w.intConstant(n)
+			}
+		}
+	case *ast.IfStmt:
+		w.ifStmt(n)
+	case *ast.IncDecStmt:
+		w.incDec(n)
+	case *ast.AssignStmt:
+		w.assign(n)
+	case *ast.ExprStmt:
+		w.exprStmt(n)
+	case *ast.BranchStmt:
+		w.branch(n)
+	}
+}
+
+func isSign(n ast.Node) bool {
+	u, ok := n.(*ast.UnaryExpr)
+	return ok && (u.Op == token.SUB || u.Op == token.ADD)
+}
+
+// binary handles the relational, logical and arithmetic operators.
+func (w *walker) binary(n *ast.BinaryExpr) {
+	if !w.at(n.OpPos) || w.inConstContext(n) {
+		return
+	}
+	c := &candidate{how: rewriteNode, node: n, from: n.Op}
+	switch n.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		c.to = boundary(n.Op)
+		// A generic helper evaluates each operand once; it cannot infer a
+		// type when both operands are untyped, but then they are constants
+		// and copying them is cheap.
+		c.form = formHelper
+		if w.untypedOperand(n.X) && w.untypedOperand(n.Y) {
+			c.form = formDuplicate
+		}
+		w.add(c, n.OpPos, OpRelationalBoundary, arrow(n.Op, c.to))
+	case token.EQL, token.NEQ:
+		c.to = token.NEQ
+		if n.Op == token.NEQ {
+			c.to = token.EQL
+		}
+		w.add(c, n.OpPos, OpRelationalNegation, arrow(n.Op, c.to))
+	case token.LAND, token.LOR:
+		c.to = token.LOR
+		if n.Op == token.LOR {
+			c.to = token.LAND
+		}
+		w.add(c, n.OpPos, OpLogical, arrow(n.Op, c.to))
+	case token.ADD, token.SUB, token.MUL, token.QUO:
+		if !w.arithmetic(n) {
+			return
+		}
+		c.to = map[token.Token]token.Token{token.ADD: token.SUB, token.SUB: token.ADD, token.MUL: token.QUO, token.QUO: token.MUL}[n.Op]
+		c.form = formHelper
+		w.add(c, n.OpPos, OpArithmetic, arrow(n.Op, c.to))
+	}
+}
+
+func boundary(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.LEQ
+	case token.LEQ:
+		return token.LSS
+	case token.GTR:
+		return token.GEQ
+	}
+	return token.GTR
+}
+
+func arrow(from, to token.Token) string { return from.String() + " → " + to.String() }
+
+// arithmetic reports whether n is a non-constant expression of a numeric
+// type whose operator a generic helper can replace: at least one operand
+// has a type of its own, from which the helper's type parameter is
+// inferred, and the divisor of the mutant is not a constant zero.
+func (w *walker) arithmetic(n *ast.BinaryExpr) bool {
+	if !w.a.typed() {
+		return false
+	}
+	tv, ok := w.a.info.Types[n]
+	if !ok || tv.Value != nil || !types.Satisfies(tv.Type, w.a.numeric) {
+		return false
+	}
+	if w.untypedOperand(n.X) && w.untypedOperand(n.Y) {
+		return false
+	}
+	return n.Op != token.MUL || !w.isConstZero(n.Y)
+}
+
+// untypedOperand reports whether e is, as far as can be told, an untyped
+// numeric or string expression: a constant, or a shift or arithmetic of
+// untyped operands. Without types, identifiers count as typed.
+func (w *walker) untypedOperand(e ast.Expr) bool {
+	if w.a.typed() {
+		if tv, ok := w.a.info.Types[e]; ok && tv.Value != nil {
+			return true
+		}
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return w.untypedOperand(e.X)
+	case *ast.UnaryExpr:
+		return (e.Op == token.ADD || e.Op == token.SUB || e.Op == token.XOR) && w.untypedOperand(e.X)
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.SHL, token.SHR:
+			return w.untypedOperand(e.X)
+		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.AND, token.OR, token.XOR, token.AND_NOT:
+			return w.untypedOperand(e.X) && w.untypedOperand(e.Y)
+		}
+	}
+	return false
+}
+
+// untypedBool reports whether e is an untyped boolean expression: a
+// comparison, a boolean constant, or a logical operation on such.
+func (w *walker) untypedBool(e ast.Expr) bool {
+	if w.a.typed() {
+		if tv, ok := w.a.info.Types[e]; ok && tv.Value != nil {
+			return true
+		}
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return w.untypedBool(e.X)
+	case *ast.UnaryExpr:
+		return e.Op == token.NOT && w.untypedBool(e.X)
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return true
+		case token.LAND, token.LOR:
+			return w.untypedBool(e.X) && w.untypedBool(e.Y)
+		}
+	case *ast.Ident:
+		return w.predeclared(e)
+	}
+	return false
+}
+
+// predeclared reports whether id denotes the predeclared true or false.
+func (w *walker) predeclared(id *ast.Ident) bool {
+	if id.Name != "true" && id.Name != "false" {
+		return false
+	}
+	if w.a.typed() {
+		return w.a.info.Uses[id] == types.Universe.Lookup(id.Name)
+	}
+	return !w.a.declared[id.Name]
+}
+
+func (w *walker) isConstZero(e ast.Expr) bool {
+	tv, ok := w.a.info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	switch tv.Value.Kind() {
+	case constant.Int, constant.Float:
+		return constant.Sign(tv.Value) == 0
+	case constant.Complex:
+		return constant.Sign(constant.Real(tv.Value)) == 0 && constant.Sign(constant.Imag(tv.Value)) == 0
+	}
+	return false
+}
+
+// boolLiteral handles the predeclared true and false.
+func (w *walker) boolLiteral(id *ast.Ident) {
+	if !w.predeclared(id) || !w.at(id.Pos()) || w.inConstContext(id) {
+		return
+	}
+	// Without types, a declared name true anywhere has already excluded
+	// the literal; a selector's name is never the predeclared constant.
+	if p, child := w.parent(id); isSelectorName(p, child) {
+		return
+	}
+	to := "false"
+	if id.Name == "false" {
+		to = "true"
+	}
+	w.add(&candidate{how: rewriteNode, node: id}, id.Pos(), OpBoolLiteral, id.Name+" → "+to)
+}
+
+func isSelectorName(parent, child ast.Node) bool {
+	sel, ok := parent.(*ast.SelectorExpr)
+	return ok && sel.Sel == child
+}
+
+// intConstant handles an integer literal (or a signed one) that is a whole
+// constant operand of a non-constant expression.
+func (w *walker) intConstant(e ast.Expr) {
+	if !w.a.typed() || !w.at(e.Pos()) || w.inConstContext(e) {
+		return
+	}
+	tv, ok := w.a.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if _, param := types.Unalias(tv.Type).(*types.TypeParam); param || !ok || b.Info()&types.IsInteger == 0 || b.Info()&types.IsUntyped != 0 {
+		return
+	}
+	parent, child := w.parent(e)
+	if pe, ok := parent.(ast.Expr); ok {
+		if ptv, ok := w.a.info.Types[pe]; ok && ptv.Value != nil {
+			return // part of a larger constant expression
+		}
+	}
+	switch p := parent.(type) {
+	case *ast.CaseClause, *ast.RangeStmt:
+		return
+	case *ast.KeyValueExpr:
+		if p.Key == child {
+			return
+		}
+	case *ast.BinaryExpr:
+		if p.Op == token.SHL || p.Op == token.SHR {
+			return
+		}
+	case *ast.AssignStmt:
+		if p.Tok == token.SHL_ASSIGN || p.Tok == token.SHR_ASSIGN {
+			return
+		}
+	case *ast.CallExpr:
+		if w.isGenericCall(p) {
+			return
+		}
+	}
+	lo, hi, ok := w.intRange(b)
+	if !ok {
+		return
+	}
+	text := string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())])
+	one := constant.MakeInt64(1)
+	for _, op := range []token.Token{token.ADD, token.SUB} {
+		v := constant.BinaryOp(tv.Value, op, one)
+		if constant.Compare(v, token.LSS, lo) || constant.Compare(v, token.GTR, hi) {
+			continue
+		}
+		if !w.constantFits(parent, child, v) {
+			continue
+		}
+		w.add(&candidate{how: rewriteWrap, node: e, to: op}, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
+	}
+}
+
+// constantFits reports whether replacing child, an operand of parent, by the
+// constant v still passes the compiler's checks of constant operands: no
+// division by zero, no negative or out-of-range constant index, slice bound
+// or make size, and constant slice bounds and make sizes in order. The
+// schemata would compile either way, but the hand-written mutant would not.
+func (w *walker) constantFits(parent, child ast.Node, v constant.Value) bool {
+	zero := constant.MakeInt64(0)
+	negative := constant.Compare(v, token.LSS, zero)
+	switch p := parent.(type) {
+	case *ast.BinaryExpr:
+		if (p.Op == token.QUO || p.Op == token.REM) && p.Y == child {
+			return constant.Sign(v) != 0
+		}
+	case *ast.AssignStmt:
+		if p.Tok == token.QUO_ASSIGN || p.Tok == token.REM_ASSIGN {
+			return constant.Sign(v) != 0
+		}
+	case *ast.IndexExpr:
+		if p.Index != child {
+			return true
+		}
+		if negative {
+			return false
+		}
+		if n, ok := w.constLen(p.X); ok {
+			return constant.Compare(v, token.LSS, n)
+		}
+	case *ast.SliceExpr:
+		if negative {
+			return false
+		}
+		bounds := []ast.Expr{p.Low, p.High, p.Max}
+		vals := make([]constant.Value, len(bounds))
+		if p.Low == nil {
+			vals[0] = zero
+		}
+		if n, ok := w.constLen(p.X); ok && p.High == nil {
+			vals[1] = n
+		}
+		for i, bnd := range bounds {
+			if bnd == nil {
+				continue
+			}
+			if bnd == child {
+				vals[i] = v
+			} else if tv := w.a.info.Types[bnd]; tv.Value != nil {
+				vals[i] = tv.Value
+			}
+		}
+		if n, ok := w.constLen(p.X); ok {
+			for _, x := range vals {
+				if x != nil && constant.Compare(x, token.GTR, n) {
+					return false
+				}
+			}
+		}
+		for i := range vals {
+			for j := i + 1; j < len(vals); j++ {
+				if vals[i] != nil && vals[j] != nil && constant.Compare(vals[i], token.GTR, vals[j]) {
+					return false
+				}
+			}
+		}
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(p.Fun).(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if _, builtin := w.a.info.Uses[id].(*types.Builtin); !builtin || id.Name != "make" || len(p.Args) < 2 {
+			return true
+		}
+		if negative {
+			return false
+		}
+		if len(p.Args) == 3 {
+			sizes := make([]constant.Value, 2)
+			for i, arg := range p.Args[1:] {
+				if arg == child {
+					sizes[i] = v
+				} else if tv := w.a.info.Types[arg]; tv.Value != nil {
+					sizes[i] = tv.Value
+				}
+			}
+			if sizes[0] != nil && sizes[1] != nil && constant.Compare(sizes[0], token.GTR, sizes[1]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// constLen returns the length of x when the compiler knows it: an array, a
+// pointer to an array, or a constant string.
+func (w *walker) constLen(x ast.Expr) (constant.Value, bool) {
+	tv, ok := w.a.info.Types[x]
+	if !ok {
+		return nil, false
+	}
+	if tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.MakeInt64(int64(len(constant.StringVal(tv.Value)))), true
+	}
+	t := tv.Type.Underlying()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem().Underlying()
+	}
+	if arr, ok := t.(*types.Array); ok {
+		return constant.MakeInt64(arr.Len()), true
+	}
+	return nil, false
+}
+
+func (w *walker) isGenericCall(call *ast.CallExpr) bool {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return true // a function value: keep it simple and skip
+	}
+	_, ok := w.a.info.Instances[id]
+	return ok
+}
+
+// intRange returns the bounds of an integer type.
+func (w *walker) intRange(b *types.Basic) (lo, hi constant.Value, ok bool) {
+	size := w.a.sizes.Sizeof(b)
+	if size <= 0 || size > 8 {
+		return nil, nil, false
+	}
+	bits := uint(8 * size)
+	one := constant.MakeInt64(1)
+	if b.Info()&types.IsUnsigned != 0 {
+		hi = constant.BinaryOp(constant.Shift(one, token.SHL, bits), token.SUB, one)
+		return constant.MakeInt64(0), hi, true
+	}
+	hi = constant.BinaryOp(constant.Shift(one, token.SHL, bits-1), token.SUB, one)
+	lo = constant.UnaryOp(token.SUB, constant.Shift(one, token.SHL, bits-1), 0)
+	return lo, hi, true
+}
+
+// ifStmt handles branch removal.
+func (w *walker) ifStmt(n *ast.IfStmt) {
+	if w.at(n.If) {
+		w.add(&candidate{how: rewriteWrap, node: n.Cond, to: token.IF}, n.If, OpBranchRemoval, descIfBody)
+	}
+	if n.Else != nil {
+		if pos := w.elsePos(n); w.at(pos) {
+			w.add(&candidate{how: rewriteWrap, node: n.Cond, to: token.ELSE}, pos, OpBranchRemoval, descElseBranch)
+		}
+	}
+}
+
+// elsePos finds the else keyword between the if body and the else branch.
+func (w *walker) elsePos(n *ast.IfStmt) token.Pos {
+	src := w.a.src[w.name]
+	i, end := w.off(n.Body.End()), w.off(n.Else.Pos())
+	for i < end {
+		switch {
+		case src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r':
+			i++
+		case i+1 < end && src[i] == '/' && src[i+1] == '/':
+			for i < end && src[i] != '\n' {
+				i++
+			}
+		case i+1 < end && src[i] == '/' && src[i+1] == '*':
+			j := i + 2
+			for j+1 < end && !(src[j] == '*' && src[j+1] == '/') {
+				j++
+			}
+			i = j + 2
+		default:
+			return w.tf.Pos(i)
+		}
+	}
+	return n.Else.Pos()
+}
+
+// stmtInList reports whether the visited statement n sits in a statement
+// list, where it can be replaced by an if statement.
+func (w *walker) stmtInList(n ast.Stmt) bool {
+	if len(w.stack) == 0 {
+		return false
+	}
+	switch p := w.stack[len(w.stack)-1].(type) {
+	case *ast.BlockStmt:
+		return true
+	case *ast.CaseClause:
+		return slices.Contains(p.Body, n)
+	case *ast.CommClause:
+		return slices.Contains(p.Body, n)
+	case *ast.LabeledStmt:
+		return true
+	}
+	return false
+}
+
+func (w *walker) incDec(n *ast.IncDecStmt) {
+	list := w.stmtInList(n)
+	if w.at(n.TokPos) {
+		to := token.DEC
+		if n.Tok == token.DEC {
+			to = token.INC
+		}
+		w.add(&candidate{how: rewriteNode, node: n, from: n.Tok, to: to, list: list}, n.TokPos, OpIncDec, arrow(n.Tok, to))
+	}
+	if list && w.at(n.Pos()) {
+		w.removal(n)
+	}
+}
+
+func (w *walker) assign(n *ast.AssignStmt) {
+	if n.Tok == token.DEFINE {
+		return
+	}
+	list := w.stmtInList(n)
+	if w.at(n.TokPos) && len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+		var to token.Token
+		switch n.Tok {
+		case token.SUB_ASSIGN:
+			to = token.ADD_ASSIGN
+		case token.QUO_ASSIGN:
+			to = token.MUL_ASSIGN
+		case token.ADD_ASSIGN:
+			if w.a.typed() && types.Satisfies(w.a.info.TypeOf(n.Lhs[0]), w.a.numeric) {
+				to = token.SUB_ASSIGN
+			}
+		case token.MUL_ASSIGN:
+			if w.a.typed() && !w.isConstZero(n.Rhs[0]) {
+				to = token.QUO_ASSIGN
+			}
+		}
+		if to != token.ILLEGAL {
+			w.add(&candidate{how: rewriteNode, node: n, from: n.Tok, to: to, list: list}, n.TokPos, OpAugmentedAssignment, arrow(n.Tok, to))
+		}
+	}
+	if list && w.at(n.Pos()) && !w.blankOnly(n) {
+		w.removal(n)
+	}
+}
+
+// blankOnly reports whether n assigns only to _ and has no effect on its
+// right (no receive, and no call other than a conversion or a pure builtin
+// when types tell them apart): removing it would be the same program.
+func (w *walker) blankOnly(n *ast.AssignStmt) bool {
+	for _, e := range n.Lhs {
+		if id, ok := e.(*ast.Ident); !ok || id.Name != "_" {
+			return false
+		}
+	}
+	effect := false
+	for _, e := range n.Rhs {
+		ast.Inspect(e, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.CallExpr:
+				effect = effect || !w.isPureCall(m)
+			case *ast.UnaryExpr:
+				effect = effect || m.Op == token.ARROW
+			case *ast.FuncLit:
+				return false
+			}
+			return !effect
+		})
+	}
+	return !effect
+}
+
+// isPureCall reports whether call is a conversion or a call of a builtin
+// without effects.
+func (w *walker) isPureCall(call *ast.CallExpr) bool {
+	if !w.a.typed() {
+		return false
+	}
+	tv := w.a.info.Types[call.Fun]
+	if tv.IsType() {
+		return true
+	}
+	if !tv.IsBuiltin() {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	switch id.Name {
+	case "len", "cap", "min", "max", "complex", "real", "imag", "new", "make":
+		return true
+	}
+	return false
+}
+
+func (w *walker) exprStmt(n *ast.ExprStmt) {
+	if !w.at(n.Pos()) || !w.stmtInList(n) {
+		return
+	}
+	switch x := ast.Unparen(n.X).(type) {
+	case *ast.CallExpr:
+		// A panic call can be a terminating statement; wrapping it could
+		// leave a function without a return.
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "panic" {
+			return
+		}
+	case *ast.UnaryExpr:
+		if x.Op != token.ARROW {
+			return
+		}
+	default:
+		return
+	}
+	w.removal(n)
+}
+
+// branch handles break ↔ continue.
+func (w *walker) branch(n *ast.BranchStmt) {
+	if n.Label != nil || (n.Tok != token.BREAK && n.Tok != token.CONTINUE) || !w.at(n.TokPos) {
+		return
+	}
+	loop := w.innermostBreakable()
+	if loop == nil {
+		return
+	}
+	to := token.CONTINUE
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		if n.Tok == token.CONTINUE {
+			to = token.BREAK
+			if l.Cond == nil && !w.hasBreak(l) {
+				return
+			}
+		}
+	case *ast.RangeStmt:
+		if n.Tok == token.CONTINUE {
+			to = token.BREAK
+		}
+	default:
+		return
+	}
+	w.add(&candidate{how: rewriteNode, node: n, from: n.Tok, to: to, list: true}, n.TokPos, OpLoopControl, arrow(n.Tok, to))
+}
+
+// innermostBreakable returns the innermost for, range, switch or select
+// statement around the visited node within its function, or nil.
+func (w *walker) innermostBreakable() ast.Node {
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		switch n := w.stack[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			return n
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		}
+	}
+	return nil
+}
+
+// hasBreak reports whether loop already contains a break that leaves it.
+func (w *walker) hasBreak(loop *ast.ForStmt) bool {
+	var label string
+	for i := len(w.stack) - 1; i >= 1; i-- {
+		if w.stack[i] == loop {
+			if l, ok := w.stack[i-1].(*ast.LabeledStmt); ok {
+				label = l.Label.Name
+			}
+			break
+		}
+	}
+	found := false
+	var walk func(n ast.Node, depth int)
+	walk = func(n ast.Node, depth int) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil {
+				return false
+			}
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if m.Tok == token.BREAK && ((m.Label == nil && depth == 0) || (m.Label != nil && m.Label.Name == label)) {
+					found = true
+				}
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if m != n {
+					walk(m, depth+1)
+					return false
+				}
+			}
+			return true
+		})
+	}
+	walk(loop.Body, 0)
+	return found
+}

@@ -1,0 +1,616 @@
+package mutant
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// allLines requests every line of every file.
+func allLines(files map[string][]byte) map[string][]int {
+	lines := make(map[string][]int)
+	for name, src := range files {
+		n := strings.Count(string(src), "\n") + 1
+		for l := 1; l <= n; l++ {
+			lines[name] = append(lines[name], l)
+		}
+	}
+	return lines
+}
+
+// brief formats sites as "line operator (description)".
+func brief(sites []Site) []string {
+	out := make([]string, len(sites))
+	for i, s := range sites {
+		out[i] = fmt.Sprintf("%d %s (%s)", s.Line, s.Operator, s.Description)
+	}
+	return out
+}
+
+func TestFind(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{{
+		name: "relational and logical",
+		src: `package p
+
+func f(a, b int, c bool) bool {
+	return a < b && c || a >= b
+}
+`,
+		want: []string{
+			"4 relational_boundary (< → <=)",
+			"4 logical (&& → ||)",
+			"4 logical (|| → &&)",
+			"4 relational_boundary (>= → >)",
+		},
+	}, {
+		name: "negation, not and bool literals",
+		src: `package p
+
+func f(a, b int, c bool) bool {
+	if a == b {
+		return !c
+	}
+	return a != b == true
+}
+`,
+		want: []string{
+			"4 branch_removal (if body never runs)",
+			"4 relational_negation (== → !=)",
+			"5 not_removal (!x → x)",
+			"7 relational_negation (!= → ==)",
+			"7 relational_negation (== → !=)",
+			"7 bool_literal (true → false)",
+		},
+	}, {
+		name: "a local true is not the predeclared constant",
+		src: `package p
+
+func f() bool {
+	true := false
+	return true
+}
+`,
+		want: []string{"4 bool_literal (false → true)"},
+	}, {
+		name: "arithmetic needs numbers",
+		src: `package p
+
+func f(a, b int, s string, x float64) (int, string, float64) {
+	return a + b*2, s + "x", x / 2.5
+}
+`,
+		want: []string{
+			"4 arithmetic (+ → -)",
+			"4 arithmetic (* → /)",
+			"4 int_constant (2 → 1)",
+			"4 int_constant (2 → 3)",
+			"4 arithmetic (/ → *)",
+		},
+	}, {
+		name: "constant declarations and array lengths",
+		src: `package p
+
+const c = 1+2 < 3 && true
+
+const n = 4
+
+var arr [n * 2]int
+
+var m = n + 1
+
+func f(x int) int {
+	return x + n*2 + len(arr)
+}
+`,
+		want: []string{
+			"12 arithmetic (+ → -)",
+			"12 arithmetic (+ → -)",
+		},
+	}, {
+		name: "statements",
+		src: `package p
+
+func f(xs []int, ch chan int) int {
+	y := len(xs)
+	y = y + 1
+	y++
+	g()
+	<-ch
+	_ = y
+	_ = g2()
+	var z int
+	z, y = y, z
+	defer g()
+	if y > 0 {
+		panic("x")
+	}
+	return y + z
+}
+
+func g() {}
+
+func g2() int { return 1 }
+`,
+		want: []string{
+			"5 statement_removal (remove statement)",
+			"5 arithmetic (+ → -)",
+			"5 int_constant (1 → 0)",
+			"5 int_constant (1 → 2)",
+			"6 statement_removal (remove statement)",
+			"6 incdec (++ → --)",
+			"7 statement_removal (remove statement)",
+			"8 statement_removal (remove statement)",
+			"10 statement_removal (remove statement)",
+			"12 statement_removal (remove statement)",
+			"14 branch_removal (if body never runs)",
+			"14 relational_boundary (> → >=)",
+			"14 int_constant (0 → -1)",
+			"14 int_constant (0 → 1)",
+			"17 arithmetic (+ → -)",
+			"22 int_constant (1 → 0)",
+			"22 int_constant (1 → 2)",
+		},
+	}, {
+		name: "augmented assignment",
+		src: `package p
+
+func f(a int, s string, x float64) (int, string, float64) {
+	a += 2
+	a -= b
+	a *= 0
+	a /= 1
+	s += "x"
+	x *= 2
+	a <<= 1
+	return a, s, x
+}
+
+var b int
+`,
+		want: []string{
+			"4 statement_removal (remove statement)",
+			"4 augmented_assignment (+= → -=)",
+			"4 int_constant (2 → 1)",
+			"4 int_constant (2 → 3)",
+			"5 statement_removal (remove statement)",
+			"5 augmented_assignment (-= → +=)",
+			"6 statement_removal (remove statement)",
+			"6 int_constant (0 → -1)",
+			"6 int_constant (0 → 1)",
+			"7 statement_removal (remove statement)",
+			"7 augmented_assignment (/= → *=)",
+			"7 int_constant (1 → 2)",
+			"8 statement_removal (remove statement)",
+			"9 statement_removal (remove statement)",
+			"9 augmented_assignment (*= → /=)",
+			"10 statement_removal (remove statement)",
+		},
+	}, {
+		name: "loop control",
+		src: `package p
+
+func f(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		if x == 9 {
+			continue
+		}
+		switch x {
+		case 1:
+			break
+		}
+		select {
+		default:
+			break
+		}
+		if x > 9 {
+			break
+		}
+	}
+	for {
+		if n < 3 {
+			continue
+		}
+		return n
+	}
+}
+
+func g(xs []int) {
+outer:
+	for i := range xs {
+		for {
+			if i > 0 {
+				continue outer
+			}
+			break
+		}
+		for i < 5 {
+			continue
+		}
+	}
+}
+`,
+		want: []string{
+			"4 int_constant (0 → -1)",
+			"4 int_constant (0 → 1)",
+			"6 branch_removal (if body never runs)",
+			"6 relational_negation (== → !=)",
+			"6 int_constant (9 → 10)",
+			"6 int_constant (9 → 8)",
+			"7 loop_control (continue → break)",
+			"17 branch_removal (if body never runs)",
+			"17 relational_boundary (> → >=)",
+			"17 int_constant (9 → 10)",
+			"17 int_constant (9 → 8)",
+			"18 loop_control (break → continue)",
+			"22 branch_removal (if body never runs)",
+			"22 relational_boundary (< → <=)",
+			"22 int_constant (3 → 2)",
+			"22 int_constant (3 → 4)",
+			"33 branch_removal (if body never runs)",
+			"33 relational_boundary (> → >=)",
+			"33 int_constant (0 → -1)",
+			"33 int_constant (0 → 1)",
+			"36 loop_control (break → continue)",
+			"38 relational_boundary (< → <=)",
+			"38 int_constant (5 → 4)",
+			"38 int_constant (5 → 6)",
+			"39 loop_control (continue → break)",
+		},
+	}, {
+		name: "suppression comments are not honoured",
+		src: `package p
+
+func f(a, b int) bool {
+	// sealgate:ignore
+	//go-mutesting:disable
+	return a < b //nolint // mutator:disable
+}
+`,
+		want: []string{"6 relational_boundary (< → <=)"},
+	}, {
+		name: "integer constants where the compiler checks them",
+		src: `package p
+
+func f(xs []int, k uint, m map[int]int, a [3]int) int {
+	xs = append(xs, 7)
+	ys := make([]int, 0, 2)
+	_ = a[2]
+	_ = xs[1:2]
+	switch k {
+	case 1:
+	}
+	_ = 1 << k
+	_ = m[5]
+	_ = -1 + len(ys)
+	for range 3 {
+	}
+	g(1)
+	_ = map[int]bool{4: true}
+	return xs[0] / 1
+}
+
+func g[T any](T) {}
+`,
+		want: []string{
+			"4 statement_removal (remove statement)",
+			"4 int_constant (7 → 6)",
+			"4 int_constant (7 → 8)",
+			"5 int_constant (0 → 1)",
+			"5 int_constant (2 → 1)",
+			"5 int_constant (2 → 3)",
+			"6 int_constant (2 → 1)",
+			"7 int_constant (1 → 0)",
+			"7 int_constant (1 → 2)",
+			"7 int_constant (2 → 1)",
+			"7 int_constant (2 → 3)",
+			"12 int_constant (5 → 4)",
+			"12 int_constant (5 → 6)",
+			"13 int_constant (-1 → -2)",
+			"13 int_constant (-1 → 0)",
+			"13 arithmetic (+ → -)",
+			"16 statement_removal (remove statement)",
+			"17 bool_literal (true → false)",
+			"18 int_constant (0 → 1)",
+			"18 arithmetic (/ → *)",
+			"18 int_constant (1 → 2)",
+		},
+	}, {
+		name: "if, else if and else",
+		src: `package p
+
+func f(x int) int {
+	if x > 0 {
+		return 1
+	} else if x < 0 {
+		return -1
+	} else {
+		return 0
+	}
+}
+`,
+		want: []string{
+			"4 branch_removal (if body never runs)",
+			"4 relational_boundary (> → >=)",
+			"4 int_constant (0 → -1)",
+			"4 int_constant (0 → 1)",
+			"5 int_constant (1 → 0)",
+			"5 int_constant (1 → 2)",
+			"6 branch_removal (else branch never runs)",
+			"6 branch_removal (if body never runs)",
+			"6 relational_boundary (< → <=)",
+			"6 int_constant (0 → -1)",
+			"6 int_constant (0 → 1)",
+			"7 int_constant (-1 → -2)",
+			"7 int_constant (-1 → 0)",
+			"8 branch_removal (else branch never runs)",
+			"9 int_constant (0 → -1)",
+			"9 int_constant (0 → 1)",
+		},
+	}, {
+		name: "the last use of a variable stays",
+		src: `package p
+
+func f(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	m, k := 1, 2
+	println(m)
+	println(k)
+	k = 3
+	return n
+}
+`,
+		want: []string{
+			"4 int_constant (0 → -1)",
+			"4 int_constant (0 → 1)",
+			"6 augmented_assignment (+= → -=)",
+			"8 int_constant (1 → 0)",
+			"8 int_constant (1 → 2)",
+			"8 int_constant (2 → 1)",
+			"8 int_constant (2 → 3)",
+			"11 statement_removal (remove statement)",
+			"11 int_constant (3 → 2)",
+			"11 int_constant (3 → 4)",
+		},
+	}, {
+		name: "uint8 bounds",
+		src: `package p
+
+func f(b uint8) uint8 {
+	return b + 255 - 0
+}
+`,
+		want: []string{
+			"4 arithmetic (+ → -)",
+			"4 int_constant (255 → 254)",
+			"4 arithmetic (- → +)",
+			"4 int_constant (0 → 1)",
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string][]byte{"p.go": []byte(tt.src)}
+			sites, err := Find(Package{Files: files}, allLines(files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := brief(sites); !slices.Equal(got, tt.want) {
+				t.Errorf("Find =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+			}
+			for _, s := range sites {
+				if s.ID != 0 || s.File != "p.go" {
+					t.Errorf("site %v: want ID 0 and file p.go", s)
+				}
+			}
+		})
+	}
+}
+
+// TestFindPositions checks the column of each kind of token a site names.
+func TestFindPositions(t *testing.T) {
+	src := `package p
+
+func f(x int, xs []int) int {
+	if x > 0 {
+		x++
+	} else if x < 0 {
+		x = -x
+	}
+	for range xs {
+		break
+	}
+	return x
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"p.go:4:2 branch_removal (if body never runs)",
+		"p.go:4:7 relational_boundary (> → >=)",
+		"p.go:4:9 int_constant (0 → -1)",
+		"p.go:4:9 int_constant (0 → 1)",
+		"p.go:5:3 statement_removal (remove statement)",
+		"p.go:5:4 incdec (++ → --)",
+		"p.go:6:4 branch_removal (else branch never runs)",
+		"p.go:6:9 branch_removal (if body never runs)",
+		"p.go:6:14 relational_boundary (< → <=)",
+		"p.go:6:16 int_constant (0 → -1)",
+		"p.go:6:16 int_constant (0 → 1)",
+		"p.go:7:3 statement_removal (remove statement)",
+		"p.go:10:3 loop_control (break → continue)",
+	}
+	var got []string
+	for _, s := range sites {
+		got = append(got, s.String())
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Find =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+
+	// Only the requested lines count, and a line of a multi-line
+	// expression counts for the operator on it.
+	sites, err = Find(Package{Files: files}, map[string][]int{"p.go": {6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := brief(sites); len(got) != 5 || got[0] != "6 branch_removal (else branch never runs)" {
+		t.Errorf("Find on line 6 = %q", got)
+	}
+}
+
+// TestFindUntyped checks that a package that does not type-check still gets
+// the operators that need no types, and only those.
+func TestFindUntyped(t *testing.T) {
+	src := `package p
+
+import "example.invalid/nowhere"
+
+func f(a, b int, s string) (int, bool) {
+	a += 1
+	a -= b
+	a++
+	ok := a < b && !nowhere.X
+	return a * b, ok == true
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Dir: t.TempDir(), Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"6 statement_removal (remove statement)",
+		"7 statement_removal (remove statement)",
+		"7 augmented_assignment (-= → +=)",
+		"8 statement_removal (remove statement)",
+		"8 incdec (++ → --)",
+		"9 relational_boundary (< → <=)",
+		"9 logical (&& → ||)",
+		"9 not_removal (!x → x)",
+		"10 relational_negation (== → !=)",
+		"10 bool_literal (true → false)",
+	}
+	if got := brief(sites); !slices.Equal(got, want) {
+		t.Errorf("Find =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+
+	// Without types, a true declared anywhere in the package rules out
+	// every true literal.
+	files["q.go"] = []byte("package p\n\nfunc g() bool {\n\ttrue := false\n\treturn true\n}\n")
+	sites, err = Find(Package{Dir: t.TempDir(), Files: files}, map[string][]int{"p.go": {10}, "q.go": {4, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"10 relational_negation (== → !=)", "4 bool_literal (false → true)"}
+	if got := brief(sites); !slices.Equal(got, want) {
+		t.Errorf("Find with a shadowing true = %q, want %q", got, want)
+	}
+
+	// Without types, the last use of a local variable or an import is
+	// judged by name.
+	files = map[string][]byte{"r.go": []byte(`package p
+
+import "example.invalid/other"
+
+func h(a int) {
+	b := a
+	other.Do(b)
+	other.Do(a)
+	a++
+}
+`)}
+	sites, err = Find(Package{Dir: t.TempDir(), Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		"8 statement_removal (remove statement)",
+		"9 statement_removal (remove statement)",
+		"9 incdec (++ → --)",
+	}
+	if got := brief(sites); !slices.Equal(got, want) {
+		t.Errorf("Find of last uses without types = %q, want %q", got, want)
+	}
+}
+
+func TestFindBuildConstraints(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	files := map[string][]byte{
+		"a.go":               []byte("package p\n\nfunc f(a, b int) int { return a + b }\n"),
+		"b_" + other + ".go": []byte("package p\n\nfunc f(a, b int) int { return a - b }\n"),
+		"c.go":               []byte("//go:build ignore\n\npackage main\n\nfunc main() { println(1 + 2 < 3) }\n"),
+		"_d.go":              []byte("package p\n\nfunc f() {}\n"),
+		"e.go":               []byte("//go:build sealgate_no_such_tag\n\npackage p\n\nfunc f() {}\n"),
+	}
+	pkg := Package{Files: files}
+	excluded, err := Excluded(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"_d.go", "b_" + other + ".go", "c.go", "e.go"}
+	if !slices.Equal(excluded, want) {
+		t.Errorf("Excluded = %q, want %q", excluded, want)
+	}
+	sites, err := Find(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The excluded files give no sites, and, left out of type checking,
+	// they do not stop the typed operators in a.go.
+	if got := brief(sites); !slices.Equal(got, []string{"3 arithmetic (+ → -)"}) {
+		t.Errorf("Find = %q", got)
+	}
+}
+
+func TestFindErrors(t *testing.T) {
+	good := []byte("package p\n")
+	tests := []struct {
+		name  string
+		files map[string][]byte
+		lines map[string][]int
+		want  string
+	}{
+		{"parse error", map[string][]byte{"p.go": []byte("package p\n\nfunc f( {\n")}, map[string][]int{"p.go": {3}}, "p.go:3"},
+		{"unknown file", map[string][]byte{"p.go": good}, map[string][]int{"q.go": {1}}, `"q.go" is not in the package`},
+		{"test file", map[string][]byte{"p_test.go": good}, nil, "is a test file"},
+		{"path", map[string][]byte{"sub/p.go": good}, nil, "not the base name"},
+		{"not go", map[string][]byte{"p.txt": good}, nil, "not the base name"},
+		{"two packages", map[string][]byte{"p.go": good, "q.go": []byte("package q\n")}, nil, "package q"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Find(Package{Files: tt.files}, tt.lines)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Find error = %v, want one containing %q", err, tt.want)
+			}
+			_, err = Schemata(Package{Files: tt.files}, nil)
+			if err == nil && tt.lines == nil {
+				t.Errorf("Schemata succeeded on an invalid package")
+			}
+		})
+	}
+	if _, err := Find(Package{Files: map[string][]byte{"p.go": good}}, nil); err != nil {
+		t.Errorf("Find with no lines: %v", err)
+	}
+	if sites, err := Find(Package{}, nil); err != nil || len(sites) != 0 {
+		t.Errorf("Find on an empty package = %v, %v", sites, err)
+	}
+	if _, err := Schemata(Package{}, nil); err == nil {
+		t.Errorf("Schemata of an empty package succeeded")
+	}
+}

@@ -1,0 +1,205 @@
+// Package mutant finds mutation sites on the changed lines of a Go package
+// and compiles every selected mutant into the package at once.
+//
+// Compiling dominates the cost of a Go mutant, so the package uses mutant
+// schemata: Schemata rewrites the package so that each selected site sits
+// behind a run-time switch, the test binary is built once, and a process runs
+// mutant n when the environment variable SEALGATE_MUTANT is n (unset, 0 or
+// anything that is not a decimal number runs the original program). Each
+// rewrite evaluates every operand exactly once on every path, in the
+// original order, and keeps the type of the expression it replaces, so with
+// the switch off the package behaves as the original. One exception: on
+// architectures that fuse floating-point multiply-add, an arithmetic or
+// ordering site whose float operand is a product may round differently,
+// because the operand becomes a function argument.
+//
+// Sites are found only where the mutated token is on a requested line. The
+// operators, by Site.Operator, with their descriptions:
+//
+//	relational_boundary   < → <=, <= → <, > → >=, >= → >
+//	relational_negation   == → !=, != → ==
+//	logical               && → ||, || → &&
+//	not_removal           !x → x
+//	bool_literal          true → false, false → true (the predeclared constants)
+//	arithmetic            + → -, - → +, * → /, / → *        (typed)
+//	augmented_assignment  -= → +=, /= → *=; += → -=, *= → /= (the last two typed)
+//	incdec                ++ → --, -- → ++
+//	int_constant          5 → 6, 5 → 4                       (typed)
+//	branch_removal        if body never runs: the condition becomes false
+//	                      else branch never runs: the condition becomes true,
+//	                      so the if body runs in its place
+//	statement_removal     remove statement: a call, a receive, an assignment
+//	                      other than :=, an increment or decrement
+//	loop_control          break → continue, continue → break
+//
+// An operator is applied to the syntax tree, not the text: || → && in
+// a || b || c changes one node, as if written (a || b) && c.
+//
+// Sites are never offered where the mutant would not compile if written by
+// hand, or could not be written as a schema, or is trivially the same
+// program:
+//   - anything in a constant declaration or an array length;
+//   - arithmetic on anything but numbers (string +), on constant
+//     expressions, with two untyped operands, or * → / by a constant zero;
+//     += → -= on strings, *= → /= by a constant zero;
+//   - integer constants that are part of a larger constant expression, in a
+//     float context, case labels, composite-literal keys, shift operands,
+//     range expressions or arguments of generic functions, and new values
+//     that do not fit the type or that the compiler would reject (a zero
+//     divisor, a negative or out-of-range index, slice bound or make size,
+//     bounds out of order);
+//   - statement removal of panic calls (they can be terminating
+//     statements), of `_ = x` without a call, of the last use of a local
+//     variable or an import, and outside statement lists (for-loop post
+//     statements, if and switch init statements);
+//   - break and continue with a label or whose innermost breakable
+//     statement is a switch or select, and continue → break in a `for {}`
+//     loop without a break (the loop would stop being terminating).
+//
+// The operators marked typed need the package to type-check with go/types.
+// Dependencies are type-checked from source without function bodies, found
+// with go/build: in GOROOT directly, elsewhere by `go list` run in
+// Package.Dir (so the module's requirements must be in the module cache or
+// vendored; the go command's environment applies). When the package does
+// not type-check, for any reason, Find offers
+// only the other operators: it then decides from syntax alone, treating a
+// name true or false declared anywhere in the package as shadowing the
+// constants and approximating the last-use rule by name, and Schemata can
+// check its output only by parsing it (the rare rewrite that needs types to
+// be right, such as an ordering of two named untyped constants, may then
+// fail to compile). With types, Schemata type-checks its output and returns
+// an error rather than a package that does not compile.
+//
+// Suppression comments are not honoured (//nolint, "// mutator:disable",
+// //go-mutesting:disable, "// sealgate:ignore" and the like change nothing):
+// a patch must not be able to exempt its own lines.
+//
+// Only files that the go command builds for the host (go/build.Default:
+// GOOS, GOARCH, build constraints, cgo) are considered; see Excluded. The
+// switch file uses type parameters, so the module must declare go 1.18 or
+// later.
+package mutant
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// EnvVar is the environment variable that selects the mutant a process runs.
+const EnvVar = "SEALGATE_MUTANT"
+
+// Package is one Go package's non-test source files.
+type Package struct {
+	// Dir is the package's absolute directory, from which the type checker
+	// resolves imports outside GOROOT (with `go list`, in module mode). It
+	// may be empty; then only standard-library imports resolve.
+	Dir string
+	// Files maps base file names to sources: the package's non-test .go
+	// files. Files the host build excludes may be included; they get no
+	// sites.
+	Files map[string][]byte
+}
+
+// Site is one mutation: an operator applied at one token.
+type Site struct {
+	// ID numbers the site in a selection: 1-based, assigned by Select.
+	// Find leaves it 0.
+	ID int
+	// File is the base name of the file within the package.
+	File string
+	// Line and Col are the 1-based position of the mutated token (the
+	// operator, the literal, the statement's start, the if or else keyword,
+	// the break or continue), ignoring //line directives; Col counts bytes.
+	Line, Col int
+	// Operator is a stable operator name (see the package documentation).
+	Operator string
+	// Description says what changes, e.g. "< → <=" or "remove statement".
+	Description string
+}
+
+// String formats the site as "file:line:col operator (description)".
+func (s Site) String() string {
+	return fmt.Sprintf("%s:%d:%d %s (%s)", s.File, s.Line, s.Col, s.Operator, s.Description)
+}
+
+// Operator names.
+const (
+	OpRelationalBoundary  = "relational_boundary"
+	OpRelationalNegation  = "relational_negation"
+	OpLogical             = "logical"
+	OpNotRemoval          = "not_removal"
+	OpBoolLiteral         = "bool_literal"
+	OpArithmetic          = "arithmetic"
+	OpAugmentedAssignment = "augmented_assignment"
+	OpIncDec              = "incdec"
+	OpIntConstant         = "int_constant"
+	OpBranchRemoval       = "branch_removal"
+	OpStatementRemoval    = "statement_removal"
+	OpLoopControl         = "loop_control"
+)
+
+// Descriptions of the operators whose text is not "from → to".
+const (
+	descNot        = "!x → x"
+	descIfBody     = "if body never runs"
+	descElseBranch = "else branch never runs"
+	descRemoveStmt = "remove statement"
+)
+
+// siteKey identifies a site independently of its ID.
+type siteKey struct {
+	file        string
+	line, col   int
+	operator    string
+	description string
+}
+
+func keyOf(s Site) siteKey {
+	return siteKey{s.File, s.Line, s.Col, s.Operator, s.Description}
+}
+
+func compareSites(a, b Site) int {
+	return cmp.Or(
+		strings.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Col, b.Col),
+		strings.Compare(a.Operator, b.Operator),
+		strings.Compare(a.Description, b.Description),
+	)
+}
+
+// Find lists every mutation site of pkg whose mutated token is on one of the
+// given lines (base file name → 1-based line numbers), sorted by file, line,
+// column, operator and description. Every file named in lines must be in
+// pkg.Files and not be a test file; lines in files the host build excludes
+// yield no sites. A file that does not parse is an error.
+func Find(pkg Package, lines map[string][]int) ([]Site, error) {
+	a, err := analyze(pkg)
+	if err != nil {
+		return nil, err
+	}
+	cands, err := a.candidates(lines)
+	if err != nil {
+		return nil, err
+	}
+	sites := make([]Site, len(cands))
+	for i, c := range cands {
+		sites[i] = c.site
+	}
+	slices.SortFunc(sites, compareSites)
+	return sites, nil
+}
+
+// Excluded returns, sorted, the names of the files of pkg that the host build
+// (go/build.Default) leaves out, for their build constraints, their names
+// (_foo.go, .foo.go) or cgo. Their changed lines cannot be judged by
+// mutants run on this host.
+func Excluded(pkg Package) ([]string, error) {
+	if err := validate(pkg); err != nil {
+		return nil, err
+	}
+	_, out, err := buildable(pkg)
+	return out, err
+}

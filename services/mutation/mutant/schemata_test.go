@@ -1,0 +1,482 @@
+package mutant
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSchemataErrors(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte("package p\n\nfunc f(a, b int) bool { return a < b }\n")}
+	pkg := Package{Files: files}
+	sites, err := Find(pkg, allLines(files))
+	if err != nil || len(sites) != 1 {
+		t.Fatalf("Find = %v, %v", sites, err)
+	}
+	site := sites[0]
+	withID := func(s Site, id int) Site { s.ID = id; return s }
+	other := withID(site, 2)
+	other.Col++
+	tests := []struct {
+		name  string
+		sites []Site
+		want  string
+	}{
+		{"no ID", []Site{site}, "positive ID"},
+		{"same ID", []Site{withID(site, 1), withID(Site{File: "p.go", Line: 3, Col: 1, Operator: OpLogical}, 1)}, "more than one site"},
+		{"twice", []Site{withID(site, 1), withID(site, 2)}, "listed twice"},
+		{"not a site", []Site{other}, "not a mutation site"},
+		{"unknown file", []Site{withID(Site{File: "q.go", Line: 1}, 1)}, "not in the package"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Schemata(pkg, tt.sites)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Schemata error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSchemataFiles(t *testing.T) {
+	files := map[string][]byte{
+		"a.go":                 []byte("package p\n\nfunc f(a, b int) bool { return a < b }\n"),
+		"b.go":                 []byte("package p\n\nfunc g(a, b int) bool { return a > b }\n"),
+		"0_sealgate_mutant.go": []byte("package p\n\nvar sealgateMutant = 1\n"),
+	}
+	pkg := Package{Files: files}
+	sites, err := Find(pkg, map[string][]int{"a.go": {3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Schemata(pkg, Select(sites, 10, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The switch file and its names avoid the package's.
+	if got := slices.Sorted(maps.Keys(out)); !slices.Equal(got, []string{"0_sealgate_mutant1.go", "a.go"}) {
+		t.Fatalf("Schemata files = %q", got)
+	}
+	if !bytes.Contains(out["0_sealgate_mutant1.go"], []byte("var sealgateMutant1 =")) {
+		t.Errorf("switch file:\n%s", out["0_sealgate_mutant1.go"])
+	}
+	for name, src := range out {
+		if f, err := format.Source(src); err != nil || !bytes.Equal(f, src) {
+			t.Errorf("%s is not gofmt-clean (%v):\n%s", name, err, src)
+		}
+	}
+	// The output is deterministic.
+	again, err := Schemata(pkg, Select(sites, 10, nil))
+	if err != nil || !maps.EqualFunc(out, again, bytes.Equal) {
+		t.Errorf("Schemata differs between runs (%v)", err)
+	}
+	// No sites: only the switch file.
+	out, err = Schemata(pkg, nil)
+	if err != nil || len(out) != 1 || out["0_sealgate_mutant1.go"] == nil {
+		t.Errorf("Schemata without sites = %q, %v", slices.Sorted(maps.Keys(out)), err)
+	}
+}
+
+// goTool returns the go command, or skips the test.
+func goTool(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("TEST_SRCDIR") != "" {
+		t.Skip("runs the go command, which the Bazel sandbox does not provide")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	return goBin
+}
+
+// run runs the go command or a built binary in dir, with env added to a
+// hermetic environment, and returns its standard output.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GO111MODULE=on",
+		"GOCACHE="+filepath.Join(os.TempDir(), "sealgate-test-gocache"),
+		EnvVar+"=")
+	cmd.Env = append(cmd.Env, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s in %s: %v\n%s\n%s", name, strings.Join(args, " "), dir, err, stdout.Bytes(), stderr.Bytes())
+	}
+	return stdout.String()
+}
+
+func writeFiles(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	for name, src := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// calcFixture reads testdata: the module's files (go.mod, calc/*.go, dep/*.go)
+// and the non-test sources of package calc.
+func calcFixture(t *testing.T) (module, src map[string][]byte) {
+	t.Helper()
+	module = map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo 1.22\n")}
+	src = make(map[string][]byte)
+	for _, pkg := range []string{"calc", "dep"} {
+		entries, err := os.ReadDir(filepath.Join("testdata", pkg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join("testdata", pkg, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			module[pkg+"/"+e.Name()] = b
+			if pkg == "calc" && !strings.HasSuffix(e.Name(), "_test.go") {
+				src[e.Name()] = b
+			}
+		}
+	}
+	return module, src
+}
+
+// calcLines requests every line of ops.go, more.go and dep.go except the
+// loop guards, which keep mutants from running forever.
+func calcLines(src map[string][]byte) map[string][]int {
+	lines := make(map[string][]int)
+	for _, name := range []string{"ops.go", "more.go", "dep.go"} {
+		for i, l := range strings.Split(string(src[name]), "\n") {
+			if !strings.Contains(l, "// guard") {
+				lines[name] = append(lines[name], i+1)
+			}
+		}
+	}
+	return lines
+}
+
+// TestFindCalc checks the sites of the realistic fixture, by line content.
+func TestFindCalc(t *testing.T) {
+	goTool(t) // the type checker finds example.com/m/dep with the go command
+	module, src := calcFixture(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, module)
+	sites, err := Find(Package{Dir: filepath.Join(dir, "calc"), Files: src}, calcLines(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLine := make(map[string][]string)
+	for _, s := range sites {
+		text := strings.TrimSpace(strings.Split(string(src[s.File]), "\n")[s.Line-1])
+		byLine[text] = append(byLine[text], s.Operator+" ("+s.Description+")")
+	}
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"const Limit = 3 + 4", nil},
+		{"var table [2 * Limit]int", nil},
+		{`return "hi " + name + "!"`, nil},
+		{"break // leaves the switch: no site", nil},
+		{"return 1 << k", nil},
+		{"case 2:", nil},
+		// x is used elsewhere, so the statement can go.
+		{"s += x // T is a type parameter with numeric types only", []string{"statement_removal (remove statement)", "augmented_assignment (+= → -=)"}},
+		// The only use of x in Mean: no statement removal.
+		{"s += x", []string{"augmented_assignment (+= → -=)"}},
+		{"x++ //nolint // mutator:disable // sealgate:ignore", []string{"statement_removal (remove statement)", "incdec (++ → --)"}},
+		{"n := len(log) + 1", []string{"arithmetic (+ → -)", "int_constant (1 → 0)", "int_constant (1 → 2)"}},
+		// The last use of n cannot go; the first call can.
+		{`Record(&log, strings.Repeat("b", n))`, nil},
+		{`Record(&log, "a")`, []string{"statement_removal (remove statement)"}},
+		{"return b + 255", []string{"arithmetic (+ → -)", "int_constant (255 → 254)"}},
+		// ops.go does not import time, yet the product is a time.Duration.
+		{"return int64(t.Timeout() * 2)", []string{"arithmetic (* → /)", "int_constant (2 → 1)", "int_constant (2 → 3)"}},
+		{"return d*time.Duration(k) + time.Second", []string{"arithmetic (* → /)", "arithmetic (+ → -)"}},
+		{"return !f", []string{"not_removal (!x → x)"}},
+		{"return f && false", []string{"logical (&& → ||)", "bool_literal (false → true)"}},
+		{"return dep.Flag(x < dep.Limit()) && !dep.Flag(x < 0)", []string{
+			"relational_boundary (< → <=)", "logical (&& → ||)", "not_removal (!x → x)", "relational_boundary (< → <=)",
+			"int_constant (0 → -1)", "int_constant (0 → 1)",
+		}},
+		{"} else if x == hi-1 {", []string{
+			"branch_removal (else branch never runs)", "branch_removal (if body never runs)", "relational_negation (== → !=)",
+			"arithmetic (- → +)", "int_constant (1 → 0)", "int_constant (1 → 2)",
+		}},
+	}
+	for _, tt := range tests {
+		if got := byLine[tt.line]; !slices.Equal(got, tt.want) {
+			t.Errorf("sites on %q = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	for text := range byLine {
+		if strings.Contains(text, "// guard") || strings.HasPrefix(text, "//") {
+			t.Errorf("sites on line %q", text)
+		}
+	}
+}
+
+// TestSchemataBuild is the end-to-end check: the schemata of every site of
+// the fixture is gofmt-clean, vets, builds and passes the package's tests
+// with the switch off, and, run mutant by mutant from one test binary,
+// behaves exactly like each mutation applied by hand to its own copy of the
+// package. It runs with type information and without: when Package.Dir is
+// empty, the type checker cannot find example.com/m/dep.
+func TestSchemataBuild(t *testing.T) {
+	goBin := goTool(t)
+	t.Run("typed", func(t *testing.T) { testSchemataBuild(t, goBin, true) })
+	t.Run("untyped", func(t *testing.T) { testSchemataBuild(t, goBin, false) })
+}
+
+func testSchemataBuild(t *testing.T, goBin string, typed bool) {
+	module, src := calcFixture(t)
+	root := t.TempDir()
+	dir := filepath.Join(root, "schemata")
+	writeFiles(t, dir, module)
+	pkg := Package{Files: src}
+	if typed {
+		pkg.Dir = filepath.Join(dir, "calc")
+	}
+	found, err := Find(pkg, calcLines(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arithmetic := 0
+	for _, s := range found {
+		if s.Operator == OpArithmetic || s.Operator == OpIntConstant {
+			arithmetic++
+		}
+	}
+	if typed != (arithmetic > 0) {
+		t.Fatalf("typed %v, but %d typed sites", typed, arithmetic)
+	}
+	sites := Select(found, len(found), []byte("baseline\x00patch"))
+	if want := map[bool]int{true: 140, false: 70}[typed]; len(sites) != len(found) || len(sites) < want {
+		t.Fatalf("selected %d of %d sites", len(sites), len(found))
+	}
+	out, err := Schemata(pkg, sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string][]byte)
+	for name, b := range out {
+		if f, err := format.Source(b); err != nil || !bytes.Equal(f, b) {
+			t.Errorf("%s is not gofmt-clean (%v)", name, err)
+		}
+		files["calc/"+name] = b
+	}
+	writeFiles(t, dir, files)
+	run(t, dir, nil, goBin, "vet", "./...")
+	run(t, dir, nil, goBin, "test", "-count=1", "./...")
+	run(t, dir, nil, goBin, "test", "-c", "-o", "calc.test", "./calc")
+	report := func(id int) string {
+		stdout := run(t, filepath.Join(dir, "calc"), []string{fmt.Sprintf("%s=%d", EnvVar, id)},
+			filepath.Join(dir, "calc.test"), "-test.run=^TestReport$", "-test.count=1")
+		_, after, ok := strings.Cut(stdout, "<<<REPORT\n")
+		body, _, ok2 := strings.Cut(after, "REPORT>>>\n")
+		if !ok || !ok2 {
+			t.Fatalf("mutant %d: no report in\n%s", id, stdout)
+		}
+		return body
+	}
+
+	// The same mutations applied by hand, one package per site, built
+	// into one program that prints every package's report.
+	hand := filepath.Join(root, "hand")
+	handFiles := map[string][]byte{
+		"go.mod":     module["go.mod"],
+		"dep/dep.go": module["dep/dep.go"],
+	}
+	var imports, calls strings.Builder
+	for id := 0; id <= len(sites); id++ {
+		pkgDir := fmt.Sprintf("h%d", id)
+		for name, b := range src {
+			if id > 0 && name == sites[id-1].File {
+				b = applyByHand(t, b, sites[id-1])
+			}
+			handFiles[pkgDir+"/"+name] = b
+		}
+		fmt.Fprintf(&imports, "\t%s \"example.com/m/%s\"\n", pkgDir, pkgDir)
+		fmt.Fprintf(&calls, "\tfmt.Print(\"=== %d\\n\", %s.Report())\n", id, pkgDir)
+	}
+	handFiles["main.go"] = fmt.Appendf(nil, "package main\n\nimport (\n\t\"fmt\"\n%s)\n\nfunc main() {\n%s}\n", imports.String(), calls.String())
+	writeFiles(t, hand, handFiles)
+	run(t, hand, nil, goBin, "build", "-o", "hand.bin", ".")
+	byHand := make(map[int]string)
+	for _, part := range strings.Split(run(t, hand, nil, filepath.Join(hand, "hand.bin")), "=== ")[1:] {
+		head, body, _ := strings.Cut(part, "\n")
+		var id int
+		if _, err := fmt.Sscan(head, &id); err != nil {
+			t.Fatalf("hand output: %q", head)
+		}
+		byHand[id] = body
+	}
+	if len(byHand) != len(sites)+1 {
+		t.Fatalf("hand program printed %d reports, want %d", len(byHand), len(sites)+1)
+	}
+
+	original := report(0)
+	if original != byHand[0] {
+		t.Fatalf("with the switch off the report differs from the original:\n%s\nwant\n%s", original, byHand[0])
+	}
+	killed := 0
+	for _, s := range sites {
+		got := report(s.ID)
+		if got != byHand[s.ID] {
+			t.Errorf("mutant %d %v: schemata and hand-applied mutant differ:\n%s\nby hand:\n%s", s.ID, s, got, byHand[s.ID])
+		}
+		if got != original {
+			killed++
+		}
+	}
+	// The report notices most mutants; the rest are equivalent ones (e.g.
+	// x >= hi → x > hi in Clamp) or outside what it prints.
+	if killed < len(sites)*3/4 {
+		t.Errorf("the report tells only %d of %d mutants from the original", killed, len(sites))
+	}
+	t.Logf("%d sites, %d change the report", len(sites), killed)
+}
+
+// applyByHand applies one site's mutation to src as a person would edit the
+// file, independently of the schemata code.
+func applyByHand(t *testing.T, src []byte, s Site) []byte {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, s.File, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := fset.File(f.Pos())
+	at := tf.Offset(tf.LineStart(s.Line)) + s.Col - 1
+	pos := tf.Pos(at)
+	replace := func(start, end int, text string) []byte {
+		return slices.Concat(src[:start], []byte(text), src[end:])
+	}
+	from, to, _ := strings.Cut(s.Description, " → ")
+	switch s.Operator {
+	case OpNotRemoval:
+		if src[at] != '!' {
+			t.Fatalf("%v: no ! at the site", s)
+		}
+		return replace(at, at+1, "")
+	case OpStatementRemoval:
+		var stmt ast.Stmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			if st, ok := n.(ast.Stmt); ok && n.Pos() == pos && stmt == nil {
+				stmt = st
+			}
+			return stmt == nil
+		})
+		if stmt == nil {
+			t.Fatalf("%v: no statement at the site", s)
+		}
+		return replace(tf.Offset(stmt.Pos()), tf.Offset(stmt.End()), "{}")
+	case OpBranchRemoval:
+		var ifs *ast.IfStmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			if is, ok := n.(*ast.IfStmt); ok {
+				if s.Description == descIfBody && is.If == pos ||
+					s.Description == descElseBranch && is.Else != nil && is.Body.End() <= pos && pos < is.Else.Pos() {
+					ifs = is
+				}
+			}
+			return true
+		})
+		if ifs == nil {
+			t.Fatalf("%v: no if statement at the site", s)
+		}
+		cond := string(src[tf.Offset(ifs.Cond.Pos()):tf.Offset(ifs.Cond.End())])
+		if s.Description == descIfBody {
+			cond = "false && (" + cond + ")"
+		} else {
+			cond = "true || (" + cond + ")"
+		}
+		return replace(tf.Offset(ifs.Cond.Pos()), tf.Offset(ifs.Cond.End()), cond)
+	case OpIntConstant:
+		to = "(" + to + ")"
+	case OpRelationalBoundary, OpRelationalNegation, OpLogical, OpArithmetic:
+		// The operator of one node changes: parenthesize, since && and
+		// || bind differently.
+		var be *ast.BinaryExpr
+		ast.Inspect(f, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BinaryExpr); ok && b.OpPos == pos {
+				be = b
+			}
+			return be == nil
+		})
+		if be == nil || be.Op.String() != from {
+			t.Fatalf("%v: no %s at the site", s, from)
+		}
+		text := func(e ast.Expr) string { return string(src[tf.Offset(e.Pos()):tf.Offset(e.End())]) }
+		return replace(tf.Offset(be.Pos()), tf.Offset(be.End()), "(("+text(be.X)+") "+to+" ("+text(be.Y)+"))")
+	}
+	if !bytes.HasPrefix(src[at:], []byte(from)) {
+		t.Fatalf("%v: %q is not at the site", s, from)
+	}
+	return replace(at, at+len(from), to)
+}
+
+// TestSchemataNesting checks that long chains of nested sites give rewrites
+// that grow linearly, and that nesting that would still multiply the text is
+// refused rather than rendered.
+func TestSchemataNesting(t *testing.T) {
+	var chain, idents, nested strings.Builder
+	for i := range 200 {
+		if i > 0 {
+			chain.WriteString(" || ")
+			idents.WriteString(" && ")
+		}
+		fmt.Fprintf(&chain, "x == %d", i)
+		fmt.Fprintf(&idents, "b[%d]", i)
+	}
+	for range 40 {
+		nested.WriteString("a && (")
+	}
+	nested.WriteString("a" + strings.Repeat(")", 40))
+	src := fmt.Sprintf("package p\n\nfunc f(x int, a bool, b []bool) (bool, bool) {\n\treturn %s, %s\n}\n\nfunc g(a bool) bool {\n\treturn %s\n}\n",
+		chain.String(), idents.String(), nested.String())
+	files := map[string][]byte{"p.go": []byte(src)}
+	pkg := Package{Files: files}
+	sites, err := Find(pkg, map[string][]int{"p.go": {4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	out, err := Schemata(pkg, Select(sites, len(sites), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size := len(out["p.go"]); size > 40*len(src) {
+		t.Errorf("%d sites on one line: %d bytes from %d", len(sites), size, len(src))
+	}
+	sites, err = Find(pkg, map[string][]int{"p.go": {8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Schemata(pkg, Select(sites, len(sites), nil)); err == nil || !strings.Contains(err.Error(), "too many nested sites") {
+		t.Errorf("Schemata of 40 nested logical sites: %v, want a refusal", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
