@@ -93,6 +93,7 @@ type artefact struct {
 	Schema       string     `json:"schema"`
 	Decision     string     `json:"decision"`
 	Reason       string     `json:"reason"`
+	Reasons      []string   `json:"reasons"`
 	FixProven    bool       `json:"fix_proven"`
 	ClaimsFixed  []string   `json:"claims_fixed"`
 	Claims       []claim    `json:"claims"`
@@ -102,6 +103,9 @@ type artefact struct {
 		Regressions []string `json:"regressions"`
 	} `json:"collateral"`
 }
+
+// reasons returns every finding of the verdict.
+func (a artefact) reasons() []string { return append([]string{a.Reason}, a.Reasons...) }
 
 type claim struct {
 	ID             string `json:"id"`

@@ -331,12 +331,14 @@ func Decide(p Policy, e Evidence) Verdict {
 	}
 	if p.StrengthFloor > 0 {
 		switch s := e.Strength; {
+		case s != nil && len(s.Unjudgeable) > 0:
+			// Named first: whatever else was measured, these changes
+			// were never judged.
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: the mutator cannot judge %s", clip(sorted(s.Unjudgeable))))
 		case s == nil || s.Source == None || s.Source == "":
 			gaps = append(gaps, "suite strength was not measured"+strengthBecause(s))
 		case s.Source != Computed:
 			gaps = append(gaps, fmt.Sprintf("suite strength is %s, not measured by the gate", s.Source))
-		case len(s.Unjudgeable) > 0:
-			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: the mutator cannot judge %s", clip(sorted(s.Unjudgeable))))
 		case s.Killed+s.Survived == 0:
 			gaps = append(gaps, "suite strength is unverified: no mutant ran"+strengthBecause(s))
 		case *lower < p.StrengthFloor:

@@ -27,6 +27,9 @@ type Run struct {
 	Strength *pb.StrengthMeasured
 	// Refusals are the refusals of records of this run, one line each.
 	Refusals []string
+	// RefusedJobs are jobs whose result the ledger refused: they will never
+	// be answered, so nothing waits for them.
+	RefusedJobs map[string]bool
 	// Problems are records that could not be read (bad spec or detail).
 	Problems []string
 	// Evidence lists the digests of the records read, in ledger order.
@@ -36,7 +39,7 @@ type Run struct {
 // Read folds a run's records, in ledger order, into a Run. Records of other
 // runs are ignored; a verdict already reached stops nothing here.
 func Read(runID string, recs []*record.Decoded) *Run {
-	r := &Run{ID: runID, Planned: map[string]*jobs.Spec{}, Done: map[string]*jobs.Done{}, Results: map[string]*pb.JobResult{}}
+	r := &Run{ID: runID, Planned: map[string]*jobs.Spec{}, Done: map[string]*jobs.Done{}, Results: map[string]*pb.JobResult{}, RefusedJobs: map[string]bool{}}
 	for _, rec := range recs {
 		if rec.Record.GetRunId() != runID {
 			continue
@@ -91,6 +94,11 @@ func Read(runID string, recs []*record.Decoded) *Run {
 		case *pb.Record_RecordRefused:
 			ref := body.RecordRefused
 			r.Refusals = append(r.Refusals, fmt.Sprintf("%s record refused: %s (%s)", record.KindName(ref.RefusedKind), ref.ReasonCode, ref.Detail))
+			if d, err := record.Decode(ref.RefusedRecord); err == nil {
+				if res := d.Record.GetJobResult(); res != nil {
+					r.RefusedJobs[res.JobId] = true
+				}
+			}
 			// A refusal is not a record of the run's graph: it cannot be a
 			// parent, so it is not listed as evidence.
 			continue
@@ -116,12 +124,18 @@ func (r *Run) Pending() []string {
 		return []string{"job.planned"}
 	}
 	for id := range r.Planned {
-		if r.Done[id] == nil {
+		if r.Done[id] == nil && !r.RefusedJobs[id] {
 			p = append(p, "job "+id)
 		}
 	}
 	for _, id := range jobs.Due(r.Planned, r.Done) {
 		p = append(p, "job "+id+" (due, never planned)")
+	}
+	if jobs.MeasureCoverage(r.Sealed.Criteria) && r.Coverage == nil {
+		p = append(p, "coverage.measured")
+	}
+	if jobs.MeasureStrength(r.Sealed.Criteria) && r.Strength == nil {
+		p = append(p, "strength.measured")
 	}
 	slices.Sort(p)
 	return p
@@ -238,15 +252,35 @@ func (r *Run) coverage() *Coverage {
 func (r *Run) strength() *Strength {
 	m := r.Strength
 	if m == nil {
-		return &Strength{Source: None, Reason: "no mutation measurement is on the ledger"}
+		return &Strength{Source: None, Reason: "no mutation measurement is on the ledger", Unjudgeable: r.unjudgeable()}
 	}
-	s := &Strength{Source: sourceOf(m.Source), Killed: int(m.Killed), Survived: int(m.Survived), Reason: m.Reason}
+	s := &Strength{Source: sourceOf(m.Source), Killed: int(m.Killed), Survived: int(m.Survived), Reason: m.Reason, Unjudgeable: r.unjudgeable()}
 	for _, mu := range m.Mutants {
 		if mu.Status == "survived" && mu.At != nil {
 			s.Survivors = append(s.Survivors, Mutant{At: Line{Path: mu.At.Path, Line: int(mu.At.Line)}, Mutation: mu.Description})
 		}
 	}
 	return s
+}
+
+// unjudgeable lists the changed source the mutator cannot judge: source
+// in another language (foreign), binary files, and deleted Go source.
+func (r *Run) unjudgeable() []string {
+	if r.Trees == nil {
+		return nil
+	}
+	var out []string
+	for _, ch := range r.Trees.Changes {
+		switch {
+		case ch.Class == pb.FileClass_FILE_CLASS_FOREIGN:
+			out = append(out, ch.Path+" (foreign source)")
+		case ch.Class == pb.FileClass_FILE_CLASS_BINARY:
+			out = append(out, ch.Path+" (binary)")
+		case ch.Class == pb.FileClass_FILE_CLASS_SOURCE && ch.Change == pb.ChangeKind_CHANGE_KIND_DELETED:
+			out = append(out, ch.Path+" (deleted)")
+		}
+	}
+	return out
 }
 
 func sourceOf(s pb.MeasurementSource) Source {

@@ -130,20 +130,91 @@ func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 	validate(t, a)
 }
 
-func TestRunDefaultFloorsAreInconclusiveUntilMeasured(t *testing.T) {
+func TestRunDefaultFloorsWaitForMeasurements(t *testing.T) {
 	b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
 	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
 	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	if p := Read("run-1", b.recs).Pending(); !slices.Equal(p, []string{"coverage.measured", "strength.measured"}) {
+		t.Fatalf("pending %v", p)
+	}
+	b.add(&pb.Record{Body: &pb.Record_CoverageMeasured{CoverageMeasured: &pb.CoverageMeasured{
+		Source: pb.MeasurementSource_MEASUREMENT_SOURCE_NONE, Reason: "the coverage build of ./calc failed"}}})
+	b.add(&pb.Record{Body: &pb.Record_StrengthMeasured{StrengthMeasured: &pb.StrengthMeasured{
+		Source: pb.MeasurementSource_MEASUREMENT_SOURCE_NONE, Confidence: 0.8, Reason: "no coverage to find mutants with"}}})
 	v, a := decide(t, b)
-	if v.Decision != Inconclusive || !v.FixProven || !strings.Contains(v.Reason, "diff coverage was not measured") {
+	if v.Decision != Inconclusive || !v.FixProven || !strings.Contains(v.Reason, "diff coverage was not measured (the coverage build of ./calc failed)") {
 		t.Fatalf("got %s: %s", v.Decision, v.Reason)
 	}
 	if a.Coverage.Ratio != nil || a.Coverage.Source != None || !a.Coverage.Required || a.Strength.WilsonLower != nil {
 		t.Fatalf("not measured must stay null: %+v %+v", a.Coverage, a.Strength)
 	}
 	validate(t, a)
+}
+
+func measured(b *runBuilder, ratio float64, uncovered []uint32, killed, survived uint32) {
+	cov := &pb.CoverageMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED, Ratio: &ratio, ChangedLines: 4,
+		CoveredLines: 4 - uint32(len(uncovered)), DiffSha256: strings.Repeat("c", 64), ProfileSha256: strings.Repeat("f", 64)}
+	for _, l := range uncovered {
+		cov.Uncovered = append(cov.Uncovered, &pb.LineRef{Path: "calc/calc.go", Line: l})
+	}
+	b.add(&pb.Record{Body: &pb.Record_CoverageMeasured{CoverageMeasured: cov}})
+	st := &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED, Killed: killed, Survived: survived, Confidence: 0.8}
+	for i := uint32(0); i < survived; i++ {
+		st.Mutants = append(st.Mutants, &pb.Mutant{Id: fmt.Sprint(i + 1), At: &pb.LineRef{Path: "calc/calc.go", Line: 3}, Description: "< → <=", Status: "survived"})
+	}
+	b.add(&pb.Record{Body: &pb.Record_StrengthMeasured{StrengthMeasured: st}})
+}
+
+func TestRunMeasurementsDecide(t *testing.T) {
+	cases := []struct {
+		name      string
+		ratio     float64
+		uncovered []uint32
+		killed    uint32
+		survived  uint32
+		want      Decision
+		reason    string
+	}{
+		{"covered and strong", 1, nil, 5, 0, Merge, "strength lower bound 0.753"},
+		{"uncovered lines are named", 0.5, []uint32{7, 9}, 5, 0, Inconclusive, "uncovered: calc/calc.go:7, calc/calc.go:9"},
+		{"4 of 4 is below the Wilson floor", 1, nil, 4, 0, Inconclusive, "4 of 4 mutants killed"},
+		{"survivors", 1, nil, 5, 2, Inconclusive, "5 of 7 mutants killed"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			measured(b, c.ratio, c.uncovered, c.killed, c.survived)
+			v, a := decide(t, b)
+			if v.Decision != c.want || !strings.Contains(v.Reason, c.reason) {
+				t.Fatalf("got %s: %s", v.Decision, v.Reason)
+			}
+			if c.survived > 0 && len(a.Strength.Survivors) != int(c.survived) {
+				t.Fatalf("survivors %v", a.Strength.Survivors)
+			}
+			validate(t, a)
+		})
+	}
+}
+
+func TestRunDeletedSourceIsNotMerged(t *testing.T) {
+	b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
+	b.recs[2].Record.GetTreesMaterialized().Changes = append(b.recs[2].Record.GetTreesMaterialized().Changes,
+		&pb.FileChange{Path: "calc/old.go", Change: pb.ChangeKind_CHANGE_KIND_DELETED, Class: pb.FileClass_FILE_CLASS_SOURCE})
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	measured(b, 1, nil, 8, 0)
+	v, _ := decide(t, b)
+	if v.Decision != Inconclusive || !strings.Contains(v.Reason, "calc/old.go (deleted)") {
+		t.Fatalf("got %s: %s", v.Decision, v.Reason)
+	}
 }
 
 func TestRunCollateralRegressionBlocks(t *testing.T) {

@@ -56,6 +56,8 @@ type Workspace struct {
 	dir      string
 	pristine map[string]string
 	jobs     int
+	binaries map[string]*binary
+	targets  map[string][]string
 }
 
 // Checkout returns the checkout the workspace was built from.
@@ -117,6 +119,12 @@ func (e *Executor) Execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 	if s.Skip != "" {
 		a.Detail = jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: s.Skip, Runs: []jobs.Run{}}
 		return a
+	}
+	switch s.Purpose {
+	case jobs.Coverage:
+		return e.executeCoverage(ctx, w, s)
+	case jobs.Mutant:
+		return e.executeMutant(ctx, w, s)
 	}
 	runs := 1 + max(s.Reruns, 0)
 	var outcomes []string

@@ -3,6 +3,7 @@ package executor
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -35,6 +36,9 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	}
 	for _, claim := range c.Claims {
 		out = append(out, w.planClaim(claim, c)...)
+	}
+	if jobs.MeasureCoverage(c) {
+		out = append(out, w.coverageJobs(c)...)
 	}
 	return append(out, coll)
 }
@@ -74,6 +78,63 @@ func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[stri
 		}
 	}
 	slices.SortFunc(out, func(a, b *jobs.Spec) int { return strings.Compare(a.ID(), b.ID()) })
+	return out
+}
+
+// coverageJobs plans one coverage job per test package: the packages of
+// the changed source files and of the claims, instrumenting the changed
+// source packages of their module.
+func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
+	type mod struct {
+		cover []string
+		tests map[string]bool
+	}
+	mods := map[string]*mod{}
+	modOf := func(dir string) (*mod, string, string, bool) {
+		m, rel, ip, err := w.module(jobs.TreeOracle, "./"+dir)
+		if err != nil {
+			return nil, "", "", false
+		}
+		if mods[m] == nil {
+			mods[m] = &mod{tests: map[string]bool{}}
+		}
+		return mods[m], rel, ip, true
+	}
+	for _, ch := range w.co.Changes {
+		if ch.Class != checkout.ClassSource || ch.Kind == checkout.Deleted || !strings.HasSuffix(ch.Path, ".go") {
+			continue
+		}
+		if m, rel, ip, ok := modOf(path.Dir(ch.Path)); ok {
+			m.cover = append(m.cover, ip)
+			m.tests[rel] = true
+		}
+	}
+	for _, claim := range c.Claims {
+		pkg, _, err := jobs.ParseClaim(claim)
+		if err != nil {
+			continue
+		}
+		if m, rel, _, ok := modOf(path.Clean(strings.TrimPrefix(pkg, "./"))); ok && len(m.cover) > 0 {
+			m.tests[rel] = true
+		}
+	}
+	var out []*jobs.Spec
+	for _, name := range slices.Sorted(maps.Keys(mods)) {
+		m := mods[name]
+		if len(m.cover) == 0 {
+			continue
+		}
+		slices.Sort(m.cover)
+		cover := slices.Compact(m.cover)
+		for _, rel := range slices.Sorted(maps.Keys(m.tests)) {
+			_, _, ip, err := w.module(jobs.TreeOracle, "./"+path.Join(name, rel))
+			if err != nil {
+				continue
+			}
+			out = append(out, &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: name,
+				Package: rel, ImportPath: ip, CoverPkgs: cover, TimeoutSec: c.Limits.ClaimTimeoutSec})
+		}
+	}
 	return out
 }
 
@@ -224,7 +285,7 @@ func (w *Workspace) module(tree, pkg string) (mod, rel, importPath string, err e
 	for d := dir; ; d = path.Dir(d) {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "go.mod"))
 		if err == nil {
-			mp, err := modulePath(b)
+			mp, err := jobs.ModulePath(b)
 			if err != nil {
 				return "", "", "", fmt.Errorf("%s/go.mod: %v", d, err)
 			}
@@ -243,24 +304,4 @@ func (w *Workspace) module(tree, pkg string) (mod, rel, importPath string, err e
 		}
 	}
 	return "", "", "", fmt.Errorf("no go.mod holds package %s", pkg)
-}
-
-// modulePath reads the module path of a go.mod file.
-func modulePath(gomod []byte) (string, error) {
-	for _, line := range strings.Split(string(gomod), "\n") {
-		line = strings.TrimSpace(line)
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
-			continue
-		}
-		p := strings.Trim(strings.TrimSpace(rest), "\"`")
-		if p == "" {
-			break
-		}
-		return p, nil
-	}
-	return "", fmt.Errorf("no module line")
 }

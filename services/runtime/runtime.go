@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -56,8 +57,12 @@ type Service struct {
 	runs map[string][]*record.Decoded
 }
 
-// Run serves until ctx ends or the handler fails.
+// Run serves until ctx ends or the handler fails. A handler that is an
+// io.Closer is closed when Run returns (workspaces, processes).
 func (s *Service) Run(ctx context.Context) error {
+	if c, ok := s.Handler.(io.Closer); ok {
+		defer c.Close()
+	}
 	s.runs = map[string][]*record.Decoded{}
 	if s.Now == nil {
 		s.Now = time.Now

@@ -22,7 +22,17 @@ import (
 // records from the ledger.
 //
 //	go test -run '^$' -bench VerifyDemo -benchtime 5x ./tools/sealgate
-func BenchmarkVerifyDemo(b *testing.B) {
+func BenchmarkVerifyDemo(b *testing.B) { benchVerifyDemo(b, false) }
+
+// BenchmarkVerifyDemoMeasured is the same verification with the default
+// floors: diff coverage (a coverage test binary, each test alone) and up
+// to 20 mutants compiled once as schemata, each run against the tests that
+// reach its line.
+//
+//	go test -run '^$' -bench VerifyDemoMeasured -benchtime 5x ./tools/sealgate
+func BenchmarkVerifyDemoMeasured(b *testing.B) { benchVerifyDemo(b, true) }
+
+func benchVerifyDemo(b *testing.B, measured bool) {
 	if os.Getenv("TEST_SRCDIR") != "" {
 		b.Skip("needs git and the go tool")
 	}
@@ -42,13 +52,17 @@ func BenchmarkVerifyDemo(b *testing.B) {
 		repo: repo.Dir, base: repo.Base, patch: honest.Commit, claims: honest.Claims,
 		coverageFloor: 0, strengthFloor: 0, strengthConfidence: criteria.DefaultStrengthConfidence,
 		timeout: 10 * time.Minute, state: filepath.Join(dir, "state"), sandbox: "auto", reruns: criteria.DefaultStabilityReruns,
+		buildCache: filepath.Join(dir, "gocache"),
+	}
+	if measured {
+		o.coverageFloor, o.strengthFloor, o.mutationMax = criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor, criteria.DefaultMutationMax
 	}
 	// One warm-up run fills the build cache.
 	if _, err := runVerify(ctx, o, io.Discard, io.Discard); err != nil {
 		b.Fatal(err)
 	}
 	var wall, tests time.Duration
-	var procs int
+	var procs, mutants int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var out bytes.Buffer
@@ -63,10 +77,14 @@ func BenchmarkVerifyDemo(b *testing.B) {
 				TestProcesses       int   `json:"test_processes"`
 				TestProcessesMillis int64 `json:"test_processes_ms"`
 			} `json:"timing"`
+			Strength struct {
+				Killed, Survived, Stillborn int
+			} `json:"strength"`
 		}
 		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
 			b.Fatal(err)
 		}
+		mutants += a.Strength.Killed + a.Strength.Survived + a.Strength.Stillborn
 		wall += took
 		tests += time.Duration(a.Timing.TestProcessesMillis) * time.Millisecond
 		procs += a.Timing.TestProcesses
@@ -78,4 +96,7 @@ func BenchmarkVerifyDemo(b *testing.B) {
 	b.ReportMetric(float64(overhead.Milliseconds())/n, "overhead-ms/op")
 	b.ReportMetric(100*float64(overhead)/float64(tests), "overhead-%")
 	b.ReportMetric(float64(procs)/n, "test-procs/op")
+	if measured {
+		b.ReportMetric(float64(mutants)/n, "mutants/op")
+	}
 }

@@ -18,7 +18,7 @@ import (
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
-	var state string
+	var state, write string
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -30,18 +30,41 @@ rewriting the claim's assertion. It prints each verdict and exits 0 when every
 decision is the one a correct gate gives, 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if write != "" {
+				return writeDemo(cmd.Context(), stdout, write)
+			}
 			return runDemo(cmd.Context(), stdout, stderr, state, verbose)
 		},
 	}
 	cmd.Flags().StringVar(&state, "state", defaultStateDir(), "state directory of embedded mode (the ledger keeps every demo run)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "show each run's progress")
+	cmd.Flags().StringVar(&write, "write", "", "only write the demo repository to this new directory and print its commits, to verify by hand")
 	return cmd
+}
+
+// writeDemo writes the demo repository and prints how to verify its
+// patches by hand.
+func writeDemo(ctx context.Context, stdout io.Writer, dir string) error {
+	repo, err := demorepo.Build(ctx, dir)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	fmt.Fprintf(stdout, "demo repository %s\nbaseline %s\n", repo.Dir, repo.Base)
+	for _, p := range repo.Patches {
+		fmt.Fprintf(stdout, "\n# %s: %s\nsealgate verify --repo %s --base %s --patch %s", p.Name, p.About, repo.Dir, repo.Base, p.Commit)
+		for _, c := range p.Claims {
+			fmt.Fprintf(stdout, " --claim %s", c)
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
 }
 
 type demoRow struct {
 	patch, floors, want string
 	got                 string
 	fixProven           bool
+	coverage, killed    string
 	reason              string
 	took                time.Duration
 }
@@ -59,24 +82,12 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 	fmt.Fprintf(stdout, "demo repository %s, baseline %.12s (TestMedian fails: the bug)\n\n", repo.Dir, repo.Base)
 	var rows []demoRow
 	for _, p := range repo.Patches {
-		type run struct {
-			floors string
-			zero   bool
-			want   string
-		}
-		runs := []run{{"default", false, expectDefault(p.Expect)}}
-		if p.Expect == demorepo.Merge {
-			runs = append(runs, run{"0 / 0", true, p.Expect})
-		}
-		for _, r := range runs {
+		{
 			o := &verifyOptions{
 				repo: repo.Dir, base: repo.Base, patch: p.Commit, claims: p.Claims,
 				coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
 				strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 10 * time.Minute,
-				state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns,
-			}
-			if r.zero {
-				o.coverageFloor, o.strengthFloor = 0, 0
+				state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns, mutationMax: criteria.DefaultMutationMax,
 			}
 			var art bytes.Buffer
 			progress := io.Discard
@@ -91,15 +102,30 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 				Decision  string `json:"decision"`
 				Reason    string `json:"reason"`
 				FixProven bool   `json:"fix_proven"`
+				Coverage  struct {
+					Ratio *float64 `json:"ratio"`
+				} `json:"coverage"`
+				Strength struct {
+					Killed   int `json:"killed"`
+					Survived int `json:"survived"`
+				} `json:"strength"`
 			}
 			if err := json.Unmarshal(art.Bytes(), &a); err != nil {
 				return infraErrorf("artefact of %s: %v", p.Name, err)
 			}
-			rows = append(rows, demoRow{patch: p.Name, floors: r.floors, want: r.want, got: a.Decision, fixProven: a.FixProven, reason: a.Reason, took: time.Since(start)})
+			cov, killed := "not measured", "-"
+			if a.Coverage.Ratio != nil {
+				cov = fmt.Sprintf("%.0f%%", 100**a.Coverage.Ratio)
+			}
+			if n := a.Strength.Killed + a.Strength.Survived; n > 0 {
+				killed = fmt.Sprintf("%d/%d", a.Strength.Killed, n)
+			}
+			rows = append(rows, demoRow{patch: p.Name, floors: "default", want: p.Expect, got: a.Decision, fixProven: a.FixProven,
+				coverage: cov, killed: killed, reason: a.Reason, took: time.Since(start)})
 		}
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATCH\tFLOORS (cov/str)\tVERDICT\tEXPECTED\tFIX PROVEN\tTIME")
+	fmt.Fprintln(tw, "PATCH\tFLOORS (cov/str)\tVERDICT\tEXPECTED\tFIX PROVEN\tCOVERAGE\tMUTANTS KILLED\tTIME")
 	bad := 0
 	for _, r := range rows {
 		mark := ""
@@ -107,7 +133,7 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 			mark = "  <-- unexpected"
 			bad++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%.1fs%s\n", r.patch, r.floors, r.got, r.want, r.fixProven, r.took.Seconds(), mark)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\t%.1fs%s\n", r.patch, r.floors, r.got, r.want, r.fixProven, r.coverage, r.killed, r.took.Seconds(), mark)
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
@@ -119,14 +145,4 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 	}
 	fmt.Fprintln(stdout, "\nevery verdict is the one a correct gate gives; `sealgate ledger inspect` lists the evidence.")
 	return nil
-}
-
-// expectDefault is the decision with the default floors: until diff
-// coverage and mutation strength are measured, an honest fix cannot be
-// merged — "not measured" is never "passed".
-func expectDefault(withZeroFloors string) string {
-	if withZeroFloors == demorepo.Merge {
-		return "INCONCLUSIVE"
-	}
-	return withZeroFloors
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
@@ -20,6 +22,8 @@ import (
 	"github.com/sealgate/sealgate/services/executor"
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
+	muthandler "github.com/sealgate/sealgate/services/mutation/handler"
+	reachhandler "github.com/sealgate/sealgate/services/reach/handler"
 	"github.com/sealgate/sealgate/services/runtime"
 )
 
@@ -29,6 +33,8 @@ const (
 	groupCheckout     = "checkout"
 	groupExecutor     = "executor"
 	groupAdjudication = "adjudication"
+	groupReach        = "reach"
+	groupMutation     = "mutation"
 	groupGateway      = "gateway"
 )
 
@@ -38,6 +44,7 @@ type services struct {
 	blobs *blob.Store
 	errc  chan error
 	subs  []message.Subscriber
+	wg    sync.WaitGroup
 }
 
 // goToolchain finds the Go toolchain the jobs run with.
@@ -66,7 +73,7 @@ func goToolchain(ctx context.Context, cache string) (executor.Go, error) {
 
 // startServices starts checkout, executor and adjudication.
 func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string)) (*services, error) {
-	s := &services{st: st, blobs: blobs, errc: make(chan error, 4)}
+	s := &services{st: st, blobs: blobs, errc: make(chan error, 8)}
 	scratch := filepath.Join(st.dir, "work")
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, infraErrorf("%v", err)
@@ -84,6 +91,8 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 			},
 			Progress: progress,
 		}},
+		{"reach", groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}},
+		{"mutation", groupMutation, keyring.Mutation, &muthandler.Handler{Exec: exec, Blobs: blobs, Scratch: scratch, Progress: progress}},
 		{"adjudication", groupAdjudication, keyring.Adjudication, &adjhandler.Handler{Blobs: blobs}},
 	}
 	for _, h := range handlers {
@@ -99,7 +108,9 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 			return nil, infraErrorf("%v", err)
 		}
 		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender}
+		s.wg.Add(1)
 		go func() {
+			defer s.wg.Done()
 			if err := svc.Run(ctx); err != nil {
 				s.errc <- err
 			}
@@ -108,9 +119,18 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 	return s, nil
 }
 
+// close stops the subscriptions and waits, a bounded time, for the
+// services to finish: they kill their test processes and remove their
+// workspaces on the way out. The caller cancels their context first.
 func (s *services) close() {
 	for _, sub := range s.subs {
 		sub.Close()
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
 	}
 }
 

@@ -51,6 +51,12 @@ func failed(format string, args ...any) error {
 }
 
 func main() {
+	// Every go command the gate starts itself (go env; go list, which
+	// go/build runs to type-check a package for mutation) uses the gate's
+	// own toolchain and never the network, whatever a repository's go.mod
+	// asks for. Test processes get their own explicit environment.
+	os.Setenv("GOTOOLCHAIN", "local")
+	os.Setenv("GOPROXY", "off")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

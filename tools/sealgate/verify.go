@@ -36,7 +36,8 @@ type verifyOptions struct {
 	out, state, sandbox          string
 	buildCache                   string
 	requireSandbox               bool
-	reruns                       int
+	reruns, mutationMax          int
+	mutationReport               string
 }
 
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -84,6 +85,8 @@ Progress goes to stderr.`,
 	f.StringVar(&o.buildCache, "build-cache", "", "Go build cache of the test processes, writable by them (default STATE/gocache; keep one per trust domain: tested code can write to it)")
 	f.StringVar(&o.sandbox, "sandbox", "auto", "sandbox for test processes: auto (bubblewrap when it works), bwrap, none")
 	f.BoolVar(&o.requireSandbox, "require-sandbox", false, "refuse to run without the bubblewrap sandbox")
+	f.IntVar(&o.mutationMax, "mutation-max", criteria.DefaultMutationMax, "mutants at most, on the changed covered lines; 0 switches mutation off (recorded)")
+	f.StringVar(&o.mutationReport, "mutation-report", "", "also write the mutants as a Stryker mutation-testing-report-schema JSON file")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
 	return cmd
 }
@@ -114,6 +117,9 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	}
 	if o.timeout <= 0 {
 		return usageErrorf("--timeout %v must be positive", o.timeout)
+	}
+	if o.mutationMax < 0 || o.mutationMax > 10000 {
+		return usageErrorf("--mutation-max %d is outside [0, 10000]", o.mutationMax)
 	}
 	if o.reruns < 0 || o.reruns > 100 {
 		return usageErrorf("--stability-reruns %d is outside [0, 100]", o.reruns)
@@ -203,7 +209,7 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
 		Claims: o.claims, DiscoverClaims: len(o.claims) == 0,
 		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
-		MutationMax: criteria.DefaultMutationMax, TestSupport: o.testSupport, RequireSandbox: mode == sandbox.Require,
+		MutationMax: o.mutationMax, TestSupport: o.testSupport, RequireSandbox: mode == sandbox.Require,
 		DeadlineUnixMilli: started.Add(o.timeout).UnixMilli(),
 	}
 	if o.patch != "" {
@@ -235,7 +241,10 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, err
 	}
-	defer svcs.close()
+	defer func() {
+		cancel()
+		svcs.close()
+	}()
 	watch, err := local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: groupGateway})
 	if err != nil {
 		return 0, infraErrorf("%v", err)
@@ -266,6 +275,8 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, infraErrorf("append the run request: %v", err)
 	}
 
+	var strength *pb.StrengthMeasured
+	cols := map[string]int{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -282,6 +293,12 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 				continue
 			}
 			view.record(rec)
+			if st := rec.Record.GetStrengthMeasured(); st != nil {
+				strength = st
+			}
+			if jp := rec.Record.GetJobPlanned(); jp != nil && rec.Record.Producer.GetIdentity() == keyring.Mutation {
+				mutantColumns(jp, cols)
+			}
 			v := rec.Record.GetVerdictReached()
 			if v == nil {
 				continue
@@ -296,6 +313,11 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 			if o.out != "" {
 				if err := os.WriteFile(o.out, art, 0o644); err != nil {
 					return 0, infraErrorf("--out: %v", err)
+				}
+			}
+			if o.mutationReport != "" {
+				if err := writeStrykerReport(ctx, o.mutationReport, repo, co, strength, cols); err != nil {
+					return 0, infraErrorf("--mutation-report: %v", err)
 				}
 			}
 			d := decisionOf(v.Decision)

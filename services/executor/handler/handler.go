@@ -189,7 +189,7 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		res, err := result(job, a)
+		res, err := Result(job, a)
 		if err != nil {
 			return err
 		}
@@ -209,14 +209,15 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *
 	return nil
 }
 
-func result(job *pb.Job, a *executor.Answer) (*pb.JobResult, error) {
+// Result is the job.result body of a's answer to job.
+func Result(job *pb.Job, a *executor.Answer) (*pb.JobResult, error) {
 	detail, err := a.Detail.Marshal()
 	if err != nil {
 		return nil, err
 	}
 	res := &pb.JobResult{
 		JobId: job.JobId, ExitCode: int32(a.ExitCode), WallNanos: a.Wall.Nanoseconds(), CpuNanos: a.CPU.Nanoseconds(),
-		UnitsUsed: uint64(len(a.Detail.Runs)), Detail: detail,
+		UnitsUsed: min(uint64(len(a.Detail.Runs)), job.GetToken().GetBudgetUnits()), Detail: detail,
 		Sandbox: &pb.Sandbox{Name: a.Sandbox.Name, EnvNames: a.Sandbox.EnvNames, Limits: a.Sandbox.Limits},
 	}
 	res.Termination = terminationOf(a)
@@ -311,4 +312,13 @@ func (h *Handler) logf(format string, args ...any) {
 	if h.Log != nil {
 		h.Log.Warn(strings.TrimSpace(fmt.Sprintf(format, args...)))
 	}
+}
+
+// Close removes the workspaces of the runs still open.
+func (h *Handler) Close() error {
+	for id, w := range h.spaces {
+		w.Close()
+		delete(h.spaces, id)
+	}
+	return nil
 }

@@ -9,8 +9,10 @@ package jobs
 
 import (
 	"bytes"
+
 	"encoding/json"
 	"fmt"
+	"github.com/sealgate/sealgate/ledger/criteria"
 	"path"
 	"slices"
 	"strings"
@@ -28,6 +30,13 @@ const (
 	// Discovery runs the tests of the packages the patch touches on one
 	// side, to find claims when none were given.
 	Discovery = "discovery"
+	// Coverage builds a package's coverage test binary once and runs each
+	// of its tests alone with its own profile: diff coverage and the reach
+	// map (which tests execute which changed lines).
+	Coverage = "coverage"
+	// Mutant runs the tests that reach one mutant's line against the
+	// package built with every mutant behind a switch, until one fails.
+	Mutant = "mutant"
 )
 
 // Sides.
@@ -58,6 +67,12 @@ const (
 	OutcomeAbsent = "ABSENT"
 	// OutcomeNotRun: the job was not run, by policy; Reason says why.
 	OutcomeNotRun = "NOT_RUN"
+	// Mutant job outcomes: a test failed with the mutant active, every
+	// test passed, or no verdict (the schemata build failed, or a timeout
+	// whose reference run was not fast).
+	OutcomeKilled    = "KILLED"
+	OutcomeSurvived  = "SURVIVED"
+	OutcomeStillborn = "STILLBORN"
 )
 
 // Spec is one job, as planned. It travels as canonical JSON in the job's
@@ -88,6 +103,29 @@ type Spec struct {
 	Skip string `json:"skip,omitempty"`
 	// Then is the job a Prereq unlocks when every test it ran passed.
 	Then *Spec `json:"then,omitempty"`
+	// CoverPkgs are the import paths a Coverage job instruments.
+	CoverPkgs []string `json:"cover_pkgs,omitempty"`
+	// Mutation is the mutant a Mutant job activates; Targets the test
+	// packages and tests it runs, in order, stopping at the first kill.
+	Mutation *MutantRef `json:"mutation,omitempty"`
+	Targets  []Target   `json:"targets,omitempty"`
+}
+
+// MutantRef names one mutant of the schemata build.
+type MutantRef struct {
+	ID          int    `json:"id"`
+	Path        string `json:"path"`
+	Line        int    `json:"line"`
+	Col         int    `json:"col"`
+	Operator    string `json:"operator"`
+	Description string `json:"description"`
+}
+
+// Target is a test package and the tests of it a mutant job runs.
+type Target struct {
+	Package    string   `json:"package"`
+	ImportPath string   `json:"import_path"`
+	Tests      []string `json:"tests"`
 }
 
 // ID names the job within its run; it is also its token's id.
@@ -100,11 +138,15 @@ func (s *Spec) ID() string {
 	case Claim, Prereq:
 		b.WriteByte('/')
 		b.WriteString(s.Claim)
-	case Discovery, Collateral:
+	case Discovery, Collateral, Coverage:
 		b.WriteByte('/')
 		b.WriteString(s.Module)
 		b.WriteByte(':')
 		b.WriteString(s.Package)
+	case Mutant:
+		if s.Mutation != nil {
+			fmt.Fprintf(&b, "/%d", s.Mutation.ID)
+		}
 	}
 	return b.String()
 }
@@ -120,8 +162,19 @@ func (s *Spec) RunPattern() string {
 	return "^(" + strings.Join(s.Tests, "|") + ")$"
 }
 
-// Argv is the command the job runs, in Module's directory.
+// Argv is the command the job runs, in Module's directory. Coverage and
+// mutant jobs run several processes; Argv is the first (the build).
 func (s *Spec) Argv() []string {
+	switch s.Purpose {
+	case Coverage:
+		return []string{"go", "test", "-c", "-cover", "-covermode=set", "-coverpkg=" + strings.Join(s.CoverPkgs, ","), "-o", "<bin>", s.Package}
+	case Mutant:
+		var pkgs []string
+		for _, t := range s.Targets {
+			pkgs = append(pkgs, t.Package)
+		}
+		return append([]string{"go", "test", "-c", "-o", "<bin>"}, pkgs...)
+	}
 	argv := []string{"go", "test", "-json", "-count=1"}
 	if p := s.RunPattern(); p != "" {
 		argv = append(argv, "-run", p)
@@ -159,7 +212,11 @@ const MaxReruns = 100
 
 func (s *Spec) check() error {
 	switch s.Purpose {
-	case Claim, Prereq, Collateral, Discovery:
+	case Claim, Prereq, Collateral, Discovery, Coverage:
+	case Mutant:
+		if s.Mutation == nil || s.Mutation.ID <= 0 || len(s.Targets) == 0 {
+			return fmt.Errorf("job spec: a mutant job names its mutant and its targets")
+		}
 	default:
 		return fmt.Errorf("job spec: unknown purpose %q", s.Purpose)
 	}
@@ -199,6 +256,11 @@ type Detail struct {
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason"`
 	Runs    []Run  `json:"runs"`
+	// KilledBy names the test that killed a mutant.
+	KilledBy string `json:"killed_by,omitempty"`
+	// Profiles maps each test a coverage job ran ("<import path>.<Test>")
+	// to the blob digest of its coverage profile.
+	Profiles map[string]string `json:"profiles,omitempty"`
 }
 
 // Marshal encodes d deterministically.
@@ -213,7 +275,8 @@ func ParseDetail(b []byte) (*Detail, error) {
 		return nil, fmt.Errorf("job detail: %w", err)
 	}
 	switch d.Outcome {
-	case OutcomePass, OutcomeFail, OutcomeFlaky, OutcomeTimeout, OutcomeUnrunnable, OutcomeInvalid, OutcomeAbsent, OutcomeNotRun:
+	case OutcomePass, OutcomeFail, OutcomeFlaky, OutcomeTimeout, OutcomeUnrunnable, OutcomeInvalid, OutcomeAbsent, OutcomeNotRun,
+		OutcomeKilled, OutcomeSurvived, OutcomeStillborn:
 	default:
 		return nil, fmt.Errorf("job detail: unknown outcome %q", d.Outcome)
 	}
@@ -312,7 +375,7 @@ func Discovered(planned map[string]*Spec, done map[string]*Done) []string {
 		prefix := p.patch.Spec.ImportPath + "."
 		for _, c := range p.patch.Cases {
 			test, ok := strings.CutPrefix(c.Name, prefix)
-			if !ok || c.Outcome != "pass" || base[c.Name] == "pass" || !isTestName(test) {
+			if !ok || c.Outcome != "pass" || base[c.Name] == "pass" || !IsTestName(test) {
 				continue
 			}
 			claim := fmt.Sprintf("go:%s:%s", claimPkg(p.patch.Spec.Module, p.patch.Spec.Package), test)
@@ -327,8 +390,8 @@ func Discovered(planned map[string]*Spec, done map[string]*Done) []string {
 	return found
 }
 
-// isTestName reports whether s is a top-level Go test function's name.
-func isTestName(s string) bool {
+// IsTestName reports whether s is a top-level Go test function's name.
+func IsTestName(s string) bool {
 	rest, ok := strings.CutPrefix(s, "Test")
 	if !ok {
 		return false
@@ -348,6 +411,34 @@ func claimPkg(module, pattern string) string {
 		return pattern
 	}
 	return "./" + path.Join(module, pattern)
+}
+
+// MeasureCoverage reports whether a run measures diff coverage: its floor
+// requires it, or mutation needs the reach map.
+func MeasureCoverage(c *criteria.Criteria) bool { return c.CoverageFloor > 0 || c.StrengthFloor > 0 }
+
+// MeasureStrength reports whether a run's verdict waits for a strength
+// measurement (which may say that mutation was switched off).
+func MeasureStrength(c *criteria.Criteria) bool { return c.StrengthFloor > 0 }
+
+// ModulePath reads the module path of a go.mod file.
+func ModulePath(gomod []byte) (string, error) {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		rest, ok := strings.CutPrefix(line, "module")
+		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+			continue
+		}
+		p := strings.Trim(strings.TrimSpace(rest), "\"`")
+		if p == "" {
+			break
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("go.mod has no module line")
 }
 
 // ParseClaim splits "go:./pkg/path:TestName" into its package path and test.

@@ -1,0 +1,393 @@
+// Package handler binds the mutation service to the ledger: when a run's
+// diff coverage is recorded it finds mutation sites on the changed, covered
+// lines, compiles them all into the package once (mutant schemata), plans
+// one job per mutant, runs each against the tests that reach its line, and
+// records the suite's strength.
+package handler
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/adjudication"
+	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
+	"github.com/sealgate/sealgate/services/executor"
+	exhandler "github.com/sealgate/sealgate/services/executor/handler"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// Handler is the mutation service.
+type Handler struct {
+	Exec     *executor.Executor
+	Blobs    *blob.Store
+	Scratch  string
+	Progress func(runID, jobID, state string)
+
+	spaces  map[string]*executor.Workspace
+	settled map[string]bool
+}
+
+// Handle reacts to coverage, its own plans and its own results.
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+	if h.spaces == nil {
+		h.spaces, h.settled = map[string]*executor.Workspace{}, map[string]bool{}
+	}
+	seal := runtime.SealOf(run)
+	if seal == nil {
+		return nil
+	}
+	sealed, err := criteria.Parse(seal.Record.GetCriteriaSealed().CanonicalCriteria)
+	if err != nil || !jobs.MeasureStrength(sealed.Criteria) {
+		return nil
+	}
+	runID := sealed.Criteria.RunID
+	switch rec.Kind {
+	case pb.Kind_KIND_COVERAGE_MEASURED:
+		return h.plan(ctx, rec, run, sealed, emit)
+	case pb.Kind_KIND_JOB_PLANNED:
+		if rec.Record.Producer.GetIdentity() != keyring.Mutation {
+			return nil
+		}
+		return h.execute(ctx, rec, sealed, emit)
+	case pb.Kind_KIND_JOB_RESULT:
+		if rec.Record.Producer.GetIdentity() != keyring.Mutation || h.settled[runID] {
+			return nil
+		}
+		return h.settle(ctx, run, sealed, emit)
+	case pb.Kind_KIND_VERDICT_REACHED:
+		if w := h.spaces[runID]; w != nil {
+			w.Close()
+		}
+		delete(h.spaces, runID)
+		delete(h.settled, runID)
+	}
+	return nil
+}
+
+func (h *Handler) strength(ctx context.Context, sealed *criteria.Sealed, parents []string, m *pb.StrengthMeasured, emit runtime.Emit) error {
+	h.settled[sealed.Criteria.RunID] = true
+	m.Confidence = sealed.Criteria.StrengthConfidence
+	_, err := emit(ctx, &pb.Record{RunId: sealed.Criteria.RunID, CriteriaDigest: sealed.Digest, Parents: parents,
+		Body: &pb.Record_StrengthMeasured{StrengthMeasured: m}})
+	if _, refused := err.(*runtime.RefusedError); refused {
+		return nil
+	}
+	return err
+}
+
+func notMeasured(format string, args ...any) *pb.StrengthMeasured {
+	return &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_NONE, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+	c := sealed.Criteria
+	cov := covRec.Record.GetCoverageMeasured()
+	parents := []string{covRec.Digest}
+	switch {
+	case c.MutationMax == 0:
+		return h.strength(ctx, sealed, parents, notMeasured("mutation switched off (mutation_max 0)"), emit)
+	case cov.Source != pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED:
+		return h.strength(ctx, sealed, parents, notMeasured("no computed diff coverage to find the covered changed lines: %s", cov.Reason), emit)
+	}
+	co, release, err := cohandler.Rebuild(ctx, h.Blobs, h.Scratch, run, sealed)
+	if err != nil {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutation service could not rebuild the trees: %v", err), emit)
+	}
+	w, err := h.Exec.Open(ctx, c.RunID+"-mutation", co)
+	release()
+	if err != nil {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutation service could not materialize the trees: %v", err), emit)
+	}
+	h.spaces[c.RunID] = w
+	l := c.Limits
+	w.Limits.CPUSeconds, w.Limits.MemoryBytes, w.Limits.MaxProcesses, w.Limits.MaxOpenFiles = l.CPUSeconds, l.MemoryBytes, l.MaxProcesses, l.MaxOpenFiles
+
+	// The changed lines some test executes, and who executes them.
+	reaching := map[string]map[int][]string{} // path → line → tests
+	for _, e := range cov.Reach {
+		for _, l := range e.Lines {
+			if reaching[l.Path] == nil {
+				reaching[l.Path] = map[int][]string{}
+			}
+			reaching[l.Path][int(l.Line)] = append(reaching[l.Path][int(l.Line)], e.Test)
+		}
+	}
+	byDir := map[string]map[string][]int{} // dir → base → lines
+	for p, lines := range reaching {
+		d := path.Dir(p)
+		if byDir[d] == nil {
+			byDir[d] = map[string][]int{}
+		}
+		for l := range lines {
+			byDir[d][path.Base(p)] = append(byDir[d][path.Base(p)], l)
+		}
+	}
+	var sites []mutant.Site
+	pkgs := map[string]mutant.Package{}
+	for _, d := range slices.Sorted(maps.Keys(byDir)) {
+		pkg, err := readPackage(w.PristineDir(jobs.TreeOracle), d)
+		if err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("read %s: %v", d, err), emit)
+		}
+		pkgs[d] = pkg
+		found, err := mutant.Find(pkg, byDir[d])
+		if err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("find mutation sites in %s: %v", d, err), emit)
+		}
+		for _, s := range found {
+			s.File = path.Join(d, s.File)
+			sites = append(sites, s)
+		}
+	}
+	trees := runTrees(run)
+	chosen := mutant.Select(sites, c.MutationMax, []byte(trees))
+	if len(chosen) == 0 {
+		return h.strength(ctx, sealed, parents, &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED,
+			Reason: fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))}, emit)
+	}
+	overlay := map[string][]byte{}
+	for d, pkg := range pkgs {
+		var mine []mutant.Site
+		for _, s := range chosen {
+			if path.Dir(s.File) == d {
+				s.File = path.Base(s.File)
+				mine = append(mine, s)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		out, err := mutant.Schemata(pkg, mine)
+		if err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("build the mutant schemata of %s: %v", d, err), emit)
+		}
+		for base, b := range out {
+			overlay[path.Join(d, base)] = b
+		}
+	}
+	if err := w.Schemata(overlay); err != nil {
+		return h.strength(ctx, sealed, parents, notMeasured("write the mutant schemata: %v", err), emit)
+	}
+	targetsOf := testPackages(run)
+	var specs []*jobs.Spec
+	for _, s := range chosen {
+		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
+			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description}}
+		byPkg := map[string][]string{}
+		for _, test := range reaching[s.File][s.Line] {
+			i := strings.LastIndex(test, ".")
+			byPkg[test[:i]] = append(byPkg[test[:i]], test[i+1:])
+		}
+		for _, ip := range slices.Sorted(maps.Keys(byPkg)) {
+			tp, ok := targetsOf[ip]
+			if !ok {
+				continue
+			}
+			spec.Module = tp.Module
+			ts := byPkg[ip]
+			slices.Sort(ts)
+			spec.Targets = append(spec.Targets, jobs.Target{Package: tp.Package, ImportPath: ip, Tests: slices.Compact(ts)})
+		}
+		if len(spec.Targets) == 0 {
+			continue
+		}
+		specs = append(specs, spec)
+	}
+	if len(specs) == 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("no test package found for the tests that reach the mutants"), emit)
+	}
+	plan := &pb.JobPlanned{}
+	for _, s := range specs {
+		b, err := s.Marshal()
+		if err != nil {
+			return err
+		}
+		nonce := make([]byte, 16)
+		if _, err := rand.Read(nonce); err != nil {
+			return err
+		}
+		plan.Jobs = append(plan.Jobs, &pb.Job{JobId: s.ID(), JobKind: s.Purpose, Side: s.Side, Argv: s.Argv(), Spec: b,
+			Token: &pb.ContinuationToken{Id: s.ID(), RunId: c.RunID, CriteriaDigest: sealed.Digest, ParentDigest: covRec.Digest,
+				BudgetDimension: criteria.BudgetMutants, BudgetUnits: 1, Nonce: nonce, Depth: 1}})
+	}
+	_, err = emit(ctx, &pb.Record{RunId: c.RunID, CriteriaDigest: sealed.Digest, Parents: parents, Body: &pb.Record_JobPlanned{JobPlanned: plan}})
+	if _, refused := err.(*runtime.RefusedError); refused {
+		return h.strength(ctx, sealed, parents, notMeasured("the ledger refused the mutant plan: %v", err), emit)
+	}
+	return err
+}
+
+func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+	runID := sealed.Criteria.RunID
+	w := h.spaces[runID]
+	var specs []*jobs.Spec
+	for _, j := range planRec.Record.GetJobPlanned().GetJobs() {
+		if s, err := jobs.ParseSpec(j.Spec); err == nil {
+			specs = append(specs, s)
+		}
+	}
+	if w != nil {
+		w.RegisterTargets(specs)
+	}
+	for i, job := range planRec.Record.GetJobPlanned().GetJobs() {
+		if h.Progress != nil {
+			h.Progress(runID, job.JobId, "running")
+		}
+		a := &executor.Answer{Detail: jobs.Detail{Outcome: jobs.OutcomeStillborn, Reason: "the mutation service has no workspace for this run", Runs: []jobs.Run{}}}
+		if w != nil && i < len(specs) {
+			a = h.Exec.Execute(ctx, w, specs[i])
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res, err := exhandler.Result(job, a)
+		if err != nil {
+			return err
+		}
+		res.UnitsUsed = 1
+		_, err = emit(ctx, &pb.Record{RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{planRec.Digest}, Token: job.Token.GetId(),
+			Body: &pb.Record_JobResult{JobResult: res}})
+		if _, refused := err.(*runtime.RefusedError); !refused && err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle records the strength once every mutant job is answered.
+func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+	planned := map[string]*jobs.Spec{}
+	var order []string
+	done := map[string]*jobs.Detail{}
+	var parents []string
+	for _, r := range run {
+		if r.Record.Producer.GetIdentity() != keyring.Mutation {
+			continue
+		}
+		switch b := r.Record.Body.(type) {
+		case *pb.Record_JobPlanned:
+			for _, j := range b.JobPlanned.Jobs {
+				if s, err := jobs.ParseSpec(j.Spec); err == nil {
+					planned[j.JobId] = s
+					order = append(order, j.JobId)
+				}
+			}
+		case *pb.Record_JobResult:
+			if d, err := jobs.ParseDetail(b.JobResult.Detail); err == nil {
+				done[b.JobResult.JobId] = d
+				parents = append(parents, r.Digest)
+			}
+		}
+	}
+	for id := range planned {
+		if done[id] == nil {
+			return nil
+		}
+	}
+	m := &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
+	for _, id := range order {
+		s, d := planned[id], done[id]
+		mu := &pb.Mutant{Id: fmt.Sprint(s.Mutation.ID), At: &pb.LineRef{Path: s.Mutation.Path, Line: uint32(s.Mutation.Line)},
+			Operator: s.Mutation.Operator, Description: s.Mutation.Description, KilledBy: d.KilledBy}
+		switch d.Outcome {
+		case jobs.OutcomeKilled:
+			m.Killed++
+			mu.Status = "killed"
+		case jobs.OutcomeSurvived:
+			m.Survived++
+			mu.Status = "survived"
+		default:
+			m.Stillborn++
+			mu.Status = "stillborn"
+		}
+		m.Mutants = append(m.Mutants, mu)
+	}
+	if n := m.Killed + m.Survived; n > 0 {
+		score := float64(m.Killed) / float64(n)
+		lower := adjudication.WilsonLower(int(m.Killed), int(n), sealed.Criteria.StrengthConfidence)
+		m.Score, m.WilsonLower = &score, &lower
+	}
+	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
+		len(order), m.Killed, m.Survived, m.Stillborn)
+	return h.strength(ctx, sealed, parents, m, emit)
+}
+
+// readPackage reads the non-test Go files of dir in a tree.
+func readPackage(root, dir string) (mutant.Package, error) {
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return mutant.Package{}, err
+	}
+	pkg := mutant.Package{Dir: abs, Files: map[string][]byte{}}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(abs, n))
+		if err != nil {
+			return mutant.Package{}, err
+		}
+		pkg.Files[n] = b
+	}
+	return pkg, nil
+}
+
+// runTrees is the seed of the run's mutant selection: the baseline and
+// patch tree digests.
+func runTrees(run []*record.Decoded) string {
+	for _, r := range run {
+		if t := r.Record.GetTreesMaterialized(); t != nil {
+			return t.BaselineTreeDigest + t.PatchTreeDigest
+		}
+	}
+	return ""
+}
+
+type testPkg struct{ Module, Package string }
+
+// testPackages maps the import paths of the coverage jobs' packages to
+// where they are.
+func testPackages(run []*record.Decoded) map[string]testPkg {
+	out := map[string]testPkg{}
+	for _, r := range run {
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
+				out[s.ImportPath] = testPkg{Module: s.Module, Package: s.Package}
+			}
+		}
+	}
+	return out
+}
+
+func countLines(m map[string]map[int][]string) int {
+	n := 0
+	for _, ls := range m {
+		n += len(ls)
+	}
+	return n
+}
+
+// Close removes the workspaces of the runs still open.
+func (h *Handler) Close() error {
+	for id, w := range h.spaces {
+		w.Close()
+		delete(h.spaces, id)
+	}
+	return nil
+}

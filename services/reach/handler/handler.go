@@ -1,0 +1,252 @@
+// Package handler binds the reach service to the ledger: once every
+// coverage job of a run is answered, it computes diff coverage of the
+// changed executable lines from the per-test profiles the executor stored
+// and records it, with the reach map (which test executes which changed
+// line) that mutation runs by.
+package handler
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/checkout"
+	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/reach/cover"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// Handler is the reach service.
+type Handler struct {
+	Blobs   *blob.Store
+	Scratch string
+
+	measured map[string]bool
+}
+
+// Handle measures a run's coverage when its coverage jobs are answered.
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+	if rec.Kind != pb.Kind_KIND_JOB_PLANNED && rec.Kind != pb.Kind_KIND_JOB_RESULT {
+		return nil
+	}
+	seal := runtime.SealOf(run)
+	if seal == nil {
+		return nil
+	}
+	sealed, err := criteria.Parse(seal.Record.GetCriteriaSealed().CanonicalCriteria)
+	if err != nil || !jobs.MeasureCoverage(sealed.Criteria) {
+		return nil
+	}
+	if h.measured == nil {
+		h.measured = map[string]bool{}
+	}
+	runID := sealed.Criteria.RunID
+	if h.measured[runID] {
+		return nil
+	}
+	var planned bool
+	var specs []*jobs.Spec
+	var parents []string
+	done := map[string]*jobs.Detail{}
+	for _, r := range run {
+		switch b := r.Record.Body.(type) {
+		case *pb.Record_CoverageMeasured:
+			h.measured[runID] = true
+			return nil
+		case *pb.Record_JobPlanned:
+			if r.Record.Producer.GetIdentity() != "sealgate/executor" {
+				continue
+			}
+			planned = true
+			for _, j := range b.JobPlanned.Jobs {
+				if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
+					specs = append(specs, s)
+				}
+			}
+		case *pb.Record_JobResult:
+			if d, err := jobs.ParseDetail(b.JobResult.Detail); err == nil && strings.HasPrefix(b.JobResult.JobId, jobs.Coverage+"/") {
+				done[b.JobResult.JobId] = d
+				parents = append(parents, r.Digest)
+			}
+		}
+	}
+	if !planned {
+		return nil
+	}
+	for _, s := range specs {
+		if done[s.ID()] == nil {
+			return nil
+		}
+	}
+	if len(parents) == 0 {
+		parents = []string{seal.Digest}
+	}
+	m := h.measure(ctx, run, sealed, specs, done)
+	h.measured[runID] = true
+	_, err = emit(ctx, &pb.Record{RunId: runID, CriteriaDigest: sealed.Digest, Parents: parents,
+		Body: &pb.Record_CoverageMeasured{CoverageMeasured: m}})
+	if _, refused := err.(*runtime.RefusedError); refused {
+		return nil
+	}
+	return err
+}
+
+// none is a measurement that could not be made, and why.
+func none(format string, args ...any) *pb.CoverageMeasured {
+	return &pb.CoverageMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_NONE, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed, specs []*jobs.Spec, done map[string]*jobs.Detail) *pb.CoverageMeasured {
+	if len(specs) == 0 {
+		return none("the patch changes no Go source file the gate can measure")
+	}
+	for _, s := range specs {
+		if d := done[s.ID()]; d.Outcome != jobs.OutcomePass {
+			return none("coverage job %s: %s", s.ID(), d.Reason)
+		}
+	}
+	co, release, err := cohandler.Rebuild(ctx, h.Blobs, h.Scratch, run, sealed)
+	if err != nil {
+		return none("the reach service could not rebuild the trees: %v", err)
+	}
+	defer release()
+	files, err := changedFiles(ctx, co)
+	if err != nil {
+		return none("%v", err)
+	}
+	perTest := map[string]*cover.Profile{}
+	var all []*cover.Profile
+	for _, s := range specs {
+		for test, digest := range done[s.ID()].Profiles {
+			b, err := h.Blobs.Get(ctx, digest)
+			if err != nil {
+				return none("the profile of %s: %v", test, err)
+			}
+			p, err := cover.ParseProfile(bytes.NewReader(b))
+			if err != nil {
+				return none("the profile of %s: %v", test, err)
+			}
+			perTest[test] = p
+			all = append(all, p)
+		}
+	}
+	merged := &cover.Profile{Mode: "set"}
+	if len(all) > 0 {
+		if merged, err = cover.Merge(all...); err != nil {
+			return none("%v", err)
+		}
+	}
+	res, err := cover.Measure(files, merged)
+	if err != nil {
+		return none("%v", err)
+	}
+	var rendered bytes.Buffer
+	if err := merged.Write(&rendered); err != nil {
+		return none("%v", err)
+	}
+	sum := sha256.Sum256(rendered.Bytes())
+	m := &pb.CoverageMeasured{
+		Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED, Ratio: res.Ratio,
+		ChangedLines: uint32(res.Changed), CoveredLines: uint32(res.Covered),
+		DiffSha256: co.DiffSHA256, ProfileSha256: hex.EncodeToString(sum[:]),
+		Reason: fmt.Sprintf("%d of %d changed executable lines run by %d tests alone; %d changed lines excluded (blank, comment, no statement)", res.Covered, res.Changed, len(perTest), len(res.Excluded)),
+	}
+	switch {
+	case len(res.Unmeasured) > 0:
+		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
+		m.Reason = fmt.Sprintf("no coverage profile names %s: their packages were not built with coverage", strings.Join(res.Unmeasured, ", "))
+	case res.Ratio == nil:
+		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
+		m.Reason = fmt.Sprintf("the patch changes no executable Go source line (%d changed lines excluded: blank, comment, no statement)", len(res.Excluded))
+	}
+	for _, l := range res.Uncovered {
+		m.Uncovered = append(m.Uncovered, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
+	}
+	reach, err := cover.Reach(files, perTest)
+	if err != nil {
+		return none("the reach map: %v", err)
+	}
+	for _, test := range slices.Sorted(maps.Keys(reach)) {
+		e := &pb.ReachEntry{Test: test}
+		for _, l := range reach[test] {
+			e.Lines = append(e.Lines, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
+		}
+		m.Reach = append(m.Reach, e)
+	}
+	return m
+}
+
+// changedFiles lists the changed Go source files of the patch side with
+// their changed lines, sources and the names coverage profiles give them.
+func changedFiles(ctx context.Context, co *checkout.Checkout) ([]cover.File, error) {
+	var paths []string
+	byPath := map[string][]int{}
+	for _, ch := range co.Changes {
+		if ch.Class != checkout.ClassSource || ch.Kind == checkout.Deleted || !strings.HasSuffix(ch.Path, ".go") {
+			continue
+		}
+		paths = append(paths, ch.Path)
+		byPath[ch.Path] = ch.ChangedLines
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	srcs, err := co.Patch.ReadFiles(ctx, paths)
+	if err != nil {
+		return nil, fmt.Errorf("read the changed files: %v", err)
+	}
+	var out []cover.File
+	mods := map[string]string{}
+	for _, p := range paths {
+		name, err := profileName(ctx, co, p, mods)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cover.File{Path: p, Profile: name, Src: srcs[p], Lines: byPath[p]})
+	}
+	return out, nil
+}
+
+// profileName is the name go test's coverage profiles give a file: its
+// package's import path and its base name.
+func profileName(ctx context.Context, co *checkout.Checkout, p string, mods map[string]string) (string, error) {
+	dir := path.Dir(p)
+	for d := dir; ; d = path.Dir(d) {
+		gomod := path.Join(d, "go.mod")
+		if _, ok := co.Patch.Lookup(gomod); ok {
+			mp, cached := mods[d]
+			if !cached {
+				b, err := co.Patch.ReadFiles(ctx, []string{gomod})
+				if err != nil {
+					return "", err
+				}
+				if mp, err = jobs.ModulePath(b[gomod]); err != nil {
+					return "", fmt.Errorf("%s: %v", gomod, err)
+				}
+				mods[d] = mp
+			}
+			rel := strings.TrimPrefix(strings.TrimPrefix(dir, d), "/")
+			if d == "." {
+				rel = dir
+			}
+			if rel == "." || rel == "" {
+				return mp + "/" + path.Base(p), nil
+			}
+			return mp + "/" + rel + "/" + path.Base(p), nil
+		}
+		if d == "." {
+			return "", fmt.Errorf("no go.mod holds %s", p)
+		}
+	}
+}
