@@ -187,3 +187,18 @@ func TestMutationPragmaIsIgnored(t *testing.T) {
 		}
 	}
 }
+
+// Changed source this host does not build carries no mutant that could
+// run: strength is unverified, naming the file, even with coverage off.
+func TestMutationUnbuiltSourceIsNotMerged(t *testing.T) {
+	r := newRepo(t)
+	fix := r.patch(t, "honest-fix")
+	patch := r.commit(t, fix.Commit, "plan9-only", "calc: a Plan 9 variant", map[string]string{
+		"calc/median_plan9.go": "//go:build plan9\n\npackage calc\n\n// Half halves x.\nfunc Half(x float64) float64 {\n\treturn x / 2\n}\n",
+	})
+	v := verify(t, r.patchArgs(fix.Commit, patch, append(claimArgs(fix.Claims...), "--coverage-floor", "0")...)...)
+	v.wantNot(t, merge)
+	if !strings.Contains(strings.Join(v.art.reasons(), "\n"), "calc/median_plan9.go") {
+		t.Fatalf("no reason names the file the host does not build:\n%s", v)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
+	"github.com/sealgate/sealgate/services/checkout"
 	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
 	"github.com/sealgate/sealgate/services/executor"
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
@@ -135,6 +136,33 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		for l := range lines {
 			byDir[d][path.Base(p)] = append(byDir[d][path.Base(p)], l)
 		}
+	}
+	// Changed Go source the host build leaves out (build constraints, cgo)
+	// can carry no mutant that runs here: strength cannot be verified.
+	changedDirs := map[string][]string{}
+	for _, ch := range co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go") {
+			changedDirs[path.Dir(ch.Path)] = append(changedDirs[path.Dir(ch.Path)], path.Base(ch.Path))
+		}
+	}
+	var unjudged []string
+	for _, d := range slices.Sorted(maps.Keys(changedDirs)) {
+		pkg, err := readPackage(w.PristineDir(jobs.TreeOracle), d)
+		if err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("read %s: %v", d, err), emit)
+		}
+		excluded, err := mutant.Excluded(pkg)
+		if err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("read %s: %v", d, err), emit)
+		}
+		for _, f := range changedDirs[d] {
+			if slices.Contains(excluded, f) {
+				unjudged = append(unjudged, path.Join(d, f))
+			}
+		}
+	}
+	if len(unjudged) > 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: the host build leaves them out (build constraints or cgo)", strings.Join(unjudged, ", ")), emit)
 	}
 	var sites []mutant.Site
 	pkgs := map[string]mutant.Package{}
