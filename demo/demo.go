@@ -281,3 +281,66 @@ func gitEnv(when time.Time) []string {
 	}
 	return env
 }
+
+// Commit makes a commit whose parent is parent, on a new branch named
+// branch: files (slash paths to contents) are written and remove is
+// deleted. The working tree is left on main. It returns the commit id, so
+// that callers (tests, people trying sealgate by hand) can build variants
+// of the demo's patches.
+func (r *Repo) Commit(ctx context.Context, parent, branch, message string, files map[string]string, remove ...string) (string, error) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	g := &git{path: gitPath, dir: r.Dir}
+	when := epoch().Add(24 * time.Hour)
+	if _, err := g.run(ctx, time.Time{}, "checkout", "--quiet", "-b", branch, parent); err != nil {
+		return "", err
+	}
+	id, err := func() (string, error) {
+		for name, body := range files {
+			if !fs.ValidPath(name) || strings.HasPrefix(name, ".git") {
+				return "", fmt.Errorf("demo: bad file name %q", name)
+			}
+			p := filepath.Join(r.Dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return "", fmt.Errorf("demo: %w", err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				return "", fmt.Errorf("demo: %w", err)
+			}
+		}
+		if len(remove) > 0 {
+			if _, err := g.run(ctx, when, append([]string{"rm", "--quiet", "--"}, remove...)...); err != nil {
+				return "", err
+			}
+		}
+		if _, err := g.run(ctx, when, "add", "--all"); err != nil {
+			return "", err
+		}
+		if _, err := g.run(ctx, when, "commit", "--quiet", "--no-verify", "--no-gpg-sign", "--allow-empty", "--message", message); err != nil {
+			return "", err
+		}
+		return g.run(ctx, when, "rev-parse", "--verify", "HEAD^{commit}")
+	}()
+	if _, cerr := g.run(ctx, time.Time{}, "checkout", "--quiet", "--force", "main"); err == nil && cerr != nil {
+		return "", cerr
+	}
+	return id, err
+}
+
+// Show returns the content of path at revision rev.
+func (r *Repo) Show(ctx context.Context, rev, path string) (string, error) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	g := &git{path: gitPath, dir: r.Dir}
+	cmd := exec.CommandContext(ctx, g.path, "show", rev+":"+path)
+	cmd.Dir, cmd.Env = g.dir, gitEnv(time.Time{})
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("demo: git show %s:%s: %w", rev, path, err)
+	}
+	return string(out), nil
+}

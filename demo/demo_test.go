@@ -512,3 +512,30 @@ func goTest(t *testing.T, dir string, args ...string) testRun {
 	run.output = out.String()
 	return run
 }
+
+func TestCommitVariant(t *testing.T) {
+	if os.Getenv("TEST_SRCDIR") != "" {
+		t.Skip("runs git")
+	}
+	ctx := context.Background()
+	r, err := Build(ctx, filepath.Join(t.TempDir(), "repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := r.Commit(ctx, r.Base, "variant", "add a file, drop one", map[string]string{"calc/extra.go": "package calc\n"}, "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.Show(ctx, id, "calc/extra.go"); err != nil || got != "package calc\n" {
+		t.Fatalf("Show = %q, %v", got, err)
+	}
+	if _, err := r.Show(ctx, id, "README.md"); err == nil {
+		t.Fatal("README.md was not removed")
+	}
+	if _, err := r.Show(ctx, r.Base, "README.md"); err != nil {
+		t.Fatalf("the baseline changed: %v", err)
+	}
+	if _, err := r.Commit(ctx, r.Base, "bad", "escape", map[string]string{"../x": ""}); err == nil {
+		t.Fatal("a path outside the repository was written")
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sealgate/sealgate/demo"
@@ -36,26 +35,10 @@ func workspace(t *testing.T, files map[string]string) (*executor.Executor, *exec
 			honest = p.Commit
 		}
 	}
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo.Dir
-		cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t.invalid",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t.invalid", "GIT_AUTHOR_DATE=1700000000 +0000", "GIT_COMMITTER_DATE=1700000000 +0000"}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+	patch, err := repo.Commit(ctx, honest, "extra", "extra", files)
+	if err != nil {
+		t.Fatal(err)
 	}
-	git("checkout", "-q", "-b", "extra", honest)
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(repo.Dir, filepath.FromSlash(name)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("add", "-A")
-	git("commit", "-q", "-m", "extra")
-	patch := git("rev-parse", "HEAD")
 	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: repo.Base, PatchCommit: patch}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -82,47 +82,45 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 	fmt.Fprintf(stdout, "demo repository %s, baseline %.12s (TestMedian fails: the bug)\n\n", repo.Dir, repo.Base)
 	var rows []demoRow
 	for _, p := range repo.Patches {
-		{
-			o := &verifyOptions{
-				repo: repo.Dir, base: repo.Base, patch: p.Commit, claims: p.Claims,
-				coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
-				strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 10 * time.Minute,
-				state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns, mutationMax: criteria.DefaultMutationMax,
-			}
-			var art bytes.Buffer
-			progress := io.Discard
-			if verbose {
-				progress = stderr
-			}
-			start := time.Now()
-			if _, err := runVerify(ctx, o, &art, progress); err != nil {
-				return err
-			}
-			var a struct {
-				Decision  string `json:"decision"`
-				Reason    string `json:"reason"`
-				FixProven bool   `json:"fix_proven"`
-				Coverage  struct {
-					Ratio *float64 `json:"ratio"`
-				} `json:"coverage"`
-				Strength struct {
-					Killed   int `json:"killed"`
-					Survived int `json:"survived"`
-				} `json:"strength"`
-			}
-			if err := json.Unmarshal(art.Bytes(), &a); err != nil {
-				return infraErrorf("artefact of %s: %v", p.Name, err)
-			}
-			cov, killed := "not measured", "-"
-			if a.Coverage.Ratio != nil {
-				cov = fmt.Sprintf("%.0f%%", 100**a.Coverage.Ratio)
-			}
-			if n := a.Strength.Killed + a.Strength.Survived; n > 0 {
-				killed = fmt.Sprintf("%d/%d", a.Strength.Killed, n)
-			}
-			rows = append(rows, demoRow{patch: p.Name, floors: "default", want: p.Expect, got: a.Decision, fixProven: a.FixProven,
-				coverage: cov, killed: killed, reason: a.Reason, took: time.Since(start)})
+		o := &verifyOptions{
+			repo: repo.Dir, base: repo.Base, patch: p.Commit, claims: p.Claims,
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 10 * time.Minute,
+			state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns, mutationMax: criteria.DefaultMutationMax,
 		}
+		var art bytes.Buffer
+		progress := io.Discard
+		if verbose {
+			progress = stderr
+		}
+		start := time.Now()
+		if _, err := runVerify(ctx, o, &art, progress); err != nil {
+			return err
+		}
+		var a struct {
+			Decision  string `json:"decision"`
+			Reason    string `json:"reason"`
+			FixProven bool   `json:"fix_proven"`
+			Coverage  struct {
+				Ratio *float64 `json:"ratio"`
+			} `json:"coverage"`
+			Strength struct {
+				Killed   int `json:"killed"`
+				Survived int `json:"survived"`
+			} `json:"strength"`
+		}
+		if err := json.Unmarshal(art.Bytes(), &a); err != nil {
+			return infraErrorf("artefact of %s: %v", p.Name, err)
+		}
+		cov, killed := "not measured", "-"
+		if a.Coverage.Ratio != nil {
+			cov = fmt.Sprintf("%.0f%%", 100**a.Coverage.Ratio)
+		}
+		if n := a.Strength.Killed + a.Strength.Survived; n > 0 {
+			killed = fmt.Sprintf("%d/%d", a.Strength.Killed, n)
+		}
+		rows = append(rows, demoRow{patch: p.Name, floors: "default", want: p.Expect, got: a.Decision, fixProven: a.FixProven,
+			coverage: cov, killed: killed, reason: a.Reason, took: time.Since(start)})
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATCH\tFLOORS (cov/str)\tVERDICT\tEXPECTED\tFIX PROVEN\tCOVERAGE\tMUTANTS KILLED\tTIME")

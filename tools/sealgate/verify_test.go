@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,41 +48,23 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{t: t, repo: r}
 }
 
-func (f *fixture) git(args ...string) string {
+func (f *fixture) show(rev, path string) string {
 	f.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = f.repo.Dir
-	date := "1735689600 +0000"
-	cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull, "LC_ALL=C",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t.invalid", "GIT_AUTHOR_DATE=" + date,
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t.invalid", "GIT_COMMITTER_DATE=" + date}
-	out, err := cmd.CombinedOutput()
+	s, err := f.repo.Show(context.Background(), rev, path)
 	if err != nil {
-		f.t.Fatalf("git %v: %v\n%s", args, err, out)
+		f.t.Fatal(err)
 	}
-	return strings.TrimSpace(string(out))
+	return s
 }
-
-func (f *fixture) show(rev, path string) string { return f.git("show", rev+":"+path) + "\n" }
 
 // commit writes files on a new branch off parent and returns the commit.
 func (f *fixture) commit(parent string, files map[string]string) string {
 	f.t.Helper()
 	f.n++
-	f.git("checkout", "--quiet", "-b", "t"+strings.Repeat("x", f.n), parent)
-	for name, body := range files {
-		p := filepath.Join(f.repo.Dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			f.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			f.t.Fatal(err)
-		}
+	id, err := f.repo.Commit(context.Background(), parent, fmt.Sprintf("variant-%d", f.n), "patch", files)
+	if err != nil {
+		f.t.Fatal(err)
 	}
-	f.git("add", "--all")
-	f.git("commit", "--quiet", "--no-verify", "-m", "patch")
-	id := f.git("rev-parse", "HEAD")
-	f.git("checkout", "--quiet", "main")
 	return id
 }
 
