@@ -195,7 +195,11 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		a.Strength.Floor, a.Strength.Required = c.StrengthFloor, c.StrengthFloor > 0
 		a.Strength.Confidence = c.StrengthConfidence
 		if len(c.Claims) == 0 {
-			a.Discovery = &DiscoveryRef{Source: "outcome-diff", ClaimsAdded: nonNil(jobs.Discovered(r.Planned, r.Done))}
+			src := "outcome-diff"
+			if len(jobs.Reached(r.Coverage)) > 0 {
+				src = "outcome-diff+reach"
+			}
+			a.Discovery = &DiscoveryRef{Source: src, ClaimsAdded: nonNil(jobs.Discovered(r.Planned, r.Done, jobs.Reached(r.Coverage)))}
 		}
 	}
 	if t := r.Trees; t != nil {

@@ -128,7 +128,7 @@ func (r *Run) Pending() []string {
 			p = append(p, "job "+id)
 		}
 	}
-	for _, id := range jobs.Due(r.Planned, r.Done) {
+	for _, id := range jobs.Due(r.Planned, r.Done, jobs.Reached(r.Coverage)) {
 		p = append(p, "job "+id+" (due, never planned)")
 	}
 	if jobs.MeasureCoverage(r.Sealed.Criteria) && r.Coverage == nil {
@@ -147,7 +147,7 @@ func (r *Run) Claims() []string {
 	if r.Sealed != nil && len(r.Sealed.Criteria.Claims) > 0 {
 		return r.Sealed.Criteria.Claims
 	}
-	return jobs.Discovered(r.Planned, r.Done)
+	return jobs.Discovered(r.Planned, r.Done, jobs.Reached(r.Coverage))
 }
 
 // Policy is the decision's part of the sealed criteria.

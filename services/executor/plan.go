@@ -45,7 +45,7 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 
 // PlanDue returns the specs of the follow-up jobs named by due
 // (jobs.Due), which the earlier plans and results make due.
-func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[string]*jobs.Spec, done map[string]*jobs.Done) []*jobs.Spec {
+func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[string]*jobs.Spec, done map[string]*jobs.Done, reached []string) []*jobs.Spec {
 	want := map[string]bool{}
 	for _, id := range due {
 		want[id] = true
@@ -72,7 +72,7 @@ func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[stri
 			}
 		}
 	}
-	for _, claim := range jobs.Discovered(planned, done) {
+	for _, claim := range jobs.Discovered(planned, done, reached) {
 		for _, s := range w.planClaim(claim, c) {
 			add(s)
 		}

@@ -216,3 +216,52 @@ func TestVerifyDeadlineNamesWhatIsMissing(t *testing.T) {
 		t.Fatalf("exit %d, %s: %s; missing %v\n%s", code, a.Decision, a.Reason, a.Missing, errOut.String())
 	}
 }
+
+func TestVerifyReachFeedsDiscovery(t *testing.T) {
+	f := newFixture(t)
+	h := f.honest()
+	calc := f.show(h.Commit, "calc/calc.go")
+	refactor := strings.Replace(calc, "\treturn Sum(xs) / float64(len(xs))", "\tn := float64(len(xs))\n\treturn Sum(xs) / n", 1)
+	if refactor == calc {
+		t.Fatal("the refactor did not apply")
+	}
+	patch := f.commit(h.Commit, map[string]string{"calc/calc.go": refactor})
+	o := &verifyOptions{
+		repo: f.repo.Dir, base: h.Commit, patch: patch,
+		coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+		strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax,
+		timeout: 10 * time.Minute, state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+	}
+	var out, errOut bytes.Buffer
+	if _, err := runVerify(context.Background(), o, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Decision  string `json:"decision"`
+		Reason    string `json:"reason"`
+		Discovery struct {
+			Source      string   `json:"source"`
+			ClaimsAdded []string `json:"claims_added"`
+		} `json:"discovery"`
+		Claims []struct {
+			ID             string `json:"id"`
+			Classification string `json:"classification"`
+		} `json:"claims"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing changes outcome; the tests that execute the changed lines
+	// become the claims, and pass on both sides.
+	if a.Discovery.Source != "outcome-diff+reach" || len(a.Discovery.ClaimsAdded) == 0 || len(a.Claims) == 0 {
+		t.Fatalf("%s: %s; discovery %+v\n%s", a.Decision, a.Reason, a.Discovery, errOut.String())
+	}
+	for _, c := range a.Claims {
+		if c.Classification != "no_regression" {
+			t.Fatalf("claim %+v", c)
+		}
+	}
+	if !strings.Contains(strings.Join(a.Discovery.ClaimsAdded, " "), "go:./calc:TestMean") {
+		t.Fatalf("TestMean runs the changed lines and was not discovered: %v", a.Discovery.ClaimsAdded)
+	}
+}

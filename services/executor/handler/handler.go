@@ -62,7 +62,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 			return nil // reach and mutation run the jobs they plan
 		}
 		return h.execute(ctx, rec, sealed, emit)
-	case pb.Kind_KIND_JOB_RESULT:
+	case pb.Kind_KIND_JOB_RESULT, pb.Kind_KIND_COVERAGE_MEASURED:
 		return h.followUp(ctx, run, sealed, emit)
 	case pb.Kind_KIND_VERDICT_REACHED:
 		if w := h.spaces[runID]; w != nil {
@@ -256,8 +256,15 @@ func terminationOf(a *executor.Answer) pb.Termination {
 // followUp plans the jobs the run's results have made due.
 func (h *Handler) followUp(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
 	planned, done, causes := fold(run)
+	var reached []string
+	for _, r := range run {
+		if cov := r.Record.GetCoverageMeasured(); cov != nil {
+			reached = jobs.Reached(cov)
+			causes = append(causes, r.Digest)
+		}
+	}
 	var due []string
-	for _, id := range jobs.Due(planned, done) {
+	for _, id := range jobs.Due(planned, done, reached) {
 		if !h.planned[sealed.Criteria.RunID][id] {
 			due = append(due, id)
 		}
@@ -269,7 +276,7 @@ func (h *Handler) followUp(ctx context.Context, run []*record.Decoded, sealed *c
 	if w == nil {
 		return nil
 	}
-	specs := w.PlanDue(sealed.Criteria, due, planned, done)
+	specs := w.PlanDue(sealed.Criteria, due, planned, done, reached)
 	if len(specs) == 0 {
 		return nil
 	}

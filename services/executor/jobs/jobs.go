@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/sealgate/sealgate/ledger/criteria"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"path"
 	"slices"
 	"strings"
@@ -302,7 +303,11 @@ type Done struct {
 // that makes them due. planned holds every planned job by ID, done the
 // answered ones. It is the one rule the executor plans by and the
 // adjudicator waits by.
-func Due(planned map[string]*Spec, done map[string]*Done) []string {
+//
+// reached lists the tests (keys "<import path>.<Test>") the reach map says
+// execute changed lines, nil before diff coverage is measured: with no
+// claim given, they are discovered too (see Discovered).
+func Due(planned map[string]*Spec, done map[string]*Done, reached []string) []string {
 	var due []string
 	want := func(id string) {
 		if _, ok := planned[id]; !ok {
@@ -323,7 +328,7 @@ func Due(planned map[string]*Spec, done map[string]*Done) []string {
 			}
 		}
 	}
-	for _, test := range Discovered(planned, done) {
+	for _, test := range Discovered(planned, done, reached) {
 		for _, side := range []string{Baseline, Patch} {
 			s := Spec{Purpose: Claim, Side: side, Claim: test}
 			want(s.ID())
@@ -333,14 +338,68 @@ func Due(planned map[string]*Spec, done map[string]*Done) []string {
 	return slices.Compact(due)
 }
 
+// Reached lists the tests a coverage measurement's reach map says execute
+// changed lines; nil without a measurement.
+func Reached(cov *pb.CoverageMeasured) []string {
+	var out []string
+	for _, e := range cov.GetReach() {
+		if len(e.Lines) > 0 {
+			out = append(out, e.Test)
+		}
+	}
+	return out
+}
+
 // MaxDiscovered bounds the claims discovery adds.
 const MaxDiscovered = 10
 
 // Discovered returns the claims discovery found once every discovery job
 // is answered: tests of the touched packages that pass on the patch and did
-// not pass on the baseline, as "go:<pkg>:<Test>" claims, sorted, at most
-// MaxDiscovered. Before that it returns nothing.
-func Discovered(planned map[string]*Spec, done map[string]*Done) []string {
+// not pass on the baseline, then the reached tests (those that execute
+// changed lines, from the reach map) in the packages coverage ran, as
+// "go:<pkg>:<Test>" claims, at most MaxDiscovered, sorted. Before the
+// discovery jobs are answered, and when claims were given (no discovery
+// job), it returns nothing.
+func Discovered(planned map[string]*Spec, done map[string]*Done, reached []string) []string {
+	found := outcomeDiff(planned, done)
+	if found == nil {
+		return nil
+	}
+	byImport := map[string]*Spec{}
+	for _, s := range planned {
+		if s.Purpose == Coverage {
+			byImport[s.ImportPath] = s
+		}
+	}
+	var extra []string
+	for _, key := range reached {
+		i := strings.LastIndex(key, ".")
+		if i < 0 {
+			continue
+		}
+		s := byImport[key[:i]]
+		if s == nil || !IsTestName(key[i+1:]) {
+			continue
+		}
+		extra = append(extra, fmt.Sprintf("go:%s:%s", claimPkg(s.Module, s.Package), key[i+1:]))
+	}
+	slices.Sort(extra)
+	for _, c := range slices.Compact(extra) {
+		if len(found) >= MaxDiscovered {
+			break
+		}
+		if !slices.Contains(found, c) {
+			found = append(found, c)
+		}
+	}
+	slices.Sort(found)
+	return found
+}
+
+// outcomeDiff is discovery by outcome: nil until every discovery job is
+// answered (or when none was planned), else the claims found, possibly
+// none, at most MaxDiscovered.
+func outcomeDiff(planned map[string]*Spec, done map[string]*Done) []string {
 	type pair struct{ base, patch *Done }
 	pairs := map[string]*pair{}
 	for id, s := range planned {
@@ -363,7 +422,10 @@ func Discovered(planned map[string]*Spec, done map[string]*Done) []string {
 			p.patch = d
 		}
 	}
-	var found []string
+	if len(pairs) == 0 {
+		return nil
+	}
+	found := []string{}
 	for _, p := range pairs {
 		if p.base == nil || p.patch == nil {
 			continue

@@ -56,17 +56,17 @@ func TestParseSpecRefuses(t *testing.T) {
 func TestDueCollateralBaselineOnlyWhenPatchFails(t *testing.T) {
 	coll := &Spec{Purpose: Collateral, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./..."}
 	planned := map[string]*Spec{coll.ID(): coll}
-	if due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomePass)}); len(due) != 0 {
+	if due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomePass)}, nil); len(due) != 0 {
 		t.Fatalf("green suite made %v due", due)
 	}
-	due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomeFail)})
+	due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomeFail)}, nil)
 	if !slices.Equal(due, []string{"collateral/baseline/.:./..."}) {
 		t.Fatalf("red suite: due %v", due)
 	}
 	base := *coll
 	base.Side, base.Tree = Baseline, TreeBaseline
 	planned[base.ID()] = &base
-	if due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomeFail)}); len(due) != 0 {
+	if due := Due(planned, map[string]*Done{coll.ID(): done(coll, OutcomeFail)}, nil); len(due) != 0 {
 		t.Fatalf("already planned, still due: %v", due)
 	}
 }
@@ -76,7 +76,7 @@ func TestDuePrereqUnlocksOnlyOnPass(t *testing.T) {
 	pre := &Spec{Purpose: Prereq, Side: Patch, Claim: "go:./c:TestNew", Tree: TreeOracle, Then: then}
 	planned := map[string]*Spec{pre.ID(): pre}
 	for outcome, want := range map[string]int{OutcomePass: 1, OutcomeFail: 0, OutcomeFlaky: 0, OutcomeUnrunnable: 0} {
-		if got := Due(planned, map[string]*Done{pre.ID(): done(pre, outcome)}); len(got) != want {
+		if got := Due(planned, map[string]*Done{pre.ID(): done(pre, outcome)}, nil); len(got) != want {
 			t.Errorf("prereq %s: due %v", outcome, got)
 		}
 	}
@@ -87,7 +87,7 @@ func TestDiscovered(t *testing.T) {
 	p := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc"}
 	planned := map[string]*Spec{b.ID(): b, p.ID(): p}
 	// Nothing before both sides answered.
-	if got := Discovered(planned, map[string]*Done{p.ID(): done(p, OutcomePass)}); got != nil {
+	if got := Discovered(planned, map[string]*Done{p.ID(): done(p, OutcomePass)}, nil); got != nil {
 		t.Fatalf("half answered: %v", got)
 	}
 	ds := map[string]*Done{
@@ -95,12 +95,12 @@ func TestDiscovered(t *testing.T) {
 		p.ID(): done(p, OutcomeFail, Case{"m/calc.TestFixed", "pass"}, Case{"m/calc.TestSame", "pass"}, Case{"m/calc.TestBroken", "fail"},
 			Case{"m/calc.TestNew", "pass"}, Case{"m/calc.TestNew/sub", "pass"}, Case{"m/other.TestElse", "pass"}),
 	}
-	got := Discovered(planned, ds)
+	got := Discovered(planned, ds, nil)
 	want := []string{"go:./calc:TestFixed", "go:./calc:TestNew"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Discovered = %v, want %v", got, want)
 	}
-	due := Due(planned, ds)
+	due := Due(planned, ds, nil)
 	if len(due) != 4 {
 		t.Fatalf("due %v, want both sides of both claims", due)
 	}
@@ -148,4 +148,30 @@ func FuzzParseSpec(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestDiscoveredAddsReachedTests(t *testing.T) {
+	b := &Spec{Purpose: Discovery, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	p := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	cov := &Spec{Purpose: Coverage, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	planned := map[string]*Spec{b.ID(): b, p.ID(): p, cov.ID(): cov}
+	ds := map[string]*Done{
+		b.ID(): done(b, OutcomePass, Case{"m/calc.TestA", "pass"}),
+		p.ID(): done(p, OutcomePass, Case{"m/calc.TestA", "pass"}),
+	}
+	// A refactor: nothing changes outcome, so only reach finds claims.
+	if got := Discovered(planned, ds, nil); got == nil || len(got) != 0 {
+		t.Fatalf("before reach: %v, want an empty, non-nil list", got)
+	}
+	got := Discovered(planned, ds, []string{"m/calc.TestA", "m/other.TestB", "m/calc.helper"})
+	if !slices.Equal(got, []string{"go:./calc:TestA"}) {
+		t.Fatalf("with reach: %v", got)
+	}
+	if due := Due(planned, ds, []string{"m/calc.TestA"}); len(due) != 2 {
+		t.Fatalf("due %v, want both sides of the reached claim", due)
+	}
+	// Claims given: no discovery job, nothing discovered.
+	if got := Discovered(map[string]*Spec{cov.ID(): cov}, nil, []string{"m/calc.TestA"}); got != nil {
+		t.Fatalf("claims given, still discovered %v", got)
+	}
 }
