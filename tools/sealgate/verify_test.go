@@ -212,7 +212,10 @@ func TestVerifyDeadlineNamesWhatIsMissing(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
 		t.Fatal(err)
 	}
-	if code != 2 || a.Decision != "INCONCLUSIVE" || len(a.Missing) == 0 {
+	// Either the deadline cut the run short and names what is missing, or
+	// every process hit its share of the deadline and the verdict names
+	// the timeouts: never a pass.
+	if code != 2 || a.Decision != "INCONCLUSIVE" || (len(a.Missing) == 0 && !strings.Contains(a.Reason, "TIMEOUT")) {
 		t.Fatalf("exit %d, %s: %s; missing %v\n%s", code, a.Decision, a.Reason, a.Missing, errOut.String())
 	}
 }
