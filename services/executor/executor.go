@@ -60,9 +60,6 @@ type Workspace struct {
 	targets  map[string][]string
 }
 
-// Checkout returns the checkout the workspace was built from.
-func (w *Workspace) Checkout() *checkout.Checkout { return w.co }
-
 // Open materializes the baseline, the patch and the oracle trees of co
 // under the executor's scratch directory.
 func (e *Executor) Open(ctx context.Context, runID string, co *checkout.Checkout) (*Workspace, error) {

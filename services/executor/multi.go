@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -323,19 +322,6 @@ func (w *Workspace) RegisterTargets(specs []*jobs.Spec) {
 		slices.Sort(ts)
 		w.targets[k] = slices.Compact(ts)
 	}
-}
-
-// PristineFile reads a file of one of the workspace's trees.
-func (w *Workspace) PristineFile(tree, path string) ([]byte, error) {
-	root := w.pristine[tree]
-	if root == "" {
-		return nil, fmt.Errorf("no %s tree", tree)
-	}
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
-	if err != nil {
-		return nil, err
-	}
-	return bytes.Clone(b), nil
 }
 
 // PristineDir is the directory of one of the workspace's trees.
