@@ -138,26 +138,11 @@ func (h *Handler) emitPlan(ctx context.Context, runID string, sealed *criteria.S
 	for _, s := range specs {
 		h.planned[runID][s.ID()] = true
 	}
-	plan := &pb.JobPlanned{}
-	for _, s := range specs {
-		b, err := s.Marshal()
-		if err != nil {
-			return err
-		}
-		nonce := make([]byte, 16)
-		if _, err := rand.Read(nonce); err != nil {
-			return err
-		}
-		id := s.ID()
-		plan.Jobs = append(plan.Jobs, &pb.Job{
-			JobId: id, JobKind: s.Purpose, Side: s.Side, Argv: s.Argv(), Spec: b,
-			Token: &pb.ContinuationToken{
-				Id: id, RunId: runID, CriteriaDigest: sealed.Digest, ParentDigest: parents[0],
-				BudgetDimension: criteria.BudgetTestRuns, BudgetUnits: s.Units(), Nonce: nonce, Depth: 1,
-			},
-		})
+	plan, err := Plan(sealed, parents[0], criteria.BudgetTestRuns, specs)
+	if err != nil {
+		return err
 	}
-	_, err := emit(ctx, &pb.Record{
+	_, err = emit(ctx, &pb.Record{
 		RunId: runID, CriteriaDigest: sealed.Digest, Parents: parents,
 		Body: &pb.Record_JobPlanned{JobPlanned: plan},
 	})
@@ -167,6 +152,32 @@ func (h *Handler) emitPlan(ctx context.Context, runID string, sealed *criteria.S
 		return nil
 	}
 	return err
+}
+
+// Plan is the job.planned body of specs: each job with its spec and a
+// fresh single-use token bound to the sealed run, derived from parent and
+// reserving the job's units of the budget dimension.
+func Plan(sealed *criteria.Sealed, parent, dimension string, specs []*jobs.Spec) (*pb.JobPlanned, error) {
+	plan := &pb.JobPlanned{}
+	for _, s := range specs {
+		b, err := s.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		nonce := make([]byte, 16)
+		if _, err := rand.Read(nonce); err != nil {
+			return nil, err
+		}
+		id := s.ID()
+		plan.Jobs = append(plan.Jobs, &pb.Job{
+			JobId: id, JobKind: s.Purpose, Side: s.Side, Argv: s.Argv(), Spec: b,
+			Token: &pb.ContinuationToken{
+				Id: id, RunId: sealed.Criteria.RunID, CriteriaDigest: sealed.Digest, ParentDigest: parent,
+				BudgetDimension: dimension, BudgetUnits: s.Units(), Nonce: nonce, Depth: 1,
+			},
+		})
+	}
+	return plan, nil
 }
 
 func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {

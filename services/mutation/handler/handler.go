@@ -7,7 +7,6 @@ package handler
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"maps"
 	"os"
@@ -238,19 +237,9 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	if len(specs) == 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("no test package found for the tests that reach the mutants"), emit)
 	}
-	plan := &pb.JobPlanned{}
-	for _, s := range specs {
-		b, err := s.Marshal()
-		if err != nil {
-			return err
-		}
-		nonce := make([]byte, 16)
-		if _, err := rand.Read(nonce); err != nil {
-			return err
-		}
-		plan.Jobs = append(plan.Jobs, &pb.Job{JobId: s.ID(), JobKind: s.Purpose, Side: s.Side, Argv: s.Argv(), Spec: b,
-			Token: &pb.ContinuationToken{Id: s.ID(), RunId: c.RunID, CriteriaDigest: sealed.Digest, ParentDigest: covRec.Digest,
-				BudgetDimension: criteria.BudgetMutants, BudgetUnits: 1, Nonce: nonce, Depth: 1}})
+	plan, err := exhandler.Plan(sealed, covRec.Digest, criteria.BudgetMutants, specs)
+	if err != nil {
+		return err
 	}
 	_, err = emit(ctx, &pb.Record{RunId: c.RunID, CriteriaDigest: sealed.Digest, Parents: parents, Body: &pb.Record_JobPlanned{JobPlanned: plan}})
 	if _, refused := err.(*runtime.RefusedError); refused {
