@@ -44,6 +44,31 @@ type Artefact struct {
 	Missing        []string        `json:"missing"`
 	Refusals       []string        `json:"refusals"`
 	Evidence       []string        `json:"evidence"`
+	// Seal is added by the signing service: where the signed verdict was
+	// logged and the proof. The adjudicator's artefact has none; the
+	// sealed one is that artefact, byte for byte, plus this block.
+	Seal *SealRef `json:"seal,omitempty"`
+}
+
+// SealRef says how a verdict was signed and logged.
+type SealRef struct {
+	// Log is "embedded" or "rekor".
+	Log            string   `json:"log"`
+	LogID          string   `json:"log_id"`
+	LogIndex       uint64   `json:"log_index"`
+	TreeSize       uint64   `json:"tree_size"`
+	RootHash       string   `json:"root_hash"`
+	InclusionProof []string `json:"inclusion_proof"`
+	Checkpoint     string   `json:"checkpoint"`
+	RekorUUID      string   `json:"rekor_uuid,omitempty"`
+	KeyID          string   `json:"key_id"`
+	Algorithm      string   `json:"algorithm"`
+	// EnvelopeSHA256 is the digest of the verdict's DSSE envelope
+	// (canonical JSON), BundleSHA256 that of the attestation bundle and
+	// ArtefactSHA256 that of the unsealed artefact the statement names.
+	EnvelopeSHA256 string `json:"envelope_sha256"`
+	BundleSHA256   string `json:"bundle_sha256"`
+	ArtefactSHA256 string `json:"artefact_sha256"`
 }
 
 // ArtefactClaim is one claim's verdict with both sides' evidence.

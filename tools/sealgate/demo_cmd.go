@@ -15,6 +15,8 @@ import (
 
 	demorepo "github.com/sealgate/sealgate/demo"
 	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -65,7 +67,7 @@ type demoRow struct {
 	got                 string
 	fixProven           bool
 	coverage, killed    string
-	reason              string
+	seal, reason        string
 	took                time.Duration
 }
 
@@ -81,12 +83,17 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 	}
 	fmt.Fprintf(stdout, "demo repository %s, baseline %.12s (TestMedian fails: the bug)\n\n", repo.Dir, repo.Base)
 	var rows []demoRow
+	bad := 0
 	for _, p := range repo.Patches {
 		o := &verifyOptions{
 			repo: repo.Dir, base: repo.Base, patch: p.Commit, claims: p.Claims,
 			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
 			strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 10 * time.Minute,
 			state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns, mutationMax: criteria.DefaultMutationMax,
+			tlogKind: tlog.KindEmbedded, attestation: filepath.Join(state, "attestations", p.Name+".json"),
+		}
+		if err := os.MkdirAll(filepath.Dir(o.attestation), 0o755); err != nil {
+			return infraErrorf("%v", err)
 		}
 		var art bytes.Buffer
 		progress := io.Discard
@@ -108,9 +115,25 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 				Killed   int `json:"killed"`
 				Survived int `json:"survived"`
 			} `json:"strength"`
+			Seal struct {
+				LogIndex uint64 `json:"log_index"`
+			} `json:"seal"`
 		}
 		if err := json.Unmarshal(art.Bytes(), &a); err != nil {
 			return infraErrorf("artefact of %s: %v", p.Name, err)
+		}
+		// The sealed verdict checks offline, from the bundle and the two
+		// public keys alone.
+		var report bytes.Buffer
+		seal := "refused"
+		err := attestVerify(ctx, &report, o.attestation, &attestVerifyOptions{
+			repo: repo.Dir, base: repo.Base, patch: p.Commit,
+			key: filepath.Join(state, keysDir, verdictPubFile), logKey: filepath.Join(state, tlogDir, embedded.PublicKeyFile),
+		})
+		if err == nil {
+			seal = fmt.Sprintf("log #%d, verified", a.Seal.LogIndex)
+		} else {
+			fmt.Fprintf(stderr, "%s: attestation: %v\n%s", p.Name, err, report.String())
 		}
 		cov, killed := "not measured", "-"
 		if a.Coverage.Ratio != nil {
@@ -120,18 +143,20 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 			killed = fmt.Sprintf("%d/%d", a.Strength.Killed, n)
 		}
 		rows = append(rows, demoRow{patch: p.Name, floors: "default", want: p.Expect, got: a.Decision, fixProven: a.FixProven,
-			coverage: cov, killed: killed, reason: a.Reason, took: time.Since(start)})
+			coverage: cov, killed: killed, seal: seal, reason: a.Reason, took: time.Since(start)})
+		if err != nil {
+			bad++
+		}
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATCH\tFLOORS (cov/str)\tVERDICT\tEXPECTED\tFIX PROVEN\tCOVERAGE\tMUTANTS KILLED\tTIME")
-	bad := 0
+	fmt.Fprintln(tw, "PATCH\tFLOORS (cov/str)\tVERDICT\tEXPECTED\tFIX PROVEN\tCOVERAGE\tMUTANTS KILLED\tSEAL\tTIME")
 	for _, r := range rows {
 		mark := ""
 		if r.got != r.want {
 			mark = "  <-- unexpected"
 			bad++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\t%.1fs%s\n", r.patch, r.floors, r.got, r.want, r.fixProven, r.coverage, r.killed, r.took.Seconds(), mark)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%.1fs%s\n", r.patch, r.floors, r.got, r.want, r.fixProven, r.coverage, r.killed, r.seal, r.took.Seconds(), mark)
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
@@ -141,6 +166,9 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 	if bad > 0 {
 		return failed("%d verdict(s) differ from what a correct gate gives", bad)
 	}
-	fmt.Fprintln(stdout, "\nevery verdict is the one a correct gate gives; `sealgate ledger inspect` lists the evidence.")
+	fmt.Fprintf(stdout, "\nevery verdict is the one a correct gate gives, signed and logged. `sealgate ledger inspect` lists the evidence;\n"+
+		"the bundles are in %s: check one offline with\n  sealgate attest verify FILE --repo DIR --base REV --patch REV --key %s --log-key %s\n"+
+		"(`sealgate demo --write DIR` writes a demo repository that stays).\n",
+		filepath.Join(state, "attestations"), filepath.Join(state, keysDir, verdictPubFile), filepath.Join(state, tlogDir, embedded.PublicKeyFile))
 	return nil
 }

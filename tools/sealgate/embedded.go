@@ -25,6 +25,9 @@ import (
 	muthandler "github.com/sealgate/sealgate/services/mutation/handler"
 	reachhandler "github.com/sealgate/sealgate/services/reach/handler"
 	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/signing/attest"
+	signhandler "github.com/sealgate/sealgate/services/signing/handler"
+	"github.com/sealgate/sealgate/services/signing/tlog"
 )
 
 // Consumer groups of the embedded services: each service is its own group,
@@ -36,6 +39,7 @@ const (
 	groupReach        = "reach"
 	groupMutation     = "mutation"
 	groupGateway      = "gateway"
+	groupSigning      = "signing"
 )
 
 // services is every service of a run, in one process, over the local ledger.
@@ -71,8 +75,9 @@ func goToolchain(ctx context.Context, cache string) (executor.Go, error) {
 	return executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, nil
 }
 
-// startServices starts checkout, executor and adjudication.
-func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string)) (*services, error) {
+// startServices starts checkout, executor, reach, mutation, adjudication
+// and signing.
+func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string), signer *attest.Signer, tl tlog.Log) (*services, error) {
 	s := &services{st: st, blobs: blobs, errc: make(chan error, 8)}
 	scratch := filepath.Join(st.dir, "work")
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
@@ -94,6 +99,7 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 		{"reach", groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}},
 		{"mutation", groupMutation, keyring.Mutation, &muthandler.Handler{Exec: exec, Blobs: blobs, Scratch: scratch, Progress: progress}},
 		{"adjudication", groupAdjudication, keyring.Adjudication, &adjhandler.Handler{Blobs: blobs}},
+		{"signing", groupSigning, keyring.Signing, &signhandler.Handler{Blobs: blobs, Signer: signer, Log: tl, Version: version()}},
 	}
 	for _, h := range handlers {
 		sub, err := local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: h.group})

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 )
 
 // Exit codes shared by every command.
@@ -57,6 +58,10 @@ func main() {
 	// asks for. Test processes get their own explicit environment.
 	os.Setenv("GOTOOLCHAIN", "local")
 	os.Setenv("GOPROXY", "off")
+	// The transparency log's library logs through klog to stderr; the
+	// gate reports through its own progress lines and errors.
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -96,7 +101,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErrorf("a command is required (verify, replay, demo, ledger, version)")
+			return usageErrorf("a command is required (verify, replay, demo, attest, keys, ledger, version)")
 		},
 	}
 	root.SetOut(stdout)
@@ -104,6 +109,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
-	root.AddCommand(newVersionCmd(), newLedgerCmd(), newVerifyCmd(stdout, stderr), newReplayCmd(stdout), newDemoCmd(stdout, stderr))
+	root.AddCommand(newVersionCmd(), newLedgerCmd(), newVerifyCmd(stdout, stderr), newReplayCmd(stdout), newDemoCmd(stdout, stderr), newKeysCmd(stdout), newAttestCmd(stdout))
 	return root
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/sealgate/sealgate/services/adjudication"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/signing/tlog"
 )
 
 // verifyOptions are the flags of sealgate verify.
@@ -38,6 +39,8 @@ type verifyOptions struct {
 	requireSandbox               bool
 	reruns, mutationMax          int
 	mutationReport               string
+	tlogKind, rekorURL           string
+	signingKey, attestation      string
 }
 
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -51,8 +54,14 @@ from git, the executor runs each claim alone on both sides with the baseline's
 test files put back, and the full suite on the patch, in a sandbox; the
 adjudicator decides from the recorded evidence alone.
 
-It prints the JSON artefact (docs/artefact.schema.json) on stdout and exits
-0 MERGE, 1 BLOCK, 2 INCONCLUSIVE, 3 usage error, 4 no verdict produced.
+The signing service then signs the verdict as an in-toto statement in a DSSE
+envelope, with two companion test-result statements, and appends it to the
+transparency log: the embedded Merkle log under STATE/tlog by default, or
+Rekor v1 (--tlog rekor --rekor-url URL). A verdict that cannot be sealed is
+no verdict.
+
+It prints the sealed JSON artefact (docs/artefact.schema.json) on stdout and
+exits 0 MERGE, 1 BLOCK, 2 INCONCLUSIVE, 3 usage error, 4 no verdict produced.
 Progress goes to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -87,6 +96,10 @@ Progress goes to stderr.`,
 	f.BoolVar(&o.requireSandbox, "require-sandbox", false, "refuse to run without the bubblewrap sandbox")
 	f.IntVar(&o.mutationMax, "mutation-max", criteria.DefaultMutationMax, "mutants at most, on the changed covered lines; 0 switches mutation off (recorded)")
 	f.StringVar(&o.mutationReport, "mutation-report", "", "also write the mutants as a Stryker mutation-testing-report-schema JSON file")
+	f.StringVar(&o.tlogKind, "tlog", tlog.KindEmbedded, "transparency log: embedded (STATE/tlog) or rekor")
+	f.StringVar(&o.rekorURL, "rekor-url", "", "Rekor v1 server, with --tlog rekor")
+	f.StringVar(&o.signingKey, "signing-key", "", "verdict signing key, PKCS#8 PEM (default $"+signingKeyEnv+", else STATE/keys/verdict.key)")
+	f.StringVar(&o.attestation, "attestation", "", "also write the attestation bundle (envelopes and log proof) to this file")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
 	return cmd
 }
@@ -142,6 +155,14 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	}
 	if o.requireSandbox {
 		o.sandbox = "bwrap"
+	}
+	switch {
+	case o.tlogKind != tlog.KindEmbedded && o.tlogKind != tlog.KindRekor:
+		return usageErrorf("--tlog %q: want embedded or rekor", o.tlogKind)
+	case o.tlogKind == tlog.KindRekor && o.rekorURL == "":
+		return usageErrorf("--tlog rekor needs --rekor-url URL")
+	case o.tlogKind != tlog.KindRekor && o.rekorURL != "":
+		return usageErrorf("--rekor-url is for --tlog rekor")
 	}
 	return nil
 }
@@ -203,6 +224,16 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, err
 	}
 
+	signer, keySource, err := loadSigner(o.signingKey, st.dir)
+	if err != nil {
+		return 0, err
+	}
+	tl, tlogDesc, err := openLog(ctx, o.tlogKind, o.rekorURL, st.dir)
+	if err != nil {
+		return 0, err
+	}
+	defer tl.Close()
+
 	runID := newVerifyRunID(started)
 	c := &criteria.Criteria{
 		Schema: criteria.Schema, RunID: runID, Repository: repo,
@@ -237,7 +268,7 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	view := newProgress(stderr, runID)
-	svcs, err := startServices(runCtx, st, blobs, box, goenv, view.job)
+	svcs, err := startServices(runCtx, st, blobs, box, goenv, view.job, signer, tl)
 	if err != nil {
 		return 0, err
 	}
@@ -271,17 +302,23 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, infraErrorf("%v", err)
 	}
 	view.line("run %s: criteria sealed (%.12s), sandbox %s", runID, sealed.Digest, box.Name())
+	kid, _ := signer.KeyID()
+	view.line("verdicts signed with %s key %.16s… (%s), logged to the %s", signer.Algorithm(), kid, keySource, tlogDesc)
 	if _, err := st.appender.Append(ctx, reqRec, sealRec); err != nil {
 		return 0, infraErrorf("append the run request: %v", err)
 	}
 
 	var strength *pb.StrengthMeasured
+	var reached *pb.VerdictReached
 	cols := map[string]int{}
 	for {
 		select {
 		case <-ctx.Done():
 			return 0, infraErrorf("interrupted before a verdict: run %s has no verdict", runID)
 		case err := <-svcs.failure():
+			if reached != nil {
+				return 0, infraErrorf("no verdict: %s was reached but not sealed: %v", decisionOf(reached.Decision), err)
+			}
 			return 0, infraErrorf("no verdict: %v", err)
 		case msg, ok := <-msgs:
 			if !ok {
@@ -299,13 +336,17 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 			if jp := rec.Record.GetJobPlanned(); jp != nil && rec.Record.Producer.GetIdentity() == keyring.Mutation {
 				mutantColumns(jp, cols)
 			}
-			v := rec.Record.GetVerdictReached()
-			if v == nil {
+			if v := rec.Record.GetVerdictReached(); v != nil {
+				reached = v
 				continue
 			}
-			art, err := blobs.Get(ctx, v.ArtefactBlob)
+			sealedRec := rec.Record.GetVerdictSealed()
+			if sealedRec == nil || reached == nil {
+				continue
+			}
+			art, err := blobs.Get(ctx, sealedRec.ArtefactBlob)
 			if err != nil {
-				return 0, infraErrorf("the verdict's artefact: %v", err)
+				return 0, infraErrorf("the verdict's sealed artefact: %v", err)
 			}
 			if _, err := stdout.Write(art); err != nil {
 				return 0, infraErrorf("%v", err)
@@ -315,13 +356,22 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 					return 0, infraErrorf("--out: %v", err)
 				}
 			}
+			if o.attestation != "" {
+				b, err := blobs.Get(ctx, sealedRec.BundleBlob)
+				if err != nil {
+					return 0, infraErrorf("the attestation bundle: %v", err)
+				}
+				if err := os.WriteFile(o.attestation, b, 0o644); err != nil {
+					return 0, infraErrorf("--attestation: %v", err)
+				}
+			}
 			if o.mutationReport != "" {
 				if err := writeStrykerReport(ctx, o.mutationReport, repo, co, strength, cols); err != nil {
 					return 0, infraErrorf("--mutation-report: %v", err)
 				}
 			}
-			d := decisionOf(v.Decision)
-			view.done(fmt.Sprintf("%s in %.1fs: %s", d, time.Since(started).Seconds(), v.Reason))
+			d := decisionOf(reached.Decision)
+			view.done(fmt.Sprintf("%s in %.1fs: %s", d, time.Since(started).Seconds(), reached.Reason))
 			return adjudication.ExitCode(d), nil
 		}
 	}

@@ -2256,15 +2256,30 @@ func (x *VerdictReached) GetArtefactBlob() string {
 	return ""
 }
 
+// VerdictSealed says a verdict was signed and logged: the DSSE envelope of
+// its in-toto statement, where the transparency log put it and the proof.
 type VerdictSealed struct {
-	state          protoimpl.MessageState `protogen:"open.v1"`
-	EnvelopeBlob   string                 `protobuf:"bytes,1,opt,name=envelope_blob,json=envelopeBlob,proto3" json:"envelope_blob,omitempty"`
-	LogId          string                 `protobuf:"bytes,2,opt,name=log_id,json=logId,proto3" json:"log_id,omitempty"`
-	LogIndex       uint64                 `protobuf:"varint,3,opt,name=log_index,json=logIndex,proto3" json:"log_index,omitempty"`
-	InclusionProof [][]byte               `protobuf:"bytes,4,rep,name=inclusion_proof,json=inclusionProof,proto3" json:"inclusion_proof,omitempty"`
-	Checkpoint     []byte                 `protobuf:"bytes,5,opt,name=checkpoint,proto3" json:"checkpoint,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The verdict's DSSE envelope, by digest.
+	EnvelopeBlob string `protobuf:"bytes,1,opt,name=envelope_blob,json=envelopeBlob,proto3" json:"envelope_blob,omitempty"`
+	LogId        string `protobuf:"bytes,2,opt,name=log_id,json=logId,proto3" json:"log_id,omitempty"`
+	// The entry's index in the log's Merkle tree.
+	LogIndex uint64 `protobuf:"varint,3,opt,name=log_index,json=logIndex,proto3" json:"log_index,omitempty"`
+	// RFC 6962 inclusion proof hashes, leaf to root.
+	InclusionProof [][]byte `protobuf:"bytes,4,rep,name=inclusion_proof,json=inclusionProof,proto3" json:"inclusion_proof,omitempty"`
+	// The signed checkpoint (signed note) whose root the proof reaches.
+	Checkpoint []byte `protobuf:"bytes,5,opt,name=checkpoint,proto3" json:"checkpoint,omitempty"`
+	TreeSize   uint64 `protobuf:"varint,6,opt,name=tree_size,json=treeSize,proto3" json:"tree_size,omitempty"`
+	// "embedded" or "rekor".
+	LogKind string `protobuf:"bytes,7,opt,name=log_kind,json=logKind,proto3" json:"log_kind,omitempty"`
+	// The attestation bundle (envelopes and proof), by digest.
+	BundleBlob string `protobuf:"bytes,8,opt,name=bundle_blob,json=bundleBlob,proto3" json:"bundle_blob,omitempty"`
+	// The run's artefact with its seal block, by digest.
+	ArtefactBlob string `protobuf:"bytes,9,opt,name=artefact_blob,json=artefactBlob,proto3" json:"artefact_blob,omitempty"`
+	// The verdict key that signed, as the hex SHA-256 of its PKIX encoding.
+	KeyId         string `protobuf:"bytes,10,opt,name=key_id,json=keyId,proto3" json:"key_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *VerdictSealed) Reset() {
@@ -2330,6 +2345,41 @@ func (x *VerdictSealed) GetCheckpoint() []byte {
 		return x.Checkpoint
 	}
 	return nil
+}
+
+func (x *VerdictSealed) GetTreeSize() uint64 {
+	if x != nil {
+		return x.TreeSize
+	}
+	return 0
+}
+
+func (x *VerdictSealed) GetLogKind() string {
+	if x != nil {
+		return x.LogKind
+	}
+	return ""
+}
+
+func (x *VerdictSealed) GetBundleBlob() string {
+	if x != nil {
+		return x.BundleBlob
+	}
+	return ""
+}
+
+func (x *VerdictSealed) GetArtefactBlob() string {
+	if x != nil {
+		return x.ArtefactBlob
+	}
+	return ""
+}
+
+func (x *VerdictSealed) GetKeyId() string {
+	if x != nil {
+		return x.KeyId
+	}
+	return ""
 }
 
 // RecordRefused says that a record was not admitted, and why, with a stable
@@ -2644,7 +2694,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\n" +
 	"next_steps\x18\x06 \x03(\v2\x15.sealgate.v1.NextStepR\tnextSteps\x12\x1a\n" +
 	"\bevidence\x18\a \x03(\tR\bevidence\x12#\n" +
-	"\rartefact_blob\x18\b \x01(\tR\fartefactBlob\"\xb1\x01\n" +
+	"\rartefact_blob\x18\b \x01(\tR\fartefactBlob\"\xc6\x02\n" +
 	"\rVerdictSealed\x12#\n" +
 	"\renvelope_blob\x18\x01 \x01(\tR\fenvelopeBlob\x12\x15\n" +
 	"\x06log_id\x18\x02 \x01(\tR\x05logId\x12\x1b\n" +
@@ -2652,7 +2702,14 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0finclusion_proof\x18\x04 \x03(\fR\x0einclusionProof\x12\x1e\n" +
 	"\n" +
 	"checkpoint\x18\x05 \x01(\fR\n" +
-	"checkpoint\"\xcc\x01\n" +
+	"checkpoint\x12\x1b\n" +
+	"\ttree_size\x18\x06 \x01(\x04R\btreeSize\x12\x19\n" +
+	"\blog_kind\x18\a \x01(\tR\alogKind\x12\x1f\n" +
+	"\vbundle_blob\x18\b \x01(\tR\n" +
+	"bundleBlob\x12#\n" +
+	"\rartefact_blob\x18\t \x01(\tR\fartefactBlob\x12\x15\n" +
+	"\x06key_id\x18\n" +
+	" \x01(\tR\x05keyId\"\xcc\x01\n" +
 	"\rRecordRefused\x12%\n" +
 	"\x0erefused_digest\x18\x01 \x01(\tR\rrefusedDigest\x124\n" +
 	"\frefused_kind\x18\x02 \x01(\x0e2\x11.sealgate.v1.KindR\vrefusedKind\x12\x1f\n" +

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/signing/attest"
+	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
+	"github.com/sealgate/sealgate/services/signing/tlog/rekor"
+)
+
+// Verdict keys and the embedded log live in the state directory.
+const (
+	verdictKeyFile = "verdict.key"
+	verdictPubFile = "verdict.pub"
+	tlogDir        = "tlog"
+	// signingKeyEnv holds a verdict signing key (PEM) instead of a file.
+	signingKeyEnv = "SEALGATE_SIGNING_KEY"
+)
+
+func newKeysCmd(stdout io.Writer) *cobra.Command {
+	keys := &cobra.Command{
+		Use:   "keys",
+		Short: "Verdict signing keys",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usageErrorf("keys needs a subcommand (generate)")
+		},
+	}
+	var alg, out string
+	var force bool
+	gen := &cobra.Command{
+		Use:   "generate [--algorithm ed25519|ecdsa-p256] [--out DIR]",
+		Short: "Make a verdict signing key pair: DIR/verdict.key (owner-only) and DIR/verdict.pub",
+		Long: `generate writes a new verdict signing key pair: the private key as PKCS#8 PEM,
+readable by its owner only, and the public key as PKIX PEM, which is what
+verifiers are given (sealgate attest verify --key). It prints the paths and
+the key id, never the private key. Use the key with sealgate verify
+--signing-key FILE, or put its PEM text in $SEALGATE_SIGNING_KEY.
+
+Ed25519 verdicts go to Rekor as dsse entries; ECDSA P-256 as hashedrekord.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			a, err := attest.ParseAlgorithm(alg)
+			if err != nil {
+				return usageErrorf("--algorithm: %v", err)
+			}
+			priv, pub := filepath.Join(out, verdictKeyFile), filepath.Join(out, verdictPubFile)
+			if !force {
+				for _, p := range []string{priv, pub} {
+					if _, err := os.Stat(p); err == nil {
+						return usageErrorf("%s exists; move it away or pass --force", p)
+					}
+				}
+			}
+			s, err := writeKeyPair(out, a)
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			kid, _ := s.KeyID()
+			fmt.Fprintf(stdout, "private key: %s\npublic key:  %s\nalgorithm:   %s\nkey id:      %s\n", priv, pub, a, kid)
+			return nil
+		},
+	}
+	gen.Flags().StringVar(&alg, "algorithm", string(attest.Ed25519), "ed25519 or ecdsa-p256")
+	gen.Flags().StringVar(&out, "out", ".", "directory to write verdict.key and verdict.pub to")
+	gen.Flags().BoolVar(&force, "force", false, "overwrite an existing key pair")
+	keys.AddCommand(gen)
+	return keys
+}
+
+// writeKeyPair makes a key pair in dir.
+func writeKeyPair(dir string, a attest.Algorithm) (*attest.Signer, error) {
+	privPEM, pubPEM, err := attest.GenerateKey(a)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	priv, pub := filepath.Join(dir, verdictKeyFile), filepath.Join(dir, verdictPubFile)
+	// Written under a temporary name, owner-only from the first byte.
+	tmp := priv + ".tmp"
+	if err := os.WriteFile(tmp, privPEM, 0o600); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, priv); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(pub, pubPEM, 0o644); err != nil {
+		return nil, err
+	}
+	return attest.ParseSigner(privPEM)
+}
+
+// loadSigner finds the verdict signing key: --signing-key FILE, else
+// $SEALGATE_SIGNING_KEY, else STATE/keys/verdict.key (made on first use).
+// It returns the key and where it came from.
+func loadSigner(flag, state string) (*attest.Signer, string, error) {
+	switch {
+	case flag != "":
+		b, err := os.ReadFile(flag)
+		if err != nil {
+			return nil, "", usageErrorf("--signing-key: %v", err)
+		}
+		s, err := attest.ParseSigner(b)
+		if err != nil {
+			return nil, "", usageErrorf("--signing-key %s: %v", flag, err)
+		}
+		return s, flag, nil
+	case os.Getenv(signingKeyEnv) != "":
+		s, err := attest.ParseSigner([]byte(os.Getenv(signingKeyEnv)))
+		if err != nil {
+			return nil, "", usageErrorf("$%s: %v", signingKeyEnv, err)
+		}
+		return s, "$" + signingKeyEnv, nil
+	}
+	dir := filepath.Join(state, keysDir)
+	b, err := os.ReadFile(filepath.Join(dir, verdictKeyFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		s, err := writeKeyPair(dir, attest.Ed25519)
+		if err != nil {
+			return nil, "", infraErrorf("verdict key: %v", err)
+		}
+		return s, filepath.Join(dir, verdictKeyFile), nil
+	}
+	if err != nil {
+		return nil, "", infraErrorf("verdict key: %v", err)
+	}
+	s, err := attest.ParseSigner(b)
+	if err != nil {
+		return nil, "", infraErrorf("%s: %v", filepath.Join(dir, verdictKeyFile), err)
+	}
+	return s, filepath.Join(dir, verdictKeyFile), nil
+}
+
+// openLog opens the transparency log a verification seals into.
+func openLog(ctx context.Context, kind, rekorURL, state string) (tlog.Log, string, error) {
+	switch kind {
+	case tlog.KindEmbedded:
+		l, err := embedded.Open(ctx, filepath.Join(state, tlogDir), embedded.Options{})
+		if err != nil {
+			return nil, "", infraErrorf("%v", err)
+		}
+		return l, "embedded log, key " + l.PublicKeyPath(), nil
+	case tlog.KindRekor:
+		l, err := rekor.New(rekorURL)
+		if err != nil {
+			return nil, "", usageErrorf("--rekor-url: %v", err)
+		}
+		return l, "rekor " + rekorURL, nil
+	}
+	return nil, "", usageErrorf("--tlog %q: want embedded or rekor", kind)
+}
+
+type attestVerifyOptions struct {
+	patchFile, repo, base, patch string
+	key, logKey                  string
+	json                         bool
+}
+
+func newAttestCmd(stdout io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "attest",
+		Short: "Check signed verdict attestations",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usageErrorf("attest needs a subcommand (verify)")
+		},
+	}
+	o := &attestVerifyOptions{}
+	v := &cobra.Command{
+		Use:   "verify BUNDLE (--patch-file F | --repo DIR --base REV --patch REV) --key PUB --log-key PUB",
+		Short: "Check a verdict bundle offline: envelope, signature, subject, inclusion proof, checkpoint",
+		Long: `verify checks an attestation bundle (sealgate verify --attestation FILE)
+without any network or sealgate state, in this order:
+
+  envelope      a DSSE envelope of an in-toto statement
+  signature     signed by the verdict key --key (PEM)
+  statement     an in-toto Statement v1 with the sealgate verdict predicate
+  subject       for the patch given (its SHA-256) and, with --base, that baseline
+  test-results  the two companion test-result statements, signed and named
+  log-entry     the logged entry binds this envelope (and key)
+  inclusion     the inclusion proof reaches the checkpoint's root
+  checkpoint    the checkpoint is signed by the log key --log-key: an embedded
+                log's note verifier key (STATE/tlog/log.pub) or Rekor's PEM key
+
+It exits 0 when every check passes and 1 naming the first that fails.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("attest verify takes one bundle file")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return attestVerify(cmd.Context(), stdout, args[0], o)
+		},
+	}
+	f := v.Flags()
+	f.StringVar(&o.patchFile, "patch-file", "", "the patch as the diff file that was verified")
+	f.StringVar(&o.repo, "repo", "", "the git repository (with --base and --patch, or with --patch-file to check the baseline)")
+	f.StringVar(&o.base, "base", "", "the baseline revision")
+	f.StringVar(&o.patch, "patch", "", "the patch as a revision")
+	f.StringVar(&o.key, "key", "", "the verdict public key, PEM (required)")
+	f.StringVar(&o.logKey, "log-key", "", "the transparency log's key (required)")
+	f.BoolVar(&o.json, "json", false, "print the report as JSON")
+	cmd.AddCommand(v)
+	return cmd
+}
+
+func attestVerify(ctx context.Context, w io.Writer, path string, o *attestVerifyOptions) error {
+	switch {
+	case o.key == "":
+		return usageErrorf("--key is required: the verdict public key (PEM) you trust")
+	case o.logKey == "":
+		return usageErrorf("--log-key is required: the transparency log's key you trust")
+	case o.patchFile != "" && o.patch != "":
+		return usageErrorf("--patch-file and --patch exclude each other")
+	case o.patchFile == "" && o.patch == "":
+		return usageErrorf("give the patch: --patch-file F, or --repo DIR --base REV --patch REV")
+	case o.patch != "" && (o.repo == "" || o.base == ""):
+		return usageErrorf("--patch needs --repo and --base")
+	case o.base != "" && o.repo == "":
+		return usageErrorf("--base needs --repo")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return usageErrorf("bundle: %v", err)
+	}
+	key, err := os.ReadFile(o.key)
+	if err != nil {
+		return usageErrorf("--key: %v", err)
+	}
+	logKey, err := os.ReadFile(o.logKey)
+	if err != nil {
+		return usageErrorf("--log-key: %v", err)
+	}
+	want := attest.Expect{Key: key, LogKey: logKey}
+	if o.patchFile != "" {
+		b, err := os.ReadFile(o.patchFile)
+		if err != nil {
+			return usageErrorf("--patch-file: %v", err)
+		}
+		sum := sha256.Sum256(b)
+		want.PatchSHA256 = hex.EncodeToString(sum[:])
+	}
+	if o.repo != "" && o.base != "" {
+		// The same checkout the verification ran: revisions resolved, the
+		// diff written and parsed the same way, so the digest is the same.
+		scratch, err := os.MkdirTemp("", "sealgate-attest-")
+		if err != nil {
+			return infraErrorf("%v", err)
+		}
+		defer os.RemoveAll(scratch)
+		in := checkout.Input{Repo: o.repo, Baseline: o.base, PatchCommit: o.patch}
+		if o.patchFile != "" {
+			in.PatchDiff, _ = os.ReadFile(o.patchFile)
+		}
+		co, err := checkout.Prepare(ctx, in, scratch)
+		if err != nil {
+			if checkout.IsUsage(err) {
+				return usageErrorf("%v", err)
+			}
+			return infraErrorf("checkout: %v", err)
+		}
+		want.PatchSHA256, want.BaselineCommit = co.DiffSHA256, co.Baseline.Commit()
+	}
+
+	b, err := attest.ReadBundle(raw)
+	var rep *attest.Report
+	if err != nil {
+		rep = &attest.Report{Checks: []attest.Check{{Name: attest.CheckEnvelope, Detail: err.Error()}}}
+	} else {
+		rep = attest.Verify(ctx, b, want)
+	}
+	if o.json {
+		out, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintf(w, "%s\n", out)
+	} else {
+		for _, c := range rep.Checks {
+			mark := "ok  "
+			if !c.Passed {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(w, "%s %-12s %s\n", mark, c.Name, c.Detail)
+		}
+	}
+	if f := rep.Failed(); f != nil {
+		return failed("attestation refused: check %s failed: %s", f.Name, f.Detail)
+	}
+	fmt.Fprintf(w, "verified: %s, logged at %s index %d\n", rep.Verdict.Decision, rep.LogKind, rep.Index)
+	return nil
+}
