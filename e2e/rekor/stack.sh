@@ -26,9 +26,11 @@ mariadbd_path() {
 build() {
 	if [ -z "$(mariadbd_path)" ]; then
 		log "installing mariadb-server from Debian"
+		local sudo=
+		[ "$(id -u)" -ne 0 ] && sudo=sudo
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
-		apt-get install -y -qq --no-install-recommends mariadb-server mariadb-client >/dev/null
+		$sudo apt-get update -qq
+		$sudo apt-get install -y -qq --no-install-recommends mariadb-server mariadb-client >/dev/null
 	fi
 	if [ -x "$bin/trillian_log_server" ] && [ -x "$bin/trillian_log_signer" ] && [ -x "$bin/rekor-server" ] && [ -f "$cache/storage.sql" ]; then
 		log "binaries cached in $bin"
@@ -124,7 +126,13 @@ run)
 	shift
 	[ $# -gt 0 ] || { log "usage: stack.sh run CMD..."; exit 3; }
 	build
-	exec unshare -n -- "$0" __inside "$@"
+	# A private network namespace: only loopback, so nothing listens on the
+	# host (rekor-server binds :2112 for metrics whatever it is told). Not
+	# root: a user namespace grants the right to make one.
+	if [ "$(id -u)" -eq 0 ]; then
+		exec unshare -n -- "$0" __inside "$@"
+	fi
+	exec unshare -rn -- "$0" __inside "$@"
 	;;
 __inside)
 	shift

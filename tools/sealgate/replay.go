@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -14,8 +16,12 @@ import (
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/local"
 	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
 	adjhandler "github.com/sealgate/sealgate/services/adjudication/handler"
+	"github.com/sealgate/sealgate/services/signing/attest"
+	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 )
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -52,17 +58,23 @@ func replay(ctx context.Context, w io.Writer, state, runID string) error {
 	}
 	defer log.Close()
 	var recs []*record.Decoded
-	var verdict *record.Decoded
+	var verdict, sealed *record.Decoded
 	err = log.Scan(ctx, 1, func(e local.Entry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.Topic != ledger.Topic || e.Metadata[ledger.MetaRunID] != runID || verdict != nil {
+		if e.Topic != ledger.Topic || e.Metadata[ledger.MetaRunID] != runID || sealed != nil {
 			return nil
 		}
 		rec, err := record.Decode(e.Payload)
 		if err != nil {
 			return fmt.Errorf("record at seq %d: %w", e.Seq, err)
+		}
+		if verdict != nil {
+			if rec.Record.GetVerdictSealed() != nil {
+				sealed = rec
+			}
+			return nil
 		}
 		if rec.Record.GetVerdictReached() != nil {
 			verdict = rec
@@ -110,6 +122,69 @@ func replay(ctx context.Context, w io.Writer, state, runID string) error {
 	if !same || !artSame {
 		return failed("run %s: the recomputed verdict differs from the recorded one", runID)
 	}
+	if sealed == nil {
+		return failed("run %s: the verdict was never sealed (signed and logged)", runID)
+	}
+	if err := replaySeal(ctx, w, state, r, stored, sealed.Record.GetVerdictSealed()); err != nil {
+		return err
+	}
+	return nil
+}
+
+// replaySeal checks the seal of a replayed verdict: the sealed artefact is
+// the recomputed one plus its seal block, and the bundle verifies offline —
+// for the embedded log, with the log key in the state directory.
+func replaySeal(ctx context.Context, w io.Writer, state string, r *adjudication.Run, art []byte, vs *pb.VerdictSealed) error {
+	sealedArt, err := blobsGet(ctx, state, vs.ArtefactBlob)
+	if err != nil {
+		return failed("the sealed artefact: %v", err)
+	}
+	var a adjudication.Artefact
+	if err := json.Unmarshal(sealedArt, &a); err != nil || a.Seal == nil {
+		return failed("the sealed artefact has no seal block")
+	}
+	a.Seal = nil
+	unsealed, err := a.Marshal()
+	if err != nil {
+		return infraErrorf("%v", err)
+	}
+	fmt.Fprintf(w, "sealed artefact %.16s…: %s\n", vs.ArtefactBlob, match(bytes.Equal(unsealed, art)))
+	if !bytes.Equal(unsealed, art) {
+		return failed("the sealed artefact is not the verdict's artefact plus a seal block")
+	}
+	raw, err := blobsGet(ctx, state, vs.BundleBlob)
+	if err != nil {
+		return failed("the attestation bundle: %v", err)
+	}
+	b, err := attest.ReadBundle(raw)
+	if err != nil {
+		return failed("%v", err)
+	}
+	want := attest.Expect{Key: []byte(b.PublicKey)}
+	if r.Sealed != nil {
+		want.PatchSHA256, want.BaselineCommit = r.Sealed.Criteria.PatchDigest, r.Sealed.Criteria.Baseline
+	}
+	if v, err := attest.ParseVerifier(want.Key); err != nil {
+		return failed("the bundle's key: %v", err)
+	} else if kid, _ := v.KeyID(); kid != vs.KeyId {
+		return failed("the bundle names key %.16s…, the seal record %.16s…", kid, vs.KeyId)
+	}
+	if vs.LogKind != tlog.KindEmbedded {
+		fmt.Fprintf(w, "seal: logged to %s at %d; check it with `sealgate attest verify` and the log's key\n", vs.LogKind, vs.LogIndex)
+		return nil
+	}
+	if want.LogKey, err = os.ReadFile(filepath.Join(state, tlogDir, embedded.PublicKeyFile)); err != nil {
+		return infraErrorf("the embedded log's key: %v", err)
+	}
+	rep := attest.Verify(ctx, b, want)
+	if f := rep.Failed(); f != nil {
+		fmt.Fprintf(w, "seal: check %s FAILED: %s\n", f.Name, f.Detail)
+		return failed("run %s: the seal does not verify (check %s)", r.ID, f.Name)
+	}
+	if rep.Verdict.ArtefactSHA256 != blob.Digest(art) {
+		return failed("run %s: the signed statement names another artefact", r.ID)
+	}
+	fmt.Fprintf(w, "seal: embedded log index %d, every check of `attest verify` passes\n", vs.LogIndex)
 	return nil
 }
 
