@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -55,12 +57,20 @@ func sealedVerify(t *testing.T, state string, args ...string) (*run, string) {
 	}
 	var seal struct {
 		Seal *struct {
-			Log      string `json:"log"`
-			LogIndex uint64 `json:"log_index"`
+			Log          string `json:"log"`
+			LogIndex     uint64 `json:"log_index"`
+			BundleSHA256 string `json:"bundle_sha256"`
 		} `json:"seal"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &seal); err != nil || seal.Seal == nil {
 		t.Fatalf("the artefact has no seal block (%v):\n%s", err, r)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("--attestation: %v\n%s", err, r)
+	}
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != seal.Seal.BundleSHA256 {
+		t.Fatalf("the --attestation file is not the bundle the seal block names:\n%s", r)
 	}
 	return r, path
 }

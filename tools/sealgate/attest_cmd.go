@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -148,7 +149,7 @@ func loadSigner(flag, state string) (*attest.Signer, string, error) {
 
 // openLog opens the transparency log a verification seals into.
 func openLog(ctx context.Context, kind, rekorURL, state string) (tlog.Log, string, error) {
-	switch kind {
+	switch cmp.Or(kind, tlog.KindEmbedded) {
 	case tlog.KindEmbedded:
 		l, err := embedded.Open(ctx, filepath.Join(state, tlogDir), embedded.Options{})
 		if err != nil {

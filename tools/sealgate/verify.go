@@ -156,6 +156,7 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	if o.requireSandbox {
 		o.sandbox = "bwrap"
 	}
+	o.tlogKind = cmp.Or(o.tlogKind, tlog.KindEmbedded)
 	switch {
 	case o.tlogKind != tlog.KindEmbedded && o.tlogKind != tlog.KindRekor:
 		return usageErrorf("--tlog %q: want embedded or rekor", o.tlogKind)

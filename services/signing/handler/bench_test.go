@@ -57,7 +57,7 @@ func BenchmarkSeal(b *testing.B) {
 					defer wg.Done()
 					for i := range work {
 						start := time.Now()
-						if _, _, err := Seal(ctx, s, l, art(i), []byte("artefact"), nil, "bench"); err != nil {
+						if _, _, _, err := Seal(ctx, s, l, art(i), []byte("artefact"), nil, "bench"); err != nil {
 							b.Error(err)
 							return
 						}

@@ -44,7 +44,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	if err != nil {
 		return err
 	}
-	sealed, b, err := Seal(ctx, h.Signer, h.Log, art, artBytes, v.Evidence, h.Version)
+	sealed, b, bundleJSON, err := Seal(ctx, h.Signer, h.Log, art, artBytes, v.Evidence, h.Version)
 	if err != nil {
 		return fmt.Errorf("seal run %s: %w", id, err)
 	}
@@ -65,15 +65,10 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 			return fmt.Errorf("store test-result envelope: %w", err)
 		}
 	}
-	bundleJSON, err := b.Marshal()
-	if err != nil {
-		return err
-	}
 	bundleKey, err := h.Blobs.Put(ctx, bundleJSON)
 	if err != nil {
 		return fmt.Errorf("store bundle: %w", err)
 	}
-	sealed.Seal.BundleSHA256 = bundleKey
 	sealedBytes, err := sealed.Marshal()
 	if err != nil {
 		return err
@@ -107,20 +102,20 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 }
 
 // Seal signs a verdict's statements, logs the verdict envelope and returns
-// the sealed artefact (its Seal block lacks only the bundle's digest, which
-// depends on how the caller stores the bundle) and the bundle.
-func Seal(ctx context.Context, s *attest.Signer, log tlog.Log, art *adjudication.Artefact, artBytes []byte, evidence []string, version string) (*adjudication.Artefact, *attest.Bundle, error) {
+// the sealed artefact, the bundle and the bundle's bytes (which the seal
+// block names by digest).
+func Seal(ctx context.Context, s *attest.Signer, log tlog.Log, art *adjudication.Artefact, artBytes []byte, evidence []string, version string) (*adjudication.Artefact, *attest.Bundle, []byte, error) {
 	st, err := attest.Attest(ctx, s, attest.Input{Artefact: art, ArtefactSHA256: blob.Digest(artBytes), Evidence: evidence, Version: version})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p, err := log.Append(ctx, tlog.Submission{Envelope: st.Verdict, PublicKeyPEM: s.PublicKeyPEM()})
 	if err != nil {
-		return nil, nil, fmt.Errorf("transparency log (%s): %w", log.Kind(), err)
+		return nil, nil, nil, fmt.Errorf("transparency log (%s): %w", log.Kind(), err)
 	}
 	envDigest, err := attest.EnvelopeDigest(st.Verdict)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	kid, _ := s.KeyID()
 	b := &attest.Bundle{
@@ -136,7 +131,12 @@ func Seal(ctx context.Context, s *attest.Signer, log tlog.Log, art *adjudication
 	if p.Rekor != nil {
 		sealed.Seal.RekorUUID = p.Rekor.UUID
 	}
-	return &sealed, b, nil
+	raw, err := b.Marshal()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sealed.Seal.BundleSHA256 = blob.Digest(raw)
+	return &sealed, b, raw, nil
 }
 
 func (h *Handler) artefact(ctx context.Context, key string) (*adjudication.Artefact, []byte, error) {

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/sealgate/sealgate/services/adjudication"
 	"github.com/sealgate/sealgate/services/signing/attest"
@@ -46,7 +49,7 @@ func TestSealedArtefactKeepsTheVerdictsBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	sealed, b, err := Seal(ctx, s, l, &read, artBytes, []string{strings.Repeat("e", 64)}, "test")
+	sealed, b, _, err := Seal(ctx, s, l, &read, artBytes, []string{strings.Repeat("e", 64)}, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +65,49 @@ func TestSealedArtefactKeepsTheVerdictsBytes(t *testing.T) {
 	if !bytes.Equal(again, artBytes) {
 		t.Fatalf("the sealed artefact without its seal differs from the verdict's:\n%s\n---\n%s", again, artBytes)
 	}
+	validate(t, sealed)
 	rep := attest.Verify(ctx, b, attest.Expect{Key: pub, LogKey: []byte(l.VerifierKey()), PatchSHA256: a.Patch.Digest})
 	if f := rep.Failed(); f != nil {
 		t.Fatalf("check %s: %s", f.Name, f.Detail)
 	}
 	if rep.Verdict.ArtefactSHA256 != sealed.Seal.ArtefactSHA256 {
 		t.Fatal("the statement names another artefact than the seal block")
+	}
+}
+
+// validate checks the seal block against its part of
+// docs/artefact.schema.json (the rest is the adjudicator's, checked there).
+func validate(t *testing.T, a *adjudication.Artefact) {
+	t.Helper()
+	if os.Getenv("TEST_SRCDIR") != "" {
+		return // the schema file is outside the Bazel package
+	}
+	raw, err := json.Marshal(a.Seal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("../../../docs/artefact.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("artefact.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("artefact.schema.json#/properties/seal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Fatalf("seal block does not match its schema: %v\n%s", err, raw)
 	}
 }
