@@ -217,3 +217,60 @@ func TestAttestPatchFile(t *testing.T) {
 	}
 	wantRefused(t, attestVerify(t, path, append([]string{"--patch-file", longer}, trust...)...), "subject")
 }
+
+// The verdict signing key, given in the environment, never reaches the
+// code under test nor the output: a claimed test that looks for it in its
+// environment passes, and the key's text is printed nowhere.
+func TestSigningKeyFromEnvironmentStaysSecret(t *testing.T) {
+	r := newRepo(t)
+	keys := t.TempDir()
+	if g := sealgate(t, "keys", "generate", "--out", keys); g.exitCode != 0 {
+		t.Fatalf("keys generate:\n%s", g)
+	}
+	priv, err := os.ReadFile(filepath.Join(keys, "verdict.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(keys, "verdict.key")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("verdict.key mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	probe := r.commit(t, r.Base, "probe-env", "a test that looks for the signing key", map[string]string{
+		"calc/env_test.go": `package calc
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestNoSigningKeyInEnvironment(t *testing.T) {
+	for _, kv := range os.Environ() {
+		if strings.Contains(kv, "PRIVATE KEY") || strings.HasPrefix(kv, "SEALGATE_SIGNING_KEY=") {
+			t.Fatalf("the verdict signing key reached the tested code: %.40s", kv)
+		}
+	}
+}
+`,
+	})
+	t.Setenv("SEALGATE_SIGNING_KEY", string(priv))
+	state := t.TempDir()
+	v, path := sealedVerify(t, state, r.patchArgs(r.Base, probe, append(claimArgs("go:./calc:TestNoSigningKeyInEnvironment"), floorsZero()...)...)...)
+	var out artefact
+	if err := json.Unmarshal([]byte(v.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range out.Claims {
+		if c.Classification != "no_regression" {
+			t.Fatalf("claim %s is %s (%s): the test saw the key, or did not run:\n%s", c.ID, c.Classification, c.Reason, v)
+		}
+	}
+	body := strings.Split(string(priv), "\n")[1]
+	if strings.Contains(v.stdout+v.stderr, body) {
+		t.Fatalf("the private key is printed:\n%s", v)
+	}
+	ok := attestVerify(t, path, "--repo", r.Dir, "--base", r.Base, "--patch", probe,
+		"--key", filepath.Join(keys, "verdict.pub"), "--log-key", filepath.Join(state, "tlog", "log.pub"))
+	if ok.exitCode != 0 {
+		t.Fatalf("the verdict signed with the key from the environment does not verify with its public key:\n%s", ok)
+	}
+}

@@ -122,7 +122,11 @@ func loadSigner(flag, state string) (*attest.Signer, string, error) {
 		}
 		return s, flag, nil
 	case os.Getenv(signingKeyEnv) != "":
-		s, err := attest.ParseSigner([]byte(os.Getenv(signingKeyEnv)))
+		key := os.Getenv(signingKeyEnv)
+		// Read once, then gone from the environment: no git, go or test
+		// process this one starts inherits it.
+		os.Unsetenv(signingKeyEnv)
+		s, err := attest.ParseSigner([]byte(key))
 		if err != nil {
 			return nil, "", usageErrorf("$%s: %v", signingKeyEnv, err)
 		}
