@@ -28,6 +28,10 @@ const (
 	// Duplicate records repeat an admitted record (same digest), or an
 	// identical result for an already consumed token: ignored.
 	Duplicate
+	// Proposed records were handed to the ledger's admission guard in
+	// another process; it decides, and a refusal appears on the ledger as a
+	// record.refused. No State returns it.
+	Proposed
 )
 
 func (o Outcome) String() string {
@@ -36,6 +40,8 @@ func (o Outcome) String() string {
 		return "accepted"
 	case Duplicate:
 		return "duplicate"
+	case Proposed:
+		return "proposed"
 	default:
 		return "refused"
 	}

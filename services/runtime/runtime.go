@@ -40,6 +40,13 @@ type Ticker interface {
 	Tick(ctx context.Context, now time.Time, runs map[string][]*record.Decoded, emit Emit) error
 }
 
+// Appender appends signed records to the ledger: the ledger's Appender in
+// embedded mode (admission in process), a guard.Proposer in distributed mode
+// (admission by the ledger service).
+type Appender interface {
+	Append(ctx context.Context, recs ...*record.Decoded) ([]authority.Decision, error)
+}
+
 // Service is one running service.
 type Service struct {
 	Name    string
@@ -47,7 +54,7 @@ type Service struct {
 	Handler Handler
 	// Sub is the subscriber, under the service's own consumer group.
 	Sub      message.Subscriber
-	Appender *ledger.Appender
+	Appender Appender
 	// TickEvery is the clock period of a Ticker; zero means 250 ms.
 	TickEvery time.Duration
 	// Now is the clock; nil means time.Now.

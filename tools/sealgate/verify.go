@@ -3,8 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,7 +21,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
-	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/signing/tlog"
 )
@@ -175,13 +174,18 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, usageErrorf("--repo %s: %v", o.repo, err)
 	}
-	in := checkout.Input{Repo: repo, Baseline: o.base, PatchCommit: o.patch, TestSupport: o.testSupport}
+	req := &gateway.Request{
+		Repository: repo, Baseline: o.base, PatchCommit: o.patch, Claims: o.claims, TestSupport: o.testSupport,
+		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
+		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
+		ClientVersion: version(),
+	}
 	if o.patchFile != "" {
 		b, err := os.ReadFile(o.patchFile)
 		if err != nil {
 			return 0, usageErrorf("--patch-file: %v", err)
 		}
-		in.PatchDiff = b
+		req.PatchDiff = b
 	}
 	mode := sandbox.Auto
 	switch o.sandbox {
@@ -190,24 +194,10 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	case "none":
 		mode = sandbox.None
 	}
+	req.RequireSandbox = mode == sandbox.Require
 	box, err := sandbox.New(ctx, sandbox.Config{Mode: mode})
 	if err != nil {
 		return 0, usageErrorf("%v", err)
-	}
-
-	// Pre-flight: a bad revision or a diff that does not parse or apply is
-	// the caller's to fix, before anything is sealed.
-	scratch, err := os.MkdirTemp("", "sealgate-preflight-")
-	if err != nil {
-		return 0, infraErrorf("%v", err)
-	}
-	defer os.RemoveAll(scratch)
-	co, err := checkout.Prepare(ctx, in, scratch)
-	if err != nil {
-		if checkout.IsUsage(err) {
-			return 0, usageErrorf("%v", err)
-		}
-		return 0, infraErrorf("checkout: %v", err)
 	}
 
 	st, err := openState(ctx, o.state)
@@ -220,11 +210,33 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, infraErrorf("blob store: %v", err)
 	}
 	defer blobs.Close()
+	gw, err := st.keys.Signer(keyring.Gateway)
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+
+	// Pre-flight: a bad revision or a diff that does not parse or apply is
+	// the caller's to fix, before anything is sealed.
+	scratch, err := os.MkdirTemp("", "sealgate-preflight-")
+	if err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	defer os.RemoveAll(scratch)
+	runID := gateway.NewRunID(started)
+	sub, err := gateway.Prepare(ctx, req, runID, started, blobs, gw, scratch)
+	if err != nil {
+		var ue *gateway.UsageError
+		if errors.As(err, &ue) {
+			return 0, usageErrorf("%v", err)
+		}
+		return 0, infraErrorf("%v", err)
+	}
+	co, sealed := sub.Checkout, sub.Sealed
+
 	goenv, err := goToolchain(ctx, cmp.Or(o.buildCache, filepath.Join(st.dir, "gocache")))
 	if err != nil {
 		return 0, err
 	}
-
 	signer, keySource, err := loadSigner(o.signingKey, st.dir)
 	if err != nil {
 		return 0, err
@@ -234,37 +246,6 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, err
 	}
 	defer tl.Close()
-
-	runID := newVerifyRunID(started)
-	c := &criteria.Criteria{
-		Schema: criteria.Schema, RunID: runID, Repository: repo,
-		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
-		Claims: o.claims, DiscoverClaims: len(o.claims) == 0,
-		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
-		MutationMax: o.mutationMax, TestSupport: o.testSupport, RequireSandbox: mode == sandbox.Require,
-		DeadlineUnixMilli: started.Add(o.timeout).UnixMilli(),
-	}
-	if o.patch != "" {
-		c.PatchCommit = co.Patch.Commit()
-	}
-	c.Limits.StabilityReruns = o.reruns
-	// Each process gets a share of the run's deadline, so that a hanging
-	// test is a timeout the verdict can name (hang), not a deadline that
-	// swallows the run.
-	c.Limits.ClaimTimeoutSec = max(1, int(min(o.timeout/4, criteria.DefaultClaimTimeoutSec*time.Second)/time.Second))
-	c.Limits.SuiteTimeoutSec = max(1, int(min(o.timeout/2, criteria.DefaultSuiteTimeoutSec*time.Second)/time.Second))
-	c.ApplyDefaults()
-	sealed, err := criteria.Seal(c)
-	if err != nil {
-		return 0, usageErrorf("%v", err)
-	}
-
-	req := &pb.RunRequested{Repository: repo, BaselineCommit: c.Baseline, PatchCommit: c.PatchCommit, PatchDigest: c.PatchDigest, ClientVersion: version()}
-	if in.PatchDiff != nil {
-		if req.PatchBlob, err = blobs.Put(ctx, in.PatchDiff); err != nil {
-			return 0, infraErrorf("store the patch: %v", err)
-		}
-	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -287,25 +268,10 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, infraErrorf("%v", err)
 	}
 
-	gateway, err := st.keys.Signer(keyring.Gateway)
-	if err != nil {
-		return 0, infraErrorf("%v", err)
-	}
-	reqRec, err := gateway.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: req}})
-	if err != nil {
-		return 0, infraErrorf("%v", err)
-	}
-	sealRec, err := gateway.Sign(&pb.Record{
-		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: time.Now().UnixNano(),
-		Body: &pb.Record_CriteriaSealed{CriteriaSealed: &pb.CriteriaSealed{CanonicalCriteria: sealed.Canonical, CriteriaDigest: sealed.Digest}},
-	})
-	if err != nil {
-		return 0, infraErrorf("%v", err)
-	}
 	view.line("run %s: criteria sealed (%.12s), sandbox %s", runID, sealed.Digest, box.Name())
 	kid, _ := signer.KeyID()
 	view.line("verdicts signed with %s key %.16s… (%s), logged to the %s", signer.Algorithm(), kid, keySource, tlogDesc)
-	if _, err := st.appender.Append(ctx, reqRec, sealRec); err != nil {
+	if _, err := st.appender.Append(ctx, sub.Request, sub.Seal); err != nil {
 		return 0, infraErrorf("append the run request: %v", err)
 	}
 
@@ -386,10 +352,4 @@ func decisionOf(d pb.Decision) adjudication.Decision {
 		return adjudication.Block
 	}
 	return adjudication.Inconclusive
-}
-
-func newVerifyRunID(now time.Time) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return "run-" + now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
 }

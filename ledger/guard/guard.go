@@ -1,0 +1,113 @@
+// Package guard is the ledger's admission guard as a service of its own, for
+// the distributed mode: services propose signed records on the proposals
+// topic, and the guard — the records topic's single writer — admits each
+// through the authority state machine and appends it, or appends its signed
+// refusal, to the records topic.
+//
+// One writer is what makes admission the same everywhere: two processes each
+// admitting from their own view could both accept conflicting results for
+// one token. The guard rebuilds its state from the records topic when it
+// starts; a proposal it appended but had not yet acknowledged when it died
+// is delivered again and dropped as a duplicate.
+package guard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/authority"
+	"github.com/sealgate/sealgate/ledger/record"
+)
+
+// ProposalTopic carries records proposed for the ledger, keyed by run id
+// like the records topic.
+const ProposalTopic = "sealgate.proposals.v1"
+
+// Proposer hands records to the guard. It implements runtime.Appender: the
+// decisions it returns are Proposed, never a verdict of admission.
+type Proposer struct {
+	Pub message.Publisher
+}
+
+// Append publishes recs on the proposals topic, in order.
+func (p *Proposer) Append(ctx context.Context, recs ...*record.Decoded) ([]authority.Decision, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	msgs := make([]*message.Message, 0, len(recs))
+	out := make([]authority.Decision, 0, len(recs))
+	for _, r := range recs {
+		m, err := ledger.Message(r)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+		out = append(out, authority.Decision{Outcome: authority.Proposed, Record: r})
+	}
+	if err := p.Pub.Publish(ProposalTopic, msgs...); err != nil {
+		return nil, fmt.Errorf("guard: propose: %w", err)
+	}
+	return out, nil
+}
+
+// Guard admits proposals into the ledger.
+type Guard struct {
+	// Appender writes the records topic; its state must hold every record
+	// already stored (see Rebuild).
+	Appender *ledger.Appender
+	// Sub delivers proposals, under the guard's consumer group.
+	Sub message.Subscriber
+	// Logf reports refusals; nil is silent.
+	Logf func(format string, args ...any)
+}
+
+// Rebuild replays stored records into state. read is the records topic
+// reader (for Kafka, kafka.ReadAll bound to the brokers and ledger.Topic).
+func Rebuild(ctx context.Context, state *authority.State, read func(ctx context.Context, fn func(payload []byte) error) error) (int, error) {
+	n := 0
+	err := read(ctx, func(payload []byte) error {
+		if err := ledger.Replay(state, payload); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	return n, err
+}
+
+// Run admits proposals until ctx ends. A proposal is acknowledged only
+// after its record (or its refusal) is durably on the records topic.
+func (g *Guard) Run(ctx context.Context) error {
+	msgs, err := g.Sub.Subscribe(ctx, ProposalTopic)
+	if err != nil {
+		return fmt.Errorf("guard: subscribe: %w", err)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case msg, ok := <-msgs:
+			if !ok {
+				return nil
+			}
+			ds, err := g.Appender.AppendRaw(ctx, msg.Payload)
+			if err != nil {
+				msg.Nack()
+				if errors.Is(err, context.Canceled) {
+					return nil
+				}
+				return fmt.Errorf("guard: %w", err)
+			}
+			for _, d := range ds {
+				if d.Outcome == authority.Refused && g.Logf != nil {
+					g.Logf("refused %s: %s (%s)", msg.UUID, d.Code, d.Detail)
+				}
+			}
+			msg.Ack()
+		}
+	}
+}

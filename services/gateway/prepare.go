@@ -1,0 +1,153 @@
+// Package gateway is where a run begins: it checks a verification request
+// (revisions resolve, the diff parses and applies), seals its criteria and
+// signs the run's first two records; and, in distributed mode, it serves the
+// Gate gRPC API — Submit, Watch (a run's records as they are admitted) and
+// Get — over an index of the records topic.
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/checkout"
+)
+
+// Request is what a caller asks to verify: the flags of `sealgate verify`.
+// Its JSON form travels in SubmitRequest.criteria.
+type Request struct {
+	Repository  string `json:"-"`
+	Baseline    string `json:"-"`
+	PatchCommit string `json:"-"`
+	PatchDiff   []byte `json:"-"`
+
+	Claims             []string `json:"claims,omitempty"`
+	TestSupport        []string `json:"test_support,omitempty"`
+	CoverageFloor      float64  `json:"coverage_floor"`
+	StrengthFloor      float64  `json:"strength_floor"`
+	StrengthConfidence float64  `json:"strength_confidence"`
+	MutationMax        int      `json:"mutation_max"`
+	StabilityReruns    int      `json:"stability_reruns"`
+	// TimeoutMillis is the deadline of the whole verification.
+	TimeoutMillis  int64  `json:"timeout_ms"`
+	RequireSandbox bool   `json:"require_sandbox,omitempty"`
+	ClientVersion  string `json:"client_version,omitempty"`
+}
+
+// Options returns the JSON of the request's criteria options.
+func (r *Request) Options() ([]byte, error) { return json.Marshal(r) }
+
+// ParseOptions reads the criteria options of a SubmitRequest strictly.
+func ParseOptions(b []byte, into *Request) error {
+	if len(b) == 0 {
+		return errors.New("criteria options are empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		return fmt.Errorf("criteria options: %w", err)
+	}
+	return nil
+}
+
+// UsageError is a request the caller must fix.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Submission is a prepared run: its sealed criteria, the pre-flight
+// checkout and the two signed records that open it.
+type Submission struct {
+	RunID    string
+	Sealed   *criteria.Sealed
+	Checkout *checkout.Checkout
+	// Request and Seal are run.requested and criteria.sealed.
+	Request, Seal *record.Decoded
+}
+
+// NewRunID names a run by its start time and 48 random bits.
+func NewRunID(now time.Time) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "run-" + now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
+}
+
+// Prepare checks req, materializes it once in scratch (pre-flight), seals
+// the criteria and signs run.requested and criteria.sealed as signer (the
+// gateway identity). A patch diff is stored in blobs. A request the caller
+// must fix is a *UsageError.
+func Prepare(ctx context.Context, req *Request, runID string, started time.Time, blobs *blob.Store, signer *record.Signer, scratch string) (*Submission, error) {
+	if req.Repository == "" || req.Baseline == "" {
+		return nil, &UsageError{errors.New("a repository and a baseline revision are required")}
+	}
+	if (req.PatchCommit == "") == (req.PatchDiff == nil) {
+		return nil, &UsageError{errors.New("give the patch as a commit or as a diff, one of them")}
+	}
+	if req.TimeoutMillis <= 0 {
+		return nil, &UsageError{fmt.Errorf("timeout %d ms must be positive", req.TimeoutMillis)}
+	}
+	for _, c := range req.Claims {
+		if err := criteria.ValidateClaim(c); err != nil {
+			return nil, &UsageError{err}
+		}
+	}
+	in := checkout.Input{Repo: req.Repository, Baseline: req.Baseline, PatchCommit: req.PatchCommit, PatchDiff: req.PatchDiff, TestSupport: req.TestSupport}
+	co, err := checkout.Prepare(ctx, in, scratch)
+	if err != nil {
+		if checkout.IsUsage(err) {
+			return nil, &UsageError{err}
+		}
+		return nil, fmt.Errorf("checkout: %w", err)
+	}
+	timeout := time.Duration(req.TimeoutMillis) * time.Millisecond
+	c := &criteria.Criteria{
+		Schema: criteria.Schema, RunID: runID, Repository: req.Repository,
+		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
+		Claims: req.Claims, DiscoverClaims: len(req.Claims) == 0,
+		CoverageFloor: req.CoverageFloor, StrengthFloor: req.StrengthFloor, StrengthConfidence: req.StrengthConfidence,
+		MutationMax: req.MutationMax, TestSupport: req.TestSupport, RequireSandbox: req.RequireSandbox,
+		DeadlineUnixMilli: started.Add(timeout).UnixMilli(),
+	}
+	if req.PatchCommit != "" {
+		c.PatchCommit = co.Patch.Commit()
+	}
+	c.Limits.StabilityReruns = req.StabilityReruns
+	// Each process gets a share of the run's deadline, so that a hanging
+	// test is a timeout the verdict can name (hang), not a deadline that
+	// swallows the run.
+	c.Limits.ClaimTimeoutSec = max(1, int(min(timeout/4, criteria.DefaultClaimTimeoutSec*time.Second)/time.Second))
+	c.Limits.SuiteTimeoutSec = max(1, int(min(timeout/2, criteria.DefaultSuiteTimeoutSec*time.Second)/time.Second))
+	c.ApplyDefaults()
+	sealed, err := criteria.Seal(c)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	body := &pb.RunRequested{Repository: req.Repository, BaselineCommit: c.Baseline, PatchCommit: c.PatchCommit, PatchDigest: c.PatchDigest, ClientVersion: req.ClientVersion}
+	if req.PatchDiff != nil {
+		if body.PatchBlob, err = blobs.Put(ctx, req.PatchDiff); err != nil {
+			return nil, fmt.Errorf("store the patch: %w", err)
+		}
+	}
+	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})
+	if err != nil {
+		return nil, err
+	}
+	sealRec, err := signer.Sign(&pb.Record{
+		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: time.Now().UnixNano(),
+		Body: &pb.Record_CriteriaSealed{CriteriaSealed: &pb.CriteriaSealed{CanonicalCriteria: sealed.Canonical, CriteriaDigest: sealed.Digest}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Submission{RunID: runID, Sealed: sealed, Checkout: co, Request: reqRec, Seal: sealRec}, nil
+}
