@@ -77,13 +77,37 @@ func LoadOrCreate(dir string) (*Keyring, error) {
 	}
 	kr := &Keyring{signers: map[string]*record.Signer{}}
 	for _, id := range Identities() {
-		path := filepath.Join(dir, fileName(id))
+		path := filepath.Join(dir, FileName(id))
 		key, err := ReadKey(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			key, err = createKey(path)
 		}
 		if err != nil {
 			return nil, err
+		}
+		s, err := record.NewSigner(id, key)
+		if err != nil {
+			return nil, err
+		}
+		kr.signers[id] = s
+	}
+	return kr, nil
+}
+
+// Load loads the keys of the given identities from dir, refusing a missing
+// one: in distributed mode each process holds only its own keys, made
+// beforehand (sealgate keys services), and a key made on the spot would be
+// trusted by nobody.
+func Load(dir string, identities ...string) (*Keyring, error) {
+	kr := &Keyring{signers: map[string]*record.Signer{}}
+	for _, id := range identities {
+		if _, ok := Roles()[id]; !ok {
+			return nil, fmt.Errorf("keyring: unknown identity %q", id)
+		}
+		path := filepath.Join(dir, FileName(id))
+		key, err := ReadKey(path)
+		if err != nil {
+			return nil, fmt.Errorf("keyring: the key of %s: %w", id, err)
 		}
 		s, err := record.NewSigner(id, key)
 		if err != nil {
@@ -114,7 +138,8 @@ func (k *Keyring) Trust() (*authority.Trust, error) {
 	return authority.NewTrust(keys)
 }
 
-func fileName(identity string) string {
+// FileName is the name of an identity's key file in a key directory.
+func FileName(identity string) string {
 	return strings.ReplaceAll(identity, "/", "_") + ".key"
 }
 

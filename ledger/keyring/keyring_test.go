@@ -25,7 +25,7 @@ func TestLoadOrCreateKeepsKeys(t *testing.T) {
 		if sa.KeyID() != sb.KeyID() {
 			t.Errorf("%s: key changed on reload", id)
 		}
-		fi, err := os.Stat(filepath.Join(dir, fileName(id)))
+		fi, err := os.Stat(filepath.Join(dir, FileName(id)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/signing/attest"
 	"github.com/sealgate/sealgate/services/signing/tlog"
@@ -37,7 +38,7 @@ func newKeysCmd(stdout io.Writer) *cobra.Command {
 		Short: "Verdict signing keys",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return usageErrorf("keys needs a subcommand (generate)")
+			return usageErrorf("keys needs a subcommand (generate, services)")
 		},
 	}
 	var alg, out string
@@ -78,7 +79,45 @@ Ed25519 verdicts go to Rekor as dsse entries; ECDSA P-256 as hashedrekord.`,
 	gen.Flags().StringVar(&alg, "algorithm", string(attest.Ed25519), "ed25519 or ecdsa-p256")
 	gen.Flags().StringVar(&out, "out", ".", "directory to write verdict.key and verdict.pub to")
 	gen.Flags().BoolVar(&force, "force", false, "overwrite an existing key pair")
-	keys.AddCommand(gen)
+	var svcOut string
+	services := &cobra.Command{
+		Use:   "services --out DIR",
+		Short: "Make every service's Ed25519 ledger key and the trust policy naming them (distributed mode)",
+		Long: `services writes one Ed25519 key per service identity (sealgate_<service>.key,
+owner-only; existing keys are kept) and DIR/trust.json, the trust policy that
+authorizes each key for its record kinds. Give each process only the keys of
+the services it runs (sealgate serve --keys), and every process the policy
+(--trust).`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if svcOut == "" {
+				return usageErrorf("--out DIR is required")
+			}
+			kr, err := keyring.LoadOrCreate(svcOut)
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			trust, err := kr.Trust()
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			b, err := trust.Marshal()
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			path := filepath.Join(svcOut, trustFile)
+			if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+				return infraErrorf("%v", err)
+			}
+			for _, id := range keyring.Identities() {
+				fmt.Fprintf(stdout, "%-24s %s\n", id, filepath.Join(svcOut, keyring.FileName(id)))
+			}
+			fmt.Fprintf(stdout, "%-24s %s\n", "trust policy", path)
+			return nil
+		},
+	}
+	services.Flags().StringVar(&svcOut, "out", "", "directory to write the keys and trust.json to")
+	keys.AddCommand(gen, services)
 	return keys
 }
 

@@ -42,6 +42,57 @@ const (
 	groupSigning      = "signing"
 )
 
+// serviceDeps is what the services' handlers are built from.
+type serviceDeps struct {
+	blobs    *blob.Store
+	scratch  string
+	box      *sandbox.Runner
+	goenv    executor.Go
+	progress func(runID, jobID, state string)
+	signer   *attest.Signer
+	tlog     tlog.Log
+	exec     *executor.Executor
+}
+
+// serviceSpec is one service: its name, consumer group, identity and
+// handler.
+type serviceSpec struct {
+	name, group, identity string
+	h                     runtime.Handler
+}
+
+// spec builds the handler of the named service.
+func (d *serviceDeps) spec(name string) (serviceSpec, error) {
+	blobs, scratch := d.blobs, d.scratch
+	if (name == "executor" || name == "mutation") && d.exec == nil {
+		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs}
+	}
+	switch name {
+	case "checkout":
+		return serviceSpec{name, groupCheckout, keyring.Checkout, &cohandler.Handler{Blobs: blobs, Scratch: scratch}}, nil
+	case "executor":
+		return serviceSpec{name, groupExecutor, keyring.Executor, &exhandler.Handler{
+			Exec: d.exec,
+			Checkout: func(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (*checkout.Checkout, func(), error) {
+				return cohandler.Rebuild(ctx, blobs, scratch, run, sealed)
+			},
+			Progress: d.progress,
+		}}, nil
+	case "reach":
+		return serviceSpec{name, groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}}, nil
+	case "mutation":
+		return serviceSpec{name, groupMutation, keyring.Mutation, &muthandler.Handler{Exec: d.exec, Blobs: blobs, Scratch: scratch, Progress: d.progress}}, nil
+	case "adjudication":
+		return serviceSpec{name, groupAdjudication, keyring.Adjudication, &adjhandler.Handler{Blobs: blobs}}, nil
+	case "signing":
+		if d.signer == nil || d.tlog == nil {
+			return serviceSpec{}, usageErrorf("the signing service needs a verdict key and a transparency log")
+		}
+		return serviceSpec{name, groupSigning, keyring.Signing, &signhandler.Handler{Blobs: blobs, Signer: d.signer, Log: d.tlog, Version: version()}}, nil
+	}
+	return serviceSpec{}, usageErrorf("unknown service %q", name)
+}
+
 // services is every service of a run, in one process, over the local ledger.
 type services struct {
 	st    *state
@@ -83,23 +134,14 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, infraErrorf("%v", err)
 	}
-	exec := &executor.Executor{Sandbox: box, Go: goenv, Scratch: scratch, Blobs: blobs}
-	handlers := []struct {
-		name, group, identity string
-		h                     runtime.Handler
-	}{
-		{"checkout", groupCheckout, keyring.Checkout, &cohandler.Handler{Blobs: blobs, Scratch: scratch}},
-		{"executor", groupExecutor, keyring.Executor, &exhandler.Handler{
-			Exec: exec,
-			Checkout: func(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (*checkout.Checkout, func(), error) {
-				return cohandler.Rebuild(ctx, blobs, scratch, run, sealed)
-			},
-			Progress: progress,
-		}},
-		{"reach", groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}},
-		{"mutation", groupMutation, keyring.Mutation, &muthandler.Handler{Exec: exec, Blobs: blobs, Scratch: scratch, Progress: progress}},
-		{"adjudication", groupAdjudication, keyring.Adjudication, &adjhandler.Handler{Blobs: blobs}},
-		{"signing", groupSigning, keyring.Signing, &signhandler.Handler{Blobs: blobs, Signer: signer, Log: tl, Version: version()}},
+	deps := &serviceDeps{blobs: blobs, scratch: scratch, box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
+	var handlers []serviceSpec
+	for _, name := range []string{"checkout", "executor", "reach", "mutation", "adjudication", "signing"} {
+		h, err := deps.spec(name)
+		if err != nil {
+			return nil, err
+		}
+		handlers = append(handlers, h)
 	}
 	for _, h := range handlers {
 		sub, err := local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: h.group})

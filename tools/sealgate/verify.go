@@ -21,8 +21,8 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
-	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/signing/tlog"
 )
 
@@ -40,6 +40,7 @@ type verifyOptions struct {
 	mutationReport               string
 	tlogKind, rekorURL           string
 	signingKey, attestation      string
+	remote                       string
 }
 
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -67,7 +68,11 @@ Progress goes to stderr.`,
 			if err := o.check(cmd); err != nil {
 				return err
 			}
-			code, err := runVerify(cmd.Context(), o, stdout, stderr)
+			run := runVerify
+			if o.remote != "" {
+				run = runRemote
+			}
+			code, err := run(cmd.Context(), o, stdout, stderr)
 			if err != nil {
 				return err
 			}
@@ -98,6 +103,7 @@ Progress goes to stderr.`,
 	f.StringVar(&o.tlogKind, "tlog", tlog.KindEmbedded, "transparency log: embedded (STATE/tlog) or rekor")
 	f.StringVar(&o.rekorURL, "rekor-url", "", "Rekor v1 server, with --tlog rekor")
 	f.StringVar(&o.signingKey, "signing-key", "", "verdict signing key, PKCS#8 PEM (default $"+signingKeyEnv+", else STATE/keys/verdict.key)")
+	f.StringVar(&o.remote, "remote", "", "submit to a gateway (sealgate serve gateway) at this address instead of running the services in process")
 	f.StringVar(&o.attestation, "attestation", "", "also write the attestation bundle (envelopes and log proof) to this file")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
 	return cmd
@@ -154,6 +160,13 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	}
 	if o.requireSandbox {
 		o.sandbox = "bwrap"
+	}
+	if o.remote != "" {
+		for _, f := range []string{"state", "build-cache", "signing-key", "tlog", "rekor-url", "mutation-report"} {
+			if cmd.Flags().Changed(f) {
+				return usageErrorf("--%s is the services' business: with --remote the gateway's services decide it", f)
+			}
+		}
 	}
 	o.tlogKind = cmp.Or(o.tlogKind, tlog.KindEmbedded)
 	switch {

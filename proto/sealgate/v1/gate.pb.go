@@ -347,8 +347,10 @@ type GetResponse struct {
 	// The run's JSON artefact, once a verdict was reached.
 	Artefact       []byte `protobuf:"bytes,4,opt,name=artefact,proto3" json:"artefact,omitempty"`
 	CriteriaDigest string `protobuf:"bytes,5,opt,name=criteria_digest,json=criteriaDigest,proto3" json:"criteria_digest,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The attestation bundle (sealgate attest verify), once sealed.
+	Attestation   []byte `protobuf:"bytes,6,opt,name=attestation,proto3" json:"attestation,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetResponse) Reset() {
@@ -416,6 +418,13 @@ func (x *GetResponse) GetCriteriaDigest() string {
 	return ""
 }
 
+func (x *GetResponse) GetAttestation() []byte {
+	if x != nil {
+		return x.Attestation
+	}
+	return nil
+}
+
 var File_sealgate_v1_gate_proto protoreflect.FileDescriptor
 
 const file_sealgate_v1_gate_proto_rawDesc = "" +
@@ -439,13 +448,14 @@ const file_sealgate_v1_gate_proto_rawDesc = "" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"#\n" +
 	"\n" +
 	"GetRequest\x12\x15\n" +
-	"\x06run_id\x18\x01 \x01(\tR\x05runId\"\xc9\x01\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\"\xeb\x01\n" +
 	"\vGetResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12+\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x15.sealgate.v1.RunStateR\x05state\x121\n" +
 	"\bdecision\x18\x03 \x01(\x0e2\x15.sealgate.v1.DecisionR\bdecision\x12\x1a\n" +
 	"\bartefact\x18\x04 \x01(\fR\bartefact\x12'\n" +
-	"\x0fcriteria_digest\x18\x05 \x01(\tR\x0ecriteriaDigest*\x7f\n" +
+	"\x0fcriteria_digest\x18\x05 \x01(\tR\x0ecriteriaDigest\x12 \n" +
+	"\vattestation\x18\x06 \x01(\fR\vattestation*\x7f\n" +
 	"\bRunState\x12\x19\n" +
 	"\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11RUN_STATE_RUNNING\x10\x01\x12\x15\n" +

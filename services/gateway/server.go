@@ -1,0 +1,217 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/runtime"
+)
+
+// Server is the Gate gRPC API.
+type Server struct {
+	pb.UnimplementedGateServer
+	// Signer signs as the gateway identity.
+	Signer *record.Signer
+	// Appender proposes the run's first records.
+	Appender runtime.Appender
+	Blobs    *blob.Store
+	Index    *Index
+	// Scratch is where pre-flight checkouts are made.
+	Scratch string
+
+	mu          sync.Mutex
+	idempotency map[string]*pb.SubmitResponse
+}
+
+// Submit checks and seals a run, proposes its first records and returns
+// its id. A request with an idempotency key seen before returns the first
+// answer (for the life of this process).
+func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitResponse, error) {
+	if key := in.GetIdempotencyKey(); key != "" {
+		s.mu.Lock()
+		prev := s.idempotency[key]
+		s.mu.Unlock()
+		if prev != nil {
+			return prev, nil
+		}
+	}
+	req := &Request{}
+	if err := ParseOptions(in.GetCriteria(), req); err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	req.Repository, req.Baseline = in.GetRepository(), in.GetBaseline()
+	switch p := in.GetPatch().(type) {
+	case *pb.SubmitRequest_PatchCommit:
+		req.PatchCommit = p.PatchCommit
+	case *pb.SubmitRequest_PatchDiff:
+		req.PatchDiff = p.PatchDiff
+	}
+	scratch, err := os.MkdirTemp(s.Scratch, "preflight-")
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	defer os.RemoveAll(scratch)
+	started := time.Now()
+	sub, err := Prepare(ctx, req, NewRunID(started), started, s.Blobs, s.Signer, scratch)
+	if err != nil {
+		var ue *UsageError
+		if errors.As(err, &ue) {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	if _, err := s.Appender.Append(ctx, sub.Request, sub.Seal); err != nil {
+		return nil, status.Error(codes.Unavailable, fmt.Sprintf("the ledger: %v", err))
+	}
+	resp := &pb.SubmitResponse{RunId: sub.RunID, CriteriaDigest: sub.Sealed.Digest}
+	if key := in.GetIdempotencyKey(); key != "" {
+		s.mu.Lock()
+		if s.idempotency == nil {
+			s.idempotency = map[string]*pb.SubmitResponse{}
+		}
+		s.idempotency[key] = resp
+		s.mu.Unlock()
+	}
+	return resp, nil
+}
+
+// Watch streams the run's records in ledger order until its verdict is
+// sealed or the caller leaves. A run not on the ledger yet is waited for.
+func (s *Server) Watch(in *pb.WatchRequest, stream grpc.ServerStreamingServer[pb.SignedRecord]) error {
+	if in.GetRunId() == "" {
+		return status.Error(codes.InvalidArgument, "run_id is required")
+	}
+	sent := 0
+	for {
+		recs, sealed, changed := s.Index.Since(in.GetRunId(), sent)
+		for _, r := range recs {
+			if err := stream.Send(r.Signed); err != nil {
+				return err
+			}
+		}
+		sent += len(recs)
+		if sealed {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-stream.Context().Done():
+			return status.FromContextError(stream.Context().Err()).Err()
+		}
+	}
+}
+
+// Get returns the run's state and, once decided, its artefact (sealed when
+// the verdict is sealed) and attestation bundle.
+func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, error) {
+	recs, _, _ := s.Index.Since(in.GetRunId(), 0)
+	if len(recs) == 0 {
+		return nil, status.Errorf(codes.NotFound, "run %q is not on the ledger", in.GetRunId())
+	}
+	out := &pb.GetResponse{RunId: in.GetRunId(), State: pb.RunState_RUN_STATE_RUNNING}
+	var artefact, bundle string
+	for _, r := range recs {
+		if cs := r.Record.GetCriteriaSealed(); cs != nil {
+			out.CriteriaDigest = cs.CriteriaDigest
+		}
+		if v := r.Record.GetVerdictReached(); v != nil {
+			out.State, out.Decision, artefact = pb.RunState_RUN_STATE_DECIDED, v.Decision, v.ArtefactBlob
+		}
+		if v := r.Record.GetVerdictSealed(); v != nil {
+			out.State, artefact, bundle = pb.RunState_RUN_STATE_SEALED, v.ArtefactBlob, v.BundleBlob
+		}
+	}
+	var err error
+	if artefact != "" {
+		if out.Artefact, err = s.Blobs.Get(ctx, artefact); err != nil {
+			return nil, status.Errorf(codes.Unavailable, "artefact %.16s…: %v", artefact, err)
+		}
+	}
+	if bundle != "" {
+		if out.Attestation, err = s.Blobs.Get(ctx, bundle); err != nil {
+			return nil, status.Errorf(codes.Unavailable, "attestation %.16s…: %v", bundle, err)
+		}
+	}
+	return out, nil
+}
+
+// Index keeps every run's admitted records, in ledger order, from a
+// subscription to the records topic that sees every partition.
+type Index struct {
+	mu      sync.Mutex
+	runs    map[string][]*record.Decoded
+	sealed  map[string]bool
+	changed chan struct{}
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{runs: map[string][]*record.Decoded{}, sealed: map[string]bool{}, changed: make(chan struct{})}
+}
+
+// Feed reads the records topic from sub until ctx ends.
+func (x *Index) Feed(ctx context.Context, sub message.Subscriber) error {
+	msgs, err := sub.Subscribe(ctx, ledger.Topic)
+	if err != nil {
+		return fmt.Errorf("gateway: subscribe: %w", err)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case msg, ok := <-msgs:
+			if !ok {
+				return nil
+			}
+			rec, err := record.Decode(msg.Payload)
+			msg.Ack()
+			if err != nil {
+				return fmt.Errorf("gateway: a stored record does not decode: %w", err)
+			}
+			x.add(rec)
+		}
+	}
+}
+
+func (x *Index) add(rec *record.Decoded) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	id := rec.Record.GetRunId()
+	for _, r := range x.runs[id] {
+		if r.Digest == rec.Digest {
+			return // redelivered
+		}
+	}
+	x.runs[id] = append(x.runs[id], rec)
+	if rec.Kind == pb.Kind_KIND_VERDICT_SEALED {
+		x.sealed[id] = true
+	}
+	close(x.changed)
+	x.changed = make(chan struct{})
+}
+
+// Since returns the run's records after the first n, whether its verdict
+// is sealed, and a channel closed at the next change.
+func (x *Index) Since(runID string, n int) ([]*record.Decoded, bool, <-chan struct{}) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	recs := x.runs[runID]
+	var out []*record.Decoded
+	if n < len(recs) {
+		out = append(out, recs[n:]...)
+	}
+	return out, x.sealed[runID], x.changed
+}
