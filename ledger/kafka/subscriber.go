@@ -461,11 +461,27 @@ func (sub *subscription) deliver(ctx context.Context, commit commitFunc, rec kaf
 				return false
 			}
 		case <-ctx.Done():
+			// The generation (or the subscription) ended while a handler
+			// holds the message: cancel its context and wait for it to let
+			// go, so that the partition's next owner never works on a
+			// record this one is still working on.
 			cancelMsg()
+			t := time.NewTimer(handlerDrainTimeout)
+			defer t.Stop()
+			select {
+			case <-msg.Acked():
+			case <-msg.Nacked():
+			case <-t.C:
+				logger.Error("A handler kept a message past the end of its generation", nil, watermill.LogFields{"offset": rec.Offset})
+			}
 			return false
 		}
 	}
 }
+
+// handlerDrainTimeout bounds the wait for a handler to give back a message
+// whose generation ended (below the group's rebalance timeout).
+const handlerDrainTimeout = 20 * time.Second
 
 // commitFunc commits offset as the next offset of partition to read.
 type commitFunc func(ctx context.Context, partition int, offset int64) error

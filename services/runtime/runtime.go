@@ -59,9 +59,26 @@ type Service struct {
 	TickEvery time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// History returns every stored record of a run, in ledger order. The
+	// service asks for it when a record arrives for a run whose beginning
+	// it never saw — after a restart, or when its consumer group moved the
+	// run's partition to it — so that the handler sees the whole run, and
+	// can tell the work already done from the work still to do. Nil: the
+	// service only knows what it consumed.
+	History func(ctx context.Context, runID string) ([]*record.Decoded, error)
 
 	mu   sync.Mutex
 	runs map[string][]*record.Decoded
+	// seen holds the digests in runs, per run: a record delivered again
+	// (at-least-once delivery, or already read with the history) is handled
+	// again but listed once.
+	seen map[string]map[string]bool
+	// closed holds the runs whose verdict this service has seen: what
+	// still arrives for them needs no history.
+	closed map[string]bool
+	// handled holds the digests this process handled: a record delivered
+	// twice is handled once (a history record was read, not handled).
+	handled map[string]bool
 }
 
 // Run serves until ctx ends or the handler fails. A handler that is an
@@ -71,6 +88,9 @@ func (s *Service) Run(ctx context.Context) error {
 		defer c.Close()
 	}
 	s.runs = map[string][]*record.Decoded{}
+	s.seen = map[string]map[string]bool{}
+	s.closed = map[string]bool{}
+	s.handled = map[string]bool{}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -107,7 +127,20 @@ func (s *Service) Run(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			if err := s.handle(ctx, msg, emit); err != nil {
+			// The handler works under the message's context too: a Kafka
+			// subscription cancels it when the consumer group moves the
+			// record's partition to another replica, which takes the work
+			// over from the ledger.
+			hctx, cancel := context.WithCancel(ctx)
+			stop := context.AfterFunc(msg.Context(), cancel)
+			err := s.handle(hctx, msg, emit)
+			stop()
+			cancel()
+			if err != nil && ctx.Err() == nil && msg.Context().Err() != nil {
+				msg.Nack()
+				continue
+			}
+			if err != nil {
 				msg.Nack()
 				return fmt.Errorf("%s: %w", s.Name, err)
 			}
@@ -125,18 +158,64 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	}
 	id := rec.Record.GetRunId()
 	s.mu.Lock()
-	run := append(s.runs[id], rec)
-	s.runs[id] = run
+	again := s.handled[rec.Digest]
 	s.mu.Unlock()
+	if again {
+		return nil
+	}
+	run, err := s.track(ctx, id, rec)
+	if err != nil {
+		return err
+	}
 	if err := s.Handler.Handle(ctx, rec, run, emit); err != nil {
 		return err
 	}
+	s.mu.Lock()
+	s.handled[rec.Digest] = true
+	s.mu.Unlock()
 	if rec.Kind == pb.Kind_KIND_VERDICT_REACHED || rec.Kind == pb.Kind_KIND_VERDICT_SEALED {
 		s.mu.Lock()
 		delete(s.runs, id)
+		delete(s.seen, id)
+		s.closed[id] = true
 		s.mu.Unlock()
 	}
 	return nil
+}
+
+// track adds rec to its run's records, first reading the run's history
+// when the service never saw the run begin, and returns the run.
+func (s *Service) track(ctx context.Context, id string, rec *record.Decoded) ([]*record.Decoded, error) {
+	s.mu.Lock()
+	known := len(s.runs[id]) > 0 || s.closed[id]
+	s.mu.Unlock()
+	if !known && rec.Kind != pb.Kind_KIND_RUN_REQUESTED && s.History != nil {
+		hist, err := s.History(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("history of run %s: %w", id, err)
+		}
+		s.mu.Lock()
+		for _, h := range hist {
+			s.add(id, h)
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.add(id, rec)
+	return s.runs[id], nil
+}
+
+// add lists r in its run once. The caller holds s.mu.
+func (s *Service) add(id string, r *record.Decoded) {
+	if s.seen[id] == nil {
+		s.seen[id] = map[string]bool{}
+	}
+	if s.seen[id][r.Digest] {
+		return
+	}
+	s.seen[id][r.Digest] = true
+	s.runs[id] = append(s.runs[id], r)
 }
 
 func (s *Service) emit(ctx context.Context, recs ...*pb.Record) ([]*record.Decoded, error) {

@@ -155,7 +155,7 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 			s.close()
 			return nil, infraErrorf("%v", err)
 		}
-		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender}
+		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender, History: localHistory(st.log)}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -58,39 +60,54 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	// little longer for the adjudicator's deadline verdict and its seal.
 	ctx, cancel := context.WithTimeout(ctx, o.timeout+time.Minute)
 	defer cancel()
-	resp, err := gate.Submit(ctx, in)
-	if err != nil {
-		if status.Code(err) == codes.InvalidArgument {
-			return 0, usageErrorf("%s", status.Convert(err).Message())
+	// A gateway that is away (restarting) is waited for; the idempotency
+	// key lets a gateway that did take the first attempt answer the same.
+	key := make([]byte, 12)
+	_, _ = rand.Read(key)
+	in.IdempotencyKey = hex.EncodeToString(key)
+	var resp *pb.SubmitResponse
+	for attempt := 0; ; attempt++ {
+		resp, err = gate.Submit(ctx, in)
+		if err == nil {
+			break
 		}
-		return 0, infraErrorf("submit to %s: %v", o.remote, err)
+		switch {
+		case status.Code(err) == codes.InvalidArgument:
+			return 0, usageErrorf("%s", status.Convert(err).Message())
+		case status.Code(err) != codes.Unavailable || attempt >= 50 || ctx.Err() != nil:
+			return 0, infraErrorf("submit to %s: %v", o.remote, err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(min(attempt+1, 10)) * 200 * time.Millisecond):
+		}
 	}
 	view := newProgress(stderr, resp.RunId)
 	view.line("run %s: criteria sealed (%.12s) by the gateway at %s", resp.RunId, resp.CriteriaDigest, o.remote)
-	stream, err := gate.Watch(ctx, &pb.WatchRequest{RunId: resp.RunId})
-	if err != nil {
-		return 0, infraErrorf("watch run %s: %v", resp.RunId, err)
-	}
+	// Watch, and watch again if the gateway goes away (a restart, a
+	// rollout): the run goes on without it, and Watch replays a run from its
+	// first record, so the records already shown are skipped.
 	var reached *pb.VerdictReached
-	for {
-		sr, err := stream.Recv()
-		if err == io.EOF {
+	seen := 0
+	for attempt := 0; ; attempt++ {
+		n, done, err := watchOnce(ctx, gate, resp.RunId, seen, func(rec *record.Decoded) {
+			view.record(rec)
+			if v := rec.Record.GetVerdictReached(); v != nil {
+				reached = v
+			}
+		})
+		seen += n
+		if done {
 			break
 		}
-		if err != nil {
+		if c := status.Code(err); c != codes.Unavailable && c != codes.Canceled || ctx.Err() != nil {
 			return 0, infraErrorf("run %s: no verdict: %v", resp.RunId, err)
 		}
-		raw, err := record.Encode(sr)
-		if err != nil {
-			return 0, infraErrorf("run %s: %v", resp.RunId, err)
-		}
-		rec, err := record.Decode(raw)
-		if err != nil {
-			return 0, infraErrorf("run %s: the gateway sent a record that does not decode: %v", resp.RunId, err)
-		}
-		view.record(rec)
-		if v := rec.Record.GetVerdictReached(); v != nil {
-			reached = v
+		view.line("run %s: the gateway went away (%v); watching again", resp.RunId, status.Convert(err).Message())
+		select {
+		case <-ctx.Done():
+			return 0, infraErrorf("run %s: no verdict before the deadline", resp.RunId)
+		case <-time.After(time.Duration(min(attempt+1, 10)) * 200 * time.Millisecond):
 		}
 	}
 	got, err := gate.Get(ctx, &pb.GetRequest{RunId: resp.RunId})
@@ -116,4 +133,38 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	d := decisionOf(reached.Decision)
 	view.done(fmt.Sprintf("%s in %.1fs: %s", d, time.Since(started).Seconds(), reached.Reason))
 	return adjudication.ExitCode(d), nil
+}
+
+// watchOnce follows the run's records, skipping the first skip, until the
+// stream ends. It returns how many new records it showed and whether the
+// stream ended cleanly (the verdict is sealed).
+func watchOnce(ctx context.Context, gate pb.GateClient, runID string, skip int, show func(*record.Decoded)) (int, bool, error) {
+	stream, err := gate.Watch(ctx, &pb.WatchRequest{RunId: runID})
+	if err != nil {
+		return 0, false, err
+	}
+	n, i := 0, 0
+	for {
+		sr, err := stream.Recv()
+		if err == io.EOF {
+			return n, true, nil
+		}
+		if err != nil {
+			return n, false, err
+		}
+		i++
+		if i <= skip {
+			continue
+		}
+		raw, err := record.Encode(sr)
+		if err != nil {
+			return n, false, status.Error(codes.DataLoss, err.Error())
+		}
+		rec, err := record.Decode(raw)
+		if err != nil {
+			return n, false, status.Errorf(codes.DataLoss, "the gateway sent a record that does not decode: %v", err)
+		}
+		show(rec)
+		n++
+	}
 }

@@ -290,7 +290,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return infraErrorf("%v", err)
 			}
 			closers = append(closers, sub)
-			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer}
+			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer, History: kafkaHistory(o.brokers)}
 			goRun(name, func() error { return svc.Run(ctx) })
 		}
 		logf("%s: started", name)

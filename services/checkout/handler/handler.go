@@ -26,7 +26,9 @@ type Handler struct {
 
 // Handle materializes a run's trees once it is sealed.
 func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
-	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED {
+	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED || has(run, pb.Kind_KIND_TREES_MATERIALIZED) {
+		// A seal delivered again (after a restart) whose trees are already
+		// on the ledger needs nothing more.
 		return nil
 	}
 	sealed, err := criteria.Parse(rec.Record.GetCriteriaSealed().CanonicalCriteria)
@@ -146,4 +148,14 @@ func fileClass(c checkout.Class) pb.FileClass {
 		return pb.FileClass_FILE_CLASS_BINARY
 	}
 	return pb.FileClass_FILE_CLASS_OTHER
+}
+
+// has reports whether run holds a record of kind.
+func has(run []*record.Decoded, kind pb.Kind) bool {
+	for _, r := range run {
+		if r.Kind == kind {
+			return true
+		}
+	}
+	return false
 }

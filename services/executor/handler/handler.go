@@ -61,7 +61,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		if rec.Record.Producer.GetIdentity() != keyring.Executor {
 			return nil // reach and mutation run the jobs they plan
 		}
-		return h.execute(ctx, rec, sealed, emit)
+		return h.execute(ctx, rec, run, sealed, emit)
 	case pb.Kind_KIND_JOB_RESULT, pb.Kind_KIND_COVERAGE_MEASURED:
 		return h.followUp(ctx, run, sealed, emit)
 	case pb.Kind_KIND_VERDICT_REACHED:
@@ -76,6 +76,12 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 
 func (h *Handler) plan(ctx context.Context, trees *record.Decoded, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
 	runID := trees.Record.GetRunId()
+	for _, r := range run {
+		if r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor {
+			// Trees delivered again (after a restart): the run is planned.
+			return nil
+		}
+	}
 	var specs []*jobs.Spec
 	w, why := h.workspace(ctx, run, sealed, trees.Record.GetTreesMaterialized())
 	if w != nil {
@@ -84,6 +90,32 @@ func (h *Handler) plan(ctx context.Context, trees *record.Decoded, run []*record
 		specs = unrunnable(sealed.Criteria, why)
 	}
 	return h.emitPlan(ctx, runID, sealed, []string{trees.Digest}, specs, emit)
+}
+
+// space returns the run's workspace, rebuilding it from the run's trees
+// record when this process has none (it restarted, or the run's partition
+// moved to it).
+func (h *Handler) space(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (*executor.Workspace, string) {
+	if w := h.spaces[sealed.Criteria.RunID]; w != nil {
+		return w, ""
+	}
+	for _, r := range run {
+		if tm := r.Record.GetTreesMaterialized(); tm != nil {
+			return h.workspace(ctx, run, sealed, tm)
+		}
+	}
+	return nil, "the run has no trees record"
+}
+
+// answeredTokens lists the tokens a result on the run's ledger consumed.
+func answeredTokens(run []*record.Decoded) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range run {
+		if r.Kind == pb.Kind_KIND_JOB_RESULT && r.Record.GetToken() != "" {
+			out[r.Record.GetToken()] = true
+		}
+	}
+	return out
 }
 
 // unrunnable plans every job as skipped, with why: the run's evidence then
@@ -180,10 +212,16 @@ func Plan(sealed *criteria.Sealed, parent, dimension string, specs []*jobs.Spec)
 	return plan, nil
 }
 
-func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
 	runID := planRec.Record.GetRunId()
-	w := h.spaces[runID]
+	answered := answeredTokens(run)
+	w, _ := h.space(ctx, run, sealed)
 	for _, job := range planRec.Record.GetJobPlanned().GetJobs() {
+		if answered[job.Token.GetId()] {
+			// A plan delivered again after a restart: this job's result is
+			// on the ledger; running it again could only conflict with it.
+			continue
+		}
 		s, err := jobs.ParseSpec(job.Spec)
 		if err != nil {
 			continue
@@ -283,7 +321,7 @@ func (h *Handler) followUp(ctx context.Context, run []*record.Decoded, sealed *c
 	if len(due) == 0 {
 		return nil
 	}
-	w := h.spaces[sealed.Criteria.RunID]
+	w, _ := h.space(ctx, run, sealed)
 	if w == nil {
 		return nil
 	}

@@ -57,14 +57,23 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	runID := sealed.Criteria.RunID
 	switch rec.Kind {
 	case pb.Kind_KIND_COVERAGE_MEASURED:
+		if hasOwn(run, pb.Kind_KIND_JOB_PLANNED) || hasOwn(run, pb.Kind_KIND_STRENGTH_MEASURED) {
+			// Delivered again after a restart: the mutants are planned.
+			return nil
+		}
 		return h.plan(ctx, rec, run, sealed, emit)
 	case pb.Kind_KIND_JOB_PLANNED:
 		if rec.Record.Producer.GetIdentity() != keyring.Mutation {
 			return nil
 		}
-		return h.execute(ctx, rec, sealed, emit)
+		if h.spaces[runID] == nil {
+			if err := h.rebuild(ctx, run, sealed); err != nil {
+				return err
+			}
+		}
+		return h.execute(ctx, rec, run, sealed, emit)
 	case pb.Kind_KIND_JOB_RESULT:
-		if rec.Record.Producer.GetIdentity() != keyring.Mutation || h.settled[runID] {
+		if rec.Record.Producer.GetIdentity() != keyring.Mutation || h.settled[runID] || hasOwn(run, pb.Kind_KIND_STRENGTH_MEASURED) {
 			return nil
 		}
 		return h.settle(ctx, run, sealed, emit)
@@ -248,9 +257,39 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	return err
 }
 
-func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
+// rebuild prepares the workspace and the mutant schemata of a run whose
+// mutants were planned before this process started: planning is
+// deterministic (the selection is seeded by the tree digests), so planning
+// again, without emitting, rebuilds the same schemata.
+func (h *Handler) rebuild(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) error {
+	for _, r := range run {
+		if r.Kind == pb.Kind_KIND_COVERAGE_MEASURED {
+			discard := func(context.Context, ...*pb.Record) ([]*record.Decoded, error) { return nil, nil }
+			return h.plan(ctx, r, run, sealed, discard)
+		}
+	}
+	return nil
+}
+
+// hasOwn reports whether the mutation service wrote a record of kind in run.
+func hasOwn(run []*record.Decoded, kind pb.Kind) bool {
+	for _, r := range run {
+		if r.Kind == kind && r.Record.Producer.GetIdentity() == keyring.Mutation {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*record.Decoded, sealed *criteria.Sealed, emit runtime.Emit) error {
 	runID := sealed.Criteria.RunID
 	w := h.spaces[runID]
+	answered := map[string]bool{}
+	for _, r := range run {
+		if r.Kind == pb.Kind_KIND_JOB_RESULT && r.Record.GetToken() != "" {
+			answered[r.Record.GetToken()] = true
+		}
+	}
 	var specs []*jobs.Spec
 	for _, j := range planRec.Record.GetJobPlanned().GetJobs() {
 		if s, err := jobs.ParseSpec(j.Spec); err == nil {
@@ -261,6 +300,9 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, sealed *
 		w.RegisterTargets(specs)
 	}
 	for i, job := range planRec.Record.GetJobPlanned().GetJobs() {
+		if answered[job.Token.GetId()] {
+			continue // answered before a restart
+		}
 		if h.Progress != nil {
 			h.Progress(runID, job.JobId, "running")
 		}

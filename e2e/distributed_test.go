@@ -1,0 +1,395 @@
+package e2e
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/guard"
+	"github.com/sealgate/sealgate/ledger/kafka"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+)
+
+// verdictOf is what must be identical between embedded and distributed
+// runs of one patch: everything the decision rests on, without run ids,
+// digests of records and timings.
+type verdictOf struct {
+	Decision    string   `json:"decision"`
+	Reason      string   `json:"reason"`
+	Reasons     []string `json:"reasons"`
+	FixProven   bool     `json:"fix_proven"`
+	ClaimsFixed []string `json:"claims_fixed"`
+	Claims      []struct {
+		ID             string `json:"id"`
+		Outcome        string `json:"outcome"`
+		Classification string `json:"classification"`
+		Reason         string `json:"reason"`
+	} `json:"claims"`
+	NextSteps  []nextStep `json:"next_steps"`
+	Collateral struct {
+		Tests       *int     `json:"tests"`
+		Regressions []string `json:"regressions"`
+	} `json:"collateral"`
+	Coverage struct {
+		Ratio     *float64 `json:"ratio"`
+		Uncovered []string `json:"uncovered"`
+	} `json:"coverage"`
+	Strength struct {
+		Killed    int      `json:"killed"`
+		Survived  int      `json:"survived"`
+		Stillborn int      `json:"stillborn"`
+		Survivors []string `json:"survivors"`
+	} `json:"strength"`
+	Missing []string `json:"missing"`
+	Seal    *struct {
+		Log string `json:"log"`
+	} `json:"seal"`
+	RunID string `json:"run_id"`
+}
+
+func parseVerdict(t *testing.T, r *run) verdictOf {
+	t.Helper()
+	var v verdictOf
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("artefact: %v\n%s", err, r)
+	}
+	if v.Seal == nil {
+		t.Fatalf("the artefact is not sealed:\n%s", r)
+	}
+	return v
+}
+
+func sameVerdict(t *testing.T, name string, want, got verdictOf) {
+	t.Helper()
+	want.RunID, got.RunID = "", ""
+	if !reflect.DeepEqual(want, got) {
+		w, _ := json.MarshalIndent(want, "", "  ")
+		g, _ := json.MarshalIndent(got, "", "  ")
+		t.Fatalf("%s: distributed verdict differs from embedded:\n--- embedded ---\n%s\n--- distributed ---\n%s", name, w, g)
+	}
+}
+
+// Issue #6: every service as its own process over the dev Kafka broker,
+// two executor replicas, several verifications at once: each verdict is
+// the embedded mode's, sealed, and its bundle checks offline.
+func TestDistributedMatchesEmbedded(t *testing.T) {
+	r := newRepo(t)
+	patches := []demo.Patch{r.patch(t, "honest-fix"), r.patch(t, "breaks-a-test"), r.patch(t, "hides-the-bug")}
+	want := map[string]verdictOf{}
+	codes := map[string]int{}
+	for _, p := range patches {
+		v := verify(t, r.patchArgs(r.Base, p.Commit, claimArgs(p.Claims...)...)...)
+		want[p.Name], codes[p.Name] = parseVerdict(t, v), v.exitCode
+	}
+
+	c := newCluster(t)
+	bundle := t.TempDir() + "/honest.json"
+	waits := map[string]func() *run{}
+	for _, p := range patches {
+		args := r.patchArgs(r.Base, p.Commit, claimArgs(p.Claims...)...)
+		if p.Name == "honest-fix" {
+			args = append(args, "--attestation", bundle)
+		}
+		waits[p.Name] = c.remote(t, args...)
+	}
+	// The honest fix once more, as a diff file, at the same time.
+	fix := patches[0]
+	waits["honest-fix (diff)"] = c.remote(t, append([]string{"--repo", r.Dir, "--base", r.Base, "--patch-file", r.diff(t, r.Base, fix.Commit)}, claimArgs(fix.Claims...)...)...)
+	for name, wait := range waits {
+		got := wait()
+		base := strings.TrimSuffix(name, " (diff)")
+		if got.exitCode != codes[base] {
+			t.Fatalf("%s: exit %d, embedded %d:\n%s", name, got.exitCode, codes[base], got)
+		}
+		sameVerdict(t, name, want[base], parseVerdict(t, got))
+	}
+	ok := attestVerify(t, bundle, "--repo", r.Dir, "--base", r.Base, "--patch", fix.Commit, "--key", c.verdictKey, "--log-key", c.logKey())
+	if ok.exitCode != 0 {
+		t.Fatalf("the distributed verdict's bundle does not verify:\n%s", ok)
+	}
+}
+
+// records reads a run's records from the cluster's records topic.
+func (c *cluster) records(t *testing.T, runID string) []*record.Decoded {
+	t.Helper()
+	var out []*record.Decoded
+	err := kafka.ReadAll(context.Background(), []string{c.brokers}, ledger.Topic, func(_ int, _ int64, m *message.Message) error {
+		if m.Metadata.Get(ledger.MetaRunID) != runID {
+			return nil
+		}
+		rec, err := record.Decode(m.Payload)
+		if err != nil {
+			return err
+		}
+		out = append(out, rec)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// wantWhole checks a run's ledger: every record once, no refusal, one
+// result per token, one verdict and one seal.
+func (c *cluster) wantWhole(t *testing.T, runID string) {
+	t.Helper()
+	seen, tokens := map[string]bool{}, map[string]int{}
+	kinds := map[pb.Kind]int{}
+	for _, r := range c.records(t, runID) {
+		if seen[r.Digest] {
+			t.Errorf("run %s: record %.16s… (%s) is stored twice", runID, r.Digest, record.KindName(r.Kind))
+		}
+		seen[r.Digest] = true
+		kinds[r.Kind]++
+		if rf := r.Record.GetRecordRefused(); rf != nil {
+			t.Errorf("run %s: a %s was refused: %s %s", runID, record.KindName(rf.RefusedKind), rf.ReasonCode, rf.Detail)
+		}
+		if r.Kind == pb.Kind_KIND_JOB_RESULT {
+			tokens[r.Record.GetToken()]++
+		}
+	}
+	for tok, n := range tokens {
+		if n != 1 {
+			t.Errorf("run %s: token %s has %d results", runID, tok, n)
+		}
+	}
+	if kinds[pb.Kind_KIND_VERDICT_REACHED] != 1 || kinds[pb.Kind_KIND_VERDICT_SEALED] != 1 {
+		t.Errorf("run %s: %d verdicts and %d seals, want one of each", runID, kinds[pb.Kind_KIND_VERDICT_REACHED], kinds[pb.Kind_KIND_VERDICT_SEALED])
+	}
+}
+
+// waitFor polls the run's records until one satisfies ok.
+func (c *cluster) waitFor(t *testing.T, runID string, ok func(*record.Decoded) bool) *record.Decoded {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		for _, r := range c.records(t, runID) {
+			if ok(r) {
+				return r
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("run %s: the awaited record never came", runID)
+	return nil
+}
+
+// submitted returns the run id a verify --remote process printed first.
+func runIDOf(t *testing.T, r *run) string {
+	t.Helper()
+	var v struct {
+		RunID string `json:"run_id"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.RunID == "" {
+		t.Fatalf("no run id in the artefact:\n%s", r)
+	}
+	return v.RunID
+}
+
+// Issue #6 faults: services killed with SIGKILL in the middle of a run and
+// restarted, a broker restart, a job delivered twice, a worker that never
+// answers, and a record signed by an unknown key.
+func TestDistributedFaults(t *testing.T) {
+	r := newRepo(t)
+	fix := r.patch(t, "honest-fix")
+	args := r.patchArgs(r.Base, fix.Commit, claimArgs(fix.Claims...)...)
+	want := parseVerdict(t, verify(t, args...))
+	c := newCluster(t)
+
+	// Each service type, stopped before the run reaches it, so that its
+	// work is pending when it is killed; the supervisor starts it again
+	// and the new process must find the run and finish its part.
+	for _, svc := range []string{"checkout", "executor", "reach", "mutation", "adjudication", "signing", "ledger", "gateway"} {
+		t.Run("SIGKILL "+svc, func(t *testing.T) {
+			ps := c.procs[svc]
+			for _, p := range ps {
+				p.kill(t, syscall.SIGSTOP)
+			}
+			wait := c.remote(t, args...)
+			time.Sleep(1500 * time.Millisecond)
+			for _, p := range ps {
+				p.kill(t, syscall.SIGKILL)
+			}
+			got := wait()
+			if got.exitCode != exitMerge {
+				t.Fatalf("exit %d after killing %s:\n%s", got.exitCode, svc, got)
+			}
+			v := parseVerdict(t, got)
+			sameVerdict(t, "kill "+svc, want, v)
+			c.wantWhole(t, v.RunID)
+		})
+	}
+
+	t.Run("SIGKILL an executor while it runs jobs", func(t *testing.T) {
+		wait := c.remote(t, args...)
+		time.Sleep(700 * time.Millisecond)
+		for _, p := range c.procs["executor"] {
+			p.kill(t, syscall.SIGKILL)
+		}
+		got := wait()
+		v := parseVerdict(t, got)
+		sameVerdict(t, "kill executors mid-job", want, v)
+		c.wantWhole(t, v.RunID)
+	})
+
+	t.Run("broker restart", func(t *testing.T) {
+		wait := c.remote(t, args...)
+		time.Sleep(800 * time.Millisecond)
+		c.procs["broker"][0].kill(t, syscall.SIGKILL)
+		got := wait()
+		if got.exitCode != exitMerge {
+			t.Fatalf("exit %d after a broker restart:\n%s", got.exitCode, got)
+		}
+		v := parseVerdict(t, got)
+		sameVerdict(t, "broker restart", want, v)
+		c.wantWhole(t, v.RunID)
+	})
+
+	t.Run("a job delivered twice", func(t *testing.T) {
+		prev := c.latestRun(t)
+		wait := c.remote(t, args...)
+		// The executors' plan, once it is on the ledger, is written to the
+		// records topic a second time, as an at-least-once producer can.
+		runID := c.nextRun(t, prev)
+		plan := c.waitFor(t, runID, func(r *record.Decoded) bool {
+			return r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor
+		})
+		pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: []string{c.brokers}}, watermill.NopLogger{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ledger.Message(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pub.Publish(ledger.Topic, m); err != nil {
+			t.Fatal(err)
+		}
+		pub.Close()
+		got := wait()
+		v := parseVerdict(t, got)
+		sameVerdict(t, "job delivered twice", want, v)
+		tokens := map[string]int{}
+		for _, r := range c.records(t, v.RunID) {
+			if r.Kind == pb.Kind_KIND_JOB_RESULT {
+				tokens[r.Record.GetToken()]++
+			}
+		}
+		for tok, n := range tokens {
+			if n != 1 {
+				t.Errorf("token %s has %d results", tok, n)
+			}
+		}
+	})
+
+	t.Run("a worker that never answers", func(t *testing.T) {
+		defer func() {
+			for _, p := range c.procs["executor"] {
+				p.kill(t, syscall.SIGCONT)
+			}
+		}()
+		prev := c.latestRun(t)
+		wait := c.remote(t, append(args, "--timeout", "15s")...)
+		runID := c.nextRun(t, prev)
+		// The executors plan the run's jobs, then stop answering.
+		c.waitFor(t, runID, func(r *record.Decoded) bool {
+			return r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor
+		})
+		for _, p := range c.procs["executor"] {
+			p.kill(t, syscall.SIGSTOP)
+		}
+		got := wait()
+		if got.exitCode != exitInconclusive {
+			t.Fatalf("exit %d, want INCONCLUSIVE at the deadline:\n%s", got.exitCode, got)
+		}
+		v := parseVerdict(t, got)
+		named := false
+		for _, m := range v.Missing {
+			named = named || strings.Contains(m, "/patch/") || strings.Contains(m, "/baseline/")
+		}
+		if !named {
+			t.Fatalf("the verdict does not name a missing job: reason %q, missing %q\n%s", v.Reason, v.Missing, got)
+		}
+	})
+
+	t.Run("a record signed by an unknown key", func(t *testing.T) {
+		runID := c.latestRun(t)
+		_, key, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forger, err := record.NewSigner(keyring.Executor, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seal := c.waitFor(t, runID, func(r *record.Decoded) bool { return r.Kind == pb.Kind_KIND_CRITERIA_SEALED })
+		forged, err := forger.Sign(&pb.Record{RunId: runID, CriteriaDigest: seal.Record.GetCriteriaSealed().CriteriaDigest, Parents: []string{seal.Digest},
+			TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: []string{c.brokers}}, watermill.NopLogger{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pub.Close()
+		if _, err := (&guard.Proposer{Pub: pub}).Append(context.Background(), forged); err != nil {
+			t.Fatal(err)
+		}
+		ref := c.waitFor(t, runID, func(r *record.Decoded) bool {
+			return r.Record.GetRecordRefused().GetRefusedDigest() == forged.Digest
+		})
+		if code := ref.Record.GetRecordRefused().ReasonCode; code != "unknown_producer" {
+			t.Fatalf("refused with %q, want unknown_producer", code)
+		}
+	})
+}
+
+// latestRun returns the id of the newest run on the records topic.
+func (c *cluster) latestRun(t *testing.T) string {
+	t.Helper()
+	var id string
+	var newest int64
+	err := kafka.ReadAll(context.Background(), []string{c.brokers}, ledger.Topic, func(_ int, _ int64, m *message.Message) error {
+		rec, err := record.Decode(m.Payload)
+		if err != nil {
+			return err
+		}
+		if rec.Kind == pb.Kind_KIND_RUN_REQUESTED && rec.Record.TimeUnixNano > newest {
+			newest, id = rec.Record.TimeUnixNano, rec.Record.GetRunId()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// nextRun waits for a run newer than prev on the records topic.
+func (c *cluster) nextRun(t *testing.T, prev string) string {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		if id := c.latestRun(t); id != "" && id != prev {
+			return id
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("no new run on the records topic after a minute")
+	return ""
+}
