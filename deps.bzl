@@ -24,6 +24,14 @@ def go_dependencies():
         version = "v0.0.0-20230919221257-8b5d3ce2d11d",
     )
     go_repository(
+        name = "com_github_apapsch_go_jsonmerge_v2",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/apapsch/go-jsonmerge/v2",
+        sum = "h1:axGnT1gRIfimI7gJifB699GoE/oq+F2MU7Dml6nw9rQ=",
+        version = "v2.0.0",
+    )
+
+    go_repository(
         name = "com_github_asaskevich_govalidator",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/asaskevich/govalidator",
@@ -477,6 +485,14 @@ def go_dependencies():
         version = "v0.24.1",
     )
     go_repository(
+        name = "com_github_blang_semver_v4",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/blang/semver/v4",
+        sum = "h1:1PFHFE6yCCTv8C1TeyNNarDzntLi7wMI5i/pzqYIsAM=",
+        version = "v4.0.0",
+    )
+
+    go_repository(
         name = "com_github_brunoscheufler_aws_ecs_metadata_go",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/brunoscheufler/aws-ecs-metadata-go",
@@ -719,6 +735,13 @@ def go_dependencies():
         sum = "h1:GzkhY7T5VNhEkwH0PVJgjz+fX1rhBrR7pRT3mDkpeCY=",
         version = "v1.0.1",
     )
+    go_repository(
+        name = "com_github_emicklei_go_restful_v3",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/emicklei/go-restful/v3",
+        sum = "h1:C4Bl2xDndpU6nJ4bc1jXd+uTmYPVUwkD6bFY/oTyCes=",
+        version = "v3.13.0",
+    )
 
     go_repository(
         name = "com_github_envoyproxy_go_control_plane",
@@ -781,8 +804,8 @@ def go_dependencies():
         name = "com_github_fxamacker_cbor_v2",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/fxamacker/cbor/v2",
-        sum = "h1:NpKPmjDBgUfBms6tr6JZkTHtfFGcMKsw3eGcmD/sapM=",
-        version = "v2.9.0",
+        sum = "h1:2rWm8B193Ll4VdjsJY28jxs70IdDsHRWgQYAI80+rMQ=",
+        version = "v2.9.1",
     )
     go_repository(
         name = "com_github_gdamore_encoding",
@@ -806,6 +829,14 @@ def go_dependencies():
         sum = "h1:3j4HZLGZQ3JpMCrPJF/Jl3mYJfWLKBfNJ6quurUGCf8=",
         version = "v5.3.1",
     )
+    go_repository(
+        name = "com_github_go_errors_errors",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/go-errors/errors",
+        sum = "h1:ZwEMSLRCapFLflTpT7NKaAc7ukJ8ZPEjzlxt8rPN8bk=",
+        version = "v1.5.1",
+    )
+
     go_repository(
         name = "com_github_go_jose_go_jose_v4",
         build_file_proto_mode = "disable_global",
@@ -866,8 +897,8 @@ def go_dependencies():
         name = "com_github_go_openapi_runtime",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/runtime",
-        sum = "h1:+aDmMj6xB4P8isUwEOERtgHW3JNI/i93KvTWNa4LRik=",
-        version = "v0.32.5",
+        sum = "h1:Dd3Oj2ig+WH8ckK95l0Wn2V8a4bH/UqWPRZVT0vc8yU=",
+        version = "v0.33.0",
     )
     go_repository(
         name = "com_github_go_openapi_runtime_server_middleware",
@@ -891,11 +922,19 @@ def go_dependencies():
         version = "v0.27.0",
     )
     go_repository(
+        name = "com_github_go_openapi_swag",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/go-openapi/swag",
+        sum = "h1:xkgbOSKj6DZziNpyqRRAOt3GJGtgjgsd2RoyT30VWuw=",
+        version = "v0.28.0",
+    )
+
+    go_repository(
         name = "com_github_go_openapi_swag_cmdutils",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/cmdutils",
-        sum = "h1:f2iE1ijYaJ3nuu5PaEMx3zpEhzhZFgivCJObWEObLIQ=",
-        version = "v0.26.1",
+        sum = "h1:7TOeNtkYru1SG8Y34tDh9WBbLsMqGnptuxWiHREPZ4Q=",
+        version = "v0.28.0",
     )
     go_repository(
         name = "com_github_go_openapi_swag_conv",
@@ -911,13 +950,7 @@ def go_dependencies():
         sum = "h1:Z04XWQD7R8Eq+7GnOrjovBxPPmZzsS4gt2H2GPGIViU=",
         version = "v0.28.0",
     )
-    go_repository(
-        name = "com_github_go_openapi_swag_jsonname",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/go-openapi/swag/jsonname",
-        sum = "h1:VReupaV6WxlAsCn0e4DUfgV6bPmINnPpyJDLqSfNPcE=",
-        version = "v0.26.1",
-    )
+
     go_repository(
         name = "com_github_go_openapi_swag_jsonutils",
         build_file_proto_mode = "disable_global",
@@ -950,8 +983,8 @@ def go_dependencies():
         name = "com_github_go_openapi_swag_netutils",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/netutils",
-        sum = "h1:BNctoc39WTAUMxyAs355fExOPzMZtPbZ0ZZ1Am2FR5M=",
-        version = "v0.26.1",
+        sum = "h1:YXN6TALEi2pzts8/8GNm6T61HTAZsieukGZidap989k=",
+        version = "v0.28.0",
     )
     go_repository(
         name = "com_github_go_openapi_swag_pools",
@@ -1097,6 +1130,13 @@ def go_dependencies():
         sum = "h1:F3vclr7C3HpB1k9mxCGRMXq6FdUalZ6H/pNX4FP1v0Q=",
         version = "v25.2.10+incompatible",
     )
+    go_repository(
+        name = "com_github_google_gnostic_models",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/gnostic-models",
+        sum = "h1:SisTfuFKJSKM5CPZkffwi6coztzzeYUhc3v4yxLWH8c=",
+        version = "v0.7.1",
+    )
 
     go_repository(
         name = "com_github_google_go_cmp",
@@ -1127,6 +1167,14 @@ def go_dependencies():
         sum = "h1:VM1wEyyjaoU53BwrOnaf9VhAyQQEEioJvFYxYcLRKzk=",
         version = "v1.2.0",
     )
+    go_repository(
+        name = "com_github_google_gofuzz",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/gofuzz",
+        sum = "h1:A8PeW59pxE9IoFRqBp37U+mSNaQoZ46F1f0f863XSXw=",
+        version = "v1.0.0",
+    )
+
     go_repository(
         name = "com_github_google_martian_v3",
         build_file_proto_mode = "disable_global",
@@ -1414,6 +1462,13 @@ def go_dependencies():
         sum = "h1:I9VEzPWvvAUAGzDlhYFoZjF0AXMlkcEyZlmBwiI6Oms=",
         version = "v1.2.0",
     )
+    go_repository(
+        name = "com_github_json_iterator_go",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/json-iterator/go",
+        sum = "h1:PV8peI4a0ysnczrg+LtxykD8LfKY9ML6u2jnxaEnrnM=",
+        version = "v1.1.12",
+    )
 
     go_repository(
         name = "com_github_klauspost_compress",
@@ -1550,6 +1605,35 @@ def go_dependencies():
         version = "v0.4.1",
     )
     go_repository(
+        name = "com_github_moby_spdystream",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/moby/spdystream",
+        sum = "h1:9sNYeYZUcci9R6/w7KDaFWEWeV4LStVG78Mpyq/Zm/Y=",
+        version = "v0.5.1",
+    )
+    go_repository(
+        name = "com_github_modern_go_concurrent",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/modern-go/concurrent",
+        sum = "h1:TRLaZ9cD/w8PVh93nsPXa1VrQ6jlwL5oN8l14QlcNfg=",
+        version = "v0.0.0-20180306012644-bacd9c7ef1dd",
+    )
+    go_repository(
+        name = "com_github_modern_go_reflect2",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/modern-go/reflect2",
+        sum = "h1:W5t00kpgFdJifH4BDsTlE89Zl93FEloxaWZfGcifgq8=",
+        version = "v1.0.3-0.20250322232337-35a7c28c31ee",
+    )
+    go_repository(
+        name = "com_github_monochromegane_go_gitignore",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/monochromegane/go-gitignore",
+        sum = "h1:n6/2gBQ3RWajuToeY6ZtZTIKv2v7ThUy5KKusIT0yc0=",
+        version = "v0.0.0-20200626010858-205db1a8cc00",
+    )
+
+    go_repository(
         name = "com_github_muesli_ansi",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/muesli/ansi",
@@ -1579,6 +1663,14 @@ def go_dependencies():
         version = "v0.0.0-20191010083416-a7dc8b61c822",
     )
     go_repository(
+        name = "com_github_mxk_go_flowrate",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mxk/go-flowrate",
+        sum = "h1:y5//uYreIhSUg3J1GEMiLbxo1LJaP8RfCpH6pymGZus=",
+        version = "v0.0.0-20140419014527-cca7078d478f",
+    )
+
+    go_repository(
         name = "com_github_natefinch_atomic",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/natefinch/atomic",
@@ -1591,6 +1683,20 @@ def go_dependencies():
         importpath = "github.com/nxadm/tail",
         sum = "h1:8feyoE3OzPrcshW5/MJ4sGESc5cqmGkGCWlco4l0bqY=",
         version = "v1.4.11",
+    )
+    go_repository(
+        name = "com_github_nytimes_gziphandler",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/NYTimes/gziphandler",
+        sum = "h1:ZUDjpQae29j0ryrS0u/B8HZfJBtBQHjqw2rQ2cqUQ3I=",
+        version = "v1.1.1",
+    )
+    go_repository(
+        name = "com_github_oapi_codegen_runtime",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/oapi-codegen/runtime",
+        sum = "h1:7Xx+GlueD6nRuyKoCPzL434Jfi3BetbiJOrzCHp/VPU=",
+        version = "v1.6.0",
     )
 
     go_repository(
@@ -1734,6 +1840,13 @@ def go_dependencies():
         sum = "h1:PD7DDZNt+UFb9XlsBbTIu/DtXqqaD/MD86DYnk3mwvA=",
         version = "v1.0.0",
     )
+    go_repository(
+        name = "com_github_rogpeppe_fastuuid",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/rogpeppe/fastuuid",
+        sum = "h1:Ppwyp6VYCF1nvBTXL3trRso7mXMlRrw9ooo375wvi2s=",
+        version = "v1.2.0",
+    )
 
     go_repository(
         name = "com_github_rogpeppe_go_internal",
@@ -1816,6 +1929,14 @@ def go_dependencies():
         sum = "h1:JgDPPG75tC1rWIS2Me6MwcvXJ6f49UQ4HjAOef71Hno=",
         version = "v0.4.51",
     )
+    go_repository(
+        name = "com_github_sergi_go_diff",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/sergi/go-diff",
+        sum = "h1:n/SP9D5ad1fORl+llWyN+D6qoUETXNZARKjyY2/KVCw=",
+        version = "v1.4.0",
+    )
+
     go_repository(
         name = "com_github_shibumi_go_pathspec",
         build_file_proto_mode = "disable_global",
@@ -2104,6 +2225,14 @@ def go_dependencies():
         version = "v0.0.0-20171230120015-48954b6210f8",
     )
     go_repository(
+        name = "com_github_xlab_treeprint",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/xlab/treeprint",
+        sum = "h1:HzHnuAF1plUN2zGlAFHbSQP2qJ0ZAD3XF5XD7OesXRQ=",
+        version = "v1.2.0",
+    )
+
+    go_repository(
         name = "com_github_xo_terminfo",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/xo/terminfo",
@@ -2328,6 +2457,21 @@ def go_dependencies():
         version = "v1.0.0-20201130134442-10cb98267c6c",
     )
     go_repository(
+        name = "in_gopkg_evanphx_json_patch_v4",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/evanphx/json-patch.v4",
+        sum = "h1:czT3CmqEaQ1aanPc5SdlgQrrEIb8w/wwCvWWnfEbYzo=",
+        version = "v4.13.0",
+    )
+    go_repository(
+        name = "in_gopkg_inf_v0",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/inf.v0",
+        sum = "h1:73M5CoZyi3ZLMOyDlQh031Cx6N9NDJ2Vvfl76EDAgDc=",
+        version = "v0.9.1",
+    )
+
+    go_repository(
         name = "in_gopkg_ini_v1",
         build_file_proto_mode = "disable_global",
         importpath = "gopkg.in/ini.v1",
@@ -2394,12 +2538,70 @@ def go_dependencies():
         version = "v1.2.0",
     )
     go_repository(
+        name = "io_k8s_api",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/api",
+        sum = "h1:PnxqnUFy93jr2GcpWDkKOm8wfy25kT9wa572MuQS8oc=",
+        version = "v0.37.2",
+    )
+    go_repository(
+        name = "io_k8s_apimachinery",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/apimachinery",
+        sum = "h1:G4t9RGoPDbQML38hz/kQQiltttgd3egg2ODCR8aIc2o=",
+        version = "v0.37.2",
+    )
+    go_repository(
+        name = "io_k8s_gengo_v2",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/gengo/v2",
+        sum = "h1:gMplByicHV/TJBizHd9aVEsTYoJBnnUAT5MHlTkbjhQ=",
+        version = "v2.0.0-20250922181213-ec3ebc5fd46b",
+    )
+
+    go_repository(
         name = "io_k8s_klog_v2",
         build_file_proto_mode = "disable_global",
         importpath = "k8s.io/klog/v2",
         sum = "h1:Tf+J3AH7xnUzZyVVXhTgGhEKnFqye14aadWv7bzXdzc=",
         version = "v2.140.0",
     )
+    go_repository(
+        name = "io_k8s_kube_openapi",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/kube-openapi",
+        sum = "h1:oXImqH8mQNk7PmvzKhmN3ddJoY6OnyM225MXwGHPm0A=",
+        version = "v0.0.0-20260721132016-d427ff9ee9ad",
+    )
+    go_repository(
+        name = "io_k8s_sigs_json",
+        build_file_proto_mode = "disable_global",
+        importpath = "sigs.k8s.io/json",
+        sum = "h1:IpInykpT6ceI+QxKBbEflcR5EXP7sU1kvOlxwZh5txg=",
+        version = "v0.0.0-20250730193827-2d320260d730",
+    )
+    go_repository(
+        name = "io_k8s_sigs_kustomize_api",
+        build_file_proto_mode = "disable_global",
+        importpath = "sigs.k8s.io/kustomize/api",
+        sum = "h1:MRyw+zLnFBP+G40gZJoKZErAuRiOPEPao+ddS9L6xt4=",
+        version = "v0.21.2",
+    )
+    go_repository(
+        name = "io_k8s_sigs_kustomize_kyaml",
+        build_file_proto_mode = "disable_global",
+        importpath = "sigs.k8s.io/kustomize/kyaml",
+        sum = "h1:1javwStFk7cgOeLU7yJtPmXcgMEhQgC2X0WjFT6U0p0=",
+        version = "v0.21.2",
+    )
+    go_repository(
+        name = "io_k8s_sigs_randfill",
+        build_file_proto_mode = "disable_global",
+        importpath = "sigs.k8s.io/randfill",
+        sum = "h1:JfjMILfT8A6RbawdsK2JXGBR5AQVfd+9TbzrlneTyrU=",
+        version = "v1.0.0",
+    )
+
     go_repository(
         name = "io_k8s_sigs_release_utils",
         build_file_proto_mode = "disable_global",
@@ -2408,11 +2610,33 @@ def go_dependencies():
         version = "v0.12.4",
     )
     go_repository(
+        name = "io_k8s_sigs_structured_merge_diff_v6",
+        build_file_proto_mode = "disable_global",
+        importpath = "sigs.k8s.io/structured-merge-diff/v6",
+        sum = "h1:qdOxHwrl2Kaag1aQEarlYcOA9vSyGCp3CIki3aW8c4Q=",
+        version = "v6.4.2",
+    )
+
+    go_repository(
         name = "io_k8s_sigs_yaml",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/yaml",
         sum = "h1:G8fkbMSAFqgEFgh4b1wmtzDnioxFCUgTZhlbj5P9QYs=",
         version = "v1.6.0",
+    )
+    go_repository(
+        name = "io_k8s_streaming",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/streaming",
+        sum = "h1:xmzp9nbqIbjvsRcqrBYa+K5XPQ6Jy/Dm3zZ8mN916AI=",
+        version = "v0.37.2",
+    )
+    go_repository(
+        name = "io_k8s_utils",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/utils",
+        sum = "h1:Ea7fgQ5we8Y9T0OX5o0dAHzQOBRI07D/dEYRaB9ZZEs=",
+        version = "v0.0.0-20260626114624-be93311217bd",
     )
 
     go_repository(
@@ -2476,29 +2700,29 @@ def go_dependencies():
         name = "io_opentelemetry_go_otel",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel",
-        sum = "h1:FHt5/CDyVxi/8IM1CH7VE/rRgq3kLHa2mSTVMO8AWyc=",
-        version = "v1.46.0",
+        sum = "h1:j7ALJ/zgkS7Z6aeJW09p8VC9804bC+PpeTfCD4XPnOM=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_exporters_otlp_otlpmetric_otlpmetricgrpc",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc",
-        sum = "h1:qkDYCAFiZXLcs1L4aY+tP2wguQ4kURANqHOQMA2et2s=",
-        version = "v1.46.0",
+        sum = "h1:LaLVGJtIzHcvHjVs2OftmKcc+M9mdOqS8vZ1fBD1Yes=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_exporters_otlp_otlptrace",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/exporters/otlp/otlptrace",
-        sum = "h1:OFnwLJr+pF3iHrlGSzbxyuo6/6HyBlnlN1CWEJmBVcw=",
-        version = "v1.46.0",
+        sum = "h1:julhjPeUH/q/7hinbSdDdqt5h7Zw9YWmRlWRhI0jd54=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_exporters_otlp_otlptrace_otlptracegrpc",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc",
-        sum = "h1:w53CDeOA/Kurp7yRsegSr6pbbr759dOvJ+yNmWM6Hxs=",
-        version = "v1.46.0",
+        sum = "h1:UFpxOpYPmMNUtOWhdb+nC1WELIgVf8z9higURrbzYU4=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_exporters_stdout_stdoutmetric",
@@ -2508,39 +2732,54 @@ def go_dependencies():
         version = "v1.46.0",
     )
     go_repository(
+        name = "io_opentelemetry_go_otel_exporters_stdout_stdouttrace",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/stdout/stdouttrace",
+        sum = "h1:lsA/S1bxgdbyFGkTj+3meEdJ6ADVU7QoFstV6MXgE68=",
+        version = "v1.45.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_log",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/log",
+        sum = "h1:cOTS1CcLbSQeZKanGJ+0JpF/+t4PELi3O3bbl2lqCcI=",
+        version = "v1.47.0",
+    )
+
+    go_repository(
         name = "io_opentelemetry_go_otel_metric",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/metric",
-        sum = "h1:yBnkXvgV7AXFILZc5K6IZe/CBFF3OS7BJ8ov6/lj0K8=",
-        version = "v1.46.0",
+        sum = "h1:4PptaldXx3Eat1XjMZ68pPJEs5wrhlemctZE9a3UdWY=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_metric_x",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/metric/x",
-        sum = "h1:TA/cBT23D3MnxYPwHL7YFOdYGdx0A0v+s7Mzotpd1dU=",
-        version = "v0.68.0",
+        sum = "h1:DjRLr15H83v+hCW7JA9NoJvOkYTtmq5YoDRbe9deYpM=",
+        version = "v0.69.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_sdk",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/sdk",
-        sum = "h1:h5CNQQjEbuQXY/JfZtgt3i7HVFV3aHPO2OAwO2eTYPI=",
-        version = "v1.46.0",
+        sum = "h1:zWXEr4j2lFefG87TU6Yg8a7ngfohIKFZHKp0Hf5hC6I=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_sdk_metric",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/sdk/metric",
-        sum = "h1:0piZ26EG4RBfebb2jhDH6ERCYHoVWduc3kLgPCwSnSE=",
-        version = "v1.46.0",
+        sum = "h1:lfISg2j93VT6yqdk9OfUaZmw/GfcZqCCV3jdXtsPnKw=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_otel_trace",
         build_file_proto_mode = "disable_global",
         importpath = "go.opentelemetry.io/otel/trace",
-        sum = "h1:OULy7ccdJnZtJ0UDYFOIGaCmiWzJ8Vi2G/Rsu60qs1c=",
-        version = "v1.46.0",
+        sum = "h1:JOjX/Oci8K94QHddo+bbfya/Ai/nf6/dt9ZfrFNWSrM=",
+        version = "v1.47.0",
     )
     go_repository(
         name = "io_opentelemetry_go_proto_otlp",
@@ -2567,8 +2806,8 @@ def go_dependencies():
         name = "org_golang_google_genproto_googleapis_api",
         build_file_proto_mode = "disable_global",
         importpath = "google.golang.org/genproto/googleapis/api",
-        sum = "h1:NCe/UiklGd/9xjT+ROBVhJ1kf6TRQaFedsR+z7u1gvo=",
-        version = "v0.0.0-20260904194346-d0f1323225a4",
+        sum = "h1:rZHRz0ogq4Pid1IKtA/ivHi8XONVF5tqUQXA2TtgpkE=",
+        version = "v0.0.0-20260928230214-8a89bd6388cc",
     )
     go_repository(
         name = "org_golang_google_genproto_googleapis_bytestream",
@@ -2581,8 +2820,8 @@ def go_dependencies():
         name = "org_golang_google_genproto_googleapis_rpc",
         build_file_proto_mode = "disable_global",
         importpath = "google.golang.org/genproto/googleapis/rpc",
-        sum = "h1:5t+ZydAFj5kGVLrgCvLmpmCf9ylGRd64hpEronfRaws=",
-        version = "v0.0.0-20260904194346-d0f1323225a4",
+        sum = "h1:4bNTbnb44EqGVy9HaQxSY2jnafSUdgV3qHtedvNpDKg=",
+        version = "v0.0.0-20260928230214-8a89bd6388cc",
     )
     go_repository(
         name = "org_golang_google_grpc",
@@ -2691,6 +2930,21 @@ def go_dependencies():
         sum = "h1:3NI7VXzL9+1WZD52Dx2ttoPwD5DWrFGpl9mFZDlmisI=",
         version = "v0.49.0",
     )
+    go_repository(
+        name = "org_golang_x_tools_go_expect",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/tools/go/expect",
+        sum = "h1:jY2C5HGYR5lqex3gEniOQL0r7Dq5+VGVgY1nudX5lXY=",
+        version = "v0.1.0-deprecated",
+    )
+    go_repository(
+        name = "org_golang_x_tools_go_packages_packagestest",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/tools/go/packages/packagestest",
+        sum = "h1:1h2MnaIAIXISqTFKdENegdpAgUXz6NrPEsbIeWaBRvM=",
+        version = "v0.1.1-deprecated",
+    )
+
     go_repository(
         name = "org_golang_x_xerrors",
         build_file_proto_mode = "disable_global",

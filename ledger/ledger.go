@@ -137,7 +137,9 @@ func (a *Appender) AppendRaw(ctx context.Context, raws ...[]byte) ([]authority.D
 		decisions = append(decisions, d)
 		switch d.Outcome {
 		case authority.Accepted:
-			msgs = append(msgs, messageOf(d.Record, raw))
+			m := messageOf(d.Record, raw)
+			InjectTrace(ctx, m.Metadata)
+			msgs = append(msgs, m)
 		case authority.Refused:
 			m, err := a.refusal(raw, d)
 			if err != nil {

@@ -45,6 +45,7 @@ func (p *Proposer) Append(ctx context.Context, recs ...*record.Decoded) ([]autho
 		if err != nil {
 			return nil, err
 		}
+		ledger.InjectTrace(ctx, m.Metadata)
 		msgs = append(msgs, m)
 		out = append(out, authority.Decision{Outcome: authority.Proposed, Record: r})
 	}
@@ -94,7 +95,8 @@ func (g *Guard) Run(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			ds, err := g.Appender.AppendRaw(ctx, msg.Payload)
+			// The proposal's trace context goes on with its record.
+			ds, err := g.Appender.AppendRaw(ledger.ExtractTrace(ctx, msg.Metadata), msg.Payload)
 			if err != nil {
 				msg.Nack()
 				if errors.Is(err, context.Canceled) {

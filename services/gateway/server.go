@@ -18,6 +18,8 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/telemetry"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Server is the Gate gRPC API.
@@ -31,6 +33,8 @@ type Server struct {
 	Index    *Index
 	// Scratch is where pre-flight checkouts are made.
 	Scratch string
+	// Tracer starts each run's root span; nil traces nothing.
+	Tracer trace.TracerProvider
 
 	mu          sync.Mutex
 	idempotency map[string]*pb.SubmitResponse
@@ -65,7 +69,14 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 	}
 	defer os.RemoveAll(scratch)
 	started := time.Now()
-	sub, err := Prepare(ctx, req, NewRunID(started), started, s.Blobs, s.Signer, scratch)
+	runID := NewRunID(started)
+	if s.Tracer != nil {
+		var root trace.Span
+		ctx, root = s.Tracer.Tracer(telemetry.Scope).Start(telemetry.WithRunRoot(ctx, runID), "sealgate.run",
+			trace.WithAttributes(telemetry.Attr("gateway", runID)...))
+		defer root.End()
+	}
+	sub, err := Prepare(ctx, req, runID, started, s.Blobs, s.Signer, scratch)
 	if err != nil {
 		var ue *UsageError
 		if errors.As(err, &ue) {

@@ -10,15 +10,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/telemetry"
 )
 
 // Emit signs records as the service and appends them, in order. It returns
@@ -66,6 +71,9 @@ type Service struct {
 	// can tell the work already done from the work still to do. Nil: the
 	// service only knows what it consumed.
 	History func(ctx context.Context, runID string) ([]*record.Decoded, error)
+	// Telemetry receives a span per record handled (in the run's trace)
+	// and the service's metrics; nil records nothing.
+	Telemetry *telemetry.Providers
 
 	mu   sync.Mutex
 	runs map[string][]*record.Decoded
@@ -79,6 +87,8 @@ type Service struct {
 	// handled holds the digests this process handled: a record delivered
 	// twice is handled once (a history record was read, not handled).
 	handled map[string]bool
+	tracer  trace.Tracer
+	metrics *telemetry.Instruments
 }
 
 // Run serves until ctx ends or the handler fails. A handler that is an
@@ -91,6 +101,16 @@ func (s *Service) Run(ctx context.Context) error {
 	s.seen = map[string]map[string]bool{}
 	s.closed = map[string]bool{}
 	s.handled = map[string]bool{}
+	tel := s.Telemetry
+	if tel == nil {
+		tel = telemetry.Off()
+	}
+	s.tracer = tel.Tracer.Tracer(telemetry.Scope)
+	m, err := telemetry.NewInstruments(tel.Meter.Meter(telemetry.Scope))
+	if err != nil {
+		return fmt.Errorf("%s: metrics: %w", s.Name, err)
+	}
+	s.metrics = m
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -163,6 +183,16 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	if again {
 		return nil
 	}
+	attrs := telemetry.Attr(s.Name, id)
+	kind := record.KindName(rec.Kind)
+	ctx, span := s.tracer.Start(telemetry.Extract(ctx, msg.Metadata, id), s.Name+" "+kind,
+		trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(append(attrs, attribute.String("sealgate.record.kind", kind), attribute.String("sealgate.record.digest", rec.Digest))...))
+	defer span.End()
+	s.metrics.Records.Add(ctx, 1, metric.WithAttributes(append(attrs[:1:1], attribute.String("sealgate.record.kind", kind))...))
+	if t := rec.Record.GetTimeUnixNano(); t > 0 {
+		s.metrics.Lag.Record(ctx, s.Now().Sub(time.Unix(0, t)).Seconds(), metric.WithAttributes(attrs[:1]...))
+	}
 	run, err := s.track(ctx, id, rec)
 	if err != nil {
 		return err
@@ -231,6 +261,15 @@ func (s *Service) emit(ctx context.Context, recs ...*pb.Record) ([]*record.Decod
 	decisions, err := s.Appender.Append(ctx, out...)
 	if err != nil {
 		return nil, err
+	}
+	for _, r := range recs {
+		if res := r.GetJobResult(); res != nil {
+			purpose, _, _ := strings.Cut(res.JobId, "/")
+			a := metric.WithAttributes(attribute.String("sealgate.service", s.Name), attribute.String("sealgate.job.purpose", purpose),
+				attribute.String("sealgate.job.termination", strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_"))))
+			s.metrics.Jobs.Add(ctx, 1, a)
+			s.metrics.JobTime.Record(ctx, float64(res.WallNanos)/1e9, a)
+		}
 	}
 	var errs []error
 	for i, d := range decisions {

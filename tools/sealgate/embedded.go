@@ -28,6 +28,7 @@ import (
 	"github.com/sealgate/sealgate/services/signing/attest"
 	signhandler "github.com/sealgate/sealgate/services/signing/handler"
 	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/telemetry"
 )
 
 // Consumer groups of the embedded services: each service is its own group,
@@ -128,7 +129,7 @@ func goToolchain(ctx context.Context, cache string) (executor.Go, error) {
 
 // startServices starts checkout, executor, reach, mutation, adjudication
 // and signing.
-func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string), signer *attest.Signer, tl tlog.Log) (*services, error) {
+func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string), signer *attest.Signer, tl tlog.Log, tel *telemetry.Providers) (*services, error) {
 	s := &services{st: st, blobs: blobs, errc: make(chan error, 8)}
 	scratch := filepath.Join(st.dir, "work")
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
@@ -155,7 +156,7 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 			s.close()
 			return nil, infraErrorf("%v", err)
 		}
-		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender, History: localHistory(st.log)}
+		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender, History: localHistory(st.log), Telemetry: tel}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()

@@ -32,6 +32,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/telemetry"
 )
 
 // Services `sealgate serve` runs. ledger is the admission guard, the
@@ -46,6 +47,8 @@ type serveOptions struct {
 	sandbox, buildCache        string
 	signingKey, tlogKind       string
 	rekorURL                   string
+	otlpEndpoint               string
+	otlpInsecure               bool
 }
 
 func newServeCmd(stderr io.Writer) *cobra.Command {
@@ -90,6 +93,8 @@ services it runs. --trust is the trust policy every record is checked against.`,
 	f.StringVar(&o.signingKey, "signing-key", "", "signing: verdict signing key, PKCS#8 PEM (default $"+signingKeyEnv+")")
 	f.StringVar(&o.tlogKind, "tlog", "embedded", "signing: transparency log, embedded (STATE/tlog) or rekor")
 	f.StringVar(&o.rekorURL, "rekor-url", "", "signing: Rekor v1 server, with --tlog rekor")
+	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "export traces and metrics over OTLP/gRPC to this collector (host:port); off when empty")
+	f.BoolVar(&o.otlpInsecure, "otlp-insecure", false, "send OTLP without TLS")
 	return cmd
 }
 
@@ -204,6 +209,12 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		defer deps.tlog.Close()
 	}
 
+	tel, err := telemetry.Setup(ctx, telemetry.Config{Endpoint: o.otlpEndpoint, Insecure: o.otlpInsecure, Service: "sealgate-" + strings.Join(names, "-")})
+	if err != nil {
+		return usageErrorf("--otlp-endpoint: %v", err)
+	}
+	defer tel.Close(context.WithoutCancel(ctx))
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, len(names)+2)
@@ -263,7 +274,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return usageErrorf("--listen %s: %v", o.listen, err)
 			}
 			srv := grpc.NewServer()
-			pb.RegisterGateServer(srv, &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch})
+			pb.RegisterGateServer(srv, &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch, Tracer: tel.Tracer})
 			hs := health.NewServer()
 			healthpb.RegisterHealthServer(srv, hs)
 			hs.SetServingStatus(pb.Gate_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
@@ -290,7 +301,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return infraErrorf("%v", err)
 			}
 			closers = append(closers, sub)
-			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer, History: kafkaHistory(o.brokers)}
+			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer, History: kafkaHistory(o.brokers), Telemetry: tel}
 			goRun(name, func() error { return svc.Run(ctx) })
 		}
 		logf("%s: started", name)

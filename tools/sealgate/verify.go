@@ -24,6 +24,8 @@ import (
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/telemetry"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // verifyOptions are the flags of sealgate verify.
@@ -41,6 +43,11 @@ type verifyOptions struct {
 	tlogKind, rekorURL           string
 	signingKey, attestation      string
 	remote                       string
+	otlpEndpoint                 string
+	otlpInsecure                 bool
+	// telemetry, when set, replaces the providers --otlp-endpoint makes
+	// (tests record spans and metrics in memory).
+	telemetry *telemetry.Providers
 }
 
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -103,6 +110,8 @@ Progress goes to stderr.`,
 	f.StringVar(&o.tlogKind, "tlog", tlog.KindEmbedded, "transparency log: embedded (STATE/tlog) or rekor")
 	f.StringVar(&o.rekorURL, "rekor-url", "", "Rekor v1 server, with --tlog rekor")
 	f.StringVar(&o.signingKey, "signing-key", "", "verdict signing key, PKCS#8 PEM (default $"+signingKeyEnv+", else STATE/keys/verdict.key)")
+	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "export traces and metrics over OTLP/gRPC to this collector (host:port); off when empty")
+	f.BoolVar(&o.otlpInsecure, "otlp-insecure", false, "send OTLP without TLS (a collector on loopback or a sidecar)")
 	f.StringVar(&o.remote, "remote", "", "submit to a gateway (sealgate serve gateway) at this address instead of running the services in process")
 	f.StringVar(&o.attestation, "attestation", "", "also write the attestation bundle (envelopes and log proof) to this file")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
@@ -162,7 +171,7 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 		o.sandbox = "bwrap"
 	}
 	if o.remote != "" {
-		for _, f := range []string{"state", "build-cache", "signing-key", "tlog", "rekor-url", "mutation-report"} {
+		for _, f := range []string{"state", "build-cache", "signing-key", "tlog", "rekor-url", "mutation-report", "otlp-endpoint", "otlp-insecure"} {
 			if cmd.Flags().Changed(f) {
 				return usageErrorf("--%s is the services' business: with --remote the gateway's services decide it", f)
 			}
@@ -235,8 +244,20 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, infraErrorf("%v", err)
 	}
 	defer os.RemoveAll(scratch)
+	tel := o.telemetry
+	if tel == nil {
+		if tel, err = telemetry.Setup(ctx, telemetry.Config{Endpoint: o.otlpEndpoint, Insecure: o.otlpInsecure, Service: "sealgate"}); err != nil {
+			return 0, usageErrorf("--otlp-endpoint: %v", err)
+		}
+		defer tel.Close(context.WithoutCancel(ctx))
+	}
 	runID := gateway.NewRunID(started)
-	sub, err := gateway.Prepare(ctx, req, runID, started, blobs, gw, scratch)
+	// The run's root span: its ids are derived from the run id, and every
+	// service's spans for the run join its trace.
+	rootCtx, root := tel.Tracer.Tracer(telemetry.Scope).Start(telemetry.WithRunRoot(ctx, runID), "sealgate.run",
+		trace.WithAttributes(telemetry.Attr("gateway", runID)...))
+	defer root.End()
+	sub, err := gateway.Prepare(rootCtx, req, runID, started, blobs, gw, scratch)
 	if err != nil {
 		var ue *gateway.UsageError
 		if errors.As(err, &ue) {
@@ -263,7 +284,7 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	view := newProgress(stderr, runID)
-	svcs, err := startServices(runCtx, st, blobs, box, goenv, view.job, signer, tl)
+	svcs, err := startServices(runCtx, st, blobs, box, goenv, view.job, signer, tl, tel)
 	if err != nil {
 		return 0, err
 	}
@@ -284,7 +305,7 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	view.line("run %s: criteria sealed (%.12s), sandbox %s", runID, sealed.Digest, box.Name())
 	kid, _ := signer.KeyID()
 	view.line("verdicts signed with %s key %.16s… (%s), logged to the %s", signer.Algorithm(), kid, keySource, tlogDesc)
-	if _, err := st.appender.Append(ctx, sub.Request, sub.Seal); err != nil {
+	if _, err := st.appender.Append(rootCtx, sub.Request, sub.Seal); err != nil {
 		return 0, infraErrorf("append the run request: %v", err)
 	}
 

@@ -20,6 +20,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/telemetry"
 )
 
 // Handler is the executor service.
@@ -230,11 +231,13 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 			h.Progress(runID, job.JobId, "running")
 		}
 		var a *executor.Answer
+		jctx, span := telemetry.JobSpan(ctx, job.JobId)
 		if w == nil && s.Skip == "" {
 			a = &executor.Answer{Detail: jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: "the executor has no workspace for this run", Runs: []jobs.Run{}}}
 		} else {
-			a = h.Exec.Execute(ctx, w, s)
+			a = h.Exec.Execute(jctx, w, s)
 		}
+		telemetry.EndJob(span, a.Detail.Outcome)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -28,6 +28,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
 	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/telemetry"
 )
 
 // Handler is the mutation service.
@@ -307,9 +308,11 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 			h.Progress(runID, job.JobId, "running")
 		}
 		a := &executor.Answer{Detail: jobs.Detail{Outcome: jobs.OutcomeStillborn, Reason: "the mutation service has no workspace for this run", Runs: []jobs.Run{}}}
+		jctx, span := telemetry.JobSpan(ctx, job.JobId)
 		if w != nil && i < len(specs) {
-			a = h.Exec.Execute(ctx, w, specs[i])
+			a = h.Exec.Execute(jctx, w, specs[i])
 		}
+		telemetry.EndJob(span, a.Detail.Outcome)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
