@@ -127,6 +127,10 @@ func (p *proc) kill(t *testing.T, sig syscall.Signal) {
 
 func (p *proc) stop() {
 	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
 	p.stopped = true
 	cmd, exited := p.cmd, p.exited
 	p.mu.Unlock()
@@ -159,7 +163,7 @@ var serviceReplicas = []struct {
 	replicas int
 }{{"ledger", 1}, {"gateway", 1}, {"checkout", 1}, {"executor", 2}, {"reach", 1}, {"mutation", 1}, {"adjudication", 1}, {"signing", 1}}
 
-func newCluster(t *testing.T) *cluster {
+func newCluster(t *testing.T, extra ...string) *cluster {
 	t.Helper()
 	needBinary(t)
 	broker := buildDevbroker(t)
@@ -173,6 +177,12 @@ func newCluster(t *testing.T) *cluster {
 		t.Fatalf("keys generate:\n%s", r)
 	}
 	c.verdictKey = filepath.Join(vk, "verdict.pub")
+	t.Cleanup(func() {
+		c.stop()
+		if t.Failed() {
+			c.dump(t)
+		}
+	})
 	c.add(t, "broker", []string{broker, "--listen", c.brokers, "--data-dir", filepath.Join(c.dir, "kafka")})
 	waitTCP(t, c.brokers)
 	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
@@ -181,6 +191,7 @@ func newCluster(t *testing.T) *cluster {
 			argv := []string{binary, "serve", s.name, "--brokers", c.brokers, "--blobs", filepath.Join(c.dir, "blobs"),
 				"--keys", keys, "--trust", filepath.Join(keys, "trust.json"), "--state", filepath.Join(c.dir, fmt.Sprintf("state-%s-%d", s.name, i)),
 				"--build-cache", cache}
+			argv = append(argv, extra...)
 			switch s.name {
 			case "gateway":
 				argv = append(argv, "--listen", c.gateway)
@@ -191,15 +202,14 @@ func newCluster(t *testing.T) *cluster {
 		}
 	}
 	waitTCP(t, c.gateway)
-	t.Cleanup(func() {
-		for i := len(c.order) - 1; i >= 0; i-- {
-			c.order[i].stop()
-		}
-		if t.Failed() {
-			c.dump(t)
-		}
-	})
 	return c
+}
+
+// stop stops every process, services before the broker.
+func (c *cluster) stop() {
+	for i := len(c.order) - 1; i >= 0; i-- {
+		c.order[i].stop()
+	}
 }
 
 func (c *cluster) add(t *testing.T, name string, argv []string) {

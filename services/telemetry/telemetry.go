@@ -24,7 +24,6 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 	"go.opentelemetry.io/otel/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
@@ -68,7 +67,7 @@ func Setup(ctx context.Context, c Config) (*Providers, error) {
 	if c.Endpoint == "" {
 		return Off(), nil
 	}
-	res, err := resource.Merge(resource.Default(), resource.NewWithAttributes(semconv.SchemaURL, semconv.ServiceName(c.Service)))
+	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(attribute.String("service.name", c.Service)))
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: %w", err)
 	}
