@@ -22,7 +22,7 @@ var devbroker struct {
 	err  error
 }
 
-func buildDevbroker(t *testing.T) string {
+func buildDevbroker(t testing.TB) string {
 	t.Helper()
 	devbroker.once.Do(func() {
 		dir, err := os.MkdirTemp("", "sealgate-devbroker-")
@@ -42,7 +42,7 @@ func buildDevbroker(t *testing.T) string {
 	return devbroker.path
 }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -66,7 +66,7 @@ type proc struct {
 	exited   chan struct{}
 }
 
-func (p *proc) start(t *testing.T) {
+func (p *proc) start(t testing.TB) {
 	t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -107,7 +107,7 @@ func (p *proc) start(t *testing.T) {
 
 // kill sends sig to the current process and waits until it has exited
 // (the supervisor then starts it again).
-func (p *proc) kill(t *testing.T, sig syscall.Signal) {
+func (p *proc) kill(t testing.TB, sig syscall.Signal) {
 	t.Helper()
 	p.mu.Lock()
 	cmd, exited := p.cmd, p.exited
@@ -166,15 +166,21 @@ var serviceReplicas = []struct {
 func newCluster(t *testing.T, extra ...string) *cluster {
 	t.Helper()
 	needBinary(t)
+	return newClusterWith(t, 2, extra...)
+}
+
+// newClusterWith starts a cluster with the given number of executor
+// replicas; extra flags go to every service.
+func newClusterWith(t testing.TB, executors int, extra ...string) *cluster {
+	t.Helper()
 	broker := buildDevbroker(t)
 	c := &cluster{dir: t.TempDir(), brokers: freePort(t), gateway: freePort(t), procs: map[string][]*proc{}}
 	keys := filepath.Join(c.dir, "keys")
-	if r := sealgate(t, "keys", "services", "--out", keys); r.exitCode != 0 {
-		t.Fatalf("keys services:\n%s", r)
-	}
 	vk := filepath.Join(c.dir, "verdict")
-	if r := sealgate(t, "keys", "generate", "--out", vk); r.exitCode != 0 {
-		t.Fatalf("keys generate:\n%s", r)
+	for _, args := range [][]string{{"keys", "services", "--out", keys}, {"keys", "generate", "--out", vk}} {
+		if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
+			t.Fatalf("sealgate %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 	c.verdictKey = filepath.Join(vk, "verdict.pub")
 	t.Cleanup(func() {
@@ -187,7 +193,11 @@ func newCluster(t *testing.T, extra ...string) *cluster {
 	waitTCP(t, c.brokers)
 	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
 	for _, s := range serviceReplicas {
-		for i := range s.replicas {
+		replicas := s.replicas
+		if s.name == "executor" {
+			replicas = executors
+		}
+		for i := range replicas {
 			argv := []string{binary, "serve", s.name, "--brokers", c.brokers, "--blobs", filepath.Join(c.dir, "blobs"),
 				"--keys", keys, "--trust", filepath.Join(keys, "trust.json"), "--state", filepath.Join(c.dir, fmt.Sprintf("state-%s-%d", s.name, i)),
 				"--build-cache", cache}
@@ -212,7 +222,7 @@ func (c *cluster) stop() {
 	}
 }
 
-func (c *cluster) add(t *testing.T, name string, argv []string) {
+func (c *cluster) add(t testing.TB, name string, argv []string) {
 	t.Helper()
 	p := &proc{name: name, argv: argv, log: filepath.Join(c.dir, fmt.Sprintf("%s-%d.log", name, len(c.procs[name])))}
 	p.start(t)
@@ -225,7 +235,7 @@ func (c *cluster) logKey() string {
 	return filepath.Join(c.dir, "state-signing-0", "tlog", "log.pub")
 }
 
-func (c *cluster) dump(t *testing.T) {
+func (c *cluster) dump(t testing.TB) {
 	for _, p := range c.order {
 		b, _ := os.ReadFile(p.log)
 		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
@@ -236,7 +246,7 @@ func (c *cluster) dump(t *testing.T) {
 	}
 }
 
-func waitTCP(t *testing.T, addr string) {
+func waitTCP(t testing.TB, addr string) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -251,7 +261,7 @@ func waitTCP(t *testing.T, addr string) {
 
 // remote runs `sealgate verify --remote` against the cluster, in the
 // background; wait returns the finished run.
-func (c *cluster) remote(t *testing.T, args ...string) func() *run {
+func (c *cluster) remote(t testing.TB, args ...string) func() *run {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "artefact.json")
 	full := append([]string{"verify", "--remote", c.gateway, "--out", out}, args...)

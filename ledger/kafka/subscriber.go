@@ -327,7 +327,7 @@ func (sub *subscription) run(ctx context.Context) {
 			commit = c.commit
 		}
 		for _, pa := range gen.Assignments[sub.topic] {
-			start(func(workCtx context.Context) { sub.consumePartition(workCtx, commit, pa) })
+			start(func(workCtx context.Context) { sub.consumePartition(ctx, workCtx, commit, pa) })
 		}
 	}
 }
@@ -392,7 +392,7 @@ func (sub *subscription) partitionCount(ctx context.Context) (int, error) {
 // time, until ctx is done (the subscription or the generation ended) or the
 // partition cannot be read; returning ends the generation, and the group
 // then rebalances and resumes from the committed offsets.
-func (sub *subscription) consumePartition(ctx context.Context, commit commitFunc, pa kafka.PartitionAssignment) {
+func (sub *subscription) consumePartition(subCtx, ctx context.Context, commit commitFunc, pa kafka.PartitionAssignment) {
 	logger := sub.logger.With(watermill.LogFields{"partition": pa.ID})
 	r := kafka.NewReader(kafka.ReaderConfig{
 		Brokers:         sub.cfg.Brokers,
@@ -422,7 +422,7 @@ func (sub *subscription) consumePartition(ctx context.Context, commit commitFunc
 			}
 			return
 		}
-		if !sub.deliver(ctx, commit, rec, logger) {
+		if !sub.deliver(subCtx, ctx, commit, rec, logger) {
 			return
 		}
 	}
@@ -431,7 +431,7 @@ func (sub *subscription) consumePartition(ctx context.Context, commit commitFunc
 // deliver sends rec on out until a handler acks it, then commits its offset
 // unless commit is nil. Each Nack delivers it again, as a new message, after
 // NackResendSleep. It reports whether the partition's next record may follow.
-func (sub *subscription) deliver(ctx context.Context, commit commitFunc, rec kafka.Message, logger watermill.LoggerAdapter) bool {
+func (sub *subscription) deliver(subCtx, ctx context.Context, commit commitFunc, rec kafka.Message, logger watermill.LoggerAdapter) bool {
 	for {
 		msg := fromKafka(rec)
 		msgCtx, cancelMsg := context.WithCancel(ctx)
@@ -461,11 +461,15 @@ func (sub *subscription) deliver(ctx context.Context, commit commitFunc, rec kaf
 				return false
 			}
 		case <-ctx.Done():
-			// The generation (or the subscription) ended while a handler
-			// holds the message: cancel its context and wait for it to let
-			// go, so that the partition's next owner never works on a
-			// record this one is still working on.
+			// The generation ended while a handler holds the message:
+			// cancel its context and wait for it to let go, so that the
+			// partition's next owner never works on a record this one is
+			// still working on. (A closed subscription has no next owner to
+			// protect: it returns at once.)
 			cancelMsg()
+			if subCtx.Err() != nil {
+				return false
+			}
 			t := time.NewTimer(handlerDrainTimeout)
 			defer t.Stop()
 			select {
