@@ -302,8 +302,19 @@ func TestDistributedFaults(t *testing.T) {
 				p.kill(t, syscall.SIGCONT)
 			}
 		}()
+		// A claim that takes seconds, so that the executors have planned
+		// and are still working when they stop answering.
+		slow := r.commit(t, r.Base, "slow-claim", "a slow test", map[string]string{"calc/slow_test.go": `package calc
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSlow(t *testing.T) { time.Sleep(3 * time.Second) }
+`})
 		prev := c.latestRun(t)
-		wait := c.remote(t, append(args, "--timeout", "15s")...)
+		wait := c.remote(t, r.patchArgs(r.Base, slow, "--claim", "go:./calc:TestSlow", "--coverage-floor", "0", "--strength-floor", "0", "--timeout", "20s")...)
 		runID := c.nextRun(t, prev)
 		// The executors plan the run's jobs, then stop answering.
 		c.waitFor(t, runID, func(r *record.Decoded) bool {
