@@ -84,9 +84,10 @@ type Service struct {
 	// closed holds the runs whose verdict this service has seen: what
 	// still arrives for them needs no history.
 	closed map[string]bool
-	// handled holds the digests this process handled: a record delivered
-	// twice is handled once (a history record was read, not handled).
-	handled map[string]bool
+	// handled holds, per open run, the digests this process handled: a
+	// record delivered twice is handled once (a history record was read,
+	// not handled). A closed run's set is dropped with its records.
+	handled map[string]map[string]bool
 	tracer  trace.Tracer
 	metrics *telemetry.Instruments
 }
@@ -100,7 +101,7 @@ func (s *Service) Run(ctx context.Context) error {
 	s.runs = map[string][]*record.Decoded{}
 	s.seen = map[string]map[string]bool{}
 	s.closed = map[string]bool{}
-	s.handled = map[string]bool{}
+	s.handled = map[string]map[string]bool{}
 	tel := s.Telemetry
 	if tel == nil {
 		tel = telemetry.Off()
@@ -178,7 +179,7 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	}
 	id := rec.Record.GetRunId()
 	s.mu.Lock()
-	again := s.handled[rec.Digest]
+	again := s.handled[id][rec.Digest]
 	s.mu.Unlock()
 	if again {
 		return nil
@@ -201,12 +202,16 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 		return err
 	}
 	s.mu.Lock()
-	s.handled[rec.Digest] = true
+	if s.handled[id] == nil {
+		s.handled[id] = map[string]bool{}
+	}
+	s.handled[id][rec.Digest] = true
 	s.mu.Unlock()
 	if rec.Kind == pb.Kind_KIND_VERDICT_REACHED || rec.Kind == pb.Kind_KIND_VERDICT_SEALED {
 		s.mu.Lock()
 		delete(s.runs, id)
 		delete(s.seen, id)
+		delete(s.handled, id)
 		s.closed[id] = true
 		s.mu.Unlock()
 	}
