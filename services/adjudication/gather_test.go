@@ -3,19 +3,16 @@ package adjudication
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/adjudication/schematest"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 )
 
@@ -327,35 +324,9 @@ func TestClassifyTable(t *testing.T) {
 // validate checks the artefact against docs/artefact.schema.json.
 func validate(t *testing.T, a *Artefact) {
 	t.Helper()
-	if os.Getenv("TEST_SRCDIR") != "" {
-		return // the schema file is outside the Bazel package
-	}
 	raw, err := a.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("../../docs/artefact.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("artefact.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("artefact.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(v); err != nil {
-		t.Fatalf("artefact does not match its schema: %v\n%s", err, raw)
-	}
+	schematest.Validate(t, raw, "")
 }
