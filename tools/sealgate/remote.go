@@ -18,7 +18,6 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
-	"github.com/sealgate/sealgate/services/gateway"
 )
 
 // runRemote submits the verification to a gateway (sealgate serve gateway)
@@ -30,13 +29,7 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, usageErrorf("--repo %s: %v", o.repo, err)
 	}
-	req := &gateway.Request{
-		Claims: o.claims, TestSupport: o.testSupport,
-		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
-		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
-		RequireSandbox: o.sandbox == "bwrap", ClientVersion: version(),
-	}
-	opts, err := req.Options()
+	opts, err := o.request().Options()
 	if err != nil {
 		return 0, infraErrorf("%v", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/local"
 	"github.com/sealgate/sealgate/ledger/record"
@@ -57,32 +56,22 @@ func replay(ctx context.Context, w io.Writer, state, runID string) error {
 		return infraErrorf("open ledger: %v", err)
 	}
 	defer log.Close()
+	run, err := localHistory(log)(ctx, runID)
 	var recs []*record.Decoded
 	var verdict, sealed *record.Decoded
-	err = log.Scan(ctx, 1, func(e local.Entry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.Topic != ledger.Topic || e.Metadata[ledger.MetaRunID] != runID || sealed != nil {
-			return nil
-		}
-		rec, err := record.Decode(e.Payload)
-		if err != nil {
-			return fmt.Errorf("record at seq %d: %w", e.Seq, err)
-		}
-		if verdict != nil {
+	for _, rec := range run {
+		switch {
+		case sealed != nil:
+		case verdict != nil:
 			if rec.Record.GetVerdictSealed() != nil {
 				sealed = rec
 			}
-			return nil
-		}
-		if rec.Record.GetVerdictReached() != nil {
+		case rec.Record.GetVerdictReached() != nil:
 			verdict = rec
-			return nil
+		default:
+			recs = append(recs, rec)
 		}
-		recs = append(recs, rec)
-		return nil
-	})
+	}
 	if err != nil {
 		return infraErrorf("read ledger: %v", err)
 	}

@@ -189,6 +189,17 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	return nil
 }
 
+// request is the verification the options ask for, without its
+// repository and patch: the same for the embedded mode and --remote.
+func (o *verifyOptions) request() *gateway.Request {
+	return &gateway.Request{
+		Claims: o.claims, TestSupport: o.testSupport,
+		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
+		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
+		RequireSandbox: o.sandbox == "bwrap", ClientVersion: version(),
+	}
+}
+
 // runVerify runs one verification and returns the decision's exit code.
 func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) (int, error) {
 	started := time.Now()
@@ -196,12 +207,8 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, usageErrorf("--repo %s: %v", o.repo, err)
 	}
-	req := &gateway.Request{
-		Repository: repo, Baseline: o.base, PatchCommit: o.patch, Claims: o.claims, TestSupport: o.testSupport,
-		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
-		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
-		ClientVersion: version(),
-	}
+	req := o.request()
+	req.Repository, req.Baseline, req.PatchCommit = repo, o.base, o.patch
 	if o.patchFile != "" {
 		b, err := os.ReadFile(o.patchFile)
 		if err != nil {
@@ -216,7 +223,6 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	case "none":
 		mode = sandbox.None
 	}
-	req.RequireSandbox = mode == sandbox.Require
 	box, err := sandbox.New(ctx, sandbox.Config{Mode: mode})
 	if err != nil {
 		return 0, usageErrorf("%v", err)
