@@ -88,6 +88,12 @@ type Service struct {
 	// record delivered twice is handled once (a history record was read,
 	// not handled). A closed run's set is dropped with its records.
 	handled map[string]map[string]bool
+	// unsure holds, per run, signed records whose append failed in
+	// transport: they may be on the ledger or not. Before the run's next
+	// record is handled they are appended again, byte for byte, which the
+	// ledger admits once (a repeat is a duplicate). Doing the work again
+	// instead would produce a second, different answer to the same token.
+	unsure  map[string][]*record.Decoded
 	tracer  trace.Tracer
 	metrics *telemetry.Instruments
 }
@@ -102,6 +108,7 @@ func (s *Service) Run(ctx context.Context) error {
 	s.seen = map[string]map[string]bool{}
 	s.closed = map[string]bool{}
 	s.handled = map[string]map[string]bool{}
+	s.unsure = map[string][]*record.Decoded{}
 	tel := s.Telemetry
 	if tel == nil {
 		tel = telemetry.Off()
@@ -198,6 +205,12 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	if err != nil {
 		return err
 	}
+	if err := s.settle(ctx, id); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	run = s.runs[id]
+	s.mu.Unlock()
 	if err := s.Handler.Handle(ctx, rec, run, emit); err != nil {
 		return err
 	}
@@ -212,6 +225,7 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 		delete(s.runs, id)
 		delete(s.seen, id)
 		delete(s.handled, id)
+		delete(s.unsure, id)
 		s.closed[id] = true
 		s.mu.Unlock()
 	}
@@ -241,6 +255,30 @@ func (s *Service) track(ctx context.Context, id string, rec *record.Decoded) ([]
 	return s.runs[id], nil
 }
 
+// settle appends again the records of run id whose append failed in
+// transport, and lists those the ledger did not refuse in the run.
+func (s *Service) settle(ctx context.Context, id string) error {
+	s.mu.Lock()
+	recs := s.unsure[id]
+	s.mu.Unlock()
+	if len(recs) == 0 {
+		return nil
+	}
+	decisions, err := s.Appender.Append(ctx, recs...)
+	if err != nil {
+		return fmt.Errorf("append again %d record(s) of run %s: %w", len(recs), id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.unsure, id)
+	for i, d := range decisions {
+		if d.Outcome != authority.Refused && i < len(recs) {
+			s.add(id, recs[i])
+		}
+	}
+	return nil
+}
+
 // add lists r in its run once. The caller holds s.mu.
 func (s *Service) add(id string, r *record.Decoded) {
 	if s.seen[id] == nil {
@@ -265,8 +303,25 @@ func (s *Service) emit(ctx context.Context, recs ...*pb.Record) ([]*record.Decod
 	}
 	decisions, err := s.Appender.Append(ctx, out...)
 	if err != nil {
+		s.mu.Lock()
+		for _, d := range out {
+			id := d.Record.GetRunId()
+			s.unsure[id] = append(s.unsure[id], d)
+		}
+		s.mu.Unlock()
 		return nil, err
 	}
+	// What the service itself said is part of its view of the run from
+	// now on, before the ledger delivers it back: a record delivered again
+	// in the meantime must not make it do the same work twice.
+	s.mu.Lock()
+	for i, d := range decisions {
+		id := out[i].Record.GetRunId()
+		if d.Outcome != authority.Refused && s.runs[id] != nil {
+			s.add(id, out[i])
+		}
+	}
+	s.mu.Unlock()
 	for _, r := range recs {
 		if res := r.GetJobResult(); res != nil {
 			purpose, _, _ := strings.Cut(res.JobId, "/")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ThreeDotsLabs/watermill/message"
+
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/keyring"
@@ -160,5 +162,160 @@ func TestServiceOverLocalLedger(t *testing.T) {
 	}
 	if p := v.Finish(); p != nil {
 		t.Fatal(p)
+	}
+}
+
+// chanSub delivers the messages the test hands it, as a broker would,
+// including again after a nack.
+type chanSub struct{ c chan *message.Message }
+
+func (s chanSub) Subscribe(context.Context, string) (<-chan *message.Message, error) { return s.c, nil }
+func (s chanSub) Close() error                                                       { return nil }
+
+// lostAck appends for real and then reports a transport failure once, and
+// ends the delivery the append was made for, as a broker that goes away
+// after it stored a write but before it acknowledged it.
+type lostAck struct {
+	app  runtime.Appender
+	once sync.Once
+	drop func()
+}
+
+func (l *lostAck) Append(ctx context.Context, recs ...*record.Decoded) ([]authority.Decision, error) {
+	d, err := l.app.Append(ctx, recs...)
+	lost := false
+	l.once.Do(func() { lost = true })
+	if lost && err == nil {
+		l.drop()
+		return nil, errors.New("write acknowledgement lost")
+	}
+	return d, err
+}
+
+// worker answers the seal with trees once: only when its view of the run
+// does not hold its own answer yet, as the executor skips answered tokens.
+type worker struct {
+	mu    sync.Mutex
+	works int
+}
+
+func (w *worker) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED {
+		return nil
+	}
+	for _, r := range run {
+		if r.Kind == pb.Kind_KIND_TREES_MATERIALIZED {
+			return nil
+		}
+	}
+	w.mu.Lock()
+	w.works++
+	w.mu.Unlock()
+	_, err := emit(ctx, &pb.Record{RunId: rec.Record.RunId, CriteriaDigest: rec.Record.CriteriaDigest, Parents: []string{rec.Digest},
+		Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{BaselineTreeDigest: "b", PatchTreeDigest: time.Now().String()}}})
+	return err
+}
+
+// TestLostAcknowledgementIsNotWorkRedone: an answer the ledger stored but
+// never acknowledged is appended again byte for byte when its record is
+// delivered again, and the work is not done a second time — a second,
+// different answer would conflict with the first.
+func TestLostAcknowledgementIsNotWorkRedone(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys, err := keyring.LoadOrCreate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	trust, err := keys.Trust()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := local.Open(filepath.Join(t.TempDir(), "ledger.db"), local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	pub, err := local.NewPublisher(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := keys.Signer(keyring.Ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := ledger.NewAppender(pub, authority.New(trust), gs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := keys.Signer(keyring.Checkout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := scenario.NewBuilder(keys, nil).NewRun("run-1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.Append(ctx, run.Request, run.Seal); err != nil {
+		t.Fatal(err)
+	}
+	msgOf := func(r *record.Decoded) (*message.Message, context.CancelFunc) {
+		m, err := ledger.Message(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mctx, mcancel := context.WithCancel(ctx)
+		m.SetContext(mctx)
+		return m, mcancel
+	}
+	first, drop := msgOf(run.Seal)
+	msgs := make(chan *message.Message, 4)
+	w := &worker{}
+	svc := &runtime.Service{Name: "checkout", Signer: signer, Handler: w, Sub: chanSub{msgs}, Appender: &lostAck{app: app, drop: drop}}
+	errc := make(chan error, 1)
+	go func() { errc <- svc.Run(ctx) }()
+
+	req, _ := msgOf(run.Request)
+	msgs <- req
+	msgs <- first
+	select {
+	case <-first.Nacked():
+	case <-first.Acked():
+		t.Fatal("a delivery whose answer was not acknowledged was acked")
+	case err := <-errc:
+		t.Fatalf("service stopped: %v", err)
+	}
+	again, _ := msgOf(run.Seal)
+	msgs <- again
+	select {
+	case <-again.Acked():
+	case <-again.Nacked():
+		t.Fatal("the delivery again was nacked")
+	case err := <-errc:
+		t.Fatalf("service stopped: %v", err)
+	}
+	cancel()
+	<-errc
+	if w.works != 1 {
+		t.Fatalf("the work was done %d times, want once", w.works)
+	}
+	trees := 0
+	err = log.Scan(context.Background(), 1, func(e local.Entry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Metadata[ledger.MetaKind] == record.KindName(pb.Kind_KIND_TREES_MATERIALIZED) {
+			trees++
+		}
+		if e.Metadata[ledger.MetaKind] == record.KindName(pb.Kind_KIND_RECORD_REFUSED) {
+			t.Errorf("the ledger refused a record")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trees != 1 {
+		t.Fatalf("%d trees records on the ledger, want 1", trees)
 	}
 }

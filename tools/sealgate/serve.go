@@ -301,7 +301,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return infraErrorf("%v", err)
 			}
 			closers = append(closers, sub)
-			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer, History: kafkaHistory(o.brokers), Telemetry: tel}
+			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer, History: kafkaHistory(o.brokers, identityOf(name)), Telemetry: tel}
 			goRun(name, func() error { return svc.Run(ctx) })
 		}
 		logf("%s: started", name)
