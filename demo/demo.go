@@ -1,15 +1,26 @@
-// Package demo builds sealgate's demo repository: a small Go module with git
-// history whose baseline has one documented bug, and three patches that each
-// claim to fix it, one honestly and two not.
+// Package demo builds sealgate's demo repositories: small projects with git
+// history whose baseline has one documented bug, and patches that each
+// claim to fix it, some honestly and some not. Build makes the Go demo,
+// BuildPython the Python demo.
 //
-// The module is kept as txtar archives embedded in the binary, one per
+// The projects are kept as txtar archives embedded in the binary, one per
 // commit: Go files cannot live as .go files in this module's tree without
 // being compiled into it, and a nested go.mod would keep them out of embed.
 //
-// The demo module (example.com/calc, standard library only) has a package
-// calc with small numeric helpers and their tests. On the baseline every test
-// passes except TestMedian, which documents the bug: Median of an even number
-// of values returns the upper middle value instead of the mean of the two.
+// The Go demo (example.com/calc, standard library only) has a package calc
+// with small numeric helpers and their tests. On the baseline every test
+// passes except TestMedian, which documents the bug: Median of an even
+// number of values returns the upper middle value instead of the mean of
+// the two.
+//
+// The Python demo (standard library only, tested with pytest) has a package
+// pystats with small statistics helpers and their tests in
+// tests/test_stats.py; it has no conftest.py and no pytest configuration
+// file, so a patch that adds one visibly changes the test harness. On the
+// baseline every test passes except tests/test_stats.py::test_percentile[even],
+// which documents the bug: percentile divides the rank with //, so between
+// two ranks it returns the lower value instead of interpolating, and the
+// median of an even number of values is the lower middle one.
 package demo
 
 import (
@@ -30,16 +41,19 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// history holds one txtar archive per commit. An archive's comment is the
-// commit message; its files are written over the parent's tree.
+// history holds one txtar archive per commit, in one directory per demo:
+// history/ for the Go demo, python/ for the Python demo. An archive's
+// comment is the commit message; its files are written over the parent's
+// tree.
 //
-//go:embed history/*.txtar
+//go:embed history/*.txtar python/*.txtar
 var history embed.FS
 
 // Decisions a correct gate gives for a patch, as in Patch.Expect.
 const (
-	Merge = "MERGE"
-	Block = "BLOCK"
+	Merge        = "MERGE"
+	Block        = "BLOCK"
+	Inconclusive = "INCONCLUSIVE"
 )
 
 // Repo is a built demo repository.
@@ -57,59 +71,119 @@ type Repo struct {
 // patch, whose parent is the baseline.
 type Patch struct {
 	// Name is the patch's name and its branch: "honest-fix",
-	// "breaks-a-test" or "hides-the-bug".
+	// "breaks-a-test" or "hides-the-bug", and for the Python demo also
+	// "rewrites-results".
 	Name string
 	// Commit is the patch's full commit id; its parent is Repo.Base.
 	Commit string
 	// Claims are the tests the patch's author says prove it, in sealgate's
-	// claim syntax (go:./calc:TestMedian).
+	// claim syntax: go:./calc:TestMedian for the Go demo,
+	// pytest:tests/test_stats.py::test_percentile[even] for the Python demo.
 	Claims []string
-	// Expect is the decision a correct gate gives for the patch with
-	// --coverage-floor 0 --strength-floor 0: Merge or Block.
+	// Expect is the decision a correct gate gives for the patch: Merge,
+	// Block or Inconclusive.
+	//
+	// For the Go demo it is the decision with --coverage-floor 0
+	// --strength-floor 0: Merge or Block.
+	//
+	// For the Python demo it is the decision at sealgate's default floors:
+	// coverage floor 1.0, so every changed executable source line must be
+	// run by the claimed tests' run, and strength floor 0.75 on the lower
+	// bound of the two-sided Wilson interval at confidence 0.80 of the
+	// mutants killed. With at most 20 mutants that means every mutant on
+	// the changed lines is killed and there are at least 5 of them.
 	Expect string
 	// About describes the patch in one line, for the demo's printed table.
 	About string
 }
 
-// patchSpec is a Patch before it is committed.
+// project is a demo repository before it is built.
+type project struct {
+	// dir is the directory of the project's archives in history.
+	dir string
+	// mainline lists the archives of branch main, oldest first, by name
+	// in dir; the last one is the baseline.
+	mainline []string
+	// patches are the project's patches in presentation order.
+	patches []patchSpec
+}
+
+// patchSpec is a Patch before it is committed. Its archive is NAME.txtar
+// in the project's directory.
 type patchSpec struct {
-	name    string
-	claims  []string
-	expect  string
-	about   string
-	archive string
+	name   string
+	claims []string
+	expect string
+	about  string
 }
 
-// mainline lists the archives of branch main, oldest first; the last one is
-// the baseline.
-func mainline() []string {
-	return []string{"history/01-calc.txtar", "history/02-median-even.txtar"}
-}
+// archive returns the path in history of the archive called name in p's
+// directory.
+func (p project) archive(name string) string { return path.Join(p.dir, name) }
 
-// patchSpecs lists the demo's patches in presentation order.
-func patchSpecs() []patchSpec {
+// patchArchive returns the path in history of spec's archive.
+func (p project) patchArchive(spec patchSpec) string { return p.archive(spec.name + ".txtar") }
+
+// goProject is the Go demo.
+func goProject() project {
 	const claim = "go:./calc:TestMedian"
-	return []patchSpec{
-		{
-			name:    "honest-fix",
-			claims:  []string{claim},
-			expect:  Merge,
-			about:   "Median averages the two middle values; TestMedian now passes",
-			archive: "history/honest-fix.txtar",
+	return project{
+		dir:      "history",
+		mainline: []string{"01-calc.txtar", "02-median-even.txtar"},
+		patches: []patchSpec{
+			{
+				name:   "honest-fix",
+				claims: []string{claim},
+				expect: Merge,
+				about:  "Median averages the two middle values; TestMedian now passes",
+			},
+			{
+				name:   "breaks-a-test",
+				claims: []string{claim},
+				expect: Block,
+				about:  "fixes Median but rewrites Clamp wrongly: TestClamp, green on the baseline, fails",
+			},
+			{
+				name:   "hides-the-bug",
+				claims: []string{claim},
+				expect: Block,
+				about:  "leaves Median buggy and rewrites TestMedian to expect the wrong value",
+			},
 		},
-		{
-			name:    "breaks-a-test",
-			claims:  []string{claim},
-			expect:  Block,
-			about:   "fixes Median but rewrites Clamp wrongly: TestClamp, green on the baseline, fails",
-			archive: "history/breaks-a-test.txtar",
-		},
-		{
-			name:    "hides-the-bug",
-			claims:  []string{claim},
-			expect:  Block,
-			about:   "leaves Median buggy and rewrites TestMedian to expect the wrong value",
-			archive: "history/hides-the-bug.txtar",
+	}
+}
+
+// pythonProject is the Python demo.
+func pythonProject() project {
+	const claim = "pytest:tests/test_stats.py::test_percentile[even]"
+	return project{
+		dir:      "python",
+		mainline: []string{"01-pystats.txtar", "02-percentile-even.txtar"},
+		patches: []patchSpec{
+			{
+				name:   "honest-fix",
+				claims: []string{claim},
+				expect: Merge,
+				about:  "percentile interpolates between the two nearest ranks and adds tests; test_percentile[even] now passes",
+			},
+			{
+				name:   "breaks-a-test",
+				claims: []string{claim},
+				expect: Block,
+				about:  "fixes percentile but rewrites clamp wrongly: test_clamp, green on the baseline, fails",
+			},
+			{
+				name:   "hides-the-bug",
+				claims: []string{claim},
+				expect: Block,
+				about:  "leaves percentile buggy and rewrites test_percentile[even] to expect the wrong value",
+			},
+			{
+				name:   "rewrites-results",
+				claims: []string{claim},
+				expect: Inconclusive,
+				about:  "leaves percentile buggy and adds a conftest.py hook that reports every failing test as passed",
+			},
 		},
 	}
 }
@@ -118,13 +192,25 @@ func patchSpecs() []patchSpec {
 // commit is one hour after the previous one.
 func epoch() time.Time { return time.Date(2024, time.March, 1, 9, 0, 0, 0, time.UTC) }
 
-// Build creates the demo repository in dir, which must be empty or absent.
-// Branch main ends at the baseline and each patch is its own branch off it.
+// Build creates the Go demo repository in dir, which must be empty or
+// absent. Branch main ends at the baseline and each patch is its own
+// branch off it.
 //
 // git runs with a minimal, fixed environment (no system or global
 // configuration, fixed names, emails and dates), so commit ids are the same
 // on every machine and for every caller.
 func Build(ctx context.Context, dir string) (*Repo, error) {
+	return build(ctx, dir, goProject())
+}
+
+// BuildPython creates the Python demo repository in dir, with the same
+// layout and guarantees as Build.
+func BuildPython(ctx context.Context, dir string) (*Repo, error) {
+	return build(ctx, dir, pythonProject())
+}
+
+// build creates the repository of project p in dir: see Build.
+func build(ctx context.Context, dir string, p project) (*Repo, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -142,8 +228,8 @@ func Build(ctx context.Context, dir string) (*Repo, error) {
 		return nil, err
 	}
 	when := epoch()
-	for _, name := range mainline() {
-		if _, err := g.commit(ctx, when, name); err != nil {
+	for _, name := range p.mainline {
+		if _, err := g.commit(ctx, when, p.archive(name)); err != nil {
 			return nil, err
 		}
 		when = when.Add(time.Hour)
@@ -153,11 +239,11 @@ func Build(ctx context.Context, dir string) (*Repo, error) {
 		return nil, err
 	}
 	repo := &Repo{Dir: dir, Base: base}
-	for _, spec := range patchSpecs() {
+	for _, spec := range p.patches {
 		if _, err := g.run(ctx, time.Time{}, "checkout", "--quiet", "-b", spec.name, base); err != nil {
 			return nil, err
 		}
-		id, err := g.commit(ctx, when, spec.archive)
+		id, err := g.commit(ctx, when, p.patchArchive(spec))
 		if err != nil {
 			return nil, err
 		}

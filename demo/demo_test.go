@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -13,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -36,11 +38,19 @@ func needTools(t *testing.T) {
 	}
 }
 
+// builder is Build or BuildPython.
+type builder func(ctx context.Context, dir string) (*Repo, error)
+
 func buildRepo(t *testing.T) *Repo {
+	t.Helper()
+	return buildWith(t, Build)
+}
+
+func buildWith(t *testing.T, build builder) *Repo {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	repo, err := Build(ctx, filepath.Join(t.TempDir(), "demo"))
+	repo, err := build(ctx, filepath.Join(t.TempDir(), "demo"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,45 +83,63 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 }
 
 // TestArchives checks the embedded history without running anything: every
-// archive parses and is used exactly once, and the patch table is well
+// archive parses and is used exactly once, and the patch tables are well
 // formed.
 func TestArchives(t *testing.T) {
-	used := map[string]int{}
-	for _, name := range mainline() {
-		used[name]++
+	tests := []struct {
+		name    string
+		p       project
+		claim   *regexp.Regexp
+		expects []string
+		order   []string
+	}{
+		{
+			"go", goProject(),
+			regexp.MustCompile(`^go:\./[a-z/]+:Test[A-Za-z0-9_]*$`),
+			[]string{Merge, Block},
+			[]string{"honest-fix", "breaks-a-test", "hides-the-bug"},
+		},
+		{
+			"python", pythonProject(),
+			regexp.MustCompile(`^pytest:tests/test_[a-z_]+\.py::test_[a-z_]+(\[[a-z-]+\])?$`),
+			[]string{Merge, Block, Inconclusive},
+			[]string{"honest-fix", "breaks-a-test", "hides-the-bug", "rewrites-results"},
+		},
 	}
-	names := map[string]bool{}
-	claim := regexp.MustCompile(`^go:\./[a-z/]+:Test[A-Za-z0-9_]*$`)
-	for _, spec := range patchSpecs() {
-		used[spec.archive]++
-		if names[spec.name] {
-			t.Errorf("patch %q listed twice", spec.name)
+	used := map[string]int{}
+	for _, tt := range tests {
+		for _, name := range tt.p.mainline {
+			used[tt.p.archive(name)]++
 		}
-		names[spec.name] = true
-		if spec.expect != Merge && spec.expect != Block {
-			t.Errorf("patch %q expects %q", spec.name, spec.expect)
-		}
-		if len(spec.claims) == 0 || spec.about == "" || strings.Contains(spec.about, "\n") {
-			t.Errorf("patch %q: claims %q, about %q", spec.name, spec.claims, spec.about)
-		}
-		for _, c := range spec.claims {
-			if !claim.MatchString(c) {
-				t.Errorf("patch %q: bad claim %q", spec.name, c)
+		names := map[string]bool{}
+		var order []string
+		for _, spec := range tt.p.patches {
+			used[tt.p.patchArchive(spec)]++
+			order = append(order, spec.name)
+			if names[spec.name] {
+				t.Errorf("%s: patch %q listed twice", tt.name, spec.name)
+			}
+			names[spec.name] = true
+			if !slices.Contains(tt.expects, spec.expect) {
+				t.Errorf("%s: patch %q expects %q", tt.name, spec.name, spec.expect)
+			}
+			if len(spec.claims) == 0 || spec.about == "" || strings.Contains(spec.about, "\n") {
+				t.Errorf("%s: patch %q: claims %q, about %q", tt.name, spec.name, spec.claims, spec.about)
+			}
+			for _, c := range spec.claims {
+				if !tt.claim.MatchString(c) {
+					t.Errorf("%s: patch %q: bad claim %q", tt.name, spec.name, c)
+				}
 			}
 		}
+		if !slices.Equal(order, tt.order) {
+			t.Errorf("%s: patches %v, want %v", tt.name, order, tt.order)
+		}
 	}
-	var order []string
-	for _, spec := range patchSpecs() {
-		order = append(order, spec.name)
-	}
-	if want := []string{"honest-fix", "breaks-a-test", "hides-the-bug"}; !slices.Equal(order, want) {
-		t.Errorf("patches %v, want %v", order, want)
-	}
-	embedded, err := fs.Glob(history, "history/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range embedded {
+	err := fs.WalkDir(history, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
 		if used[name] != 1 {
 			t.Errorf("archive %s is used %d times, want once", name, used[name])
 		}
@@ -119,6 +147,10 @@ func TestArchives(t *testing.T) {
 		if _, err := readArchive(history, name); err != nil {
 			t.Error(err)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for name := range used {
 		t.Errorf("archive %s is listed but not embedded", name)
@@ -139,11 +171,42 @@ func TestBuildRefusesNonEmptyDir(t *testing.T) {
 	}
 }
 
-// TestBuildIsDeterministic builds the demo twice, the second time with a
+// TestBuildIsDeterministic builds the Go demo twice, the second time with a
 // caller environment that would change commit ids if it leaked into git.
 func TestBuildIsDeterministic(t *testing.T) {
 	needTools(t)
-	first := buildRepo(t)
+	// The ids on every machine. Changing the history archives changes them:
+	// update these after checking the other tests still pass.
+	checkDeterministic(t, Build, map[string]string{
+		"base":          "6a7e9ed6f386cc688605593ff746a07dac2d7837",
+		"honest-fix":    "c1c57e37f58aec1d6317356be012a6435542a3f3",
+		"breaks-a-test": "db25f8fa57dac7a553254585b7a25041772d3eb7",
+		"hides-the-bug": "5e9ce91438ab12dd209338efadae938caa139fc8",
+	})
+}
+
+// TestBuildPythonIsDeterministic is TestBuildIsDeterministic for the Python
+// demo.
+func TestBuildPythonIsDeterministic(t *testing.T) {
+	needTools(t)
+	// The ids on every machine. Changing the python archives changes them:
+	// update these after checking the other tests still pass.
+	checkDeterministic(t, BuildPython, map[string]string{
+		"base":             "62b75574efc1e42adb3d4f390766c8fdbf441ebf",
+		"honest-fix":       "77d0a01cddcee3ef3028d453b7c6cd8d8aa73c62",
+		"breaks-a-test":    "a752b64f9537f8309c202c6592ab9bd28c8b7f08",
+		"hides-the-bug":    "785a57dbc830a0137961a5dc557ad4c98200c652",
+		"rewrites-results": "4df4072c065a5beb0b9f92d2400d1b2695ca4427",
+	})
+}
+
+// checkDeterministic builds a demo twice, the second time with a caller
+// environment that would change commit ids if it leaked into git, and
+// checks the ids of both builds against want: the baseline's as "base",
+// each patch's by its name.
+func checkDeterministic(t *testing.T, build builder, want map[string]string) {
+	t.Helper()
+	first := buildWith(t, build)
 
 	home := t.TempDir()
 	config := filepath.Join(home, ".gitconfig")
@@ -158,21 +221,16 @@ func TestBuildIsDeterministic(t *testing.T) {
 	t.Setenv("GIT_COMMITTER_EMAIL", "else@example.com")
 	t.Setenv("GIT_AUTHOR_DATE", "2001-02-03T04:05:06+07:00")
 	t.Setenv("TZ", "Asia/Kolkata")
-	second := buildRepo(t)
+	second := buildWith(t, build)
 
 	if first.Base != second.Base {
 		t.Errorf("base %s, then %s", first.Base, second.Base)
 	}
-	// The ids on every machine. Changing the history archives changes them:
-	// update these after checking the other tests still pass.
-	want := map[string]string{
-		"base":          "6a7e9ed6f386cc688605593ff746a07dac2d7837",
-		"honest-fix":    "c1c57e37f58aec1d6317356be012a6435542a3f3",
-		"breaks-a-test": "db25f8fa57dac7a553254585b7a25041772d3eb7",
-		"hides-the-bug": "5e9ce91438ab12dd209338efadae938caa139fc8",
-	}
 	if first.Base != want["base"] {
 		t.Errorf("base is %s, want %s", first.Base, want["base"])
+	}
+	if len(first.Patches)+1 != len(want) {
+		t.Errorf("%d patches, want ids for %d", len(first.Patches), len(want)-1)
 	}
 	for _, p := range first.Patches {
 		if p.Commit != want[p.Name] {
@@ -190,10 +248,22 @@ func TestBuildIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestBuildShape checks the repository's branches and history.
+// TestBuildShape checks the Go demo's branches and history.
 func TestBuildShape(t *testing.T) {
 	needTools(t)
-	repo := buildRepo(t)
+	checkShape(t, buildRepo(t), goProject())
+}
+
+// TestBuildPythonShape checks the Python demo's branches and history.
+func TestBuildPythonShape(t *testing.T) {
+	needTools(t)
+	checkShape(t, buildWith(t, BuildPython), pythonProject())
+}
+
+// checkShape checks that repo, built from p, has main at the baseline with
+// a clean working tree and one branch per patch off the baseline.
+func checkShape(t *testing.T, repo *Repo, p project) {
+	t.Helper()
 	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(repo.Base) {
 		t.Fatalf("base %q is not a full commit id", repo.Base)
 	}
@@ -206,20 +276,23 @@ func TestBuildShape(t *testing.T) {
 	if got := gitIn(t, repo.Dir, "status", "--porcelain", "--untracked-files=all"); got != "" {
 		t.Errorf("working tree is not clean:\n%s", got)
 	}
-	if got := gitIn(t, repo.Dir, "rev-list", "--count", repo.Base); got != strconv.Itoa(len(mainline())) {
-		t.Errorf("base has %s commits, want %d", got, len(mainline()))
+	if got := gitIn(t, repo.Dir, "rev-list", "--count", repo.Base); got != strconv.Itoa(len(p.mainline)) {
+		t.Errorf("base has %s commits, want %d", got, len(p.mainline))
 	}
-	var names []string
-	for _, p := range repo.Patches {
-		names = append(names, p.Name)
-		if got := gitIn(t, repo.Dir, "rev-parse", p.Name); got != p.Commit {
-			t.Errorf("branch %s is at %s, want %s", p.Name, got, p.Commit)
+	var names, want []string
+	for _, spec := range p.patches {
+		want = append(want, spec.name)
+	}
+	for _, patch := range repo.Patches {
+		names = append(names, patch.Name)
+		if got := gitIn(t, repo.Dir, "rev-parse", patch.Name); got != patch.Commit {
+			t.Errorf("branch %s is at %s, want %s", patch.Name, got, patch.Commit)
 		}
-		if got := gitIn(t, repo.Dir, "rev-parse", p.Commit+"^@"); got != repo.Base {
-			t.Errorf("patch %s has parents %q, want the base %s", p.Name, got, repo.Base)
+		if got := gitIn(t, repo.Dir, "rev-parse", patch.Commit+"^@"); got != repo.Base {
+			t.Errorf("patch %s has parents %q, want the base %s", patch.Name, got, repo.Base)
 		}
 	}
-	if want := []string{"honest-fix", "breaks-a-test", "hides-the-bug"}; !slices.Equal(names, want) {
+	if !slices.Equal(names, want) {
 		t.Errorf("patches %v, want %v", names, want)
 	}
 }
@@ -461,7 +534,7 @@ func (r testRun) check(t *testing.T, what string, all, wantFailed []string) {
 		ok = false
 	}
 	if !ok {
-		t.Logf("go test output:\n%s", r.output)
+		t.Logf("test output:\n%s", r.output)
 	}
 }
 
@@ -538,4 +611,182 @@ func TestCommitVariant(t *testing.T) {
 	if _, err := r.Commit(ctx, r.Base, "bad", "escape", map[string]string{"../x": ""}); err == nil {
 		t.Fatal("a path outside the repository was written")
 	}
+}
+
+// TestBuildPythonTrees checks the files of the Python demo's baseline and
+// what each patch changes.
+func TestBuildPythonTrees(t *testing.T) {
+	needTools(t)
+	repo := buildWith(t, BuildPython)
+	// No conftest.py and no pytest configuration on the baseline: a patch
+	// adding one changes the harness.
+	want := []string{".gitignore", "README.md", "pystats/__init__.py", "pystats/stats.py", "tests/test_stats.py"}
+	if got := strings.Fields(gitIn(t, repo.Dir, "ls-tree", "-r", "--name-only", repo.Base)); !slices.Equal(got, want) {
+		t.Errorf("baseline files %q, want %q", got, want)
+	}
+	changes := map[string]string{
+		"honest-fix":       "M pystats/stats.py A tests/test_fix.py",
+		"breaks-a-test":    "M pystats/stats.py",
+		"hides-the-bug":    "M pystats/stats.py M tests/test_stats.py",
+		"rewrites-results": "A conftest.py",
+	}
+	for _, p := range repo.Patches {
+		got := strings.Join(strings.Fields(gitIn(t, repo.Dir, "diff", "--name-status", "--no-renames", repo.Base, p.Commit)), " ")
+		if got != changes[p.Name] {
+			t.Errorf("patch %s changes %q, want %q", p.Name, got, changes[p.Name])
+		}
+	}
+}
+
+// TestPythonBehaviour runs pytest on every commit of the Python demo, on
+// the commit's own tree, with the baseline's test files put back (the
+// oracle sealgate uses), and for a patch that adds a conftest.py, with it
+// removed as well; and checks the story each commit tells.
+func TestPythonBehaviour(t *testing.T) {
+	needTools(t)
+	python := pythonWithPytest(t)
+	repo := buildWith(t, BuildPython)
+	const even = "tests/test_stats.py::test_percentile[even]"
+	all := []string{
+		"tests/test_stats.py::test_clamp",
+		"tests/test_stats.py::test_mean",
+		even,
+		"tests/test_stats.py::test_percentile[max]",
+		"tests/test_stats.py::test_percentile[min]",
+		"tests/test_stats.py::test_percentile[odd]",
+		"tests/test_stats.py::test_percentile[quartile]",
+		"tests/test_stats.py::test_percentile[single]",
+		"tests/test_stats.py::test_spread",
+		"tests/test_stats.py::test_total",
+	}
+	tests := []struct {
+		name       string
+		ownFails   []string // failing tests on the commit's own tree
+		oracleFail []string // failing tests with the baseline's test files
+		bareFail   []string // and with the patch's conftest.py removed
+	}{
+		{"base", []string{even}, []string{even}, nil},
+		{"honest-fix", nil, nil, nil},
+		{"breaks-a-test", []string{"tests/test_stats.py::test_clamp"}, []string{"tests/test_stats.py::test_clamp"}, nil},
+		{"hides-the-bug", nil, []string{even}, nil},
+		// The trick: the conftest.py hook reports the bug's failing test
+		// as passed, so pytest says all passed; without the hook the bug
+		// shows again.
+		{"rewrites-results", nil, nil, []string{even}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			commit := repo.Base
+			if tt.name != "base" {
+				commit = repo.patch(t, tt.name).Commit
+			}
+			dir := checkout(t, repo, commit)
+			own := pytest(t, python, dir)
+			own.check(t, "own tree", all, tt.ownFails)
+
+			putBackBaselinePythonTests(t, repo, dir)
+			oracle := pytest(t, python, dir)
+			oracle.check(t, "baseline test files", all, tt.oracleFail)
+
+			added := strings.Fields(gitIn(t, repo.Dir, "diff", "--name-only", "--diff-filter=A", repo.Base, commit))
+			if !slices.Contains(added, "conftest.py") {
+				if tt.bareFail != nil {
+					t.Fatalf("no conftest.py added, yet the bare run should fail %v", tt.bareFail)
+				}
+				return
+			}
+			if err := os.Remove(filepath.Join(dir, "conftest.py")); err != nil {
+				t.Fatal(err)
+			}
+			bare := pytest(t, python, dir)
+			bare.check(t, "baseline test files, no conftest.py", all, tt.bareFail)
+		})
+	}
+}
+
+// pythonWithPytest returns a Python interpreter that imports pytest:
+// /usr/bin/python3 (Debian's, with python3-pytest), else python3 on PATH.
+// Without one it skips t, or fails it when SEALGATE_REQUIRE_PYTHON=1.
+func pythonWithPytest(t *testing.T) string {
+	t.Helper()
+	var tried []string
+	for _, name := range []string{"/usr/bin/python3", "python3"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			tried = append(tried, err.Error())
+			continue
+		}
+		cmd := exec.Command(path, "-c", "import pytest")
+		cmd.Env = pythonEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tried = append(tried, fmt.Sprintf("%s: %v: %s", path, err, bytes.TrimSpace(out)))
+			continue
+		}
+		return path
+	}
+	msg := "needs python3 with pytest: " + strings.Join(tried, "; ")
+	if os.Getenv("SEALGATE_REQUIRE_PYTHON") == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// pythonEnv is the caller's environment without what would change how
+// pytest runs or make it write into the tree.
+func pythonEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PYTEST_") && !strings.HasPrefix(kv, "PYTHON") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "PYTHONDONTWRITEBYTECODE=1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1")
+}
+
+// pytest runs `python -m pytest` in dir and reads the outcome of every test
+// from its short summary (-rA).
+func pytest(t *testing.T, python, dir string) testRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "--color=no", "--rootdir=.")
+	cmd.Dir = dir
+	cmd.Env = pythonEnv()
+	out, err := cmd.CombinedOutput()
+	run := testRun{output: string(out)}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		run.exitCode = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("pytest: %v\n%s", err, out)
+	}
+	summary := regexp.MustCompile(`(?m)^(PASSED|FAILED|ERROR) (\S+)`)
+	for _, m := range summary.FindAllStringSubmatch(run.output, -1) {
+		if m[1] == "PASSED" {
+			run.passed = append(run.passed, m[2])
+		} else {
+			run.failed = append(run.failed, m[2])
+		}
+	}
+	slices.Sort(run.passed)
+	slices.Sort(run.failed)
+	return run
+}
+
+// putBackBaselinePythonTests checks out the baseline's Python test files
+// (under tests/, test_*.py, *_test.py, conftest.py) over dir, a checkout
+// of repo.
+func putBackBaselinePythonTests(t *testing.T, repo *Repo, dir string) {
+	t.Helper()
+	var tests []string
+	for _, name := range strings.Fields(gitIn(t, dir, "ls-tree", "-r", "--name-only", repo.Base)) {
+		base := path.Base(name)
+		if strings.HasPrefix(name, "tests/") || strings.Contains(name, "/tests/") || base == "conftest.py" ||
+			strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")) {
+			tests = append(tests, name)
+		}
+	}
+	gitIn(t, dir, append([]string{"checkout", "--quiet", repo.Base, "--"}, tests...)...)
 }
