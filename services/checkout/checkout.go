@@ -5,9 +5,13 @@
 // The patch never writes its own oracle. Baseline test files the patch
 // changed or deleted are put back in the oracle tree; tests the patch added
 // to an existing test file are deferred until that file's baseline tests
-// pass; harness files that differ from the baseline are reported; a test
-// file of the patch that declares TestMain or init is reported, since it
-// controls the harness of its package.
+// pass; harness files that differ from the baseline are reported, by
+// language; a test file of the patch that declares TestMain or init (Go) or
+// pytest hooks or plugins (Python) is reported, since it controls the
+// harness of its tests.
+//
+// The rules know Go and Python (pytest): see Class, Language and
+// HarnessLanguage.
 //
 // Trees are listed and materialized object by object from git (package
 // tree), never with git archive or git checkout. A diff is parsed strictly
@@ -68,27 +72,32 @@ type Checkout struct {
 	DiffSHA256 string
 	// Changes are the files the patch changes, sorted by Path.
 	Changes []Change
-	// HarnessDrift are the harness paths (go.mod, go.sum, go.work,
-	// go.work.sum at any depth, anything under a vendor directory) whose
-	// mode or content differ between the trees, or that exist in one only.
+	// HarnessDrift are the harness paths of every language (see
+	// ClassHarness) whose mode or content differ between the trees, or that
+	// exist in one only. HarnessDriftFor selects those of one language.
 	HarnessDrift []string
 	// OracleRestored are the baseline test files the patch changed or
 	// deleted: the oracle tree has them as the baseline does.
 	OracleRestored []string
 	// Deferred are the tests the patch added to an existing baseline test
-	// file, sorted by File then Test.
+	// file (a Go test file, or a Python test module: test_*.py, *_test.py),
+	// sorted by File then Test.
 	Deferred []Deferred
-	// Unparsable are the baseline Go test files the patch modified of which
-	// a version does not parse, so the tests the patch added to them cannot
-	// be listed exactly. When the baseline version does not parse, every
-	// test of the patch version is in Deferred; when the patch version does
-	// not parse, none can be listed and the caller must treat the file's
-	// new tests as unverifiable.
+	// Unparsable are the baseline Go test files and Python test modules the
+	// patch modified of which a version does not parse (Go) or cannot be
+	// read exactly (Python, see PythonTestFuncs), so the tests the patch
+	// added to them cannot be listed exactly. When the baseline version
+	// does not parse, every test of the patch version is in Deferred; when
+	// the patch version does not parse, none can be listed and the caller
+	// must treat the file's new tests as unverifiable.
 	Unparsable []string
-	// TestHarness are the Go test files the patch added or changed that
-	// declare a TestMain or an init function the baseline version did not
-	// declare identically (or whose patch version does not parse): in its
-	// package the patch controls the test harness.
+	// TestHarness are the test files the patch added or changed that
+	// declare harness the baseline version did not declare identically (or
+	// whose patch version cannot be read): a Go test file's TestMain or
+	// init functions, which control its package's tests; a Python test
+	// file's (a .py file of test code) pytest hooks, pytest_plugins and the
+	// like (see pythonHarnessDecls), which control how pytest collects and
+	// runs its tests.
 	TestHarness []string
 
 	testSupport []string
@@ -117,10 +126,13 @@ type Change struct {
 type Deferred struct {
 	// File is the baseline test file.
 	File string
-	// Package is the file's package as `go test` takes it: "./dir", or "."
-	// for the repository root.
+	// Package is, for a Go test file, the file's package as `go test`
+	// takes it: "./dir", or "." for the repository root. It is "" for a
+	// Python test module: pytest addresses a test by File and Test.
 	Package string
-	// Test is the name of the added test.
+	// Test is the name of the added test: a Go test function's name, or a
+	// pytest node-id suffix ("test_x", "TestA::test_x"; the node id is
+	// File + "::" + Test).
 	Test string
 	// BaselineTests are the tests the baseline version of File declares,
 	// sorted; empty when that version does not parse (see Unparsable).
@@ -264,10 +276,27 @@ func listTree(ctx context.Context, repo, rev string, opts tree.Options, what str
 }
 
 // IsTestFile reports whether p is test code: a *_test.go file, anything
-// under a testdata directory at any depth, or a file a TestSupport glob
+// under a testdata directory at any depth, a Python test file (test_*.py,
+// *_test.py, conftest.py at any depth, anything but a .go file under a
+// directory named tests at any depth), or a file a TestSupport glob
 // matches.
 func (c *Checkout) IsTestFile(p string) bool {
 	return isTestFile(p, c.testSupport)
+}
+
+// HarnessDriftFor returns the paths of HarnessDrift that are harness of
+// lang ("go" or "python"; see HarnessLanguage): the drift that affects
+// claims about that language's tests. A path that is harness of both
+// languages is listed for both. For any other lang it returns all of
+// HarnessDrift: drift no rule attributes counts against every claim.
+func (c *Checkout) HarnessDriftFor(lang string) []string {
+	var out []string
+	for _, p := range c.HarnessDrift {
+		if isHarnessOf(p, lang) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // changes turns the verified diff into the change set.
@@ -340,14 +369,27 @@ func (c *Checkout) planOracle() error {
 	return nil
 }
 
+// testLister returns how the tests of a test file are listed and the
+// Deferred.Package of its tests, or nil for a file whose tests the gate
+// does not list.
+func testLister(p string) (list func([]byte) ([]string, error), pkg string) {
+	switch {
+	case isGoTestFile(p):
+		return TestFuncs, goPackage(p)
+	case isPythonTestModule(p):
+		return PythonTestFuncs, ""
+	}
+	return nil, ""
+}
+
 // findDeferred lists the tests the patch added to existing baseline Go test
-// files. A file of which either version does not parse goes to Unparsable;
-// when only the baseline version fails, every test of the patch version is
-// deferred, so that no added test is dropped.
+// files and Python test modules. A file of which either version does not
+// parse goes to Unparsable; when only the baseline version fails, every
+// test of the patch version is deferred, so that no added test is dropped.
 func (c *Checkout) findDeferred(ctx context.Context) error {
 	var files []string
 	for _, d := range tree.Diff(c.Baseline, c.Patch) {
-		if d.Kind == tree.Modified && isGoTestFile(d.Path) {
+		if list, _ := testLister(d.Path); d.Kind == tree.Modified && list != nil {
 			files = append(files, d.Path)
 		}
 	}
@@ -363,8 +405,9 @@ func (c *Checkout) findDeferred(ctx context.Context) error {
 		return fmt.Errorf("checkout: read patch test files: %w", err)
 	}
 	for _, file := range files {
-		baseTests, baseErr := testFuncsOf(c.Baseline, file, base[file])
-		patchTests, patchErr := testFuncsOf(c.Patch, file, patched[file])
+		list, pkg := testLister(file)
+		baseTests, baseErr := testFuncsOf(c.Baseline, file, base[file], list)
+		patchTests, patchErr := testFuncsOf(c.Patch, file, patched[file], list)
 		if baseErr != nil || patchErr != nil {
 			c.Unparsable = append(c.Unparsable, file)
 		}
@@ -377,7 +420,7 @@ func (c *Checkout) findDeferred(ctx context.Context) error {
 			}
 			c.Deferred = append(c.Deferred, Deferred{
 				File:          file,
-				Package:       goPackage(file),
+				Package:       pkg,
 				Test:          test,
 				BaselineTests: slices.Clone(baseTests),
 			})
@@ -386,13 +429,25 @@ func (c *Checkout) findDeferred(ctx context.Context) error {
 	return nil
 }
 
-// testFuncsOf lists the tests of one version of a file; a symlink is not
-// Go source.
-func testFuncsOf(t *tree.Tree, file string, src []byte) ([]string, error) {
+// testFuncsOf lists the tests of one version of a file with list; a
+// symlink is not source.
+func testFuncsOf(t *tree.Tree, file string, src []byte, list func([]byte) ([]string, error)) ([]string, error) {
 	if e, _ := t.Lookup(file); e.Mode == tree.ModeSymlink {
 		return nil, fmt.Errorf("checkout: %s is a symlink", strconv.Quote(file))
 	}
-	return TestFuncs(src)
+	return list(src)
+}
+
+// harnessLister returns how the harness declarations of a test file are
+// listed, or nil for a file that is no Go test file or Python test code.
+func harnessLister(p string) func([]byte) ([]string, error) {
+	switch {
+	case isGoTestFile(p):
+		return harnessDecls
+	case isPythonTestCode(p):
+		return pythonHarnessDecls
+	}
+	return nil
 }
 
 // goPackage returns the package of a file as `go test` takes it.
@@ -403,16 +458,18 @@ func goPackage(file string) string {
 	return "."
 }
 
-// findTestHarness lists the Go test files the patch added or changed whose
-// TestMain or init functions are not the baseline version's, byte for
-// byte. A patch version that does not parse (or is a symlink) is listed: it
-// cannot be shown harmless.
+// findTestHarness lists the test files the patch added or changed whose
+// harness declarations (Go: TestMain and init functions; Python: see
+// pythonHarnessDecls) are not the baseline version's, byte for byte. A
+// patch version that does not parse (or is a symlink) is listed: it cannot
+// be shown harmless. Both versions are read by the rules of the patch
+// version's path.
 func (c *Checkout) findTestHarness(ctx context.Context) error {
 	type pair struct{ file, baseFile string }
 	var pairs []pair
 	var patchFiles, baseFiles []string
 	for _, ch := range c.Changes {
-		if ch.Kind == Deleted || !isGoTestFile(ch.Path) {
+		if ch.Kind == Deleted || harnessLister(ch.Path) == nil {
 			continue
 		}
 		if _, ok := c.Patch.Lookup(ch.Path); !ok {
@@ -450,7 +507,8 @@ func (c *Checkout) findTestHarness(ctx context.Context) error {
 			c.TestHarness = append(c.TestHarness, p.file)
 			continue
 		}
-		decls, err := harnessDecls(patched[p.file])
+		list := harnessLister(p.file)
+		decls, err := list(patched[p.file])
 		if err != nil {
 			c.TestHarness = append(c.TestHarness, p.file)
 			continue
@@ -461,7 +519,7 @@ func (c *Checkout) findTestHarness(ctx context.Context) error {
 		var baseDecls []string
 		if p.baseFile != "" {
 			if e, _ := c.Baseline.Lookup(p.baseFile); e.Mode != tree.ModeSymlink {
-				baseDecls, _ = harnessDecls(base[p.baseFile]) // unparsable: nothing is known to be the baseline's
+				baseDecls, _ = list(base[p.baseFile]) // unparsable: nothing is known to be the baseline's
 			}
 		}
 		for _, d := range decls {

@@ -13,14 +13,24 @@ type Class string
 // Classes of changed files. Anything not known to be source, test code,
 // harness, or a document, data or configuration file is foreign: the gate
 // fails closed on what it cannot judge.
+//
+// A path is classified by the first rule that matches it: harness, test
+// code, binary, symbolic link (foreign), source, document, foreign. So a
+// conftest.py, which is both test code and harness, is harness (and, as test
+// code, still restored from the baseline in the oracle tree), and a setup.py
+// under tests/ is harness too.
 const (
-	// ClassSource: Go code that is not test code (a .go file).
+	// ClassSource: Go or Python code that is not test code (a .go or .py
+	// file); Language tells which.
 	ClassSource Class = "source"
 	// ClassTest: test code (see Checkout.IsTestFile).
 	ClassTest Class = "test"
-	// ClassHarness: a file that controls how tests build and run: go.mod,
-	// go.sum, go.work, go.work.sum at any depth, anything under a vendor
-	// directory at any depth.
+	// ClassHarness: a file that controls how tests build and run (see
+	// HarnessLanguage): for Go, go.mod, go.sum, go.work, go.work.sum at any
+	// depth and anything under a vendor directory at any depth; for
+	// Python, pytest.ini, .pytest.ini, pytest.toml, .pytest.toml, tox.ini,
+	// pyproject.toml, setup.cfg, setup.py, conftest.py, sitecustomize.py,
+	// usercustomize.py and any *.pth, at any depth.
 	ClassHarness Class = "harness"
 	// ClassForeign: source the gate cannot judge: other languages, build
 	// scripts (Makefile, Dockerfile), symbolic links, unknown suffixes.
@@ -32,6 +42,41 @@ const (
 	// .gitignore, .gitattributes.
 	ClassOther Class = "other"
 )
+
+// Languages Language and HarnessLanguage name.
+const (
+	LangGo     = "go"
+	LangPython = "python"
+)
+
+// Language returns the language of a source or test file by its suffix:
+// "go" for .go, "python" for .py, "" for anything else. Callers that
+// measure source (coverage, mutation) use it to tell ClassSource files
+// apart.
+func Language(p string) string {
+	switch {
+	case strings.HasSuffix(p, ".go"):
+		return LangGo
+	case strings.HasSuffix(p, ".py"):
+		return LangPython
+	}
+	return ""
+}
+
+// HarnessLanguage returns the language whose tests a harness path
+// controls: "go" for a Go harness path, "python" for a Python one, ""
+// for a path that is no harness. A path that is harness of both (a
+// pyproject.toml under a vendor directory) is "go"; Checkout.HarnessDriftFor
+// lists it for both.
+func HarnessLanguage(p string) string {
+	switch {
+	case isGoHarness(p):
+		return LangGo
+	case isPythonHarness(p):
+		return LangPython
+	}
+	return ""
+}
 
 // Kind is how a file changed.
 type Kind string
@@ -53,11 +98,45 @@ func isHarnessName(base string) bool {
 	return false
 }
 
-// isHarness reports whether p is a Go harness file: go.mod, go.sum, go.work
-// or go.work.sum at any depth, or anything under a vendor directory at any
-// depth.
-func isHarness(p string) bool {
+// isGoHarness reports whether p is a Go harness file: go.mod, go.sum,
+// go.work or go.work.sum at any depth, or anything under a vendor directory
+// at any depth.
+func isGoHarness(p string) bool {
 	return isHarnessName(path.Base(p)) || hasDir(p, "vendor")
+}
+
+// isPythonHarness reports whether p is a Python harness file, at any
+// depth: pytest's configuration files (pytest.ini, .pytest.ini,
+// pytest.toml, .pytest.toml, tox.ini, pyproject.toml, setup.cfg),
+// conftest.py, the files the site module runs at startup
+// (sitecustomize.py, usercustomize.py, *.pth), and setup.py, the build
+// script that decides what an install (pip install -e .) puts on the path
+// the tests import from. Names are compared with their letter case.
+func isPythonHarness(p string) bool {
+	base := path.Base(p)
+	switch base {
+	case "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "pyproject.toml", "setup.cfg", "setup.py",
+		"conftest.py", "sitecustomize.py", "usercustomize.py":
+		return true
+	}
+	return strings.HasSuffix(base, ".pth")
+}
+
+// isHarness reports whether p is a Go or a Python harness file.
+func isHarness(p string) bool {
+	return isGoHarness(p) || isPythonHarness(p)
+}
+
+// isHarnessOf reports whether p is a harness file of lang; for a language
+// other than Go and Python, whether it is any harness file.
+func isHarnessOf(p, lang string) bool {
+	switch lang {
+	case LangGo:
+		return isGoHarness(p)
+	case LangPython:
+		return isPythonHarness(p)
+	}
+	return isHarness(p)
 }
 
 // hasDir reports whether a directory component of p is dir.
@@ -65,11 +144,11 @@ func hasDir(p, dir string) bool {
 	return strings.HasPrefix(p, dir+"/") || strings.Contains(p, "/"+dir+"/")
 }
 
-// isTestFile reports whether p is test code: a *_test.go file, anything
-// under a testdata directory at any depth, or a file a test-support glob
-// matches.
+// isTestFile reports whether p is test code: a Go test file (*_test.go,
+// anything under a testdata directory at any depth), a Python test file
+// (see isPythonTestFile), or a file a test-support glob matches.
 func isTestFile(p string, globs []string) bool {
-	if strings.HasSuffix(p, "_test.go") || hasDir(p, "testdata") {
+	if strings.HasSuffix(p, "_test.go") || hasDir(p, "testdata") || isPythonTestFile(p) {
 		return true
 	}
 	for _, g := range globs {
@@ -84,6 +163,28 @@ func isTestFile(p string, globs []string) bool {
 // (not one under testdata).
 func isGoTestFile(p string) bool {
 	return strings.HasSuffix(p, "_test.go") && !hasDir(p, "testdata")
+}
+
+// isPythonTestFile reports whether p is Python test code, at any depth:
+// test_*.py, *_test.py, conftest.py, or anything under a directory named
+// tests, except a .go file there: Go's rules decide what a Go file is,
+// since one under tests/ is an ordinary package source code may import.
+func isPythonTestFile(p string) bool {
+	return isPythonTestModule(p) || path.Base(p) == "conftest.py" || (hasDir(p, "tests") && !strings.HasSuffix(p, ".go"))
+}
+
+// isPythonTestModule reports whether p is a module pytest collects tests
+// from under its default python_files: test_*.py or *_test.py.
+func isPythonTestModule(p string) bool {
+	base := path.Base(p)
+	return strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py"))
+}
+
+// isPythonTestCode reports whether p is a Python source file that is test
+// code: one pytest may import (a test module, a conftest.py, a module under
+// tests/).
+func isPythonTestCode(p string) bool {
+	return strings.HasSuffix(p, ".py") && isPythonTestFile(p)
 }
 
 // isDocumentExt reports the suffixes of documentation, data and
@@ -134,7 +235,7 @@ func classify(p string, globs []string, binary, symlink bool) Class {
 		return ClassBinary
 	case symlink:
 		return ClassForeign
-	case strings.HasSuffix(p, ".go"):
+	case Language(p) != "":
 		return ClassSource
 	case isDocument(p):
 		return ClassOther
