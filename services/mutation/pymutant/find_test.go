@@ -1,0 +1,565 @@
+package pymutant
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// interpreter returns the Python interpreter the tests run: /usr/bin/python3
+// if it exists, else python3 from PATH. Without one the test is skipped,
+// unless SEALGATE_REQUIRE_PYTHON=1 makes that a failure.
+func interpreter(t testing.TB) string {
+	t.Helper()
+	if p := lookPython(); p != "" {
+		return p
+	}
+	if os.Getenv("SEALGATE_REQUIRE_PYTHON") == "1" {
+		t.Fatal("no python3 (/usr/bin/python3 or in PATH), and SEALGATE_REQUIRE_PYTHON=1")
+	}
+	t.Skip("no python3 (/usr/bin/python3 or in PATH)")
+	return ""
+}
+
+// lookPython returns /usr/bin/python3 if it exists, else python3 from
+// PATH, else "".
+func lookPython() string {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		return "/usr/bin/python3"
+	}
+	if p, err := exec.LookPath("python3"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// parseErrors parses each source with python's ast.parse, as a file's
+// bytes, in one run, and returns the error for each ("" when it parses).
+func parseErrors(t *testing.T, python string, srcs [][]byte) []string {
+	t.Helper()
+	in := make([]string, len(srcs))
+	for i, s := range srcs {
+		in[i] = base64.StdEncoding.EncodeToString(s)
+	}
+	js, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const check = `import ast, base64, json, sys, warnings
+warnings.simplefilter("ignore")
+out = []
+for s in json.load(sys.stdin):
+    try:
+        ast.parse(base64.b64decode(s))
+        out.append("")
+    except Exception as e:
+        out.append("%s: %s" % (type(e).__name__, e))
+json.dump(out, sys.stdout)
+`
+	cmd := exec.Command(python, "-I", "-S", "-c", check)
+	cmd.Stdin = strings.NewReader(string(js))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("running the parse check: %v\n%s", err, stderr.String())
+	}
+	var res []string
+	if err := json.Unmarshal(b, &res); err != nil || len(res) != len(srcs) {
+		t.Fatalf("parse check output %q: %v", b, err)
+	}
+	return res
+}
+
+// brief formats a site as "line:col operator original→replacement".
+func brief(s Site) string {
+	return fmt.Sprintf("%d:%d %s %q→%q", s.Line, s.Col, s.Operator, s.Original, s.Replacement)
+}
+
+// allLines requests every line of src.
+func allLines(src string) []int {
+	n := len(lineStarts([]byte(src)))
+	lines := make([]int, n)
+	for i := range lines {
+		lines[i] = i + 1
+	}
+	return lines
+}
+
+// site is one expected site: its brief form and the mutant it gives.
+type site struct {
+	brief, mutant string
+}
+
+func TestFind(t *testing.T) {
+	python := interpreter(t)
+	tests := []struct {
+		name  string
+		src   string
+		lines []int // nil: all
+		want  []site
+	}{{
+		name: "comparison",
+		src:  "r = a == b, a != b\ns = a < b, a <= b, a > b, a >= b\n",
+		want: []site{
+			{`1:7 comparison "=="→"!="`, "r = a != b, a != b\ns = a < b, a <= b, a > b, a >= b\n"},
+			{`1:15 comparison "!="→"=="`, "r = a == b, a == b\ns = a < b, a <= b, a > b, a >= b\n"},
+			{`2:7 comparison "<"→">="`, "r = a == b, a != b\ns = a >= b, a <= b, a > b, a >= b\n"},
+			{`2:14 comparison "<="→">"`, "r = a == b, a != b\ns = a < b, a > b, a > b, a >= b\n"},
+			{`2:22 comparison ">"→"<="`, "r = a == b, a != b\ns = a < b, a <= b, a <= b, a >= b\n"},
+			{`2:29 comparison ">="→"<"`, "r = a == b, a != b\ns = a < b, a <= b, a > b, a < b\n"},
+		},
+	}, {
+		name: "identity",
+		src:  "if a is not None or b is None:\n    pass\n",
+		want: []site{
+			{`1:6 identity "is not"→"is"`, "if a is None or b is None:\n    pass\n"},
+			{`1:18 boolean "or"→"and"`, "if a is not None and b is None:\n    pass\n"},
+			{`1:23 identity "is"→"is not"`, "if a is not None or b is not None:\n    pass\n"},
+		},
+	}, {
+		name: "is not split across lines",
+		src:  "x = (a is  # same?\n     not b)\n",
+		want: []site{
+			{`1:8 identity "is  # same?\n     not"→"is"`, "x = (a is b)\n"},
+		},
+	}, {
+		name: "membership",
+		src:  "ok = x in y and z not in w\n",
+		want: []site{
+			{`1:8 membership "in"→"not in"`, "ok = x not in y and z not in w\n"},
+			{`1:13 boolean "and"→"or"`, "ok = x in y or z not in w\n"},
+			{`1:19 membership "not in"→"in"`, "ok = x in y and z in w\n"},
+		},
+	}, {
+		name: "chained comparison",
+		src:  "ok = a < b <= c\n",
+		want: []site{
+			{`1:8 comparison "<"→">="`, "ok = a >= b <= c\n"},
+			{`1:12 comparison "<="→">"`, "ok = a < b > c\n"},
+		},
+	}, {
+		name: "comparison split across lines in parentheses",
+		src:  "ok = ((a)  # left\n      <\n      (b))\n",
+		want: []site{
+			{`2:7 comparison "<"→">="`, "ok = ((a)  # left\n      >=\n      (b))\n"},
+		},
+	}, {
+		name: "strings and comments",
+		src:  "s = 'a < b' + \"not x\"  # c > d and 1\nt = '''x\n== y'''\n",
+		want: []site{
+			{`1:13 arithmetic "+"→"-"`, "s = 'a < b' - \"not x\"  # c > d and 1\nt = '''x\n== y'''\n"},
+		},
+	}, {
+		name: "f-strings",
+		src:  "s = f\"{a + 1} < {b!r:>{w - 2}}\" + c\n",
+		want: []site{
+			{`1:33 arithmetic "+"→"-"`, "s = f\"{a + 1} < {b!r:>{w - 2}}\" - c\n"},
+		},
+	}, {
+		name: "unicode before the operator",
+		src:  "ä = ñ < b  # ü > 1\nπ = 'é' + ü * 2\n",
+		want: []site{
+			{`1:9 comparison "<"→">="`, "ä = ñ >= b  # ü > 1\nπ = 'é' + ü * 2\n"},
+			{`2:11 arithmetic "+"→"-"`, "ä = ñ < b  # ü > 1\nπ = 'é' - ü * 2\n"},
+			{`2:16 arithmetic "*"→"/"`, "ä = ñ < b  # ü > 1\nπ = 'é' + ü / 2\n"},
+			{`2:18 number "2"→"3"`, "ä = ñ < b  # ü > 1\nπ = 'é' + ü * 3\n"},
+		},
+	}, {
+		name: "not",
+		src:  "if not x:\n    y = not(a)\nz = (not  # c\n     b)\n",
+		want: []site{
+			{`1:4 not "not "→""`, "if x:\n    y = not(a)\nz = (not  # c\n     b)\n"},
+			{`2:9 not "not"→""`, "if not x:\n    y = (a)\nz = (not  # c\n     b)\n"},
+			{`3:6 not "not  # c\n     "→""`, "if not x:\n    y = not(a)\nz = (b)\n"},
+		},
+	}, {
+		name: "return",
+		src:  "def f(x):\n    if x:\n        return x - 1\n    if x:\n        return None\n    if x:\n        return\n    return (x,\n            y)\n",
+		want: []site{
+			{`3:9 return-none "return x - 1"→"return None"`, "def f(x):\n    if x:\n        return None\n    if x:\n        return None\n    if x:\n        return\n    return (x,\n            y)\n"},
+			{`3:18 arithmetic "-"→"+"`, "def f(x):\n    if x:\n        return x + 1\n    if x:\n        return None\n    if x:\n        return\n    return (x,\n            y)\n"},
+			{`3:20 number "1"→"2"`, "def f(x):\n    if x:\n        return x - 2\n    if x:\n        return None\n    if x:\n        return\n    return (x,\n            y)\n"},
+			{`8:5 return-none "return (x,\n            y)"→"return None"`, "def f(x):\n    if x:\n        return x - 1\n    if x:\n        return None\n    if x:\n        return\n    return None\n"},
+		},
+	}, {
+		name: "augmented",
+		src:  "x += 1\nx -= y\nx *= y\nx /= y\nx //= y\nx %= y\nx **= y\n",
+		want: []site{
+			{`1:3 augmented "+="→"-="`, "x -= 1\nx -= y\nx *= y\nx /= y\nx //= y\nx %= y\nx **= y\n"},
+			{`1:6 number "1"→"2"`, "x += 2\nx -= y\nx *= y\nx /= y\nx //= y\nx %= y\nx **= y\n"},
+			{`2:3 augmented "-="→"+="`, "x += 1\nx += y\nx *= y\nx /= y\nx //= y\nx %= y\nx **= y\n"},
+			{`3:3 augmented "*="→"/="`, "x += 1\nx -= y\nx /= y\nx /= y\nx //= y\nx %= y\nx **= y\n"},
+			{`4:3 augmented "/="→"*="`, "x += 1\nx -= y\nx *= y\nx *= y\nx //= y\nx %= y\nx **= y\n"},
+			{`5:3 augmented "//="→"/="`, "x += 1\nx -= y\nx *= y\nx /= y\nx /= y\nx %= y\nx **= y\n"},
+			{`6:3 augmented "%="→"*="`, "x += 1\nx -= y\nx *= y\nx /= y\nx //= y\nx *= y\nx **= y\n"},
+		},
+	}, {
+		name: "boolean literals",
+		src:  "a = True\nb = False if c else None\n",
+		want: []site{
+			{`1:5 boolean-literal "True"→"False"`, "a = False\nb = False if c else None\n"},
+			{`2:5 boolean-literal "False"→"True"`, "a = True\nb = True if c else None\n"},
+		},
+	}, {
+		name: "arithmetic",
+		src:  "r = a + b - c\ns = a * b / c // d % e\nt = a ** b\nu = -a\n",
+		want: []site{
+			{`1:7 arithmetic "+"→"-"`, "r = a - b - c\ns = a * b / c // d % e\nt = a ** b\nu = -a\n"},
+			{`1:11 arithmetic "-"→"+"`, "r = a + b + c\ns = a * b / c // d % e\nt = a ** b\nu = -a\n"},
+			{`2:7 arithmetic "*"→"/"`, "r = a + b - c\ns = a / b / c // d % e\nt = a ** b\nu = -a\n"},
+			{`2:11 arithmetic "/"→"*"`, "r = a + b - c\ns = a * b * c // d % e\nt = a ** b\nu = -a\n"},
+			{`2:15 arithmetic "//"→"/"`, "r = a + b - c\ns = a * b / c / d % e\nt = a ** b\nu = -a\n"},
+			{`2:20 arithmetic "%"→"*"`, "r = a + b - c\ns = a * b / c // d * e\nt = a ** b\nu = -a\n"},
+			{`3:7 arithmetic "**"→"*"`, "r = a + b - c\ns = a * b / c // d % e\nt = a * b\nu = -a\n"},
+		},
+	}, {
+		// a / b * c would read (a / b) * c, not a / (b * c).
+		name: "power only where the product groups the same",
+		src:  "v = x / a ** b\n",
+		want: []site{
+			{`1:7 arithmetic "/"→"*"`, "v = x * a ** b\n"},
+		},
+	}, {
+		name: "boolean",
+		src:  "ok = a and b or c\nok = a or b and c\n",
+		want: []site{
+			{`1:8 boolean "and"→"or"`, "ok = a or b or c\nok = a or b and c\n"},
+			{`1:14 boolean "or"→"and"`, "ok = a and b and c\nok = a or b and c\n"},
+			{`2:8 boolean "or"→"and"`, "ok = a and b or c\nok = a and b and c\n"},
+			{`2:13 boolean "and"→"or"`, "ok = a and b or c\nok = a or b or c\n"},
+		},
+	}, {
+		name: "numbers",
+		src:  "n = [0x1F, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n",
+		want: []site{
+			{`1:6 number "0x1F"→"32"`, "n = [32, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n"},
+			{`1:12 number "1_000"→"1001"`, "n = [0x1F, 1001, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n"},
+			{`1:19 number "1.5"→"2.5"`, "n = [0x1F, 1_000, 2.5, 1e3, 3j, 1e400, 0, 7., -2]\n"},
+			{`1:24 number "1e3"→"1001.0"`, "n = [0x1F, 1_000, 1.5, 1001.0, 3j, 1e400, 0, 7., -2]\n"},
+			{`1:40 number "0"→"1"`, "n = [0x1F, 1_000, 1.5, 1e3, 3j, 1e400, 1, 7., -2]\n"},
+			{`1:43 number "7."→"8.0"`, "n = [0x1F, 1_000, 1.5, 1e3, 3j, 1e400, 0, 8.0, -2]\n"},
+			{`1:48 number "2"→"3"`, "n = [0x1F, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -3]\n"},
+		},
+	}, {
+		name: "BOM, CRLF and lone CR line ends",
+		src:  "\ufeffa = b < c\r\nd = e > f\rg = h == i\n",
+		want: []site{
+			{`1:10 comparison "<"→">="`, "\ufeffa = b >= c\r\nd = e > f\rg = h == i\n"},
+			{`2:7 comparison ">"→"<="`, "\ufeffa = b < c\r\nd = e <= f\rg = h == i\n"},
+			{`3:7 comparison "=="→"!="`, "\ufeffa = b < c\r\nd = e > f\rg = h != i\n"},
+		},
+	}, {
+		name: "an ASCII source may declare another ASCII-compatible encoding",
+		src:  "# -*- coding: latin-1 -*-\nx = y < z\n",
+		want: []site{
+			{`2:7 comparison "<"→">="`, "# -*- coding: latin-1 -*-\nx = y >= z\n"},
+		},
+	}, {
+		name:  "only the requested lines",
+		src:   "a = 1\nb = (2 +\n  3)\nc = 4\n",
+		lines: []int{2, 4, 99},
+		want: []site{
+			{`2:6 number "2"→"3"`, "a = 1\nb = (3 +\n  3)\nc = 4\n"},
+			{`2:8 arithmetic "+"→"-"`, "a = 1\nb = (2 -\n  3)\nc = 4\n"},
+			{`4:5 number "4"→"5"`, "a = 1\nb = (2 +\n  3)\nc = 5\n"},
+		},
+	}, {
+		name:  "a span that starts on an unrequested line",
+		src:   "a = (x is\n  not y)\n",
+		lines: []int{2},
+	}}
+	var mutants [][]byte
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := tt.lines
+			if lines == nil {
+				lines = allLines(tt.src)
+			}
+			sites, err := Find(t.Context(), python, []byte(tt.src), lines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, want []string
+			for _, s := range sites {
+				got = append(got, brief(s))
+			}
+			for _, w := range tt.want {
+				want = append(want, w.brief)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for i, s := range sites {
+				if s.Description == "" {
+					t.Errorf("%s: no description", brief(s))
+				}
+				m, err := Apply([]byte(tt.src), s)
+				if err != nil {
+					t.Fatalf("%s: %v", brief(s), err)
+				}
+				if string(m) != tt.want[i].mutant {
+					t.Errorf("%s: mutant\n%q\nwant\n%q", brief(s), m, tt.want[i].mutant)
+				}
+				mutants = append(mutants, m)
+			}
+		})
+	}
+	if len(mutants) == 0 {
+		t.Fatal("no mutants to parse")
+	}
+	for i, msg := range parseErrors(t, python, mutants) {
+		if msg != "" {
+			t.Errorf("mutant %q does not parse: %s", mutants[i], msg)
+		}
+	}
+}
+
+func TestFindDescriptions(t *testing.T) {
+	python := interpreter(t)
+	src := "if not a is not b:\n    return x in y < 1.5 and True\n"
+	sites, err := Find(t.Context(), python, []byte(src), []int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		got = append(got, s.Description)
+	}
+	want := []string{
+		`remove "not"`,
+		`replace "is not" with "is"`,
+		"replace the returned value with None",
+		`replace "in" with "not in"`,
+		`replace "<" with ">="`,
+		`replace "1.5" with "2.5"`,
+		`replace "and" with "or"`,
+		`replace "True" with "False"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("descriptions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFindDeterministic(t *testing.T) {
+	python := interpreter(t)
+	src := []byte(`import os
+
+
+def score(items, limit=10, *, strict=False):
+    total = 0
+    for i, item in enumerate(items):
+        if item is None or not item.ok:
+            continue
+        if i >= limit and strict:
+            return -1
+        total += item.value * 2 - i % 3
+        total //= 1 if total > 100 else 2
+    return total ** 2 if total != 0 else False
+
+
+class Box:
+    def __contains__(self, x):
+        return x not in self.items and x in os.environ
+`)
+	lines := allLines(string(src))
+	first, err := Find(t.Context(), python, src, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) < 20 {
+		t.Fatalf("only %d sites", len(first))
+	}
+	for i := 1; i < len(first); i++ {
+		if compareSites(first[i-1], first[i]) >= 0 {
+			t.Errorf("sites %d and %d out of order: %s, %s", i-1, i, brief(first[i-1]), brief(first[i]))
+		}
+	}
+	reversed := slices.Clone(lines)
+	slices.Reverse(reversed) // the order of the lines does not matter
+	again, err := Find(t.Context(), python, src, reversed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first, again) {
+		t.Error("a second run gave different sites")
+	}
+	var mutants [][]byte
+	for _, s := range first {
+		m, err := Apply(src, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mutants = append(mutants, m)
+	}
+	for i, msg := range parseErrors(t, python, mutants) {
+		if msg != "" {
+			t.Errorf("%s: mutant does not parse: %s", brief(first[i]), msg)
+		}
+	}
+}
+
+func TestFindRejectsSource(t *testing.T) {
+	python := interpreter(t)
+	tests := []struct {
+		name, src, want string
+	}{
+		{"does not parse", "a = 1\nb = (\n", "source does not parse: line 2"},
+		{"bad indentation", "if x:\nreturn 1\n", "source does not parse: line 2"},
+		{"not UTF-8", "a = 'caf\xe9'\n", "not valid UTF-8"},
+		{"other encoding", "# coding: latin-1\na = 'caf\xe9'\n", "only UTF-8"},
+		{"other encoding, valid UTF-8", "# coding: latin-1\na = 'café'\n", "only UTF-8"},
+		{"unknown encoding", "# coding: no-such-codec\na = 1\n", "encoding"},
+		{"null byte", "a = 1\x00\n", "source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Find(t.Context(), python, []byte(tt.src), []int{1})
+			var se *SourceError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v, want a *SourceError", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindLines(t *testing.T) {
+	// No lines: no sites, and the interpreter is not even run.
+	sites, err := Find(t.Context(), "/nonexistent/python3", []byte("a = b < c\n"), nil)
+	if sites != nil || err != nil {
+		t.Errorf("no lines: %v, %v", sites, err)
+	}
+	if _, err := Find(t.Context(), "/nonexistent/python3", []byte("a\n"), []int{3, 0}); err == nil || !strings.Contains(err.Error(), "1-based") {
+		t.Errorf("line 0: error %v", err)
+	}
+	for _, tt := range []struct {
+		lines []int
+		want  string
+	}{
+		{[]int{1}, "1"},
+		{[]int{3, 1, 2, 2}, "1-3"},
+		{[]int{9, 1, 2, 5, 7, 8}, "1-2,5,7-9"},
+	} {
+		_, got, err := lineRanges(tt.lines)
+		if err != nil || got != tt.want {
+			t.Errorf("lineRanges(%v) = %q, %v; want %q", tt.lines, got, err, tt.want)
+		}
+	}
+}
+
+// fake writes an executable shell script standing in for the interpreter.
+func fake(t *testing.T, body string) string {
+	t.Helper()
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	p := filepath.Join(t.TempDir(), "python")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFindInterpreterFailures(t *testing.T) {
+	src := []byte("a = b < c\n")
+	notExec := filepath.Join(t.TempDir(), "python3")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		python  func(t *testing.T) string
+		timeout time.Duration
+		want    string
+		notWant string
+		source  bool // a *SourceError
+	}{
+		{name: "empty", python: func(*testing.T) string { return "" }, want: "no Python interpreter"},
+		{name: "missing path", python: func(*testing.T) string { return "/nonexistent/python3" }, want: `"/nonexistent/python3"`},
+		{name: "missing name", python: func(*testing.T) string { return "sealgate-no-such-python" }, want: "sealgate-no-such-python"},
+		{name: "not executable", python: func(*testing.T) string { return notExec }, want: "permission denied"},
+		{
+			name:   "garbage output",
+			python: func(t *testing.T) string { return fake(t, "cat >/dev/null; echo 'not json'") },
+			want:   "decoding output",
+		},
+		{
+			name: "site on a line not asked for",
+			python: func(t *testing.T) string {
+				return fake(t, `cat >/dev/null; echo '{"sites":[{"col":7,"end":7,"line":1,"operator":"comparison","original":"<","replacement":">=","start":6}]}'`)
+			},
+			want: "not asked for",
+		},
+		{
+			name:    "first stderr line",
+			python:  func(t *testing.T) string { return fake(t, "echo; echo 'first problem' >&2; echo second >&2; exit 1") },
+			want:    "first problem",
+			notWant: "second",
+		},
+		{
+			name:   "exit 3 without the script's prefix is not a source error",
+			python: func(t *testing.T) string { return fake(t, "echo 'oops' >&2; exit 3") },
+			want:   "oops",
+		},
+		{
+			name: "source error",
+			python: func(t *testing.T) string {
+				return fake(t, "echo 'pymutant: source does not parse: line 1: x' >&2; exit 3")
+			},
+			want:   "pymutant: source does not parse: line 1: x",
+			source: true,
+		},
+		{
+			name:   "too much output",
+			python: func(t *testing.T) string { return fake(t, "exec head -c 20000000 /dev/zero") },
+			want:   "more than",
+		},
+		{
+			name:    "context",
+			python:  func(t *testing.T) string { return fake(t, "exec sleep 30") },
+			timeout: 200 * time.Millisecond,
+			want:    context.DeadlineExceeded.Error(),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			if tt.timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.timeout)
+				defer cancel()
+			}
+			begin := time.Now()
+			// Line 2 is asked for, so a site on line 1 is unexpected.
+			sites, err := Find(ctx, tt.python(t), src, []int{2})
+			if err == nil {
+				t.Fatalf("no error; sites %v", sites)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+			if tt.notWant != "" && strings.Contains(err.Error(), tt.notWant) {
+				t.Errorf("error %q contains %q", err, tt.notWant)
+			}
+			var se *SourceError
+			if errors.As(err, &se) != tt.source {
+				t.Errorf("error %v: *SourceError is %v, want %v", err, !tt.source, tt.source)
+			}
+			if d := time.Since(begin); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
