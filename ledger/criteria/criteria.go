@@ -15,8 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sealgate/sealgate/ledger/canonical"
 )
@@ -60,20 +62,58 @@ type Criteria struct {
 	Claims []string `json:"claims"`
 	// DiscoverClaims is set when no claim was given and the gate must find
 	// them itself.
-	DiscoverClaims     bool     `json:"discover_claims"`
-	CoverageFloor      float64  `json:"coverage_floor"`
-	StrengthFloor      float64  `json:"strength_floor"`
-	StrengthConfidence float64  `json:"strength_confidence"`
-	MutationMax        int      `json:"mutation_max"`
-	SealPlan           []string `json:"seal_plan"`
-	TestSupport        []string `json:"test_support"`
-	RequireSandbox     bool     `json:"require_sandbox"`
-	Limits             Limits   `json:"limits"`
+	DiscoverClaims     bool    `json:"discover_claims"`
+	CoverageFloor      float64 `json:"coverage_floor"`
+	StrengthFloor      float64 `json:"strength_floor"`
+	StrengthConfidence float64 `json:"strength_confidence"`
+	MutationMax        int     `json:"mutation_max"`
+	// SealPlan are checks every one of which must run, exit 0 and report
+	// more than zero cases. They keep their order: checks are matched by
+	// identity (Command.ID), never by position or count.
+	SealPlan    []Command `json:"seal_plan"`
+	TestSupport []string  `json:"test_support"`
+	// Commands are the declared commands of cmd:LABEL claims, by label.
+	Commands map[string]Command `json:"commands,omitempty"`
+	// Suite is the full-suite command of a stack the gate does not run
+	// natively (node, rust, make, unittest); nil when there is none.
+	Suite *Command `json:"suite,omitempty"`
+	// Python is the interpreter pytest claims, the Python suite, coverage
+	// and mutants run with: an absolute path, resolved before sealing.
+	Python         string `json:"python,omitempty"`
+	RequireSandbox bool   `json:"require_sandbox"`
+	Limits         Limits `json:"limits"`
 	// Budget maps each dimension to the units the run may spend.
 	Budget    map[string]uint64 `json:"budget"`
 	TaskGraph TaskGraph         `json:"task_graph"`
 	// DeadlineUnixMilli is when missing evidence becomes INCONCLUSIVE.
 	DeadlineUnixMilli int64 `json:"deadline_unix_ms"`
+}
+
+// Command is a declared command: a shell command line run in the tree's
+// root, and the JUnit file it writes (relative to that root), if any.
+// Without a JUnit file the gate has no case count from it.
+type Command struct {
+	Run   string `json:"run"`
+	JUnit string `json:"junit,omitempty"`
+}
+
+// ID is the command's identity: what a seal check's result is matched
+// back by. Two checks are the same check exactly when their IDs are equal.
+func (c Command) ID() string {
+	sum := sha256.Sum256([]byte(c.Run + "\x00" + c.JUnit))
+	return hex.EncodeToString(sum[:8])
+}
+
+func (c Command) validate(what string) error {
+	switch {
+	case strings.TrimSpace(c.Run) == "":
+		return fmt.Errorf("%s has an empty command", what)
+	case strings.ContainsAny(c.Run, "\n\r\x00") || !utf8.ValidString(c.Run):
+		return fmt.Errorf("%s command %q is not one line of text", what, c.Run)
+	case c.JUnit != "" && (strings.HasPrefix(c.JUnit, "/") || path.Clean(c.JUnit) != c.JUnit || slices.Contains(strings.Split(c.JUnit, "/"), "..")):
+		return fmt.Errorf("%s junit %q must be a clean relative path inside the repository", what, c.JUnit)
+	}
+	return nil
 }
 
 // Limits bound every process the run starts.
@@ -226,10 +266,42 @@ func (c *Criteria) Validate() error {
 			bad("test_support glob %q must be a relative path pattern inside the repository", g)
 		}
 	}
+	seen := map[string]bool{}
 	for _, s := range c.SealPlan {
-		if strings.TrimSpace(s) == "" {
-			bad("seal_plan has an empty command")
+		if err := s.validate("seal_plan"); err != nil {
+			bad("%v", err)
+		} else if seen[s.ID()] {
+			bad("seal_plan lists %q twice", s.Run)
 		}
+		seen[s.ID()] = true
+	}
+	// A seal plan the budget cannot pay for is refused here, before
+	// anything runs: each check is at least one test process.
+	if n := uint64(len(c.SealPlan)); n > 0 && (n > c.Budget[BudgetTestRuns] || n > uint64(c.TaskGraph.MaxFanout)) {
+		bad("seal_plan has %d checks: over the test_runs budget (%d) or the fan-out limit (%d)", n, c.Budget[BudgetTestRuns], c.TaskGraph.MaxFanout)
+	}
+	for label, cmd := range c.Commands {
+		if err := ValidateClaim("cmd:" + label); err != nil {
+			bad("commands: %v", err)
+		}
+		if err := cmd.validate("commands[" + label + "]"); err != nil {
+			bad("%v", err)
+		}
+	}
+	for _, cl := range c.Claims {
+		if label, ok := strings.CutPrefix(cl, "cmd:"); ok {
+			if _, ok := c.Commands[label]; !ok {
+				bad("claim %q has no declared command", cl)
+			}
+		}
+	}
+	if c.Suite != nil {
+		if err := c.Suite.validate("suite"); err != nil {
+			bad("%v", err)
+		}
+	}
+	if c.Python != "" && !strings.HasPrefix(c.Python, "/") {
+		bad("python %q is not an absolute path", c.Python)
 	}
 	if c.Limits.ClaimTimeoutSec <= 0 || c.Limits.SuiteTimeoutSec <= 0 {
 		bad("limits: timeouts must be positive")

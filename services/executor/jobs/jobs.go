@@ -38,6 +38,15 @@ const (
 	// Mutant runs the tests that reach one mutant's line against the
 	// package built with every mutant behind a switch, until one fails.
 	Mutant = "mutant"
+	// Seal runs one check of the sealed seal plan on the patch.
+	Seal = "seal"
+)
+
+// Runners: what a job's processes are. The zero Runner is go test.
+const (
+	RunnerGo      = ""
+	RunnerPytest  = "pytest"
+	RunnerCommand = "command"
 )
 
 // Sides.
@@ -110,6 +119,14 @@ type Spec struct {
 	// packages and tests it runs, in order, stopping at the first kill.
 	Mutation *MutantRef `json:"mutation,omitempty"`
 	Targets  []Target   `json:"targets,omitempty"`
+	// Runner is what runs: go test (""), pytest, or a declared command.
+	Runner string `json:"runner,omitempty"`
+	// Python is the interpreter of a pytest job.
+	Python string `json:"python,omitempty"`
+	// Run and JUnit are a command job's command line and the JUnit file
+	// it writes (relative to the tree's root), if any.
+	Run   string `json:"run,omitempty"`
+	JUnit string `json:"junit,omitempty"`
 }
 
 // MutantRef names one mutant of the schemata build.
@@ -120,6 +137,11 @@ type MutantRef struct {
 	Col         int    `json:"col"`
 	Operator    string `json:"operator"`
 	Description string `json:"description"`
+	// Start, End and Replacement are a source mutant's edit (Python):
+	// the bytes [Start, End) of Path replaced.
+	Start       int    `json:"start,omitempty"`
+	End         int    `json:"end,omitempty"`
+	Replacement string `json:"replacement,omitempty"`
 }
 
 // Target is a test package and the tests of it a mutant job runs.
@@ -141,6 +163,10 @@ func (s *Spec) ID() string {
 		b.WriteString(s.Claim)
 	case Discovery, Collateral, Coverage:
 		b.WriteByte('/')
+		if s.Runner != RunnerGo {
+			b.WriteString(s.Runner)
+			b.WriteByte(':')
+		}
 		b.WriteString(s.Module)
 		b.WriteByte(':')
 		b.WriteString(s.Package)
@@ -148,6 +174,9 @@ func (s *Spec) ID() string {
 		if s.Mutation != nil {
 			fmt.Fprintf(&b, "/%d", s.Mutation.ID)
 		}
+	case Seal:
+		b.WriteByte('/')
+		b.WriteString(criteria.Command{Run: s.Run, JUnit: s.JUnit}.ID())
 	}
 	return b.String()
 }
@@ -166,6 +195,23 @@ func (s *Spec) RunPattern() string {
 // Argv is the command the job runs, in Module's directory. Coverage and
 // mutant jobs run several processes; Argv is the first (the build).
 func (s *Spec) Argv() []string {
+	switch s.Runner {
+	case RunnerPytest:
+		argv := []string{s.Python, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir=.", "-o", "junit_family=xunit1", "--junitxml=<report>", "-q", "--color=no"}
+		switch s.Purpose {
+		case Coverage:
+			argv = append([]string{s.Python, "-m", "coverage", "run", "--rcfile=<rc>", "--data-file=<data>"}, argv[1:]...)
+		case Mutant:
+			argv = append(argv, "-x")
+			for _, t := range s.Targets {
+				argv = append(argv, t.Tests...)
+			}
+			return argv
+		}
+		return append(argv, s.Tests...)
+	case RunnerCommand:
+		return []string{"/bin/sh", "-c", s.Run}
+	}
 	switch s.Purpose {
 	case Coverage:
 		return []string{"go", "test", "-c", "-cover", "-covermode=set", "-coverpkg=" + strings.Join(s.CoverPkgs, ","), "-o", "<bin>", s.Package}
@@ -212,8 +258,20 @@ func ParseSpec(b []byte) (*Spec, error) {
 const MaxReruns = 100
 
 func (s *Spec) check() error {
+	switch s.Runner {
+	case RunnerGo, RunnerPytest, RunnerCommand:
+	default:
+		return fmt.Errorf("job spec: unknown runner %q", s.Runner)
+	}
+	if s.Runner == RunnerCommand && strings.TrimSpace(s.Run) == "" {
+		return fmt.Errorf("job spec: a command job names its command")
+	}
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery, Coverage:
+	case Seal:
+		if s.Runner != RunnerCommand {
+			return fmt.Errorf("job spec: a seal job runs a command")
+		}
 	case Mutant:
 		if s.Mutation == nil || s.Mutation.ID <= 0 || len(s.Targets) == 0 {
 			return fmt.Errorf("job spec: a mutant job names its mutant and its targets")
@@ -262,6 +320,10 @@ type Detail struct {
 	// Profiles maps each test a coverage job ran ("<import path>.<Test>")
 	// to the blob digest of its coverage profile.
 	Profiles map[string]string `json:"profiles,omitempty"`
+	// Count is the number of cases the runner reported (JUnit, go test
+	// -json, unittest's summary) for pytest and command jobs; nil when it
+	// reported none, which is never a pass by count.
+	Count *int `json:"count,omitempty"`
 }
 
 // Marshal encodes d deterministically.
@@ -286,11 +348,20 @@ func ParseDetail(b []byte) (*Detail, error) {
 
 // Case is one test's result in a suite job (collateral, discovery).
 type Case struct {
-	// Name is "<import path>.<test name>".
+	// Name is "<import path>.<test name>" for go test, the node id for
+	// pytest.
 	Name string
-	// Outcome is pass, fail, skip, none or inconsistent.
+	// Outcome is pass, fail, skip, none, inconsistent, or CaseStopped.
 	Outcome string
 }
+
+// CaseStopped is the outcome of a test a resource limit stopped (Python's
+// MemoryError under the address-space limit): harness death, not failure.
+const CaseStopped = "stopped"
+
+// PythonProfile names the coverage.py JSON report among a Python coverage
+// job's profiles.
+const PythonProfile = "coverage.py"
 
 // Done is a job with its answer.
 type Done struct {

@@ -20,18 +20,6 @@ import (
 // (Debian bookworm) wrote it, one file a line, with a fixed timestamp: the
 // tests check it without Python too.
 
-// coverageRC is the configuration the executor gives coverage.py; see the
-// package documentation.
-const coverageRC = `[run]
-branch = False
-dynamic_context = test_function
-source = .
-parallel = False
-
-[report]
-exclude_lines =
-`
-
 // treeFiles is a tree with a package calc, tests in a directory that is
 // not a package (module names "test_ops") and in one that is
 // ("pkgtests.test_pkg"), and configuration files of its own that the
@@ -281,7 +269,7 @@ func TestRealCoverage(t *testing.T) {
 	}
 	py := findPython(t, env)
 	rc := filepath.Join(work, "sealgate-coverage.ini")
-	if err := os.WriteFile(rc, []byte(coverageRC), 0o644); err != nil {
+	if err := os.WriteFile(rc, []byte(RC), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	data := filepath.Join(work, "coverage.data")
