@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sealgate/sealgate/ledger/blob"
@@ -55,7 +56,7 @@ type Workspace struct {
 	co       *checkout.Checkout
 	dir      string
 	pristine map[string]string
-	jobs     int
+	jobs     atomic.Int64
 	binaries map[string]*binary
 	targets  map[string][]string
 }
@@ -91,6 +92,12 @@ func (w *Workspace) limitsFor(s *jobs.Spec) sandbox.Limits {
 	return l
 }
 
+// jobDir names a new job directory: jobs of one workspace may run at once
+// (seal checks are dealt to several workers).
+func (w *Workspace) jobDir() string {
+	return filepath.Join(w.dir, fmt.Sprintf("job-%04d", w.jobs.Add(1)))
+}
+
 // Close removes the workspace.
 func (w *Workspace) Close() error { return os.RemoveAll(w.dir) }
 
@@ -117,10 +124,16 @@ func (e *Executor) Execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 		a.Detail = jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: s.Skip, Runs: []jobs.Run{}}
 		return a
 	}
-	switch s.Purpose {
-	case jobs.Coverage:
+	switch {
+	case s.Runner == jobs.RunnerPytest && s.Purpose == jobs.Coverage:
+		return e.executePytestCoverage(ctx, w, s)
+	case s.Runner == jobs.RunnerPytest && s.Purpose == jobs.Mutant:
+		return e.executePytestMutant(ctx, w, s)
+	case s.Runner != jobs.RunnerGo:
+		return e.executeProcess(ctx, w, s)
+	case s.Purpose == jobs.Coverage:
 		return e.executeCoverage(ctx, w, s)
-	case jobs.Mutant:
+	case s.Purpose == jobs.Mutant:
 		return e.executeMutant(ctx, w, s)
 	}
 	runs := 1 + max(s.Reruns, 0)
@@ -166,8 +179,7 @@ func settle(outcomes, reasons []string) (string, string) {
 
 // once runs the job's process one time.
 func (e *Executor) once(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, cases []jobs.Case, run jobs.Run, err error) {
-	w.jobs++
-	dir := filepath.Join(w.dir, fmt.Sprintf("job-%04d", w.jobs))
+	dir := w.jobDir()
 	defer os.RemoveAll(dir)
 	if err := w.prepare(dir, s); err != nil {
 		return "", "", nil, run, fmt.Errorf("prepare the job tree: %v", err)
@@ -377,6 +389,20 @@ func (e *Executor) env() []string {
 		"GOFLAGS=",
 		"LC_ALL=C",
 	}
+}
+
+// envWithPath is env with dirs put first in PATH.
+func (e *Executor) envWithPath(dirs []string) []string {
+	env := e.env()
+	if len(dirs) == 0 {
+		return env
+	}
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + strings.Join(dirs, ":") + ":" + v
+		}
+	}
+	return env
 }
 
 func existing(paths ...string) []string {

@@ -21,6 +21,8 @@ type proc struct {
 	argv    []string // argv[0] "go" means the toolchain's go
 	env     []string // added to the job environment
 	ro      []string // extra read-only binds
+	rw      []string // extra writable binds (outside the tree)
+	path    []string // directories put before the job environment's PATH
 	timeout time.Duration
 }
 
@@ -46,8 +48,8 @@ func (e *Executor) start(ctx context.Context, w *Workspace, a *Answer, p proc) (
 	l := w.Limits
 	l.Timeout = p.timeout
 	spec := sandbox.Spec{
-		Dir: p.dir, Argv: argv, Env: append(e.env(), p.env...),
-		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache), p.ro...), Writable: existing(e.Go.Cache),
+		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(p.path), p.env...),
+		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache), p.ro...), Writable: append(existing(e.Go.Cache), p.rw...),
 		Limits: l, Stdout: stdout, Stderr: stderr,
 	}
 	res, err := e.Sandbox.Run(ctx, spec)
@@ -73,8 +75,7 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
 		return a
 	}
-	w.jobs++
-	dir := filepath.Join(w.dir, fmt.Sprintf("job-%04d", w.jobs))
+	dir := w.jobDir()
 	defer os.RemoveAll(dir)
 	if err := w.prepare(dir, s); err != nil {
 		return fail(jobs.OutcomeUnrunnable, "prepare the job tree: %v", err)
@@ -211,8 +212,7 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			if !ok {
 				continue // fails unmutated: it cannot judge a mutant
 			}
-			w.jobs++
-			dir := filepath.Join(w.dir, fmt.Sprintf("job-%04d", w.jobs))
+			dir := w.jobDir()
 			if err := os.CopyFS(dir, os.DirFS(w.pristine[treeSchemata])); err != nil {
 				return done(jobs.OutcomeUnrunnable, "prepare the mutant tree: %v", err)
 			}

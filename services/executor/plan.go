@@ -22,9 +22,24 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	// Claims first, the suite last: when the deadline cuts a run short,
 	// the claims are the evidence most worth having.
 	var out []*jobs.Spec
-	coll := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
+	// The full suite of every stack the tree has: go test, pytest, and the
+	// declared suite command. With none of them, the Go suite is planned
+	// not to run, saying why, so that "no suite" is evidence too.
+	var suites []*jobs.Spec
+	goSuite := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
 	if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeOracle], "go.mod")); err != nil {
-		coll.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
+		goSuite.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
+	} else {
+		suites = append(suites, goSuite)
+	}
+	if py := w.pythonSuite(c); py != nil {
+		suites = append(suites, py)
+	}
+	if cmd := commandSuite(c); cmd != nil {
+		suites = append(suites, cmd)
+	}
+	if len(suites) == 0 {
+		suites = append(suites, goSuite)
 	}
 	if len(c.Claims) == 0 {
 		for _, pkg := range w.touchedPackages() {
@@ -35,12 +50,25 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 		}
 	}
 	for _, claim := range c.Claims {
-		out = append(out, w.planClaim(claim, c)...)
+		out = append(out, w.planAny(claim, c)...)
 	}
 	if jobs.MeasureCoverage(c) {
 		out = append(out, w.coverageJobs(c)...)
+		out = append(out, w.pythonCoverageJob(c)...)
 	}
-	return append(out, coll)
+	out = append(out, sealJobs(c)...)
+	return append(out, suites...)
+}
+
+// planAny plans a claim of any kind on both sides.
+func (w *Workspace) planAny(claim string, c *criteria.Criteria) []*jobs.Spec {
+	switch {
+	case strings.HasPrefix(claim, "pytest:"):
+		return w.planPytest(claim, c)
+	case strings.HasPrefix(claim, "cmd:"):
+		return planCommand(claim, c)
+	}
+	return w.planClaim(claim, c)
 }
 
 // PlanDue returns the specs of the follow-up jobs named by due
@@ -62,8 +90,15 @@ func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[stri
 		case jobs.Collateral:
 			b := *d.Spec
 			b.Side, b.Tree, b.Skip = jobs.Baseline, jobs.TreeBaseline, ""
-			if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
-				b.Skip = "the baseline tree has no go.mod at its root"
+			switch b.Runner {
+			case jobs.RunnerGo:
+				if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
+					b.Skip = "the baseline tree has no go.mod at its root"
+				}
+			case jobs.RunnerPytest:
+				if !w.hasPythonTests(jobs.TreeBaseline) {
+					b.Skip = "the baseline tree has no Python test file"
+				}
 			}
 			add(&b)
 		case jobs.Prereq:
@@ -73,7 +108,7 @@ func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[stri
 		}
 	}
 	for _, claim := range jobs.Discovered(planned, done, reached) {
-		for _, s := range w.planClaim(claim, c) {
+		for _, s := range w.planAny(claim, c) {
 			add(s)
 		}
 	}
@@ -186,11 +221,11 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		return skipBoth(claim, err.Error())
 	}
 	dir := path.Clean(strings.TrimPrefix(pkg, "./"))
-	if len(w.co.HarnessDrift) > 0 {
-		return skipBoth(claim, fmt.Sprintf("the patch changes the harness (%s): its claims cannot be verified", strings.Join(w.co.HarnessDrift, ", ")))
+	if drift := w.co.HarnessDriftFor("go"); len(drift) > 0 {
+		return skipBoth(claim, fmt.Sprintf("the patch changes the harness (%s): its claims cannot be verified", strings.Join(drift, ", ")))
 	}
 	for _, f := range w.co.TestHarness {
-		if path.Dir(f) == dir {
+		if path.Dir(f) == dir && strings.HasSuffix(f, ".go") {
 			return skipBoth(claim, fmt.Sprintf("the patch adds or changes TestMain or init in %s: it controls the test harness of %s", f, pkg))
 		}
 	}

@@ -6,10 +6,12 @@ package handler
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/keyring"
@@ -33,6 +35,9 @@ type Handler struct {
 	// Progress, when set, hears about each job as it starts and ends.
 	Progress func(runID, jobID, state string)
 	Log      *slog.Logger
+	// SealWorkers is how many workers the seal plan's checks are dealt to;
+	// zero means one.
+	SealWorkers int
 
 	spaces map[string]*executor.Workspace
 	// planned remembers the jobs this handler planned per run: its own
@@ -217,19 +222,27 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 	runID := planRec.Record.GetRunId()
 	answered := answeredTokens(run)
 	w, _ := h.space(ctx, run, sealed)
-	for _, job := range planRec.Record.GetJobPlanned().GetJobs() {
+	// Results of concurrent workers reach the ledger one at a time.
+	var mu sync.Mutex
+	emitOne := func(ctx context.Context, recs ...*pb.Record) ([]*record.Decoded, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return emit(ctx, recs...)
+	}
+	progress := func(jobID, state string) {
+		if h.Progress != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			h.Progress(runID, jobID, state)
+		}
+	}
+	one := func(job *pb.Job, s *jobs.Spec) error {
 		if answered[job.Token.GetId()] {
 			// A plan delivered again after a restart: this job's result is
 			// on the ledger; running it again could only conflict with it.
-			continue
+			return nil
 		}
-		s, err := jobs.ParseSpec(job.Spec)
-		if err != nil {
-			continue
-		}
-		if h.Progress != nil {
-			h.Progress(runID, job.JobId, "running")
-		}
+		progress(job.JobId, "running")
 		var a *executor.Answer
 		jctx, span := telemetry.JobSpan(ctx, job.JobId)
 		if w == nil && s.Skip == "" {
@@ -245,7 +258,7 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 		if err != nil {
 			return err
 		}
-		_, err = emit(ctx, &pb.Record{
+		_, err = emitOne(ctx, &pb.Record{
 			RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{planRec.Digest}, Token: job.Token.GetId(),
 			Body: &pb.Record_JobResult{JobResult: res},
 		})
@@ -254,11 +267,48 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 		} else if err != nil {
 			return err
 		}
-		if h.Progress != nil {
-			h.Progress(runID, job.JobId, a.Detail.Outcome)
+		progress(job.JobId, a.Detail.Outcome)
+		return nil
+	}
+	type item struct {
+		job  *pb.Job
+		spec *jobs.Spec
+	}
+	var checks []item
+	for _, job := range planRec.Record.GetJobPlanned().GetJobs() {
+		s, err := jobs.ParseSpec(job.Spec)
+		if err != nil {
+			continue
+		}
+		if s.Purpose == jobs.Seal {
+			checks = append(checks, item{job, s})
+			continue
+		}
+		if err := one(job, s); err != nil {
+			return err
 		}
 	}
-	return nil
+	// The seal plan's checks are dealt round-robin to the workers, each
+	// running its share in order; every result names its check by the
+	// check's identity (the job id), so nothing is matched by position or
+	// count.
+	workers := min(max(h.SealWorkers, 1), max(len(checks), 1))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < len(checks); i += workers {
+				if err := one(checks[i].job, checks[i].spec); err != nil {
+					errs[k] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Result is the job.result body of a's answer to job.
@@ -280,8 +330,13 @@ func Result(job *pb.Job, a *executor.Answer) (*pb.JobResult, error) {
 		n := uint32(len(a.Cases))
 		res.CasesRun = &n
 	}
+	name, media := "go-test-json-%d", "application/x-ndjson"
+	if s, err := jobs.ParseSpec(job.Spec); err == nil && s.Runner != jobs.RunnerGo {
+		// pytest and command output, coverage.py reports: kept as bytes.
+		name, media = s.Runner+"-output-%d", "application/octet-stream"
+	}
 	for i, d := range a.Artefacts {
-		res.Artefacts = append(res.Artefacts, &pb.Artefact{Name: fmt.Sprintf("go-test-json-%d", i+1), Digest: d, MediaType: "application/x-ndjson"})
+		res.Artefacts = append(res.Artefacts, &pb.Artefact{Name: fmt.Sprintf(name, i+1), Digest: d, MediaType: media})
 	}
 	return res, nil
 }

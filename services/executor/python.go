@@ -1,0 +1,327 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/junit"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/reach/pycov"
+)
+
+// pytestJob is a pytest job of the run's interpreter.
+func pytestJob(purpose, side, claim string, tests []string, c *criteria.Criteria) *jobs.Spec {
+	tree := jobs.TreeOracle
+	if side == jobs.Baseline {
+		tree = jobs.TreeBaseline
+	}
+	s := &jobs.Spec{Purpose: purpose, Side: side, Claim: claim, Tree: tree, Module: ".", Tests: tests,
+		Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec}
+	switch purpose {
+	case jobs.Claim, jobs.Prereq:
+		s.Reruns = c.Limits.StabilityReruns
+	case jobs.Collateral, jobs.Coverage:
+		s.TimeoutSec = c.Limits.SuiteTimeoutSec
+	}
+	if c.Python == "" {
+		s.Skip = "no Python interpreter with pytest was sealed for this run (--python)"
+	}
+	return s
+}
+
+// planPytest plans one pytest claim on both sides: node id
+// path/test_x.py::test_name (parametrized ids too), run alone in its own
+// process, with the baseline's test files put back on the patch side.
+func (w *Workspace) planPytest(claim string, c *criteria.Criteria) []*jobs.Spec {
+	nodeID := strings.TrimPrefix(claim, "pytest:")
+	file, test, _ := strings.Cut(nodeID, "::")
+	if drift := w.co.HarnessDriftFor("python"); len(drift) > 0 {
+		return skipBoth(claim, fmt.Sprintf("the patch changes the Python test harness (%s): its claims cannot be verified", strings.Join(drift, ", ")))
+	}
+	if len(w.co.TestHarness) > 0 {
+		for _, f := range w.co.TestHarness {
+			if strings.HasSuffix(f, ".py") {
+				return skipBoth(claim, fmt.Sprintf("the patch adds or changes pytest hooks or plugins in %s: it controls the test harness", f))
+			}
+		}
+	}
+	base := pytestJob(jobs.Claim, jobs.Baseline, claim, []string{nodeID}, c)
+	patch := pytestJob(jobs.Claim, jobs.Patch, claim, []string{nodeID}, c)
+	if patch.Skip != "" {
+		return skipBoth(claim, patch.Skip)
+	}
+	fn := funcOf(test)
+	for _, d := range w.co.Deferred {
+		if d.File != file || d.Test != fn {
+			continue
+		}
+		// A test the patch added to a baseline test file: the file's
+		// baseline tests must pass on the patched code first.
+		patch.Transplant = []string{d.File}
+		base.Transplant = []string{d.File}
+		var ids []string
+		for _, t := range d.BaselineTests {
+			ids = append(ids, file+"::"+t)
+		}
+		if len(ids) == 0 {
+			return []*jobs.Spec{base, patch}
+		}
+		pre := pytestJob(jobs.Prereq, jobs.Patch, claim, ids, c)
+		pre.Then = patch
+		return []*jobs.Spec{base, pre}
+	}
+	if !w.declaresPython(jobs.TreeOracle, file, fn) {
+		return skipBoth(claim, fmt.Sprintf("%s declares no test %s on the patch side (baseline test files put back)", file, fn))
+	}
+	if !w.declaresPython(jobs.TreeBaseline, file, fn) {
+		// A new test file: on the baseline it runs laid over the baseline
+		// code.
+		base.Transplant = []string{file}
+	}
+	return []*jobs.Spec{base, patch}
+}
+
+// funcOf strips a node id's parameters: "TestK::test_x[a-1]" is
+// "TestK::test_x".
+func funcOf(test string) string {
+	if i := strings.IndexByte(test, '['); i >= 0 {
+		return test[:i]
+	}
+	return test
+}
+
+// declaresPython reports whether file in tree declares test (a node id
+// suffix without parameters).
+func (w *Workspace) declaresPython(tree, file, test string) bool {
+	src, err := os.ReadFile(filepath.Join(w.pristine[tree], filepath.FromSlash(file)))
+	if err != nil {
+		return false
+	}
+	names, err := checkout.PythonTestFuncs(src)
+	return err == nil && slices.Contains(names, test)
+}
+
+// hasPythonTests reports whether tree holds a Python test file.
+func (w *Workspace) hasPythonTests(tree string) bool {
+	found := false
+	root := w.pristine[tree]
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(rel, ".py") && pycov.IsTestFile(rel) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// changedPython lists the Python source files the patch adds or changes.
+func (w *Workspace) changedPython() []checkout.Change {
+	var out []checkout.Change
+	for _, ch := range w.co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && checkout.Language(ch.Path) == "python" {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// pythonCoverageJob runs the pytest suite once under coverage.py with a
+// dynamic context per test: diff coverage and the reach map of the
+// changed Python lines.
+func (w *Workspace) pythonCoverageJob(c *criteria.Criteria) []*jobs.Spec {
+	if len(w.changedPython()) == 0 {
+		return nil
+	}
+	return []*jobs.Spec{pytestJob(jobs.Coverage, jobs.Patch, "", nil, c)}
+}
+
+// executePytestCoverage runs the suite under coverage.py and stores its
+// JSON report (with contexts) as the job's one profile.
+func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}, Profiles: map[string]string{}}}
+	fail := func(outcome, format string, args ...any) *Answer {
+		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
+		return a
+	}
+	dir := w.jobDir()
+	out := dir + ".out"
+	defer os.RemoveAll(dir)
+	defer os.RemoveAll(out)
+	if err := w.prepare(dir, s); err != nil {
+		return fail(jobs.OutcomeUnrunnable, "prepare the job tree: %v", err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fail(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	rc := filepath.Join(out, "coverage.ini")
+	if err := os.WriteFile(rc, []byte(pycov.RC), 0o644); err != nil {
+		return fail(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	data, report, junitPath := filepath.Join(out, "coverage.data"), filepath.Join(out, "coverage.json"), filepath.Join(out, "junit.xml")
+	p := proc{dir: dir, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s),
+		argv: append([]string{s.Python, "-m", "coverage", "run", "--rcfile=" + rc, "--data-file=" + data}, PytestArgs(junitPath)...)}
+	r, err := e.start(ctx, w, a, p)
+	if err != nil {
+		return fail(jobs.OutcomeUnrunnable, "sandbox: %v", err)
+	}
+	if r.res.Termination != sandbox.Exited || (r.res.ExitCode != 0 && r.res.ExitCode != 1) {
+		return fail(jobs.OutcomeUnrunnable, "the pytest run under coverage.py did not complete (%s, exit %d): %s", r.res.Termination, r.res.ExitCode, firstLine(r.stderr))
+	}
+	if rep, err := readJUnit(junitPath); err == nil {
+		a.Cases = pytestCases(rep)
+	}
+	p.argv = []string{s.Python, "-m", "coverage", "json", "--rcfile=" + rc, "--data-file=" + data, "--show-contexts", "-o", report}
+	p.timeout = timeoutOf(s)
+	if r, err = e.start(ctx, w, a, p); err != nil {
+		return fail(jobs.OutcomeUnrunnable, "sandbox: %v", err)
+	}
+	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
+		return fail(jobs.OutcomeUnrunnable, "coverage.py could not write its report (%s, exit %d): %s", r.res.Termination, r.res.ExitCode, firstLine(r.stderr))
+	}
+	b, err := os.ReadFile(report)
+	if err != nil || e.Blobs == nil {
+		return fail(jobs.OutcomeUnrunnable, "the coverage.py report is missing: %v", err)
+	}
+	d, err := e.Blobs.Put(ctx, b)
+	if err != nil {
+		return fail(jobs.OutcomeUnrunnable, "store the coverage.py report: %v", err)
+	}
+	a.Detail.Profiles[jobs.PythonProfile] = d
+	a.Artefacts = append(a.Artefacts, d)
+	return fail(jobs.OutcomePass, "the pytest suite (%d tests) under coverage.py, one context per test", len(a.Cases))
+}
+
+// pythonSuite plans the pytest suite as collateral when the patched tree
+// holds Python tests.
+func (w *Workspace) pythonSuite(c *criteria.Criteria) *jobs.Spec {
+	if !w.hasPythonTests(jobs.TreeOracle) {
+		return nil
+	}
+	return pytestJob(jobs.Collateral, jobs.Patch, "", nil, c)
+}
+
+// planCommand plans a declared-command claim on both sides.
+func planCommand(claim string, c *criteria.Criteria) []*jobs.Spec {
+	label := strings.TrimPrefix(claim, "cmd:")
+	cmd, ok := c.Commands[label]
+	if !ok {
+		return skipBoth(claim, fmt.Sprintf("no command is declared for %s", claim))
+	}
+	var out []*jobs.Spec
+	for _, side := range []string{jobs.Baseline, jobs.Patch} {
+		tree := jobs.TreeOracle
+		if side == jobs.Baseline {
+			tree = jobs.TreeBaseline
+		}
+		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: tree, Module: ".", Runner: jobs.RunnerCommand,
+			Run: cmd.Run, JUnit: cmd.JUnit, Python: c.Python, Reruns: c.Limits.StabilityReruns, TimeoutSec: c.Limits.ClaimTimeoutSec})
+	}
+	return out
+}
+
+// sealJobs plans the seal plan's checks on the patch, one job per check,
+// identified by the check's command.
+func sealJobs(c *criteria.Criteria) []*jobs.Spec {
+	var out []*jobs.Spec
+	for _, chk := range c.SealPlan {
+		out = append(out, &jobs.Spec{Purpose: jobs.Seal, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Runner: jobs.RunnerCommand,
+			Run: chk.Run, JUnit: chk.JUnit, Python: c.Python, TimeoutSec: c.Limits.SuiteTimeoutSec})
+	}
+	return out
+}
+
+// commandSuite plans the declared full-suite command as collateral.
+func commandSuite(c *criteria.Criteria) *jobs.Spec {
+	if c.Suite == nil {
+		return nil
+	}
+	return &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Runner: jobs.RunnerCommand,
+		Run: c.Suite.Run, JUnit: c.Suite.JUnit, Python: c.Python, TimeoutSec: c.Limits.SuiteTimeoutSec}
+}
+
+// executePytestMutant runs the tests that reach a Python mutant's line,
+// in a copy of the oracle tree with the mutant's edit made, stopping at the
+// first failure (-x). A failing test kills it; all passing lets it
+// survive; anything that is not a test verdict (collection errors, no
+// tests, a timeout, a death) makes it stillborn, out of both sides of the
+// ratio.
+func (e *Executor) executePytestMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
+	done := func(outcome, format string, args ...any) *Answer {
+		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
+		return a
+	}
+	m := s.Mutation
+	var tests []string
+	for _, t := range s.Targets {
+		tests = append(tests, t.Tests...)
+	}
+	if len(tests) == 0 {
+		return done(jobs.OutcomeStillborn, "no test reaches the mutant's line")
+	}
+	dir := w.jobDir()
+	out := dir + ".out"
+	defer os.RemoveAll(dir)
+	defer os.RemoveAll(out)
+	if err := w.prepare(dir, s); err != nil {
+		return done(jobs.OutcomeUnrunnable, "prepare the job tree: %v", err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	file := filepath.Join(dir, filepath.FromSlash(m.Path))
+	src, err := os.ReadFile(file)
+	if err != nil || m.Start < 0 || m.End < m.Start || m.End > len(src) {
+		return done(jobs.OutcomeStillborn, "the mutant's edit does not fit %s", m.Path)
+	}
+	mutated := append(append(append([]byte{}, src[:m.Start]...), m.Replacement...), src[m.End:]...)
+	if err := os.WriteFile(file, mutated, 0o644); err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	report := filepath.Join(out, "junit.xml")
+	argv := append(append([]string{s.Python}, PytestArgs(report)...), "-x")
+	r, err := e.start(ctx, w, a, proc{dir: dir, argv: append(argv, tests...), env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s)})
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "sandbox: %v", err)
+	}
+	if r.res.Termination != sandbox.Exited {
+		return done(jobs.OutcomeStillborn, "the tests did not finish with the mutant (%s)", r.res.Termination)
+	}
+	rep, rerr := readJUnit(report)
+	switch r.res.ExitCode {
+	case 0:
+		if rerr != nil || rep.Totals.Cases == 0 {
+			return done(jobs.OutcomeStillborn, "exit 0 but no test was reported")
+		}
+		return done(jobs.OutcomeSurvived, "%d reaching tests pass with the mutant", rep.Totals.Cases)
+	case 1:
+		if rerr == nil {
+			for _, c := range rep.Cases {
+				if c.Status == junit.StatusFailed || c.Status == junit.StatusErrored {
+					a.Detail.KilledBy = junit.NodeID(c)
+					return done(jobs.OutcomeKilled, "%s fails with the mutant", a.Detail.KilledBy)
+				}
+			}
+		}
+		return done(jobs.OutcomeKilled, "pytest exit 1 with the mutant")
+	}
+	return done(jobs.OutcomeStillborn, "pytest exit %d with the mutant, %s", r.res.ExitCode, pytestExit(r.res.ExitCode))
+}
