@@ -27,6 +27,7 @@ import (
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
+	"github.com/sealgate/sealgate/services/mutation/pymutant"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
 )
@@ -136,8 +137,15 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			reaching[l.Path][int(l.Line)] = append(reaching[l.Path][int(l.Line)], e.Test)
 		}
 	}
-	byDir := map[string]map[string][]int{} // dir → base → lines
+	byDir := map[string]map[string][]int{} // dir → base → lines (Go)
+	pyLines := map[string][]int{}          // path → lines (Python)
 	for p, lines := range reaching {
+		if strings.HasSuffix(p, ".py") {
+			for l := range lines {
+				pyLines[p] = append(pyLines[p], l)
+			}
+			continue
+		}
 		d := path.Dir(p)
 		if byDir[d] == nil {
 			byDir[d] = map[string][]int{}
@@ -190,6 +198,13 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			sites = append(sites, s)
 		}
 	}
+	pySites, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
+	if err != nil {
+		return h.strength(ctx, sealed, parents, notMeasured("%v", err), emit)
+	}
+	for _, ps := range slices.Sorted(maps.Keys(pySites)) {
+		sites = append(sites, pySites[ps].site)
+	}
 	trees := runTrees(run)
 	chosen := mutant.Select(sites, c.MutationMax, []byte(trees))
 	if len(chosen) == 0 {
@@ -200,7 +215,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	for d, pkg := range pkgs {
 		var mine []mutant.Site
 		for _, s := range chosen {
-			if path.Dir(s.File) == d {
+			if path.Dir(s.File) == d && strings.HasSuffix(s.File, ".go") {
 				s.File = path.Base(s.File)
 				mine = append(mine, s)
 			}
@@ -216,12 +231,26 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			overlay[path.Join(d, base)] = b
 		}
 	}
-	if err := w.Schemata(overlay); err != nil {
-		return h.strength(ctx, sealed, parents, notMeasured("write the mutant schemata: %v", err), emit)
+	if len(overlay) > 0 {
+		if err := w.Schemata(overlay); err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("write the mutant schemata: %v", err), emit)
+		}
 	}
 	targetsOf := testPackages(run)
 	var specs []*jobs.Spec
 	for _, s := range chosen {
+		if ps, ok := pySites[pyKey(s)]; ok {
+			// A Python mutant: its edit made in a copy of the oracle
+			// tree, run against the node ids that reach its line.
+			tests := slices.Clone(reaching[s.File][s.Line])
+			slices.Sort(tests)
+			specs = append(specs, &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".",
+				Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec,
+				Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
+					Start: ps.start, End: ps.end, Replacement: ps.replacement},
+				Targets: []jobs.Target{{Tests: slices.Compact(tests)}}})
+			continue
+		}
 		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
 			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description}}
 		byPkg := map[string][]string{}
@@ -386,6 +415,46 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
 		len(order), m.Killed, m.Survived, m.Stillborn)
 	return h.strength(ctx, sealed, parents, m, emit)
+}
+
+// pySite is a Python mutation site as Select takes it, with its edit.
+type pySite struct {
+	site        mutant.Site
+	start, end  int
+	replacement string
+}
+
+// pyKey identifies a site across Select, which returns copies.
+func pyKey(s mutant.Site) string {
+	return fmt.Sprintf("%s:%d:%d:%s:%s", s.File, s.Line, s.Col, s.Operator, s.Description)
+}
+
+// findPython finds the mutation sites of the changed, covered lines of
+// Python files (path → lines) in the oracle tree at root.
+func findPython(ctx context.Context, python, root string, lines map[string][]int) (map[string]pySite, error) {
+	out := map[string]pySite{}
+	if len(lines) == 0 {
+		return out, nil
+	}
+	if python == "" {
+		return nil, fmt.Errorf("no Python interpreter was sealed for this run: the mutator cannot judge %s", strings.Join(slices.Sorted(maps.Keys(lines)), ", "))
+	}
+	for _, p := range slices.Sorted(maps.Keys(lines)) {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %v", p, err)
+		}
+		ls := slices.Sorted(slices.Values(lines[p]))
+		found, err := pymutant.Find(ctx, python, src, ls)
+		if err != nil {
+			return nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
+		}
+		for _, f := range found {
+			ms := mutant.Site{File: p, Line: f.Line, Col: f.Col, Operator: "python_" + f.Operator, Description: f.Description}
+			out[pyKey(ms)] = pySite{site: ms, start: f.Start, end: f.End, replacement: f.Replacement}
+		}
+	}
+	return out, nil
 }
 
 // readPackage reads the non-test Go files of dir in a tree.

@@ -7,9 +7,11 @@ package handler
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"path"
@@ -24,6 +26,7 @@ import (
 	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/reach/cover"
+	"github.com/sealgate/sealgate/services/reach/pycov"
 	"github.com/sealgate/sealgate/services/runtime"
 )
 
@@ -109,7 +112,7 @@ func none(format string, args ...any) *pb.CoverageMeasured {
 
 func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed, specs []*jobs.Spec, done map[string]*jobs.Detail) *pb.CoverageMeasured {
 	if len(specs) == 0 {
-		return none("the patch changes no Go source file the gate can measure")
+		return none("the patch changes no Go or Python source file the gate can measure")
 	}
 	for _, s := range specs {
 		if d := done[s.ID()]; d.Outcome != jobs.OutcomePass {
@@ -121,61 +124,82 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		return none("the reach service could not rebuild the trees: %v", err)
 	}
 	defer release()
-	files, err := changedFiles(ctx, co)
+	var goSpecs, pySpecs []*jobs.Spec
+	for _, s := range specs {
+		if s.Runner == jobs.RunnerPytest {
+			pySpecs = append(pySpecs, s)
+		} else {
+			goSpecs = append(goSpecs, s)
+		}
+	}
+	var parts []measured
+	goFiles, err := changedFiles(ctx, co)
 	if err != nil {
 		return none("%v", err)
 	}
-	perTest := map[string]*cover.Profile{}
-	var all []*cover.Profile
-	for _, s := range specs {
-		for test, digest := range done[s.ID()].Profiles {
-			b, err := h.Blobs.Get(ctx, digest)
-			if err != nil {
-				return none("the profile of %s: %v", test, err)
-			}
-			p, err := cover.ParseProfile(bytes.NewReader(b))
-			if err != nil {
-				return none("the profile of %s: %v", test, err)
-			}
-			perTest[test] = p
-			all = append(all, p)
-		}
-	}
-	merged := &cover.Profile{Mode: "set"}
-	if len(all) > 0 {
-		if merged, err = cover.Merge(all...); err != nil {
+	if len(goFiles) > 0 {
+		m, err := h.measureGo(ctx, goFiles, goSpecs, done)
+		if err != nil {
 			return none("%v", err)
 		}
+		parts = append(parts, m)
 	}
-	res, err := cover.Measure(files, merged)
-	if err != nil {
-		return none("%v", err)
+	if py := changedPython(co); len(py) > 0 {
+		m, err := h.measurePython(ctx, py, pySpecs, done)
+		if err != nil {
+			return none("%v", err)
+		}
+		parts = append(parts, m)
 	}
-	var rendered bytes.Buffer
-	if err := merged.Write(&rendered); err != nil {
-		return none("%v", err)
+	if len(parts) == 0 {
+		return none("the patch changes no Go or Python source file the gate can measure")
 	}
-	sum := sha256.Sum256(rendered.Bytes())
+	// One measurement over both languages: the lines add up, the reach
+	// maps join (test names of the two never collide: Go's are
+	// "<import path>.<Test>", pytest's node ids hold "::"), and the
+	// profile digest covers every report read, in a fixed order.
+	var res cover.Result
+	reach := map[string][]cover.Line{}
+	digest := sha256.New()
+	tests := 0
+	for _, p := range parts {
+		res.Changed += p.res.Changed
+		res.Covered += p.res.Covered
+		res.Uncovered = append(res.Uncovered, p.res.Uncovered...)
+		res.Excluded = append(res.Excluded, p.res.Excluded...)
+		res.Unmeasured = append(res.Unmeasured, p.res.Unmeasured...)
+		for t, ls := range p.reach {
+			reach[t] = append(reach[t], ls...)
+		}
+		digest.Write(p.report)
+		tests += p.tests
+	}
+	if res.Changed > 0 && len(res.Unmeasured) == 0 {
+		ratio := float64(res.Covered) / float64(res.Changed)
+		res.Ratio = &ratio
+	}
+	profileSum := hex.EncodeToString(digest.Sum(nil))
+	if len(parts) == 1 {
+		sum := sha256.Sum256(parts[0].report)
+		profileSum = hex.EncodeToString(sum[:])
+	}
 	m := &pb.CoverageMeasured{
 		Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED, Ratio: res.Ratio,
 		ChangedLines: uint32(res.Changed), CoveredLines: uint32(res.Covered),
-		DiffSha256: co.DiffSHA256, ProfileSha256: hex.EncodeToString(sum[:]),
-		Reason: fmt.Sprintf("%d of %d changed executable lines run by %d tests alone; %d changed lines excluded (blank, comment, no statement)", res.Covered, res.Changed, len(perTest), len(res.Excluded)),
+		DiffSha256: co.DiffSHA256, ProfileSha256: profileSum,
+		Reason: fmt.Sprintf("%d of %d changed executable lines run by %d tests; %d changed lines excluded (blank, comment, no statement)", res.Covered, res.Changed, tests, len(res.Excluded)),
 	}
 	switch {
 	case len(res.Unmeasured) > 0:
 		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
-		m.Reason = fmt.Sprintf("no coverage profile names %s: their packages were not built with coverage", strings.Join(res.Unmeasured, ", "))
+		m.Reason = fmt.Sprintf("no coverage report names %s: they were not measured", strings.Join(res.Unmeasured, ", "))
 	case res.Ratio == nil:
 		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
-		m.Reason = fmt.Sprintf("the patch changes no executable Go source line (%d changed lines excluded: blank, comment, no statement)", len(res.Excluded))
+		m.Reason = fmt.Sprintf("the patch changes no executable source line (%d changed lines excluded: blank, comment, no statement)", len(res.Excluded))
 	}
+	slices.SortFunc(res.Uncovered, func(a, b cover.Line) int { return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
 	for _, l := range res.Uncovered {
 		m.Uncovered = append(m.Uncovered, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
-	}
-	reach, err := cover.Reach(files, perTest)
-	if err != nil {
-		return none("the reach map: %v", err)
 	}
 	for _, test := range slices.Sorted(maps.Keys(reach)) {
 		e := &pb.ReachEntry{Test: test}
@@ -185,6 +209,96 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		m.Reach = append(m.Reach, e)
 	}
 	return m
+}
+
+// measured is one language's part of a measurement.
+type measured struct {
+	res    cover.Result
+	reach  map[string][]cover.Line
+	report []byte // the report read, as hashed
+	tests  int
+}
+
+// measureGo measures the changed Go files from the per-test profiles of
+// the Go coverage jobs.
+func (h *Handler) measureGo(ctx context.Context, files []cover.File, specs []*jobs.Spec, done map[string]*jobs.Detail) (measured, error) {
+	perTest := map[string]*cover.Profile{}
+	var all []*cover.Profile
+	for _, s := range specs {
+		for test, digest := range done[s.ID()].Profiles {
+			b, err := h.Blobs.Get(ctx, digest)
+			if err != nil {
+				return measured{}, fmt.Errorf("the profile of %s: %v", test, err)
+			}
+			p, err := cover.ParseProfile(bytes.NewReader(b))
+			if err != nil {
+				return measured{}, fmt.Errorf("the profile of %s: %v", test, err)
+			}
+			perTest[test] = p
+			all = append(all, p)
+		}
+	}
+	merged := &cover.Profile{Mode: "set"}
+	if len(all) > 0 {
+		var err error
+		if merged, err = cover.Merge(all...); err != nil {
+			return measured{}, err
+		}
+	}
+	res, err := cover.Measure(files, merged)
+	if err != nil {
+		return measured{}, err
+	}
+	var rendered bytes.Buffer
+	if err := merged.Write(&rendered); err != nil {
+		return measured{}, err
+	}
+	reach, err := cover.Reach(files, perTest)
+	if err != nil {
+		return measured{}, fmt.Errorf("the reach map: %v", err)
+	}
+	return measured{res: res, reach: reach, report: rendered.Bytes(), tests: len(perTest)}, nil
+}
+
+// measurePython measures the changed Python files from the coverage.py
+// report (one context per test) of the Python coverage job.
+func (h *Handler) measurePython(ctx context.Context, changed map[string][]int, specs []*jobs.Spec, done map[string]*jobs.Detail) (measured, error) {
+	if len(specs) != 1 {
+		return measured{}, fmt.Errorf("the patch changes Python source but %d Python coverage jobs ran, not one", len(specs))
+	}
+	digest, ok := done[specs[0].ID()].Profiles[jobs.PythonProfile]
+	if !ok {
+		return measured{}, errors.New("the Python coverage job stored no coverage.py report")
+	}
+	b, err := h.Blobs.Get(ctx, digest)
+	if err != nil {
+		return measured{}, fmt.Errorf("the coverage.py report: %v", err)
+	}
+	rep, err := pycov.Parse(bytes.NewReader(b), pycov.Limits{})
+	if err != nil {
+		return measured{}, fmt.Errorf("the coverage.py report: %v", err)
+	}
+	res, err := pycov.Measure(changed, rep)
+	if err != nil {
+		return measured{}, err
+	}
+	reach, err := pycov.Reach(changed, rep)
+	if err != nil {
+		return measured{}, fmt.Errorf("the reach map: %v", err)
+	}
+	return measured{res: res, reach: reach, report: b, tests: len(reach)}, nil
+}
+
+// changedPython lists the changed Python source files of the patch side
+// with their changed lines.
+func changedPython(co *checkout.Checkout) map[string][]int {
+	out := map[string][]int{}
+	for _, ch := range co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".py") {
+			out[ch.Path] = ch.ChangedLines
+		}
+	}
+	return out
 }
 
 // changedFiles lists the changed Go source files of the patch side with
