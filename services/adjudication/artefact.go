@@ -40,6 +40,7 @@ type Artefact struct {
 	Coverage       CoverageRef     `json:"coverage"`
 	Strength       StrengthRef     `json:"strength"`
 	Sandbox        *SandboxRef     `json:"sandbox"`
+	SealPlan       []SealCheckRef  `json:"seal_plan"`
 	Timing         TimingRef       `json:"timing"`
 	Missing        []string        `json:"missing"`
 	Refusals       []string        `json:"refusals"`
@@ -139,10 +140,32 @@ type DiscoveryRef struct {
 
 // CollateralRef is the full suite on both sides.
 type CollateralRef struct {
-	Patch       *SideRef `json:"patch"`
-	Baseline    *SideRef `json:"baseline"`
-	Tests       *int     `json:"tests"`
-	Regressions []string `json:"regressions"`
+	// Patch and Baseline are the first suite's runs (by job id: the Go
+	// suite when there is one); Suites lists every suite.
+	Patch       *SideRef   `json:"patch"`
+	Baseline    *SideRef   `json:"baseline"`
+	Suites      []SuiteRef `json:"suites"`
+	Tests       *int       `json:"tests"`
+	Regressions []string   `json:"regressions"`
+}
+
+// SuiteRef is one stack's full suite: go test, pytest, or the declared
+// suite command.
+type SuiteRef struct {
+	Job      string   `json:"job"`
+	Patch    *SideRef `json:"patch"`
+	Baseline *SideRef `json:"baseline"`
+}
+
+// SealCheckRef is one check of the seal plan, matched to its job by the
+// check's command.
+type SealCheckRef struct {
+	Command string   `json:"command"`
+	JUnit   string   `json:"junit,omitempty"`
+	Ran     bool     `json:"ran"`
+	Exit    *int     `json:"exit_code"`
+	Cases   *int     `json:"cases"`
+	Run     *SideRef `json:"run"`
 }
 
 // CoverageRef is diff coverage with its floor.
@@ -253,10 +276,26 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		}
 		a.Claims = append(a.Claims, ac)
 	}
-	coll := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Module: ".", Package: "./..."}
-	a.Collateral.Patch = r.side(r.Done[coll.ID()])
-	coll.Side = jobs.Baseline
-	a.Collateral.Baseline = r.side(r.Done[coll.ID()])
+	a.Collateral.Suites = []SuiteRef{}
+	for _, id := range r.Suites() {
+		sr := SuiteRef{Job: id, Patch: r.side(r.Done[id]), Baseline: r.side(r.Done[BaselineOf(r.Planned[id])])}
+		if len(a.Collateral.Suites) == 0 {
+			a.Collateral.Patch, a.Collateral.Baseline = sr.Patch, sr.Baseline
+		}
+		a.Collateral.Suites = append(a.Collateral.Suites, sr)
+	}
+	a.SealPlan = []SealCheckRef{}
+	if r.Sealed != nil {
+		for i, chk := range r.Sealed.Criteria.SealPlan {
+			id := (&jobs.Spec{Purpose: jobs.Seal, Side: jobs.Patch, Run: chk.Run, JUnit: chk.JUnit}).ID()
+			ref := SealCheckRef{Command: chk.Run, JUnit: chk.JUnit, Run: r.side(r.Done[id])}
+			if i < len(e.Seals) && e.Seals[i].Ran {
+				exit := e.Seals[i].Exit
+				ref.Ran, ref.Exit, ref.Cases = true, &exit, e.Seals[i].Cases
+			}
+			a.SealPlan = append(a.SealPlan, ref)
+		}
+	}
 	if e.Collateral != nil {
 		a.Collateral.Tests = e.Collateral.PatchCases
 		a.Collateral.Regressions = nonNil(e.Collateral.Regressions)

@@ -118,7 +118,11 @@ type Collateral struct {
 	// Regressions are tests that passed on the baseline and fail on the
 	// patch.
 	Regressions []string
-	Why         string
+	// Stopped are tests that passed on the baseline and were stopped by a
+	// resource limit on the patch (Python's MemoryError under the address
+	// space limit): no evidence either way.
+	Stopped []string
+	Why     string
 }
 
 // SealCheck is one command of the sealed plan.
@@ -255,6 +259,10 @@ func Decide(p Policy, e Evidence) Verdict {
 		for _, r := range regs {
 			step(FixCode, r)
 		}
+	case len(c.Stopped) > 0:
+		stopped := slices.Sorted(slices.Values(c.Stopped))
+		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline were stopped by a resource limit on the patch: %s", len(stopped), clip(stopped)))
+		step(RaiseLimit, stopped[0])
 	case !c.PatchGreen && c.BaselineRan:
 		gaps = append(gaps, "the full suite is red on both sides with no test that passes on the baseline and fails on the patch")
 	case !c.PatchGreen:

@@ -168,6 +168,7 @@ func (r *Run) Gather(missing []string) Evidence {
 		e.Claims = append(e.Claims, r.claim(c, len(missing) > 0))
 	}
 	e.Collateral = r.collateral()
+	e.Seals = r.seals()
 	e.Coverage = r.coverage()
 	e.Strength = r.strength()
 	return e
@@ -207,34 +208,113 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	return c
 }
 
+// Suites lists the ids of the full-suite jobs planned on the patch, sorted:
+// one per stack the tree has (go test, pytest, the declared suite command).
+func (r *Run) Suites() []string {
+	var ids []string
+	for id, s := range r.Planned {
+		if s.Purpose == jobs.Collateral && s.Side == jobs.Patch {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// BaselineOf returns the id of the baseline run of a patch-side suite.
+func BaselineOf(s *jobs.Spec) string {
+	b := *s
+	b.Side, b.Tree = jobs.Baseline, jobs.TreeBaseline
+	return b.ID()
+}
+
+// collateral folds every suite into one comparison: it ran when every
+// suite ran, is green when every suite is, and counts its tests only when
+// every suite reported a count (go test and pytest always do; a declared
+// command only with a JUnit file or a runner's own count).
 func (r *Run) collateral() *Collateral {
-	patch := r.Done[(&jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Module: ".", Package: "./..."}).ID()]
-	if patch == nil || patch.Detail.Outcome == jobs.OutcomeNotRun {
-		why := "never answered"
-		if patch != nil {
-			why = patch.Detail.Reason
+	ids := r.Suites()
+	if len(ids) == 0 {
+		return &Collateral{Why: "never planned"}
+	}
+	c := &Collateral{PatchRan: true, PatchGreen: true, BaselineRan: true}
+	total, counted := 0, true
+	var whys []string
+	for _, id := range ids {
+		patch := r.Done[id]
+		if patch == nil || patch.Detail.Outcome == jobs.OutcomeNotRun {
+			why := "never answered"
+			if patch != nil {
+				why = patch.Detail.Reason
+			}
+			return &Collateral{Why: why}
 		}
-		return &Collateral{Why: why}
-	}
-	c := &Collateral{PatchRan: true, PatchGreen: patch.Detail.Outcome == jobs.OutcomePass, Why: patch.Detail.Reason}
-	n := len(patch.Cases)
-	c.PatchCases = &n
-	base := r.Done[(&jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Baseline, Module: ".", Package: "./..."}).ID()]
-	if base == nil || base.Detail.Outcome == jobs.OutcomeNotRun {
-		return c
-	}
-	c.BaselineRan = true
-	now := map[string]string{}
-	for _, cs := range patch.Cases {
-		now[cs.Name] = cs.Outcome
-	}
-	for _, cs := range base.Cases {
-		if cs.Outcome == "pass" && now[cs.Name] != "pass" {
-			c.Regressions = append(c.Regressions, cs.Name)
+		whys = append(whys, patch.Detail.Reason)
+		switch {
+		case patch.Detail.Count != nil:
+			total += *patch.Detail.Count
+		case patch.Spec.Runner == jobs.RunnerGo:
+			total += len(patch.Cases)
+		default:
+			counted = false
+		}
+		if patch.Detail.Outcome == jobs.OutcomePass {
+			continue
+		}
+		c.PatchGreen = false
+		base := r.Done[BaselineOf(patch.Spec)]
+		if base == nil || base.Detail.Outcome == jobs.OutcomeNotRun {
+			c.BaselineRan = false
+			continue
+		}
+		now := map[string]string{}
+		for _, cs := range patch.Cases {
+			now[cs.Name] = cs.Outcome
+		}
+		for _, cs := range base.Cases {
+			switch {
+			case cs.Outcome != "pass" || now[cs.Name] == "pass":
+			case now[cs.Name] == jobs.CaseStopped:
+				c.Stopped = append(c.Stopped, cs.Name)
+			default:
+				c.Regressions = append(c.Regressions, cs.Name)
+			}
 		}
 	}
+	if c.PatchGreen {
+		c.BaselineRan = false
+	}
+	if counted {
+		c.PatchCases = &total
+	}
+	c.Why = strings.Join(whys, "; ")
 	slices.Sort(c.Regressions)
+	c.Regressions = slices.Compact(c.Regressions)
+	slices.Sort(c.Stopped)
+	c.Stopped = slices.Compact(c.Stopped)
 	return c
+}
+
+// seals matches each check of the sealed seal plan to its job by the
+// check's identity (its command), never by position or count. A check
+// that timed out, could not start or never answered did not run.
+func (r *Run) seals() []SealCheck {
+	if r.Sealed == nil {
+		return nil
+	}
+	var out []SealCheck
+	for _, chk := range r.Sealed.Criteria.SealPlan {
+		id := (&jobs.Spec{Purpose: jobs.Seal, Side: jobs.Patch, Run: chk.Run, JUnit: chk.JUnit}).ID()
+		sc := SealCheck{Command: chk.Run}
+		if d := r.Done[id]; d != nil && (d.Detail.Outcome == jobs.OutcomePass || d.Detail.Outcome == jobs.OutcomeFail) {
+			sc.Ran, sc.Exit, sc.Cases = true, int(r.Results[id].GetExitCode()), d.Detail.Count
+			if d.Detail.Outcome == jobs.OutcomeFail && sc.Exit == 0 {
+				sc.Exit = 1 // a failure is never exit 0, whatever the record says
+			}
+		}
+		out = append(out, sc)
+	}
+	return out
 }
 
 func (r *Run) coverage() *Coverage {
