@@ -13,6 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sealgate/sealgate/ledger/blob"
@@ -20,6 +23,8 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/junit"
+	"github.com/sealgate/sealgate/services/reach/pycov"
 )
 
 // Request is what a caller asks to verify: the flags of `sealgate verify`.
@@ -41,6 +46,16 @@ type Request struct {
 	TimeoutMillis  int64  `json:"timeout_ms"`
 	RequireSandbox bool   `json:"require_sandbox,omitempty"`
 	ClientVersion  string `json:"client_version,omitempty"`
+	// Python is the interpreter of pytest claims and the Python suite;
+	// empty: the first python3 that imports pytest, found when the run
+	// needs one (a pytest claim, changed Python source, Python tests).
+	Python string `json:"python,omitempty"`
+	// Commands are the declared commands of cmd:LABEL claims, by label.
+	Commands map[string]criteria.Command `json:"commands,omitempty"`
+	// Suite is the full-suite command of a stack run by command.
+	Suite *criteria.Command `json:"suite,omitempty"`
+	// SealPlan are the seal checks, in order.
+	SealPlan []criteria.Command `json:"seal_plan,omitempty"`
 }
 
 // Options returns the JSON of the request's criteria options.
@@ -73,6 +88,28 @@ type Submission struct {
 	Checkout *checkout.Checkout
 	// Request and Seal are run.requested and criteria.sealed.
 	Request, Seal *record.Decoded
+}
+
+// needsPython reports whether a run needs a Python interpreter: a pytest
+// claim, changed Python source or test code, or Python tests in the
+// patched tree (its suite runs as collateral).
+func needsPython(co *checkout.Checkout, claims []string) bool {
+	for _, c := range claims {
+		if strings.HasPrefix(c, "pytest:") {
+			return true
+		}
+	}
+	for _, ch := range co.Changes {
+		if strings.HasSuffix(ch.Path, ".py") {
+			return true
+		}
+	}
+	for _, e := range co.Oracle.Entries() {
+		if strings.HasSuffix(e.Path, ".py") && pycov.IsTestFile(e.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 // NewRunID names a run by its start time and 48 random bits.
@@ -109,8 +146,26 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		}
 		return nil, fmt.Errorf("checkout: %w", err)
 	}
+	python := req.Python
+	if python == "" && needsPython(co, req.Claims) {
+		// Not finding one is not an error here: the jobs that need it are
+		// then answered as not run, saying why, and the verdict cannot be
+		// MERGE.
+		python, _ = junit.FindPython(ctx)
+	}
+	if python != "" {
+		abs, err := filepath.Abs(python)
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("--python %s: %v", python, err)}
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, &UsageError{fmt.Errorf("--python %s: %v", python, err)}
+		}
+		python = abs
+	}
 	timeout := time.Duration(req.TimeoutMillis) * time.Millisecond
 	c := &criteria.Criteria{
+		Python: python, Commands: req.Commands, Suite: req.Suite, SealPlan: req.SealPlan,
 		Schema: criteria.Schema, RunID: runID, Repository: req.Repository,
 		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
 		Claims: req.Claims, DiscoverClaims: len(req.Claims) == 0,

@@ -20,34 +20,50 @@ import (
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
-	var state, write string
+	var state, write, lang string
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Build the bundled demo repository and verify its three patches",
+		Short: "Build a bundled demo repository (Go or Python) and verify its patches",
 		Long: `demo writes the bundled demo Go module with its git history to a temporary
 directory and verifies each of its patches with the real services: an honest
 fix, a "fix" that breaks a passing test, and a patch that hides the bug by
-rewriting the claim's assertion. It prints each verdict and exits 0 when every
-decision is the one a correct gate gives, 1 otherwise.`,
+rewriting the claim's assertion. With --lang python it does the same with the
+bundled Python project (pytest claims, coverage.py, Python mutants), whose
+fourth patch adds a conftest.py hook that rewrites failures into passes. It
+prints each verdict and exits 0 when every decision is the one a correct gate
+gives, 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if write != "" {
-				return writeDemo(cmd.Context(), stdout, write)
+			build, ok := demoBuilders()[lang]
+			if !ok {
+				return usageErrorf("--lang %q: want go or python", lang)
 			}
-			return runDemo(cmd.Context(), stdout, stderr, state, verbose)
+			if write != "" {
+				return writeDemo(cmd.Context(), stdout, write, build)
+			}
+			return runDemo(cmd.Context(), stdout, stderr, state, verbose, lang, build)
 		},
 	}
 	cmd.Flags().StringVar(&state, "state", defaultStateDir(), "state directory of embedded mode (the ledger keeps every demo run)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "show each run's progress")
+	cmd.Flags().StringVar(&lang, "lang", "go", "which demo: go (a Go module) or python (a pytest project; needs python3 with pytest and coverage)")
 	cmd.Flags().StringVar(&write, "write", "", "only write the demo repository to this new directory and print its commits, to verify by hand")
 	return cmd
 }
 
+// demoBuild builds a demo repository in a directory.
+type demoBuild func(ctx context.Context, dir string) (*demorepo.Repo, error)
+
+// demoBuilders are the bundled demos by --lang.
+func demoBuilders() map[string]demoBuild {
+	return map[string]demoBuild{"go": demorepo.Build, "python": demorepo.BuildPython}
+}
+
 // writeDemo writes the demo repository and prints how to verify its
 // patches by hand.
-func writeDemo(ctx context.Context, stdout io.Writer, dir string) error {
-	repo, err := demorepo.Build(ctx, dir)
+func writeDemo(ctx context.Context, stdout io.Writer, dir string, build demoBuild) error {
+	repo, err := build(ctx, dir)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -71,17 +87,21 @@ type demoRow struct {
 	took                time.Duration
 }
 
-func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbose bool) error {
+func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbose bool, lang string, build demoBuild) error {
 	dir, err := os.MkdirTemp("", "sealgate-demo-")
 	if err != nil {
 		return infraErrorf("%v", err)
 	}
 	defer os.RemoveAll(dir)
-	repo, err := demorepo.Build(ctx, filepath.Join(dir, "calc"))
+	repo, err := build(ctx, filepath.Join(dir, lang+"-demo"))
 	if err != nil {
 		return infraErrorf("build the demo repository: %v", err)
 	}
-	fmt.Fprintf(stdout, "demo repository %s, baseline %.12s (TestMedian fails: the bug)\n\n", repo.Dir, repo.Base)
+	bug := "TestMedian fails: the bug"
+	if lang == "python" {
+		bug = "test_percentile[even] fails: the bug"
+	}
+	fmt.Fprintf(stdout, "demo repository %s, baseline %.12s (%s)\n\n", repo.Dir, repo.Base, bug)
 	var rows []demoRow
 	bad := 0
 	for _, p := range repo.Patches {
@@ -90,7 +110,7 @@ func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbos
 			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
 			strengthConfidence: criteria.DefaultStrengthConfidence, timeout: 10 * time.Minute,
 			state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns, mutationMax: criteria.DefaultMutationMax,
-			tlogKind: tlog.KindEmbedded, attestation: filepath.Join(state, "attestations", p.Name+".json"),
+			tlogKind: tlog.KindEmbedded, attestation: filepath.Join(state, "attestations", lang+"-"+p.Name+".json"),
 		}
 		if err := os.MkdirAll(filepath.Dir(o.attestation), 0o755); err != nil {
 			return infraErrorf("%v", err)

@@ -78,6 +78,9 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 				return cohandler.Rebuild(ctx, blobs, scratch, run, sealed)
 			},
 			Progress: d.progress,
+			// Seal checks are dealt to two workers: the machine's cores
+			// are the common case, and a check waits on its own process.
+			SealWorkers: 2,
 		}}, nil
 	case "reach":
 		return serviceSpec{name, groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}}, nil

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,6 +44,14 @@ type verifyOptions struct {
 	remote                       string
 	otlpEndpoint                 string
 	otlpInsecure                 bool
+	python, testCommand, junit   string
+	seals                        []string
+	configFile                   string
+	// Set from the flags and the repository's .sealgate.yaml by
+	// applyConfig.
+	commands map[string]criteria.Command
+	suite    *criteria.Command
+	sealPlan []criteria.Command
 	// telemetry, when set, replaces the providers --otlp-endpoint makes
 	// (tests record spans and metrics in memory).
 	telemetry *telemetry.Providers
@@ -114,6 +121,11 @@ Progress goes to stderr.`,
 	f.BoolVar(&o.otlpInsecure, "otlp-insecure", false, "send OTLP without TLS (a collector on loopback or a sidecar)")
 	f.StringVar(&o.remote, "remote", "", "submit to a gateway (sealgate serve gateway) at this address instead of running the services in process")
 	f.StringVar(&o.attestation, "attestation", "", "also write the attestation bundle (envelopes and log proof) to this file")
+	f.StringVar(&o.python, "python", "", "interpreter of pytest claims and the Python suite (default: the first python3 that imports pytest)")
+	f.StringVar(&o.testCommand, "test-command", "", "the command of the one cmd:LABEL claim, run by /bin/sh in the tree's root on both sides")
+	f.StringVar(&o.junit, "junit", "", "with --test-command: the JUnit file it writes, relative to the tree's root (its case count; without one the claim is never verified)")
+	f.StringArrayVar(&o.seals, "seal", nil, "a seal check: a command that must run, exit 0 and report cases (repeatable; added to the config file's)")
+	f.StringVar(&o.configFile, "config", "", "read the repository configuration from this file instead of .sealgate.yaml at the baseline commit")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
 	return cmd
 }
@@ -155,9 +167,9 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 		if err := criteria.ValidateClaim(c); err != nil {
 			return usageErrorf("%v", err)
 		}
-		if !strings.HasPrefix(c, "go:") {
-			return usageErrorf("claim %q: this version verifies Go claims only (go:./pkg/path:TestName)", c)
-		}
+	}
+	if err := o.applyConfig(cmd); err != nil {
+		return err
 	}
 	switch o.sandbox {
 	case "auto", "bwrap", "none":
@@ -197,6 +209,7 @@ func (o *verifyOptions) request() *gateway.Request {
 		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
 		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
 		RequireSandbox: o.sandbox == "bwrap", ClientVersion: version(),
+		Python: o.python, Commands: o.commands, Suite: o.suite, SealPlan: o.sealPlan,
 	}
 }
 
