@@ -1,0 +1,300 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sealgate/sealgate/demo"
+)
+
+// The acceptance tests of Python, declared commands, the seal plan and the
+// repository configuration, through the binary, on the bundled Python demo
+// and repositories built from it.
+
+// needPython skips t unless a python3 that imports pytest and coverage is
+// installed (Debian: python3-pytest python3-coverage); with
+// SEALGATE_REQUIRE_PYTHON=1 (CI) a missing one fails instead.
+func needPython(t *testing.T) {
+	t.Helper()
+	needBinary(t)
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(py, "-c", "import pytest, coverage").Run() == nil {
+			return
+		}
+	}
+	if os.Getenv("SEALGATE_REQUIRE_PYTHON") == "1" {
+		t.Fatal("no python3 with pytest and coverage, and SEALGATE_REQUIRE_PYTHON=1: apt-get install python3-pytest python3-coverage")
+	}
+	t.Skip("needs python3 with pytest and coverage (apt-get install python3-pytest python3-coverage)")
+}
+
+// newPyRepo builds the Python demo repository in a temporary directory.
+func newPyRepo(t *testing.T) *repo {
+	t.Helper()
+	needPython(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := demo.BuildPython(ctx, filepath.Join(t.TempDir(), "repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &repo{Repo: r}
+}
+
+const pyClaim = "pytest:tests/test_stats.py::test_percentile[even]"
+
+// TestPythonDemo verifies the Python demo's patches at the default floors:
+// the honest fix (ten mutable sites on its changed lines) is MERGE, a fix
+// that breaks another test and a rewritten assertion hiding the bug are
+// BLOCK, and a conftest.py plugin that rewrites failures into passes is
+// INCONCLUSIVE.
+func TestPythonDemo(t *testing.T) {
+	r := newPyRepo(t)
+	for _, p := range r.Patches {
+		t.Run(p.Name, func(t *testing.T) {
+			v := verify(t, append([]string{"--repo", r.Dir, "--base", r.Base, "--patch", p.Commit}, claimArgs(p.Claims...)...)...)
+			v.wantDecision(t, p.Expect)
+			switch p.Name {
+			case "honest-fix":
+				v.wantClaim(t, pyClaim, "VERIFIED", "fixed")
+				var a struct {
+					Coverage struct{ Ratio *float64 } `json:"coverage"`
+					Strength struct{ Killed, Survived int }
+				}
+				if err := json.Unmarshal([]byte(v.stdout), &a); err != nil {
+					t.Fatal(err)
+				}
+				if a.Coverage.Ratio == nil || *a.Coverage.Ratio != 1 || a.Strength.Killed < 5 || a.Strength.Survived != 0 {
+					t.Fatalf("coverage %v, %d killed, %d survived: want full coverage and five or more mutants, all killed:\n%s", a.Coverage.Ratio, a.Strength.Killed, a.Strength.Survived, v)
+				}
+			case "breaks-a-test":
+				if !contains(v.art.Collateral.Regressions, "tests/test_stats.py::test_clamp") {
+					t.Fatalf("regressions %v, want tests/test_stats.py::test_clamp:\n%s", v.art.Collateral.Regressions, v)
+				}
+			case "hides-the-bug":
+				v.wantClaim(t, pyClaim, "REFUTED", "incomplete_fix")
+			case "rewrites-results":
+				if !contains(v.art.HarnessDrift, "conftest.py") {
+					t.Fatalf("harness drift %v, want conftest.py:\n%s", v.art.HarnessDrift, v)
+				}
+			}
+		})
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPythonHarnessFiles: the honest fix plus a new .pytest.ini (which
+// could deselect or rewrite what runs), or plus a pth file, is not MERGE.
+func TestPythonHarnessFiles(t *testing.T) {
+	r := newPyRepo(t)
+	fix := r.patch(t, "honest-fix")
+	for name, files := range map[string]map[string]string{
+		"pytest-ini": {".pytest.ini": "[pytest]\naddopts = -p no:warnings\n"},
+		"pyproject":  {"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"-q\"\n"},
+		"pth":        {"pystats/hook.pth": "import os\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := r.commit(t, fix.Commit, "harness-"+name, "fix with "+name, files)
+			v := verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", c, "--claim", pyClaim)
+			v.wantNot(t, merge)
+			if len(v.art.HarnessDrift) == 0 {
+				t.Fatalf("no harness drift reported:\n%s", v)
+			}
+		})
+	}
+}
+
+// TestPythonMemoryLimit: a test stopped by the memory limit is
+// unrunnable, not a failure — the claim is not refuted.
+func TestPythonMemoryLimit(t *testing.T) {
+	r := newPyRepo(t)
+	fix := r.patch(t, "honest-fix")
+	src := r.show(t, fix.Commit, "pystats/stats.py")
+	// The patched percentile asks for far more memory than the limit
+	// allows (4 GiB of address space per process) before it answers.
+	greedy := replaceOnce(t, src, "def percentile(", "def _greedy():\n    return bytearray(64 << 30)\n\n\ndef percentile(")
+	greedy = replaceOnce(t, greedy, `    s = sorted(values)`, "    _greedy()\n    s = sorted(values)")
+	c := r.commit(t, fix.Commit, "greedy", "percentile allocates 64 GiB", map[string]string{"pystats/stats.py": greedy})
+	v := verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", c, "--claim", pyClaim)
+	v.wantNot(t, merge, block)
+	cl := v.claim(t, pyClaim)
+	if cl.Outcome == "REFUTED" || !strings.Contains(cl.Reason, "memory limit") {
+		t.Fatalf("claim %s/%s (%s): want unverified, killed by the memory limit:\n%s", cl.Outcome, cl.Classification, cl.Reason, v)
+	}
+}
+
+// TestDeclaredCommandClaims: a cmd: claim counts only with a case count.
+// With --junit it is verified like any claim; a command with no count
+// exits 0 and is still never VERIFIED.
+func TestDeclaredCommandClaims(t *testing.T) {
+	r := newPyRepo(t)
+	fix := r.patch(t, "honest-fix")
+	node := strings.TrimPrefix(pyClaim, "pytest:")
+	base := []string{"--repo", r.Dir, "--base", r.Base, "--patch", fix.Commit, "--claim", "cmd:percentile"}
+	t.Run("junit", func(t *testing.T) {
+		v := verify(t, append(base, "--test-command", "python3 -m pytest -q -p no:cacheprovider --junitxml=out/junit.xml '"+node+"'", "--junit", "out/junit.xml")...)
+		v.wantDecision(t, merge)
+		v.wantClaim(t, "cmd:percentile", "VERIFIED", "fixed")
+	})
+	t.Run("no count", func(t *testing.T) {
+		v := verify(t, append(base, "--test-command", "python3 -m pytest -q -p no:cacheprovider '"+node+"' && echo done")...)
+		v.wantDecision(t, inconclusive)
+		cl := v.claim(t, "cmd:percentile")
+		if cl.Outcome == "VERIFIED" || !strings.Contains(cl.Reason, "no case count") {
+			t.Fatalf("claim %s (%s): want unverified for want of a count:\n%s", cl.Outcome, cl.Reason, v)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		u := sealgate(t, append([]string{"verify"}, base...)...)
+		if u.exitCode != exitUsage || !strings.Contains(u.stderr, "--test-command") {
+			t.Fatalf("a cmd: claim without its command: want exit 3 naming --test-command:\n%s", u)
+		}
+	})
+}
+
+// TestSealPlan: every check must run, exit 0 and report cases. A failing
+// check is BLOCK; a check with no count, with zero cases, or one that
+// never finishes is INCONCLUSIVE; a plan over the budget is refused
+// before anything runs.
+func TestSealPlan(t *testing.T) {
+	r := newPyRepo(t)
+	fix := r.patch(t, "honest-fix")
+	base := []string{"--repo", r.Dir, "--base", r.Base, "--patch", fix.Commit, "--claim", pyClaim}
+	seal := func(cmds ...string) []string {
+		out := append([]string{}, base...)
+		for _, c := range cmds {
+			out = append(out, "--seal", c)
+		}
+		return out
+	}
+	t.Run("all pass", func(t *testing.T) {
+		v := verify(t, seal("python3 -m pytest -q tests", "go version")...)
+		// go version reports no count: the plan is not met.
+		v.wantDecision(t, inconclusive)
+		if !containsPart(v.art.reasons(), `seal check "go version" reported no case count`) {
+			t.Fatalf("want the uncounted check named:\n%s", v)
+		}
+		v = verify(t, seal("python3 -m pytest -q tests", "python3 -m pytest -q tests/test_fix.py")...)
+		v.wantDecision(t, merge)
+		plan := sealPlanOf(t, v)
+		if len(plan) != 2 || !plan[0].Ran || plan[0].Cases == nil || *plan[0].Cases < 1 || plan[1].Cases == nil || *plan[1].Cases != 2 {
+			t.Fatalf("seal plan %+v: want both checks run with their own counts:\n%s", plan, v)
+		}
+	})
+	t.Run("a check fails", func(t *testing.T) {
+		v := verify(t, seal("python3 -m pytest -q tests", "false")...)
+		v.wantDecision(t, block)
+		if !containsPart(v.art.reasons(), `seal check "false" failed with exit 1`) {
+			t.Fatalf("want the failed check named:\n%s", v)
+		}
+	})
+	t.Run("zero cases", func(t *testing.T) {
+		v := verify(t, seal("python3 -m unittest discover -s pystats")...)
+		v.wantDecision(t, inconclusive)
+		if !containsPart(v.art.reasons(), "having run no case") {
+			t.Fatalf("want empty green named:\n%s", v)
+		}
+	})
+	t.Run("never finishes", func(t *testing.T) {
+		v := verify(t, append(seal("sleep 600"), "--timeout", "40s")...)
+		v.wantDecision(t, inconclusive)
+		if !containsPart(v.art.reasons(), `seal check "sleep 600" was never run`) {
+			t.Fatalf("want the silent check named:\n%s", v)
+		}
+	})
+	t.Run("over budget", func(t *testing.T) {
+		var cmds []string
+		for i := range 300 {
+			cmds = append(cmds, "true "+strings.Repeat("x", i%7)+string(rune('a'+i%26))+strings.Repeat("y", i/26))
+		}
+		u := sealgate(t, append([]string{"verify", "--state", t.TempDir()}, seal(cmds...)...)...)
+		if u.exitCode != exitUsage || !strings.Contains(u.stderr, "seal_plan has 300 checks") {
+			t.Fatalf("want the plan refused before anything runs:\n%s", u)
+		}
+		if strings.Contains(u.stderr, "criteria sealed") {
+			t.Fatalf("the criteria were sealed before the plan was refused:\n%s", u)
+		}
+	})
+}
+
+func containsPart(s []string, part string) bool {
+	for _, v := range s {
+		if strings.Contains(v, part) {
+			return true
+		}
+	}
+	return false
+}
+
+type sealCheck struct {
+	Command string `json:"command"`
+	Ran     bool   `json:"ran"`
+	Exit    *int   `json:"exit_code"`
+	Cases   *int   `json:"cases"`
+}
+
+func sealPlanOf(t *testing.T, v *run) []sealCheck {
+	t.Helper()
+	var a struct {
+		SealPlan []sealCheck `json:"seal_plan"`
+	}
+	if err := json.Unmarshal([]byte(v.stdout), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.SealPlan
+}
+
+// TestUnittestFindingNoTests: a unittest project whose discovery finds no
+// test (exit 0, "Ran 0 tests") is INCONCLUSIVE, however green — as the
+// suite, as a seal check and as a claim's command. The configuration comes
+// from .sealgate.yaml at the baseline, written by sealgate init.
+func TestUnittestFindingNoTests(t *testing.T) {
+	r := newPyRepo(t)
+	// A unittest project: the pytest tests go, a unittest module that
+	// holds no test stays.
+	files := map[string]string{
+		"tests/test_stats.py": "",
+		"checks/__init__.py":  "",
+		"checks/helpers.py":   "import unittest\n\n\nclass Helper(unittest.TestCase):\n    pass\n",
+	}
+	base := r.commit(t, r.Base, "unittest-base", "move to unittest, no tests yet", files)
+	init := sealgate(t, "init", "--print", r.Dir)
+	if init.exitCode != 0 || !strings.Contains(init.stdout, "python") {
+		t.Fatalf("init: want a python profile:\n%s", init)
+	}
+	cfg := "version: 1\nstacks: [python]\nrunner: unittest\nsuite:\n  run: python3 -m unittest discover -v\nseal:\n  - run: python3 -m unittest discover -v\ncommands:\n  unit:\n    run: python3 -m unittest discover -v\n"
+	base = r.commit(t, base, "unittest-config", "sealgate configuration", map[string]string{".sealgate.yaml": cfg})
+	src := r.show(t, base, "pystats/stats.py")
+	patch := r.commit(t, base, "unittest-patch", "touch percentile", map[string]string{"pystats/stats.py": replaceOnce(t, src, "def percentile(", "def percentile(  ")})
+	v := verify(t, "--repo", r.Dir, "--base", base, "--patch", patch, "--claim", "cmd:unit", "--coverage-floor", "0", "--strength-floor", "0")
+	v.wantDecision(t, inconclusive)
+	for _, want := range []string{"exited 0 having run no test (empty green)", `seal check "python3 -m unittest discover -v" exited 0 having run no case`} {
+		if !containsPart(v.art.reasons(), want) {
+			t.Fatalf("want %q among the reasons:\n%s", want, v)
+		}
+	}
+	if cl := v.claim(t, "cmd:unit"); cl.Outcome == "VERIFIED" {
+		t.Fatalf("a command that ran no case verified a claim:\n%s", v)
+	}
+
+	// An unknown key in the configuration is refused, in one line.
+	bad := r.commit(t, base, "unittest-bad-config", "typo", map[string]string{".sealgate.yaml": strings.Replace(cfg, "runner:", "runnr:", 1)})
+	u := sealgate(t, "verify", "--state", t.TempDir(), "--repo", r.Dir, "--base", bad, "--patch", patch, "--claim", "cmd:unit")
+	if u.exitCode != exitUsage || !strings.Contains(u.stderr, "runnr") || strings.Count(strings.TrimSpace(u.stderr), "\n") > 0 {
+		t.Fatalf("an unknown key: want exit 3 with one line naming it:\n%s", u)
+	}
+}
