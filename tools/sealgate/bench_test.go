@@ -100,3 +100,68 @@ func benchVerifyDemo(b *testing.B, measured bool) {
 		b.ReportMetric(float64(mutants)/n, "mutants/op")
 	}
 }
+
+// BenchmarkVerifyPythonDemo verifies every patch of the bundled Python
+// demo (pytest claims, the pytest suite, coverage.py with a context per
+// test, Python mutants) at the default floors, one op being the whole demo,
+// and reports its wall time next to the summed wall time of the test
+// processes the verifications started (from the artefacts' timing).
+//
+//	go test -run '^$' -bench VerifyPythonDemo -benchtime 3x ./tools/sealgate
+func BenchmarkVerifyPythonDemo(b *testing.B) {
+	if os.Getenv("TEST_SRCDIR") != "" {
+		b.Skip("needs git and python3 with pytest and coverage")
+	}
+	ctx := context.Background()
+	dir := b.TempDir()
+	repo, err := demorepo.BuildPython(ctx, filepath.Join(dir, "pystats"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	verifyAll := func() (wall, tests time.Duration, procs int) {
+		for _, p := range repo.Patches {
+			o := &verifyOptions{
+				repo: repo.Dir, base: repo.Base, patch: p.Commit, claims: p.Claims,
+				coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+				strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax,
+				timeout: 10 * time.Minute, state: state, sandbox: "auto", reruns: criteria.DefaultStabilityReruns,
+			}
+			var out bytes.Buffer
+			start := time.Now()
+			if _, err := runVerify(ctx, o, &out, io.Discard); err != nil {
+				b.Fatal(err)
+			}
+			wall += time.Since(start)
+			var a struct {
+				Decision string `json:"decision"`
+				Timing   struct {
+					TestProcesses       int   `json:"test_processes"`
+					TestProcessesMillis int64 `json:"test_processes_ms"`
+				} `json:"timing"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+				b.Fatal(err)
+			}
+			if a.Decision != p.Expect {
+				b.Fatalf("%s: %s, want %s", p.Name, a.Decision, p.Expect)
+			}
+			tests += time.Duration(a.Timing.TestProcessesMillis) * time.Millisecond
+			procs += a.Timing.TestProcesses
+		}
+		return wall, tests, procs
+	}
+	verifyAll() // warm-up: keys, the embedded log, the page cache
+	var wall, tests time.Duration
+	var procs int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w, t, p := verifyAll()
+		wall, tests, procs = wall+w, tests+t, procs+p
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(wall.Milliseconds())/n, "wall-ms/op")
+	b.ReportMetric(float64(tests.Milliseconds())/n, "test-ms/op")
+	b.ReportMetric(float64((wall-tests).Milliseconds())/n, "overhead-ms/op")
+	b.ReportMetric(float64(procs)/n, "test-procs/op")
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	demorepo "github.com/sealgate/sealgate/demo"
 	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/executor/junit"
 	"github.com/sealgate/sealgate/services/signing/tlog"
 	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 )
@@ -42,6 +44,11 @@ gives, 1 otherwise.`,
 			if write != "" {
 				return writeDemo(cmd.Context(), stdout, write, build)
 			}
+			if lang == "python" {
+				if err := pythonForDemo(cmd.Context()); err != nil {
+					return err
+				}
+			}
 			return runDemo(cmd.Context(), stdout, stderr, state, verbose, lang, build)
 		},
 	}
@@ -58,6 +65,21 @@ type demoBuild func(ctx context.Context, dir string) (*demorepo.Repo, error)
 // demoBuilders are the bundled demos by --lang.
 func demoBuilders() map[string]demoBuild {
 	return map[string]demoBuild{"go": demorepo.Build, "python": demorepo.BuildPython}
+}
+
+// pythonForDemo checks that the interpreter the gate will pick (the first
+// python3 that imports pytest) also has coverage.py, which the demo's
+// default floors need.
+func pythonForDemo(ctx context.Context) error {
+	const hint = "the Python demo needs python3 with pytest and coverage.py: apt-get install python3-pytest python3-coverage"
+	py, err := junit.FindPython(ctx)
+	if err != nil {
+		return usageErrorf("%s (%v)", hint, err)
+	}
+	if err := exec.CommandContext(ctx, py, "-c", "import coverage").Run(); err != nil {
+		return usageErrorf("%s (%s has pytest but not coverage)", hint, py)
+	}
+	return nil
 }
 
 // writeDemo writes the demo repository and prints how to verify its
