@@ -308,8 +308,14 @@ func (r *Run) seals() []SealCheck {
 		sc := SealCheck{Command: chk.Run}
 		if d := r.Done[id]; d != nil && (d.Detail.Outcome == jobs.OutcomePass || d.Detail.Outcome == jobs.OutcomeFail) {
 			sc.Ran, sc.Exit, sc.Cases = true, int(r.Results[id].GetExitCode()), d.Detail.Count
-			if d.Detail.Outcome == jobs.OutcomeFail && sc.Exit == 0 {
+			switch {
+			case d.Detail.Outcome == jobs.OutcomeFail && sc.Exit == 0:
 				sc.Exit = 1 // a failure is never exit 0, whatever the record says
+			case d.Detail.Outcome == jobs.OutcomePass:
+				// Passed by its runner's rule: exit 0, or pytest's and
+				// unittest's exit 5 for "no tests ran", counted as zero
+				// cases (empty green, never a failure).
+				sc.Exit = 0
 			}
 		}
 		out = append(out, sc)

@@ -404,6 +404,13 @@ func (e *Executor) commandProc(dir, out string, s *jobs.Spec) (proc, func(procRe
 		if j.count != nil {
 			cnt = fmt.Sprintf("%d cases", *j.count)
 		}
+		if exit == 5 && (how == "junit" || how == "unittest") && (j.count == nil || *j.count == 0) {
+			// pytest, and unittest since Python 3.12, exit 5 when no test
+			// ran: nothing failed, nothing was shown — an empty run, as
+			// unittest's exit 0 with "Ran 0 tests" before 3.12.
+			zero := 0
+			j.count, exit, cnt = &zero, 0, "0 cases, exit 5: no tests ran"
+		}
 		switch {
 		case exit != 0:
 			j.outcome, j.reason = jobs.OutcomeFail, fmt.Sprintf("exit %d (%s)", exit, cnt)
