@@ -288,3 +288,10 @@ func globMatch(g, p string) bool {
 	}
 	return gi == len(gr)
 }
+
+// IsPytestModule reports whether pytest collects tests from the file at
+// the slash-separated path p by default: test_*.py or *_test.py.
+func IsPytestModule(p string) bool {
+	base := path.Base(p)
+	return (strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")) || (strings.HasSuffix(base, "_test.py") && base != "_test.py")
+}

@@ -108,13 +108,18 @@ func (w *Workspace) declaresPython(tree, file, test string) bool {
 	return err == nil && slices.Contains(names, test)
 }
 
-// hasPythonTests reports whether tree holds a Python test file.
+// hasPythonTests reports whether tree holds a file pytest collects tests
+// from by default (test_*.py, *_test.py) outside hidden directories: then
+// the tree has a Python suite. Helpers under tests/ alone do not make one.
 func (w *Workspace) hasPythonTests(tree string) bool {
 	found := false
 	root := w.pristine[tree]
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || found {
-			return filepath.SkipDir
+		switch {
+		case found:
+			return filepath.SkipAll
+		case err != nil:
+			return nil // unreadable: not a test file we can run
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
@@ -124,7 +129,7 @@ func (w *Workspace) hasPythonTests(tree string) bool {
 			}
 			return nil
 		}
-		if strings.HasSuffix(rel, ".py") && pycov.IsTestFile(rel) {
+		if checkout.IsPytestModule(rel) {
 			found = true
 		}
 		return nil

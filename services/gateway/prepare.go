@@ -24,7 +24,6 @@ import (
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/junit"
-	"github.com/sealgate/sealgate/services/reach/pycov"
 )
 
 // Request is what a caller asks to verify: the flags of `sealgate verify`.
@@ -105,7 +104,7 @@ func needsPython(co *checkout.Checkout, claims []string) bool {
 		}
 	}
 	for _, e := range co.Oracle.Entries() {
-		if strings.HasSuffix(e.Path, ".py") && pycov.IsTestFile(e.Path) {
+		if checkout.IsPytestModule(e.Path) {
 			return true
 		}
 	}
