@@ -18,6 +18,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sealgate/sealgate/ledger/canonical"
@@ -99,8 +100,10 @@ type Command struct {
 
 // ID is the command's identity: what a seal check's result is matched
 // back by. Two checks are the same check exactly when their IDs are equal.
+// Each field is length-prefixed, so no bytes in one field can stand for the
+// other: job specs carry the pair without the criteria's checks.
 func (c Command) ID() string {
-	sum := sha256.Sum256([]byte(c.Run + "\x00" + c.JUnit))
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d:%s%d:%s", len(c.Run), c.Run, len(c.JUnit), c.JUnit))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -110,7 +113,7 @@ func (c Command) validate(what string) error {
 		return fmt.Errorf("%s has an empty command", what)
 	case strings.ContainsAny(c.Run, "\n\r\x00") || !utf8.ValidString(c.Run):
 		return fmt.Errorf("%s command %q is not one line of text", what, c.Run)
-	case c.JUnit != "" && (strings.HasPrefix(c.JUnit, "/") || path.Clean(c.JUnit) != c.JUnit || slices.Contains(strings.Split(c.JUnit, "/"), "..")):
+	case c.JUnit != "" && (strings.ContainsFunc(c.JUnit, unicode.IsControl) || !utf8.ValidString(c.JUnit) || strings.HasPrefix(c.JUnit, "/") || path.Clean(c.JUnit) != c.JUnit || slices.Contains(strings.Split(c.JUnit, "/"), "..")):
 		return fmt.Errorf("%s junit %q must be a clean relative path inside the repository", what, c.JUnit)
 	}
 	return nil

@@ -107,6 +107,10 @@ func TestValidateNamesEveryProblem(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	s, _ := Seal(valid())
 	f.Add(s.Canonical)
+	if s, err := Seal(full()); err == nil {
+		f.Add(s.Canonical)
+	}
+	f.Add([]byte(doctorCriteria))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		p, err := Parse(in)

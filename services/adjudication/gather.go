@@ -306,7 +306,11 @@ func (r *Run) seals() []SealCheck {
 	for _, chk := range r.Sealed.Criteria.SealPlan {
 		id := (&jobs.Spec{Purpose: jobs.Seal, Side: jobs.Patch, Run: chk.Run, JUnit: chk.JUnit}).ID()
 		sc := SealCheck{Command: chk.Run}
-		if d := r.Done[id]; d != nil && (d.Detail.Outcome == jobs.OutcomePass || d.Detail.Outcome == jobs.OutcomeFail) {
+		d := r.Done[id]
+		if d != nil && (d.Spec.Run != chk.Run || d.Spec.JUnit != chk.JUnit || d.Spec.Tree != jobs.TreeOracle || d.Spec.Side != jobs.Patch) {
+			d = nil // the job behind this id is not this check on the patch
+		}
+		if d != nil && (d.Detail.Outcome == jobs.OutcomePass || d.Detail.Outcome == jobs.OutcomeFail) {
 			sc.Ran, sc.Exit, sc.Cases = true, int(r.Results[id].GetExitCode()), d.Detail.Count
 			switch {
 			case d.Detail.Outcome == jobs.OutcomeFail && sc.Exit == 0:

@@ -27,6 +27,12 @@ type runBuilder struct {
 
 func newRun(t *testing.T, claims []string, coverageFloor, strengthFloor float64) *runBuilder {
 	t.Helper()
+	return newRunWith(t, claims, coverageFloor, strengthFloor, nil)
+}
+
+// newRunWith is newRun with the criteria edited before they are sealed.
+func newRunWith(t *testing.T, claims []string, coverageFloor, strengthFloor float64, edit func(*criteria.Criteria)) *runBuilder {
+	t.Helper()
 	c := &criteria.Criteria{
 		Schema: criteria.Schema, RunID: "run-1", Repository: "/repo", Baseline: strings.Repeat("a", 40),
 		PatchCommit: strings.Repeat("b", 40), PatchDigest: strings.Repeat("c", 64), Claims: claims, DiscoverClaims: len(claims) == 0,
@@ -34,6 +40,9 @@ func newRun(t *testing.T, claims []string, coverageFloor, strengthFloor float64)
 		DeadlineUnixMilli: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli(),
 	}
 	c.ApplyDefaults()
+	if edit != nil {
+		edit(c)
+	}
 	s, err := criteria.Seal(c)
 	if err != nil {
 		t.Fatal(err)
