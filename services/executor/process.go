@@ -239,7 +239,7 @@ func pytestTests(rep *junit.Report, rerr error, exit int, s *jobs.Spec) judged {
 		j.outcome, j.reason = jobs.OutcomeUnrunnable, fmt.Sprintf("%s: killed by the memory limit (%s)", id, firstLine(c.Message))
 	case (c.Status == junit.StatusFailed || c.Status == junit.StatusErrored) && exit == 1:
 		j.outcome, j.reason = jobs.OutcomeFail, fmt.Sprintf("%s: %s, exit 1: %s", id, c.Status, firstLine(c.Message))
-	case c.Status == junit.StatusSkipped:
+	case c.Status == junit.StatusSkipped && exit == 0:
 		j.outcome, j.reason = jobs.OutcomeUnrunnable, fmt.Sprintf("%s: skipped (%s): skip is not pass", id, firstLine(c.Message))
 	default:
 		j.outcome, j.reason = jobs.OutcomeInvalid, fmt.Sprintf("%s: %s, but pytest exited %d", id, c.Status, exit)
@@ -250,11 +250,14 @@ func pytestTests(rep *junit.Report, rerr error, exit int, s *jobs.Spec) judged {
 // memoryError reports a failed case whose error is Python's MemoryError:
 // the address-space limit (RLIMIT_AS) surfaces as that exception, not as
 // a kill, so the limit stopped the test, not its assertion. pytest writes
-// the exception's repr as the message; a test raising MemoryError itself
+// the exception's repr as the message (inside "failed on setup with" for a
+// fixture); a test raising MemoryError itself
 // is read the same way, which can only make the gate less sure, never
 // MERGE.
 func memoryError(c junit.Case) bool {
-	return strings.HasPrefix(c.Message, "MemoryError")
+	// In a fixture's setup or teardown pytest writes
+	// `failed on setup with "MemoryError..."`.
+	return strings.HasPrefix(c.Message, "MemoryError") || strings.Contains(c.Message, ` with "MemoryError`)
 }
 
 // pytestSuite judges a full pytest run: compared per test by node id.
