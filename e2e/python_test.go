@@ -302,3 +302,38 @@ func TestUnittestFindingNoTests(t *testing.T) {
 		t.Fatalf("an unknown key: want exit 3 with one line naming it:\n%s", u)
 	}
 }
+
+// TestPythonTestAddedToExistingFile: a test the patch adds to a baseline
+// test file runs only after every baseline test of that file passes on the
+// patched code; then it runs in the patch's version of the file. With the
+// fix, it proves it; with an assertion of that file rewritten to hide the
+// bug, the baseline's version is what runs first, and the claim is not
+// verified.
+func TestPythonTestAddedToExistingFile(t *testing.T) {
+	r := newPyRepo(t)
+	fix := r.patch(t, "honest-fix")
+	tests := r.show(t, fix.Commit, "tests/test_stats.py")
+	added := tests + "\n\ndef test_percentile_interpolates():\n    assert percentile([1, 2], 50) == 1.5\n"
+	if !strings.Contains(tests, "percentile") {
+		t.Fatalf("the demo's tests do not import percentile:\n%s", tests)
+	}
+	c := r.commit(t, fix.Commit, "added-test", "fix and a new test in the existing file", map[string]string{"tests/test_stats.py": added})
+	claim := "pytest:tests/test_stats.py::test_percentile_interpolates"
+	v := verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", c, "--claim", claim)
+	v.wantDecision(t, merge)
+	v.wantClaim(t, claim, "VERIFIED", "fixed")
+	if !strings.Contains(v.stdout, `"oracle": "baseline-file"`) || !strings.Contains(v.stdout, `"prerequisite": {`) {
+		t.Fatalf("the claim did not wait for the file's baseline tests (oracle baseline-file, a prerequisite run):\n%s", v)
+	}
+
+	hides := r.patch(t, "hides-the-bug")
+	hidden := r.show(t, hides.Commit, "tests/test_stats.py") + "\n\ndef test_percentile_lower():\n    assert percentile([1, 2], 50) == 1\n"
+	src := r.show(t, hides.Commit, "pystats/stats.py")
+	c = r.commit(t, r.Base, "added-test-hiding", "rewrite an assertion and add a test expecting the bug", map[string]string{"tests/test_stats.py": hidden, "pystats/stats.py": src})
+	claim = "pytest:tests/test_stats.py::test_percentile_lower"
+	v = verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", c, "--claim", claim)
+	v.wantNot(t, merge)
+	if cl := v.claim(t, claim); cl.Outcome == "VERIFIED" {
+		t.Fatalf("a test added beside a rewritten assertion was verified:\n%s", v)
+	}
+}
