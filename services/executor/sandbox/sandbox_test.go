@@ -435,11 +435,14 @@ echo inside > inside.txt && cat "$RO/file"`
 		r := bwrapRunner(t)
 		// The work tree's parent exists inside only as a directory of the
 		// private /tmp, holding the mount points.
-		args := append([]string{"/usr/x", "/etc/x", "/x", "/tmp/x", filepath.Join(cache, "x")}, hostPaths...)
+		// A name of this process's in the sandbox's private /tmp: one the
+		// host cannot already have for another reason.
+		tmpProbe := fmt.Sprintf("/tmp/sealgate-probe-%d", os.Getpid())
+		args := append([]string{"/usr/x", "/etc/x", "/x", tmpProbe, filepath.Join(cache, "x")}, hostPaths...)
 		args = append(args, "/root", "/work", "/home", "/var", "/proc/self", "/sys/kernel")
 		res, out := run(t, r, spec(args...))
 		got := out.stdout.String()
-		want := "WROTE /tmp/x\nWROTE " + filepath.Join(cache, "x") + "\nWROTE " + filepath.Join(base, "x") + "\nread-only content\n"
+		want := "WROTE " + tmpProbe + "\nWROTE " + filepath.Join(cache, "x") + "\nWROTE " + filepath.Join(base, "x") + "\nread-only content\n"
 		if res.Termination != Exited || res.ExitCode != 0 || got != want {
 			t.Errorf("got %v exit %d, output\n%s\nwant\n%s(stderr %q)", res.Termination, res.ExitCode, got, want, out.stderr.String())
 		}
@@ -448,7 +451,7 @@ echo inside > inside.txt && cat "$RO/file"`
 				t.Errorf("a write to a writable path did not reach the host: %v", err)
 			}
 		}
-		for _, p := range []string{"/tmp/x", filepath.Join(base, "x"), filepath.Join(ro, "x")} {
+		for _, p := range []string{tmpProbe, filepath.Join(base, "x"), filepath.Join(ro, "x")} {
 			if _, err := os.Stat(p); err == nil {
 				t.Errorf("%s reached the host", p)
 			}
