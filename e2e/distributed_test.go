@@ -108,6 +108,15 @@ func TestDistributedMatchesEmbedded(t *testing.T) {
 	// The honest fix once more, as a diff file, at the same time.
 	fix := patches[0]
 	waits["honest-fix (diff)"] = c.remote(t, append([]string{"--repo", r.Dir, "--base", r.Base, "--patch-file", r.diff(t, r.Base, fix.Commit)}, claimArgs(fix.Claims...)...)...)
+	// And the Python demo's honest fix: pytest claims, coverage.py and
+	// Python mutants through the same services.
+	if py := pythonRepo(t); py != nil {
+		pf := py.patch(t, "honest-fix")
+		pyArgs := py.patchArgs(py.Base, pf.Commit, claimArgs(pf.Claims...)...)
+		v := verify(t, pyArgs...)
+		want["python honest-fix"], codes["python honest-fix"] = parseVerdict(t, v), v.exitCode
+		waits["python honest-fix"] = c.remote(t, pyArgs...)
+	}
 	for name, wait := range waits {
 		got := wait()
 		base := strings.TrimSuffix(name, " (diff)")

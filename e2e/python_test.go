@@ -47,6 +47,24 @@ func newPyRepo(t *testing.T) *repo {
 	return &repo{Repo: r}
 }
 
+// pythonRepo is the Python demo repository when python3 with pytest and
+// coverage is installed, nil when it is not and SEALGATE_REQUIRE_PYTHON is
+// not set (a test that has more to check than Python goes on without it).
+func pythonRepo(t *testing.T) *repo {
+	t.Helper()
+	found := false
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(py, "-c", "import pytest, coverage").Run() == nil {
+			found = true
+		}
+	}
+	if !found && os.Getenv("SEALGATE_REQUIRE_PYTHON") != "1" {
+		t.Log("no python3 with pytest and coverage: the Python part is left out")
+		return nil
+	}
+	return newPyRepo(t)
+}
+
 const pyClaim = "pytest:tests/test_stats.py::test_percentile[even]"
 
 // TestPythonDemo verifies the Python demo's patches at the default floors:
