@@ -376,7 +376,7 @@ func testLister(p string) (list func([]byte) ([]string, error), pkg string) {
 	switch {
 	case isGoTestFile(p):
 		return TestFuncs, goPackage(p)
-	case isPythonTestModule(p):
+	case IsPytestModule(p):
 		return PythonTestFuncs, ""
 	}
 	return nil, ""

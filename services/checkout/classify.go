@@ -170,12 +170,12 @@ func isGoTestFile(p string) bool {
 // tests, except a .go file there: Go's rules decide what a Go file is,
 // since one under tests/ is an ordinary package source code may import.
 func isPythonTestFile(p string) bool {
-	return isPythonTestModule(p) || path.Base(p) == "conftest.py" || (hasDir(p, "tests") && !strings.HasSuffix(p, ".go"))
+	return IsPytestModule(p) || path.Base(p) == "conftest.py" || (hasDir(p, "tests") && !strings.HasSuffix(p, ".go"))
 }
 
-// isPythonTestModule reports whether p is a module pytest collects tests
-// from under its default python_files: test_*.py or *_test.py.
-func isPythonTestModule(p string) bool {
+// IsPytestModule reports whether p is a module pytest collects tests from
+// under its default python_files: test_*.py or *_test.py.
+func IsPytestModule(p string) bool {
 	base := path.Base(p)
 	return strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py"))
 }
@@ -287,11 +287,4 @@ func globMatch(g, p string) bool {
 		gi++
 	}
 	return gi == len(gr)
-}
-
-// IsPytestModule reports whether pytest collects tests from the file at
-// the slash-separated path p by default: test_*.py or *_test.py.
-func IsPytestModule(p string) bool {
-	base := path.Base(p)
-	return (strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py")) || (strings.HasSuffix(base, "_test.py") && base != "_test.py")
 }

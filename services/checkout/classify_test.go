@@ -244,7 +244,7 @@ func TestIsTestFileHonoursTestSupport(t *testing.T) {
 func TestIsPytestModule(t *testing.T) {
 	for p, want := range map[string]bool{
 		"test_x.py": true, "tests/test_x.py": true, "a/b/x_test.py": true,
-		"tests/helpers.py": false, "conftest.py": false, "test_x.pyc": false, "_test.py": false,
+		"tests/helpers.py": false, "conftest.py": false, "test_x.pyc": false, "_test.py": true,
 		"testx.py": false, "x_test.go": false, "tests/data/test_x.txt": false,
 	} {
 		if got := IsPytestModule(p); got != want {
