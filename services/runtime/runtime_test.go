@@ -61,13 +61,10 @@ func (h *checkoutLike) Tick(context.Context, time.Time, map[string][]*record.Dec
 	return nil
 }
 
-// TestServiceOverLocalLedger runs a service against a real local ledger:
-// it sees every admitted record in order, its records are signed as its
-// identity and admitted, and a record the ledger refuses comes back as a
-// RefusedError with its signed refusal on the ledger.
-func TestServiceOverLocalLedger(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+// localLedger is a real local ledger admitting records by a fresh key
+// ring's trust policy, closed when t ends.
+func localLedger(t *testing.T) (*keyring.Keyring, *authority.Trust, *local.Log, *ledger.Appender) {
+	t.Helper()
 	keys, err := keyring.LoadOrCreate(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +77,7 @@ func TestServiceOverLocalLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer log.Close()
+	t.Cleanup(func() { log.Close() })
 	pub, err := local.NewPublisher(log)
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +90,17 @@ func TestServiceOverLocalLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return keys, trust, log, app
+}
+
+// TestServiceOverLocalLedger runs a service against a real local ledger:
+// it sees every admitted record in order, its records are signed as its
+// identity and admitted, and a record the ledger refuses comes back as a
+// RefusedError with its signed refusal on the ledger.
+func TestServiceOverLocalLedger(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys, trust, log, app := localLedger(t)
 	sub, err := local.NewSubscriber(log, local.SubscriberConfig{ConsumerGroup: "checkout"})
 	if err != nil {
 		t.Fatal(err)
@@ -223,31 +231,7 @@ func (w *worker) Handle(ctx context.Context, rec *record.Decoded, run []*record.
 func TestLostAcknowledgementIsNotWorkRedone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	keys, err := keyring.LoadOrCreate(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	trust, err := keys.Trust()
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, err := local.Open(filepath.Join(t.TempDir(), "ledger.db"), local.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	pub, err := local.NewPublisher(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gs, err := keys.Signer(keyring.Ledger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, err := ledger.NewAppender(pub, authority.New(trust), gs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys, _, log, app := localLedger(t)
 	signer, err := keys.Signer(keyring.Checkout)
 	if err != nil {
 		t.Fatal(err)
