@@ -355,3 +355,33 @@ func TestPythonTestAddedToExistingFile(t *testing.T) {
 		t.Fatalf("a test added beside a rewritten assertion was verified:\n%s", v)
 	}
 }
+
+// TestPythonSourceReachingIntoPytest: code under test runs inside the
+// pytest process. A patch that leaves the bug and makes the package patch
+// pytest's reporting at import time turns the failing claim into a pass
+// without touching a harness file; even with the floors off (no coverage
+// or mutation to notice) it is not MERGE.
+func TestPythonSourceReachingIntoPytest(t *testing.T) {
+	r := newPyRepo(t)
+	init := r.show(t, r.Base, "pystats/__init__.py") + `
+import _pytest.reports as _reports
+
+_made = _reports.TestReport.from_item_and_call
+
+
+def _passed(item, call):
+    report = _made(item, call)
+    if report.failed:
+        report.outcome, report.longrepr = "passed", None
+    return report
+
+
+_reports.TestReport.from_item_and_call = staticmethod(_passed)
+`
+	c := r.commit(t, r.Base, "tamper", "report every failure as a pass", map[string]string{"pystats/__init__.py": init})
+	v := verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", c, "--claim", pyClaim, "--coverage-floor", "0", "--strength-floor", "0")
+	v.wantNot(t, merge)
+	if cl := v.claim(t, pyClaim); cl.Outcome == "VERIFIED" || !strings.Contains(cl.Reason, "reach into the test runner") {
+		t.Fatalf("claim %s (%s): want unverified, the source reaching into pytest named:\n%s", cl.Outcome, cl.Reason, v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -52,6 +53,9 @@ func (w *Workspace) planPytest(claim string, c *criteria.Criteria) []*jobs.Spec 
 			}
 		}
 	}
+	if f, ref := w.reachesIntoPytest(); f != "" {
+		return skipBoth(claim, fmt.Sprintf("the patch makes %s reach into the test runner (%s): code under test could rewrite the results", f, ref))
+	}
 	base := pytestJob(jobs.Claim, jobs.Baseline, claim, []string{nodeID}, c)
 	patch := pytestJob(jobs.Claim, jobs.Patch, claim, []string{nodeID}, c)
 	if patch.Skip != "" {
@@ -86,6 +90,40 @@ func (w *Workspace) planPytest(claim string, c *criteria.Criteria) []*jobs.Spec 
 		base.Transplant = []string{file}
 	}
 	return []*jobs.Spec{base, patch}
+}
+
+// runnerRef matches what in Python source reaches the test runner: an
+// import of pytest, its internals or its plugin manager, a dynamic import
+// of them, or sys.modules (through which any loaded module can be
+// replaced).
+const runnerRef = `(?m)^\s*(?:import|from)\s+(?:_?pytest|pluggy|py\.test)\b|__import__\(\s*['"](?:_?pytest|pluggy)|import_module\(\s*['"](?:_?pytest|pluggy)|\bsys\.modules\b`
+
+// reachesIntoPytest returns the first changed Python source file whose
+// patched version reaches into the test runner where its baseline version
+// did not, and what it does, or "". Code under test runs inside the pytest
+// process: an import-time patch of pytest's reporting would turn a failing
+// claim into a pass, as a conftest.py plugin would, without touching a
+// harness file. A file that already did so on the baseline (a pytest
+// plugin's own source) is judged like any other.
+func (w *Workspace) reachesIntoPytest() (file, ref string) {
+	re := regexp.MustCompile(runnerRef)
+	for _, ch := range w.changedPython() {
+		after, err := os.ReadFile(filepath.Join(w.pristine[jobs.TreeOracle], filepath.FromSlash(ch.Path)))
+		if err != nil {
+			continue
+		}
+		before, _ := os.ReadFile(filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(ch.Path)))
+		had := map[string]bool{}
+		for _, m := range re.FindAllString(string(before), -1) {
+			had[strings.TrimSpace(m)] = true
+		}
+		for _, m := range re.FindAllString(string(after), -1) {
+			if m = strings.TrimSpace(m); !had[m] {
+				return ch.Path, m
+			}
+		}
+	}
+	return "", ""
 }
 
 // funcOf strips a node id's parameters: "TestK::test_x[a-1]" is
