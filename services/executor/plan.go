@@ -193,10 +193,7 @@ func (w *Workspace) touchedPackages() []string {
 }
 
 func (w *Workspace) goJob(purpose, side, claim, pkg string, tests []string, c *criteria.Criteria) *jobs.Spec {
-	tree := jobs.TreeOracle
-	if side == jobs.Baseline {
-		tree = jobs.TreeBaseline
-	}
+	tree := treeOf(side)
 	s := &jobs.Spec{Purpose: purpose, Side: side, Claim: claim, Tree: tree, Tests: tests, TimeoutSec: c.Limits.ClaimTimeoutSec}
 	if purpose == jobs.Claim || purpose == jobs.Prereq {
 		s.Reruns = c.Limits.StabilityReruns
@@ -262,14 +259,19 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 	return []*jobs.Spec{base, patch}
 }
 
+// treeOf is the tree a side's jobs start from: the baseline's, or the
+// patch's with the baseline test files put back.
+func treeOf(side string) string {
+	if side == jobs.Baseline {
+		return jobs.TreeBaseline
+	}
+	return jobs.TreeOracle
+}
+
 func skipBoth(claim, why string) []*jobs.Spec {
 	var out []*jobs.Spec
 	for _, side := range []string{jobs.Baseline, jobs.Patch} {
-		tree := jobs.TreeOracle
-		if side == jobs.Baseline {
-			tree = jobs.TreeBaseline
-		}
-		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: tree, Module: ".", Skip: why})
+		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: treeOf(side), Module: ".", Skip: why})
 	}
 	return out
 }

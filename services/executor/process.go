@@ -58,14 +58,9 @@ type judged struct {
 // what the process writes outside that tree (pytest's JUnit report) goes to
 // a directory beside it.
 func (e *Executor) processOnce(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (judged, error) {
-	dir := w.jobDir()
-	out := dir + ".out"
-	defer os.RemoveAll(dir)
-	defer os.RemoveAll(out)
-	if err := w.prepare(dir, s); err != nil {
-		return judged{}, fmt.Errorf("prepare the job tree: %v", err)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	dir, out, cleanup, err := w.processTrees(s)
+	defer cleanup()
+	if err != nil {
 		return judged{}, err
 	}
 	var p proc
@@ -109,6 +104,25 @@ func (e *Executor) processOnce(ctx context.Context, w *Workspace, s *jobs.Spec, 
 	}
 	run.Verdict, run.Reason = j.outcome, j.reason
 	return j, nil
+}
+
+// processTrees makes a job's fresh copy of its tree and, beside it, the
+// directory for what its processes write outside the tree (reports,
+// coverage data). cleanup removes both, whatever else failed.
+func (w *Workspace) processTrees(s *jobs.Spec) (dir, out string, cleanup func(), err error) {
+	dir = w.jobDir()
+	out = dir + ".out"
+	cleanup = func() {
+		os.RemoveAll(dir)
+		os.RemoveAll(out)
+	}
+	if err := w.prepare(dir, s); err != nil {
+		return "", "", cleanup, fmt.Errorf("prepare the job tree: %v", err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", "", cleanup, err
+	}
+	return dir, out, cleanup, nil
 }
 
 // pythonEnv is what every Python process gets besides the job

@@ -19,10 +19,7 @@ import (
 
 // pytestJob is a pytest job of the run's interpreter.
 func pytestJob(purpose, side, claim string, tests []string, c *criteria.Criteria) *jobs.Spec {
-	tree := jobs.TreeOracle
-	if side == jobs.Baseline {
-		tree = jobs.TreeBaseline
-	}
+	tree := treeOf(side)
 	s := &jobs.Spec{Purpose: purpose, Side: side, Claim: claim, Tree: tree, Module: ".", Tests: tests,
 		Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec}
 	switch purpose {
@@ -204,14 +201,9 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
 		return a
 	}
-	dir := w.jobDir()
-	out := dir + ".out"
-	defer os.RemoveAll(dir)
-	defer os.RemoveAll(out)
-	if err := w.prepare(dir, s); err != nil {
-		return fail(jobs.OutcomeUnrunnable, "prepare the job tree: %v", err)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	dir, out, cleanup, err := w.processTrees(s)
+	defer cleanup()
+	if err != nil {
 		return fail(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	rc := filepath.Join(out, "coverage.ini")
@@ -270,11 +262,7 @@ func planCommand(claim string, c *criteria.Criteria) []*jobs.Spec {
 	}
 	var out []*jobs.Spec
 	for _, side := range []string{jobs.Baseline, jobs.Patch} {
-		tree := jobs.TreeOracle
-		if side == jobs.Baseline {
-			tree = jobs.TreeBaseline
-		}
-		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: tree, Module: ".", Runner: jobs.RunnerCommand,
+		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: treeOf(side), Module: ".", Runner: jobs.RunnerCommand,
 			Run: cmd.Run, JUnit: cmd.JUnit, Python: c.Python, Reruns: c.Limits.StabilityReruns, TimeoutSec: c.Limits.ClaimTimeoutSec})
 	}
 	return out
@@ -320,14 +308,9 @@ func (e *Executor) executePytestMutant(ctx context.Context, w *Workspace, s *job
 	if len(tests) == 0 {
 		return done(jobs.OutcomeStillborn, "no test reaches the mutant's line")
 	}
-	dir := w.jobDir()
-	out := dir + ".out"
-	defer os.RemoveAll(dir)
-	defer os.RemoveAll(out)
-	if err := w.prepare(dir, s); err != nil {
-		return done(jobs.OutcomeUnrunnable, "prepare the job tree: %v", err)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	dir, out, cleanup, err := w.processTrees(s)
+	defer cleanup()
+	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	file := filepath.Join(dir, filepath.FromSlash(m.Path))
