@@ -19,8 +19,14 @@ const (
 	bwrapHome = "/tmp/home"
 	bwrapTmp  = "/tmp/tmp"
 	// seccompFD is the descriptor bwrap reads the filter from: the first
-	// of exec.Cmd.ExtraFiles.
+	// of exec.Cmd.ExtraFiles; the files of the sandbox's own /etc follow
+	// (see etcFiles).
 	seccompFD = 3
+	// sandboxUID and sandboxGID are the unprivileged user and group the
+	// command runs as inside its user namespace; outside, it is still the
+	// caller.
+	sandboxUID = 1000
+	sandboxGID = 1000
 	// execName is $0 of the shell that runs the command as pid 1's child;
 	// it prefixes the shell's message when the command cannot be executed.
 	execName = "sandbox-exec"
@@ -36,9 +42,36 @@ func wrapper(argv []string) []string {
 }
 
 // systemDirs returns the host directories bound read-only (or recreated as
-// the same symlink) when they exist.
+// the same symlink) when they exist. /etc is not one: the sandbox gets an
+// /etc of its own (see etcFiles and etcShared).
 func systemDirs() []string {
-	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+}
+
+// etcFiles returns the files of the sandbox's /etc that are written for
+// it, in the order of the descriptors that follow seccompFD: the user and
+// group it runs as, loopback-only name resolution. Nothing of the host's
+// accounts, password hashes or names reaches the command.
+func etcFiles() []struct{ path, data string } {
+	uid, gid := strconv.Itoa(sandboxUID), strconv.Itoa(sandboxGID)
+	return []struct{ path, data string }{
+		{"/etc/passwd", "root:x:0:0:root:/root:/bin/sh\nsandbox:x:" + uid + ":" + gid + "::" + bwrapHome + ":/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"},
+		{"/etc/group", "root:x:0:\nsandbox:x:" + gid + ":\nnogroup:x:65534:\n"},
+		{"/etc/hosts", "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"},
+		{"/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n"},
+		{"/etc/resolv.conf", ""},
+	}
+}
+
+// etcShared returns the host /etc entries shown read-only (when they
+// exist) because programs need them and they hold nothing secret: CA
+// certificates, the dynamic linker's cache, Debian's alternatives, the
+// time zone, service and protocol names, the interpreters' site
+// configuration.
+func etcShared() []string {
+	return []string{"ssl", "ca-certificates", "ca-certificates.conf", "pki", "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
+		"alternatives", "localtime", "timezone", "services", "protocols", "mime.types", "os-release", "debian_version",
+		"python3", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "gai.conf"}
 }
 
 // blockedSyscalls names the syscalls the seccomp filter denies, as listed in
@@ -107,22 +140,32 @@ func seccompFilter() ([]byte, error) {
 // including "--".
 func bwrapArgs(s *Spec, l Limits) []string {
 	a := []string{
+		"--unshare-user", "--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxGID),
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
 	}
-	for _, d := range systemDirs() {
+	bindHost := func(d string) {
 		fi, err := os.Lstat(d)
 		if err != nil {
-			continue
+			return
 		}
-		switch {
-		case fi.Mode()&os.ModeSymlink != 0:
+		if fi.Mode()&os.ModeSymlink != 0 {
 			if target, err := os.Readlink(d); err == nil {
 				a = append(a, "--symlink", target, d)
 			}
-		case fi.IsDir():
-			a = append(a, "--ro-bind", d, d)
+			return
 		}
+		a = append(a, "--ro-bind", d, d)
+	}
+	for _, d := range systemDirs() {
+		bindHost(d)
+	}
+	a = append(a, "--dir", "/etc")
+	for _, e := range etcShared() {
+		bindHost("/etc/" + e)
+	}
+	for i, f := range etcFiles() {
+		a = append(a, "--ro-bind-data", strconv.Itoa(seccompFD+1+i), f.path)
 	}
 	a = append(a, "--dev", "/dev", "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/tmp",
 		"--dir", bwrapHome, "--dir", bwrapTmp)
@@ -130,26 +173,29 @@ func bwrapArgs(s *Spec, l Limits) []string {
 		a = append(a, "--proc", "/proc")
 	}
 	type bind struct {
-		path     string
-		writable bool
+		source, target string
+		writable       bool
 	}
-	binds := []bind{{s.Dir, true}}
+	binds := []bind{{s.Dir, s.root(), true}}
 	for _, p := range s.ReadOnly {
-		binds = append(binds, bind{p, false})
+		binds = append(binds, bind{p, p, false})
 	}
 	for _, p := range s.Writable {
-		binds = append(binds, bind{p, true})
+		binds = append(binds, bind{p, p, true})
+	}
+	for _, m := range s.Mounts {
+		binds = append(binds, bind{m.Source, m.Target, m.Writable})
 	}
 	// A parent sorts before its children, so it is mounted first.
-	slices.SortFunc(binds, func(x, y bind) int { return strings.Compare(x.path, y.path) })
+	slices.SortFunc(binds, func(x, y bind) int { return strings.Compare(x.target, y.target) })
 	for _, b := range binds {
 		if b.writable {
-			a = append(a, "--bind", b.path, b.path)
+			a = append(a, "--bind", b.source, b.target)
 		} else {
-			a = append(a, "--ro-bind", b.path, b.path)
+			a = append(a, "--ro-bind", b.source, b.target)
 		}
 	}
-	return append(a, "--remount-ro", "/", "--chdir", s.Dir, "--seccomp", strconv.Itoa(seccompFD))
+	return append(a, "--remount-ro", "/", "--chdir", s.root(), "--seccomp", strconv.Itoa(seccompFD))
 }
 
 // visibleRoots returns the host paths a bwrap sandbox for s shows.
@@ -162,6 +208,9 @@ func visibleRoots(s *Spec) []string {
 	}
 	roots = append(roots, s.Dir)
 	roots = append(roots, s.ReadOnly...)
+	for _, m := range s.Mounts {
+		roots = append(roots, m.Source)
+	}
 	return append(roots, s.Writable...)
 }
 

@@ -111,6 +111,10 @@ func markers() []marker {
 	}
 }
 
+// runtimeExit is the exit status of a Go program the runtime ends (a fatal
+// error, an unrecovered panic).
+const runtimeExit = 2
+
 // headSize is how much of the start of stderr scanWriter keeps.
 const headSize = 512
 
@@ -231,16 +235,21 @@ func classify(e evidence) Result {
 	if r.Termination != Exited && r.Termination != Signaled {
 		return r
 	}
+	// Output is the tested code's to write: a test that prints "fatal
+	// error: out of memory" and fails must stay a failure. The markers
+	// count only for a process the runtime ended — a signal, or exit 2,
+	// the status the Go runtime and a test binary's panic exit with.
+	died := sig != 0 || r.ExitCode == runtimeExit
 	switch {
-	case e.found[OOM] != "":
+	case died && e.found[OOM] != "":
 		r.Termination = OOM
-		r.Reason = "output says " + strconv.Quote(e.found[OOM])
+		r.Reason = "the process died and its output says " + strconv.Quote(e.found[OOM])
 	case failed && e.oomKills:
 		r.Termination = OOM
 		r.Reason = "the kernel OOM killer killed a process during the run"
-	case e.found[Rlimit] != "":
+	case died && e.found[Rlimit] != "":
 		r.Termination = Rlimit
-		r.Reason = "output says " + strconv.Quote(e.found[Rlimit])
+		r.Reason = "the process died and its output says " + strconv.Quote(e.found[Rlimit])
 	}
 	return r
 }

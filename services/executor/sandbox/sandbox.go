@@ -125,6 +125,16 @@ type Spec struct {
 	// writable at the same path under bwrap (GOROOT and GOMODCACHE; a Go
 	// build cache). Mode None shows the whole host and ignores them.
 	ReadOnly, Writable []string
+	// Root is where Dir appears inside the bwrap sandbox, and the working
+	// directory there: an absolute clean path, or "" for Dir's own path.
+	// Every copy of a tree can then be built at one path, and the Go build
+	// cache, whose keys hold a package's directory, serves them all. Mode
+	// None has no namespaces and refuses a Root other than Dir.
+	Root string
+	// Mounts are host paths shown at other paths inside the bwrap sandbox
+	// (a test binary, a directory for reports). Mode None refuses a Mount
+	// whose Target is not its Source.
+	Mounts []Mount
 	// MountProc mounts a procfs of the sandbox's pid namespace on /proc.
 	// It lets the command open /proc/<ppid>/fd/1 and write to cmd/go's
 	// standard output, bypassing `go test -json`; leave it off for tests.
@@ -135,6 +145,45 @@ type Spec struct {
 	// They are always fed through pipes, never handed to the command. When
 	// they are the same writer, both streams share one pipe, in order.
 	Stdout, Stderr io.Writer
+}
+
+// Mount shows the host path Source at Target inside the sandbox.
+type Mount struct {
+	Source, Target string
+	Writable       bool
+}
+
+// root is the working directory inside the sandbox.
+func (s *Spec) root() string {
+	if s.Root != "" {
+		return s.Root
+	}
+	return s.Dir
+}
+
+// hostPath maps a path inside the sandbox to the host path it shows, for
+// paths under Root or a Mount's Target; other paths are their own.
+func (s *Spec) hostPath(p string) string {
+	if rest, ok := cutWithin(p, s.root()); ok {
+		return filepath.Join(s.Dir, rest)
+	}
+	for _, m := range s.Mounts {
+		if rest, ok := cutWithin(p, m.Target); ok {
+			return filepath.Join(m.Source, rest)
+		}
+	}
+	return p
+}
+
+// cutWithin returns p relative to root when p is root or inside it.
+func cutWithin(p, root string) (string, bool) {
+	if p == root {
+		return ".", true
+	}
+	if rest, ok := strings.CutPrefix(p, root+"/"); ok {
+		return rest, true
+	}
+	return "", false
 }
 
 // Config configures New.
@@ -262,14 +311,18 @@ func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 			}
 		}
 	}
-	env = append(env, "HOME="+home, "TMPDIR="+tmp, "PWD="+s.Dir)
+	env = append(env, "HOME="+home, "TMPDIR="+tmp, "PWD="+s.root())
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		info.EnvNames = append(info.EnvNames, name)
 	}
 	slices.Sort(info.EnvNames)
 
-	path, err := resolve(s.Argv[0], s.Dir, envValue(env, "PATH"))
+	if !bw && (s.Root != "" && s.Root != s.Dir || slices.ContainsFunc(s.Mounts, func(m Mount) bool { return m.Source != m.Target })) {
+		err := errors.New("sandbox: Root and Mounts that move a path need bwrap; mode none shows host paths as they are")
+		return notStarted(err.Error()), err
+	}
+	path, err := resolve(s.Argv[0], &s, envValue(env, "PATH"))
 	if err != nil {
 		return notStarted(err.Error()), nil
 	}
@@ -304,12 +357,20 @@ func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.WaitDelay = waitDelay
 	if bw {
-		f, err := filterPipe(r.filter)
-		if err != nil {
-			return notStarted("passing the seccomp filter failed"), fmt.Errorf("sandbox: passing the seccomp filter: %v", err)
+		// The seccomp filter, then the files of the sandbox's /etc, each
+		// through a pipe bwrap reads (see bwrapArgs).
+		data := [][]byte{r.filter}
+		for _, f := range etcFiles() {
+			data = append(data, []byte(f.data))
 		}
-		defer f.Close()
-		cmd.ExtraFiles = []*os.File{f}
+		for _, d := range data {
+			f, err := dataPipe(d)
+			if err != nil {
+				return notStarted("passing the sandbox's setup failed"), fmt.Errorf("sandbox: passing the seccomp filter and /etc: %v", err)
+			}
+			defer f.Close()
+			cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+		}
 	}
 
 	if ctx.Err() != nil {
@@ -435,6 +496,33 @@ func (s *Spec) check() error {
 			seen[p] = l.field
 		}
 	}
+	if s.Root != "" {
+		if err := checkPath("Root", s.Root); err != nil {
+			return err
+		}
+		if s.Root == "/" {
+			return errors.New("sandbox: Root may not be /")
+		}
+	}
+	targets := map[string]bool{s.root(): true}
+	for _, p := range append(slices.Clone(s.ReadOnly), s.Writable...) {
+		targets[p] = true
+	}
+	for _, m := range s.Mounts {
+		if err := checkPath("Mount source", m.Source); err != nil {
+			return err
+		}
+		if err := checkPath("Mount target", m.Target); err != nil {
+			return err
+		}
+		if _, err := os.Stat(m.Source); err != nil {
+			return fmt.Errorf("sandbox: Mount source %q does not exist", m.Source)
+		}
+		if targets[m.Target] || m.Target == "/" {
+			return fmt.Errorf("sandbox: Mount target %q is used twice", m.Target)
+		}
+		targets[m.Target] = true
+	}
 	if s.Limits.Timeout < 0 {
 		return fmt.Errorf("sandbox: negative Timeout %v", s.Limits.Timeout)
 	}
@@ -520,14 +608,17 @@ func envValue(env []string, name string) string {
 	return ""
 }
 
-// resolve returns the absolute path of the program argv0 names.
-func resolve(argv0, dir, pathList string) (string, error) {
+// resolve returns the absolute path, as the sandbox sees it, of the
+// program argv0 names: relative names are relative to the working
+// directory, and a path inside Root or a Mount is checked at the host path
+// it shows.
+func resolve(argv0 string, s *Spec, pathList string) (string, error) {
 	if strings.Contains(argv0, "/") {
 		p := argv0
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
+			p = filepath.Join(s.root(), p)
 		}
-		if err := executable(p); err != nil {
+		if err := executable(s.hostPath(p)); err != nil {
 			return "", fmt.Errorf("command %s: %v", p, err)
 		}
 		return p, nil
@@ -539,7 +630,7 @@ func resolve(argv0, dir, pathList string) (string, error) {
 		if !filepath.IsAbs(d) {
 			continue
 		}
-		if p := filepath.Join(d, argv0); executable(p) == nil {
+		if p := filepath.Join(d, argv0); executable(s.hostPath(p)) == nil {
 			return p, nil
 		}
 	}
@@ -561,15 +652,17 @@ func executable(p string) error {
 	return nil
 }
 
-// checkVisible reports whether the program at path, and the file its
-// symbolic links lead to, lie in paths the bwrap sandbox for s shows.
+// checkVisible reports whether the program at path (as the sandbox sees
+// it), and the file its symbolic links lead to, lie in paths the bwrap
+// sandbox for s shows.
 func checkVisible(path string, s *Spec) error {
-	real, err := filepath.EvalSymlinks(path)
+	host := s.hostPath(path)
+	real, err := filepath.EvalSymlinks(host)
 	if err != nil {
 		return fmt.Errorf("command %s: %v", path, err)
 	}
 	roots := visibleRoots(s)
-	for _, p := range []string{path, real} {
+	for _, p := range []string{host, real} {
 		if !slices.ContainsFunc(roots, func(root string) bool { return within(p, root) }) {
 			return fmt.Errorf("command %s is not in a path the sandbox shows", p)
 		}
@@ -609,6 +702,8 @@ func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
 		"network":            "host",
 		"proc":               "host",
 		"seccomp":            "none",
+		"user":               "host",
+		"etc":                "host",
 	}
 	if r.name == NameBwrap {
 		names, _ := blockedSyscalls()
@@ -619,12 +714,15 @@ func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
 			m["proc"] = "sandbox"
 		}
 		m["seccomp"] = strings.Join(names, ",")
+		m["user"] = "uid " + strconv.Itoa(sandboxUID) + " in a user namespace"
+		m["etc"] = "sandbox"
 	}
 	return m
 }
 
-// filterPipe returns the read end of a pipe holding the seccomp filter.
-func filterPipe(filter []byte) (*os.File, error) {
+// dataPipe returns the read end of a pipe holding data, which must fit in
+// the pipe's buffer (64 KiB on Linux).
+func dataPipe(filter []byte) (*os.File, error) {
 	rd, wr, err := os.Pipe()
 	if err != nil {
 		return nil, err

@@ -350,10 +350,13 @@ func TestGoProgramLimits(t *testing.T) {
 			}
 		})
 		t.Run("fsize", func(t *testing.T) {
-			// Go ignores SIGXFSZ: the write fails with EFBIG.
+			// Go ignores SIGXFSZ: the write fails with EFBIG, and the
+			// program exits as it chooses. Its words are its own (a test
+			// could print them to disguise a failure), so a program that
+			// exits by itself has exited.
 			res, out := run(t, r, Spec{Argv: []string{helper, "fsize"}, ReadOnly: ro, Limits: Limits{MaxFileBytes: 1 << 20}})
-			if res.Termination != Rlimit || res.ExitCode != 4 {
-				t.Errorf("got %v exit %d, want RLIMIT exit 4; stderr %q", res.Termination, res.ExitCode, out.stderr.String())
+			if res.Termination != Exited || res.ExitCode != 4 || !strings.Contains(out.stderr.String(), "file too large") {
+				t.Errorf("got %v exit %d, want EXITED exit 4 after EFBIG; stderr %q", res.Termination, res.ExitCode, out.stderr.String())
 			}
 		})
 	})
@@ -672,16 +675,26 @@ func TestGoTest(t *testing.T) {
 		t.Errorf("with /proc: %v exit %d, want the forged line and exit 1:\n%s", res.Termination, res.ExitCode, stream)
 	}
 
-	// A test binary that runs out of address space fails the package, so
-	// go test exits 1 like a test failure; the runtime's message in the
-	// stream makes it OOM.
+	// A test binary that runs out of address space is ended by the Go
+	// runtime with exit 2 and its message: OOM. Behind go test, which exits
+	// 1 as for a failed test, the same message is only the output of a
+	// failure: the gate runs test binaries itself to see their status.
 	spec.MountProc = false
-	spec.Argv = []string{"go", "test", "-json", "-count=1", "-run=^TestAlloc$", "."}
+	spec.Argv = []string{"go", "test", "-c", "-o", "alloc.test", "."}
+	if res, o = run(t, r, spec); res.ExitCode != 0 {
+		t.Fatalf("go test -c: %v exit %d: %s", res.Termination, res.ExitCode, o.stderr.String())
+	}
+	spec.Argv = []string{"./alloc.test", "-test.v", "-test.run=^TestAlloc$"}
 	spec.Env = append(spec.Env, "SANDBOX_ALLOC=1")
 	spec.Limits.MemoryBytes = 1 << 30
 	res, o = run(t, r, spec)
-	if res.Termination != OOM || res.ExitCode != 1 {
-		t.Errorf("out of memory: %v exit %d, want OOM exit 1:\n%s%s", res.Termination, res.ExitCode, o.stdout.String(), o.stderr.String())
+	if res.Termination != OOM || res.ExitCode != 2 {
+		t.Errorf("out of memory: %v exit %d, want OOM exit 2:\n%s%s", res.Termination, res.ExitCode, o.stdout.String(), o.stderr.String())
+	}
+	spec.Argv = []string{"go", "test", "-json", "-count=1", "-run=^TestAlloc$", "."}
+	res, o = run(t, r, spec)
+	if res.Termination != Exited || res.ExitCode != 1 {
+		t.Errorf("out of memory behind go test: %v exit %d, want EXITED exit 1", res.Termination, res.ExitCode)
 	}
 }
 
@@ -834,10 +847,13 @@ func TestClassify(t *testing.T) {
 		{"success at CPU limit", evidence{status: exited(0), cpu: 3 * time.Second, cpuLimit: 2}, Exited},
 		{"kill under CPU limit", evidence{status: killed(syscall.SIGKILL), cpu: time.Second, cpuLimit: 2}, Signaled},
 		{"OOM marker", evidence{status: exited(2), found: map[Termination]string{OOM: "fatal error: out of memory"}}, OOM},
-		{"OOM marker on exit 0", evidence{status: exited(0), found: map[Termination]string{OOM: "cannot allocate memory"}}, OOM},
+		{"OOM marker on exit 0", evidence{status: exited(0), found: map[Termination]string{OOM: "cannot allocate memory"}}, Exited},
+		{"OOM marker in a failing test's own output", evidence{status: exited(1), found: map[Termination]string{OOM: "fatal error: out of memory"}}, Exited},
+		{"OOM marker and a kill", evidence{status: killed(syscall.SIGKILL), found: map[Termination]string{OOM: "runtime: out of memory"}}, OOM},
 		{"kernel OOM kill", evidence{status: exited(1), oomKills: true}, OOM},
 		{"kernel OOM kill elsewhere", evidence{status: exited(0), oomKills: true}, Exited},
-		{"EFBIG", evidence{status: exited(1), found: map[Termination]string{Rlimit: "file too large"}}, Rlimit},
+		{"EFBIG in a failing test's output", evidence{status: exited(1), found: map[Termination]string{Rlimit: "file too large"}}, Exited},
+		{"EFBIG and a panic", evidence{status: exited(2), found: map[Termination]string{Rlimit: "file too large"}}, Rlimit},
 	} {
 		if got := classify(tc.e); got.Termination != tc.want {
 			t.Errorf("%s: got %v (%s), want %v", tc.name, got.Termination, got.Reason, tc.want)
@@ -856,5 +872,60 @@ func TestScanWriterSplitMarker(t *testing.T) {
 	}
 	if buf.Len() != len("ok\nfatal error: out of memory\n")+1000 || len(w.head) != headSize {
 		t.Errorf("passed %d bytes, head %d", buf.Len(), len(w.head))
+	}
+}
+
+func TestRootAndMounts(t *testing.T) {
+	r := bwrapRunner(t)
+	base := t.TempDir()
+	work, bin, out := filepath.Join(base, "copy-1234"), filepath.Join(base, "bin"), filepath.Join(base, "out")
+	for _, d := range []string{work, bin, out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prog := filepath.Join(bin, "prog")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$PWD $(pwd)\"; echo tree > /src/t; echo out > /sealgate/out/o; echo no > /sealgate/bin/x 2>/dev/null || echo ro\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, o := run(t, r, Spec{
+		Dir: work, Root: "/src",
+		Argv:   []string{"/sealgate/bin/prog"},
+		Mounts: []Mount{{Source: bin, Target: "/sealgate/bin"}, {Source: out, Target: "/sealgate/out", Writable: true}},
+	})
+	if res.Termination != Exited || res.ExitCode != 0 || o.stdout.String() != "/src /src\nro\n" {
+		t.Fatalf("got %v exit %d %q (stderr %q)", res.Termination, res.ExitCode, o.stdout.String(), o.stderr.String())
+	}
+	for p, want := range map[string]string{filepath.Join(work, "t"): "tree\n", filepath.Join(out, "o"): "out\n"} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v", p, b, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(bin, "x")); err == nil {
+		t.Errorf("a read-only mount was written")
+	}
+	// Mode none shows host paths as they are: moving one is refused.
+	if _, err := noneRunner(t).Run(t.Context(), Spec{Dir: work, Root: "/src", Argv: []string{"true"}, Env: []string{"PATH=" + sysPath}}); err == nil {
+		t.Errorf("mode none accepted a Root")
+	}
+}
+
+func TestIdentityAndEtc(t *testing.T) {
+	// The command runs as an unprivileged user of its own user namespace
+	// and sees an /etc of the sandbox's: no host accounts, no password
+	// hashes, no host names.
+	r := bwrapRunner(t)
+	script := `id -u; id -g; id -un
+for f in /etc/shadow /etc/gshadow /etc/sudoers /etc/ssh /etc/hostname /etc/machine-id; do [ -e "$f" ] && echo "SEES $f"; done
+grep -c . /etc/passwd; cat /etc/hosts | head -1
+cat /etc/shadow 2>/dev/null && echo READ-SHADOW
+true`
+	res, o := run(t, r, Spec{Argv: sh(script)})
+	want := "1000\n1000\nsandbox\n3\n127.0.0.1\tlocalhost\n"
+	if res.Termination != Exited || o.stdout.String() != want {
+		t.Errorf("got %v, output\n%s\nwant\n%s(stderr %q)", res.Termination, o.stdout.String(), want, o.stderr.String())
+	}
+	if res.Sandbox.Limits["user"] != "uid 1000 in a user namespace" || res.Sandbox.Limits["etc"] != "sandbox" {
+		t.Errorf("limits do not say so: %v", res.Sandbox.Limits)
 	}
 }
