@@ -16,12 +16,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/gotest"
+	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 )
@@ -44,6 +46,13 @@ type Executor struct {
 	Blobs   *blob.Store
 	// MaxStreamBytes bounds the output kept per process; zero means 64 MiB.
 	MaxStreamBytes int64
+
+	cfgOnce sync.Once
+	cfgDir  string
+
+	toolOnce sync.Once
+	tool     string
+	toolErr  error
 }
 
 // Workspace is one run's materialized trees, kept pristine: every job runs
@@ -55,10 +64,17 @@ type Workspace struct {
 
 	co       *checkout.Checkout
 	dir      string
-	pristine map[string]string
 	jobs     atomic.Int64
-	binaries map[string]*binary
 	targets  map[string][]string
+
+	// mu guards pristine and bins: seal checks run on several workers.
+	mu       sync.Mutex
+	pristine map[string]string
+	bins     map[string]*builtBin
+	binCount atomic.Int64
+	// references are the unmutated runs of the tests that judge mutants,
+	// per module and package: how long each passing one took.
+	references map[string]map[string]time.Duration
 }
 
 // Open materializes the baseline, the patch and the oracle trees of co
@@ -72,6 +88,9 @@ func (e *Executor) Open(ctx context.Context, runID string, co *checkout.Checkout
 		return nil, err
 	}
 	w := &Workspace{co: co, dir: dir, pristine: map[string]string{}}
+	if err := os.MkdirAll(w.binDir(), 0o755); err != nil {
+		return nil, err
+	}
 	for name, mat := range map[string]func(context.Context, string) error{
 		jobs.TreeBaseline: co.MaterializeBaseline,
 		jobs.TreeOracle:   co.MaterializeOracle,
@@ -135,18 +154,23 @@ func (e *Executor) Execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 		return e.executeCoverage(ctx, w, s)
 	case s.Purpose == jobs.Mutant:
 		return e.executeMutant(ctx, w, s)
+	case s.Purpose == jobs.Collateral, s.Purpose == jobs.Discovery:
+		return e.executeGoSuite(ctx, w, s)
 	}
+	a.Detail.Runs = []jobs.Run{}
 	runs := 1 + max(s.Reruns, 0)
 	var outcomes []string
 	var reasons []string
 	for i := 0; i < runs; i++ {
-		out, reason, cases, run, err := e.once(ctx, w, s, a)
+		out, reason, run, err := e.onceGo(ctx, w, s, a)
 		if err != nil {
+			if ctx.Err() == nil {
+				err = fmt.Errorf("%s", jobfile.Excerpt(err.Error()))
+			}
 			a.Detail = jobs.Detail{Outcome: jobs.OutcomeUnrunnable, Reason: err.Error(), Runs: nonNil(a.Detail.Runs)}
 			return a
 		}
 		a.Detail.Runs = append(a.Detail.Runs, run)
-		a.Cases = cases
 		outcomes = append(outcomes, out)
 		reasons = append(reasons, reason)
 		// Only failures are repeated: a pass, a timeout (never retried into
@@ -177,82 +201,13 @@ func settle(outcomes, reasons []string) (string, string) {
 	return jobs.OutcomeFail, fmt.Sprintf("failed all %d runs: %s", len(outcomes), reasons[0])
 }
 
-// once runs the job's process one time.
-func (e *Executor) once(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, cases []jobs.Case, run jobs.Run, err error) {
-	dir := w.jobDir()
-	defer os.RemoveAll(dir)
-	if err := w.prepare(dir, s); err != nil {
-		return "", "", nil, run, fmt.Errorf("prepare the job tree: %v", err)
-	}
-	limit := e.MaxStreamBytes
-	if limit == 0 {
-		limit = 64 << 20
-	}
-	stdout := &capped{max: limit}
-	stderr := &capped{max: 1 << 20}
-	argv := s.Argv()
-	if s.Module != "." {
-		// The module's directory: go -C, so the sandbox's working
-		// directory stays the tree's root.
-		argv = append([]string{argv[0], "-C", filepath.FromSlash(s.Module)}, argv[1:]...)
-	}
-	argv[0] = filepath.Join(e.Go.Root, "bin", "go")
-	spec := sandbox.Spec{
-		Dir:      dir,
-		Argv:     argv,
-		Env:      e.env(),
-		ReadOnly: existing(e.Go.Root, e.Go.ModCache),
-		Writable: existing(e.Go.Cache),
-		Limits:   w.limitsFor(s),
-		Stdout:   stdout,
-		Stderr:   stderr,
-	}
-	res, err := e.Sandbox.Run(ctx, spec)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", "", nil, run, ctx.Err()
-		}
-		return "", "", nil, run, fmt.Errorf("sandbox: %v", err)
-	}
-	a.Started = res.Termination != sandbox.NotStarted
-	a.Termination, a.ExitCode, a.Sandbox = res.Termination, res.ExitCode, res.Sandbox
-	a.Wall += res.Wall
-	a.CPU += res.CPU
-	run = jobs.Run{ExitCode: res.ExitCode, Termination: res.Termination.String(), WallMillis: res.Wall.Milliseconds()}
-	stream := stdout.Bytes()
-	if e.Blobs != nil {
-		if d, err := e.Blobs.Put(ctx, stream); err == nil {
-			run.Stream = d
-			a.Artefacts = append(a.Artefacts, d)
-		}
-	}
-	report, rerr := gotest.Read(bytes.NewReader(stream))
-	if rerr != nil || stdout.dropped > 0 {
-		run.Verdict, run.Reason = "UNREADABLE", fmt.Sprintf("the go test stream could not be read whole (%d bytes dropped)", stdout.dropped)
-		return jobs.OutcomeUnrunnable, run.Reason, nil, run, nil
-	}
-	term := termination(res.Termination)
-	switch s.Purpose {
-	case jobs.Collateral, jobs.Discovery:
-		outcome, reason = suiteOutcome(report, res)
-		cases = suiteCases(report)
-	default:
-		outcome, reason = e.testsOutcome(report, s, res, term)
-	}
-	run.Verdict, run.Reason = outcome, reason
-	if res.Termination == sandbox.NotStarted {
-		return jobs.OutcomeUnrunnable, "the sandbox did not start: " + firstLine(stderr.String()), cases, run, nil
-	}
-	return outcome, reason, cases, run, nil
-}
-
 // testsOutcome judges the tests a claim or prerequisite job selected; the
 // worst of them decides.
 func (e *Executor) testsOutcome(report *gotest.Report, s *jobs.Spec, res sandbox.Result, term gotest.Termination) (string, string) {
 	rank := map[string]int{jobs.OutcomePass: 0, jobs.OutcomeFail: 1, jobs.OutcomeAbsent: 2, jobs.OutcomeTimeout: 3, jobs.OutcomeUnrunnable: 4, jobs.OutcomeInvalid: 5}
 	worst, why := jobs.OutcomePass, ""
 	for _, t := range s.Tests {
-		v := gotest.Verdict(report, s.ImportPath, t, res.ExitCode, term)
+		v := gotest.VerdictIn(report, s.ImportPath, t, s.Tests, res.ExitCode, term)
 		o := sideOutcome(v, report, s, res)
 		if why == "" || rank[o] > rank[worst] {
 			worst, why = o, fmt.Sprintf("%s: %s", t, v.String())
@@ -353,26 +308,10 @@ func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
 	if src == "" {
 		return fmt.Errorf("unknown tree %q", s.Tree)
 	}
-	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+	if err := copyTree(dir, src); err != nil {
 		return err
 	}
-	for _, f := range s.Transplant {
-		b, err := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(f)))
-		if err != nil {
-			return fmt.Errorf("transplant %s: %v", f, err)
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {
-			return fmt.Errorf("transplant %s: the destination is not a regular file", f)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.layOver(dir, s.Transplant)
 }
 
 // env is the environment of every job: named variables only.

@@ -30,6 +30,8 @@ type procResult struct {
 	res    sandbox.Result
 	stdout []byte
 	stderr string
+	// dropped counts the output bytes beyond the bound, not kept.
+	dropped int64
 }
 
 // start runs one process of a job in the sandbox and accounts for it in a.
@@ -67,90 +69,6 @@ func (e *Executor) start(ctx context.Context, w *Workspace, a *Answer, p proc) (
 	return procResult{res: res, stdout: stdout.Bytes(), stderr: stderr.String()}, nil
 }
 
-// executeCoverage builds a package's coverage test binary once, lists its
-// tests and runs each alone with its own profile.
-func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
-	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}, Profiles: map[string]string{}}}
-	fail := func(outcome, format string, args ...any) *Answer {
-		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
-		return a
-	}
-	dir := w.jobDir()
-	defer os.RemoveAll(dir)
-	if err := w.prepare(dir, s); err != nil {
-		return fail(jobs.OutcomeUnrunnable, "prepare the job tree: %v", err)
-	}
-	out := filepath.Join(dir, ".sealgate-cover")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fail(jobs.OutcomeUnrunnable, "%v", err)
-	}
-	bin := filepath.Join(out, "cover.test")
-	timeout := time.Duration(s.TimeoutSec) * time.Second
-	build := []string{"go"}
-	if s.Module != "." {
-		build = append(build, "-C", filepath.FromSlash(s.Module))
-	}
-	build = append(build, "test", "-c", "-cover", "-covermode=set", "-coverpkg="+strings.Join(s.CoverPkgs, ","), "-o", bin, s.Package)
-	r, err := e.start(ctx, w, a, proc{dir: dir, argv: build, timeout: timeout})
-	if err != nil {
-		return fail(jobs.OutcomeUnrunnable, "sandbox: %v", err)
-	}
-	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
-		return fail(jobs.OutcomeUnrunnable, "the coverage build of %s failed (%s, exit %d): %s", s.Package, r.res.Termination, r.res.ExitCode, firstLine(r.stderr))
-	}
-	if _, err := os.Stat(bin); err != nil {
-		// go test -c writes nothing for a package without test files.
-		a.Cases = []jobs.Case{}
-		return fail(jobs.OutcomePass, "%s has no test files", s.Package)
-	}
-	pkgDir := filepath.Join(dir, filepath.FromSlash(s.Module), filepath.FromSlash(s.Package))
-	r, err = e.start(ctx, w, a, proc{dir: dir, workdir: pkgDir, argv: []string{bin, "-test.list", "."}, timeout: timeout})
-	if err != nil {
-		return fail(jobs.OutcomeUnrunnable, "sandbox: %v", err)
-	}
-	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
-		return fail(jobs.OutcomeUnrunnable, "listing the tests of %s failed (%s, exit %d)", s.Package, r.res.Termination, r.res.ExitCode)
-	}
-	var tests []string
-	for _, line := range strings.Split(string(r.stdout), "\n") {
-		if name := strings.TrimSpace(line); jobs.IsTestName(name) {
-			tests = append(tests, name)
-		}
-	}
-	slices.Sort(tests)
-	tests = slices.Compact(tests)
-	missing := 0
-	for i, t := range tests {
-		prof := filepath.Join(out, "p"+strconv.Itoa(i)+".out")
-		r, err := e.start(ctx, w, a, proc{dir: dir, workdir: pkgDir, timeout: timeout,
-			argv: []string{bin, "-test.run", "^" + t + "$", "-test.count=1", "-test.coverprofile=" + prof}})
-		if err != nil {
-			return fail(jobs.OutcomeUnrunnable, "sandbox: %v", err)
-		}
-		outcome := "fail"
-		if r.res.Termination == sandbox.Exited && r.res.ExitCode == 0 {
-			outcome = "pass"
-		}
-		key := s.ImportPath + "." + t
-		a.Cases = append(a.Cases, jobs.Case{Name: key, Outcome: outcome})
-		b, err := os.ReadFile(prof)
-		if err != nil || e.Blobs == nil {
-			missing++
-			continue
-		}
-		d, err := e.Blobs.Put(ctx, b)
-		if err != nil {
-			return fail(jobs.OutcomeUnrunnable, "store the profile of %s: %v", t, err)
-		}
-		a.Detail.Profiles[key] = d
-		a.Artefacts = append(a.Artefacts, d)
-	}
-	if missing > 0 {
-		return fail(jobs.OutcomeUnrunnable, "%d of %d tests of %s left no coverage profile", missing, len(tests), s.Package)
-	}
-	return fail(jobs.OutcomePass, "%d tests of %s run alone, one profile each", len(tests), s.Package)
-}
-
 // Schemata adds the tree of the mutant schemata to the workspace: the
 // oracle tree with files (repository paths) replaced. It is built once per
 // run; mutant jobs then run in copies of it.
@@ -159,7 +77,7 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	if err := os.CopyFS(dir, os.DirFS(w.pristine[jobs.TreeOracle])); err != nil {
+	if err := copyTree(dir, w.pristine[jobs.TreeOracle]); err != nil {
 		return err
 	}
 	for p, b := range files {
@@ -171,59 +89,67 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 			return err
 		}
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.pristine[treeSchemata] = dir
-	w.binaries = map[string]*binary{}
+	w.references = map[string]map[string]time.Duration{}
+	for k := range w.bins {
+		if strings.HasPrefix(k, treeSchemata+"\x00") {
+			delete(w.bins, k)
+		}
+	}
 	return nil
 }
 
 const treeSchemata = "schemata"
 
-// binary is a test binary built from the schemata tree, with the tests
-// that pass against it unmutated and how long each took.
-type binary struct {
-	path      string
-	err       string
-	reference map[string]time.Duration
-}
-
 // executeMutant runs the tests that reach a mutant's line, one at a time,
-// with the mutant switched on, until one fails.
+// with the mutant switched on, until one fails: each package's schemata
+// test binary is built once per run, and each test has run once unmutated
+// (the reference run) before it judges a mutant.
 func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
 	done := func(outcome, format string, args ...any) *Answer {
 		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
 		return a
 	}
-	if w.pristine[treeSchemata] == "" {
+	src := w.pristine[treeSchemata]
+	if src == "" {
 		return done(jobs.OutcomeStillborn, "no schemata tree was built for this run")
 	}
-	timeout := time.Duration(s.TimeoutSec) * time.Second
+	timeout := timeoutOf(s)
 	ran := 0
-	for _, t := range s.Targets {
-		bin, err := e.schemataBinary(ctx, w, s, t, a)
+	for _, tg := range s.Targets {
+		t := goTarget{variant: treeSchemata, module: s.Module, pkg: tg.Package, importPath: tg.ImportPath}
+		b, err := e.buildTest(ctx, w, a, t, 2*timeout)
 		if err != nil {
 			return done(jobs.OutcomeUnrunnable, "%v", err)
 		}
-		if bin.err != "" {
-			return done(jobs.OutcomeStillborn, "%s", bin.err)
+		if b.failed != "" || b.noTests {
+			return done(jobs.OutcomeStillborn, "the schemata build of %s failed: %s", tg.Package, cmpOr(b.failed, "no test files"))
 		}
-		for _, test := range t.Tests {
-			ref, ok := bin.reference[test]
+		refs, err := e.references(ctx, w, a, s, b, t, timeout)
+		if err != nil {
+			return done(jobs.OutcomeUnrunnable, "%v", err)
+		}
+		for _, test := range tg.Tests {
+			ref, ok := refs[test]
 			if !ok {
 				continue // fails unmutated: it cannot judge a mutant
 			}
-			dir := w.jobDir()
-			if err := os.CopyFS(dir, os.DirFS(w.pristine[treeSchemata])); err != nil {
-				return done(jobs.OutcomeUnrunnable, "prepare the mutant tree: %v", err)
-			}
-			pkgDir := filepath.Join(dir, filepath.FromSlash(s.Module), filepath.FromSlash(t.Package))
-			r, err := e.start(ctx, w, a, proc{dir: dir, workdir: pkgDir, timeout: timeout, ro: []string{filepath.Dir(bin.path)},
-				env:  []string{"SEALGATE_MUTANT=" + strconv.Itoa(s.Mutation.ID)},
-				argv: []string{bin.path, "-test.run", "^" + test + "$", "-test.count=1"}})
-			os.RemoveAll(dir)
+			dir, out, cleanup, err := w.jobTree(src)
 			if err != nil {
-				return done(jobs.OutcomeUnrunnable, "sandbox: %v", err)
+				cleanup()
+				return done(jobs.OutcomeUnrunnable, "%v", err)
 			}
+			_, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", "^" + test + "$"},
+				[]string{"SEALGATE_MUTANT=" + strconv.Itoa(s.Mutation.ID)}, timeout)
+			cleanup()
+			if err != nil {
+				return done(jobs.OutcomeUnrunnable, "%v", err)
+			}
+			a.Detail.Runs = append(a.Detail.Runs, jobs.Run{Verdict: test, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(),
+				WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
 			ran++
 			switch {
 			case r.res.Termination == sandbox.Exited && r.res.ExitCode == 0:
@@ -231,7 +157,7 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			case r.res.Termination == sandbox.Timeout && ref >= timeout/3:
 				return done(jobs.OutcomeStillborn, "%s timed out and its reference run took %v of the %v limit", test, ref.Round(time.Millisecond), timeout)
 			case r.res.Termination == sandbox.Exited, r.res.Termination == sandbox.Timeout:
-				a.Detail.KilledBy = t.ImportPath + "." + test
+				a.Detail.KilledBy = tg.ImportPath + "." + test
 				return done(jobs.OutcomeKilled, "%s fails with the mutant (%s, exit %d)", test, r.res.Termination, r.res.ExitCode)
 			default:
 				return done(jobs.OutcomeStillborn, "%s died with the mutant (%s): a harness death is no kill", test, r.res.Termination)
@@ -244,57 +170,52 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 	return done(jobs.OutcomeSurvived, "%d test(s) reaching %s:%d pass with %s", ran, s.Mutation.Path, s.Mutation.Line, s.Mutation.Description)
 }
 
-// schemataBinary builds the test binary of target once per run and runs
-// each of its reaching tests once unmutated (the reference run).
-func (e *Executor) schemataBinary(ctx context.Context, w *Workspace, s *jobs.Spec, t jobs.Target, a *Answer) (*binary, error) {
-	key := s.Module + "\x00" + t.Package
-	if b := w.binaries[key]; b != nil {
-		return b, nil
+// references runs, once per run and package, every test that will judge
+// a mutant of the package with the schemata binary unmutated, and returns
+// how long each passing one took.
+func (e *Executor) references(ctx context.Context, w *Workspace, a *Answer, s *jobs.Spec, b *goBin, t goTarget, timeout time.Duration) (map[string]time.Duration, error) {
+	key := s.Module + "\x00" + t.pkg
+	w.mu.Lock()
+	refs, ok := w.references[key]
+	w.mu.Unlock()
+	if ok {
+		return refs, nil
 	}
-	b := &binary{reference: map[string]time.Duration{}}
-	w.binaries[key] = b
-	build := filepath.Join(w.dir, "schemata-build-"+strconv.Itoa(len(w.binaries)))
-	if err := os.CopyFS(build, os.DirFS(w.pristine[treeSchemata])); err != nil {
-		return nil, err
-	}
-	b.path = filepath.Join(build, ".sealgate-mutants.test")
-	timeout := time.Duration(s.TimeoutSec) * time.Second
-	argv := []string{"go"}
-	if s.Module != "." {
-		argv = append(argv, "-C", filepath.FromSlash(s.Module))
-	}
-	argv = append(argv, "test", "-c", "-o", b.path, t.Package)
-	r, err := e.start(ctx, w, a, proc{dir: build, argv: argv, timeout: 2 * timeout})
-	if err != nil {
-		return nil, err
-	}
-	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
-		b.err = fmt.Sprintf("the schemata build of %s failed (%s, exit %d): %s", t.Package, r.res.Termination, r.res.ExitCode, firstLine(r.stderr))
-		return b, nil
-	}
-	if _, err := os.Stat(b.path); err != nil {
-		b.err = fmt.Sprintf("the schemata build of %s wrote no test binary", t.Package)
-		return b, nil
-	}
-	// Reference runs: every test that will judge a mutant, unmutated.
 	var all []string
 	for _, other := range s.Targets {
-		if other.Package == t.Package {
+		if other.Package == t.pkg {
 			all = append(all, other.Tests...)
 		}
 	}
+	refs = map[string]time.Duration{}
 	for _, test := range w.referenceTests(key, all) {
-		pkgDir := filepath.Join(build, filepath.FromSlash(s.Module), filepath.FromSlash(t.Package))
-		r, err := e.start(ctx, w, a, proc{dir: build, workdir: pkgDir, timeout: timeout,
-			argv: []string{b.path, "-test.run", "^" + test + "$", "-test.count=1"}})
+		dir, out, cleanup, err := w.jobTree(w.pristine[treeSchemata])
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+		_, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", "^" + test + "$"}, nil, timeout)
+		cleanup()
 		if err != nil {
 			return nil, err
 		}
+		a.Detail.Runs = append(a.Detail.Runs, jobs.Run{Verdict: "REFERENCE " + test, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(),
+			WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
 		if r.res.Termination == sandbox.Exited && r.res.ExitCode == 0 {
-			b.reference[test] = r.res.Wall
+			refs[test] = r.res.Wall
 		}
 	}
-	return b, nil
+	w.mu.Lock()
+	w.references[key] = refs
+	w.mu.Unlock()
+	return refs, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // referenceTests returns the tests of a target package that mutants of the

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sealgate/sealgate/services/executor/gotest"
+	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/junit"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
@@ -166,7 +167,7 @@ func (e *Executor) pytestProc(dir, out string, s *jobs.Spec) (proc, func(procRes
 	p := proc{dir: dir, argv: argv, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out},
 		timeout: timeoutOf(s)}
 	return p, func(r procResult) judged {
-		rep, err := readJUnit(report)
+		rep, err := readJUnit(out, "junit.xml")
 		switch s.Purpose {
 		case jobs.Collateral, jobs.Discovery:
 			return pytestSuite(rep, err, r.res.ExitCode)
@@ -177,17 +178,18 @@ func (e *Executor) pytestProc(dir, out string, s *jobs.Spec) (proc, func(procRes
 
 func timeoutOf(s *jobs.Spec) time.Duration { return time.Duration(s.TimeoutSec) * time.Second }
 
-// readJUnit reads a JUnit report a process wrote.
-func readJUnit(p string) (*junit.Report, error) {
-	f, err := os.Open(p)
+// readJUnit reads a JUnit report a process wrote, as rel beneath dir: a
+// directory the process could write, so the report is read without
+// following symbolic links, only as a regular file, and bounded.
+func readJUnit(dir, rel string) (*junit.Report, error) {
+	b, err := jobfile.Read(dir, rel, maxReportBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errors.New("no JUnit report was written")
 		}
 		return nil, err
 	}
-	defer f.Close()
-	return junit.Read(f, junit.Limits{})
+	return junit.Read(bytes.NewReader(b), junit.Limits{})
 }
 
 // pytestExit says what pytest's exit codes other than 0 and 1 mean.
@@ -354,6 +356,7 @@ const unittestRan = `(?m)^Ran ([0-9]+) tests? in [0-9.]+s$`
 
 func (e *Executor) commandProc(dir, out string, s *jobs.Spec) (proc, func(procResult) judged, error) {
 	report := filepath.Join(out, "junit.xml")
+	reportDir, reportRel := out, "junit.xml"
 	argv, how := []string{"/bin/sh", "-c", s.Run}, "declared"
 	if s.JUnit != "" {
 		// Only this run may write the count: a report already in the tree
@@ -367,7 +370,7 @@ func (e *Executor) commandProc(dir, out string, s *jobs.Spec) (proc, func(procRe
 				return proc{}, nil, err
 			}
 		}
-		report = p
+		report, reportDir, reportRel = p, dir, s.JUnit
 	} else {
 		argv, how = countingArgv(s.Run, report)
 	}
@@ -382,7 +385,7 @@ func (e *Executor) commandProc(dir, out string, s *jobs.Spec) (proc, func(procRe
 		var why string
 		switch how {
 		case "declared", "junit":
-			rep, err := readJUnit(report)
+			rep, err := readJUnit(reportDir, reportRel)
 			if err != nil {
 				why = fmt.Sprintf("no case count: %v", err)
 				break

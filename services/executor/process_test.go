@@ -104,7 +104,7 @@ func runPytest(t *testing.T, files map[string]string, ids ...string) (*junit.Rep
 		}
 		exit = ee.ExitCode()
 	}
-	rep, rerr := readJUnit(report)
+	rep, rerr := readJUnit(filepath.Dir(report), filepath.Base(report))
 	return rep, rerr, exit
 }
 
@@ -543,7 +543,7 @@ func TestCommandJobs(t *testing.T) {
 	ctx := context.Background()
 	// The stale report is one readJUnit counts: without its removal the
 	// run that writes nothing would be counted.
-	if rep, err := readJUnit(filepath.Join(env.w.PristineDir(jobs.TreeOracle), "reports", "junit.xml")); err != nil || rep.Totals.Cases != 3 {
+	if rep, err := readJUnit(env.w.PristineDir(jobs.TreeOracle), "reports/junit.xml"); err != nil || rep.Totals.Cases != 3 {
 		t.Fatalf("the stale report does not read as 3 cases: %v", err)
 	}
 	pytestCmd := "python3 -m pytest -q -p no:cacheprovider -o junit_family=xunit1 --junitxml=reports/junit.xml tests/test_calc.py"

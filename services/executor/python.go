@@ -12,6 +12,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/junit"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/reach/pycov"
@@ -220,7 +221,7 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 	if r.res.Termination != sandbox.Exited || (r.res.ExitCode != 0 && r.res.ExitCode != 1) {
 		return fail(jobs.OutcomeUnrunnable, "the pytest run under coverage.py did not complete (%s, exit %d): %s", r.res.Termination, r.res.ExitCode, firstLine(r.stderr))
 	}
-	if rep, err := readJUnit(junitPath); err == nil {
+	if rep, err := readJUnit(out, "junit.xml"); err == nil {
 		a.Cases = pytestCases(rep)
 	}
 	p.argv = []string{s.Python, "-m", "coverage", "json", "--rcfile=" + rc, "--data-file=" + data, "--show-contexts", "-o", report}
@@ -231,7 +232,7 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
 		return fail(jobs.OutcomeUnrunnable, "coverage.py could not write its report (%s, exit %d): %s", r.res.Termination, r.res.ExitCode, firstLine(r.stderr))
 	}
-	b, err := os.ReadFile(report)
+	b, err := jobfile.Read(out, "coverage.json", maxReportBytes)
 	if err != nil || e.Blobs == nil {
 		return fail(jobs.OutcomeUnrunnable, "the coverage.py report is missing: %v", err)
 	}
@@ -331,7 +332,7 @@ func (e *Executor) executePytestMutant(ctx context.Context, w *Workspace, s *job
 	if r.res.Termination != sandbox.Exited {
 		return done(jobs.OutcomeStillborn, "the tests did not finish with the mutant (%s)", r.res.Termination)
 	}
-	rep, rerr := readJUnit(report)
+	rep, rerr := readJUnit(out, "junit.xml")
 	switch r.res.ExitCode {
 	case 0:
 		if rerr != nil || rep.Totals.Cases == 0 {

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -129,6 +130,16 @@ func (t Termination) String() string {
 //  7. the test's final action decides, against the exit code and the
 //     package's final action: see the cases below.
 func Verdict(report *Report, pkg, test string, exitCode int, termination Termination) Outcome {
+	return VerdictIn(report, pkg, test, []string{test}, exitCode, termination)
+}
+
+// VerdictIn judges test from the report of a process that ran the tests
+// selected — `-run '^(A|B|…)$'`, as a prerequisite job runs every baseline
+// test of a file at once — as Verdict judges a test run alone: events for
+// names outside the selection (and their subtests and parents) are forged
+// framing, and a pass of test stands beside a failing package and a
+// non-zero exit only when another selected test failed.
+func VerdictIn(report *Report, pkg, test string, selected []string, exitCode int, termination Termination) Outcome {
 	if report == nil {
 		return Outcome{OutcomeInconsistent, "no report to judge"}
 	}
@@ -139,7 +150,10 @@ func Verdict(report *Report, pkg, test string, exitCode int, termination Termina
 		return o
 	}
 	p := report.Packages[pkg]
-	family := testFamily{name: test}
+	if !slices.Contains(selected, test) {
+		return Outcome{OutcomeInconsistent, fmt.Sprintf("%q is not among the tests the run selected", test)}
+	}
+	family := testFamily{names: selected}
 	if o, ok := judgeBuild(report, p, pkg, family); !ok {
 		return o
 	}
@@ -147,7 +161,7 @@ func Verdict(report *Report, pkg, test string, exitCode int, termination Termina
 		return Outcome{OutcomeNotRun, fmt.Sprintf("no events for package %q (packages in the stream: %s)",
 			pkg, quotedList(report.PackagePaths(), 5))}
 	}
-	if o, ok := judgePackageStream(p, test, family); !ok {
+	if o, ok := judgePackageStream(p, family); !ok {
 		return o
 	}
 	t := p.Tests[test]
@@ -161,7 +175,20 @@ func Verdict(report *Report, pkg, test string, exitCode int, termination Termina
 	if o, ok := judgeTestStream(t); !ok {
 		return o
 	}
-	return judgeFinal(p, t, exitCode)
+	return judgeFinal(p, t, exitCode, othersFailed(p, test))
+}
+
+// othersFailed reports whether a test of the run other than test (and its
+// subtests and parents) failed: then the package fails and the process
+// exits non-zero whatever test did.
+func othersFailed(p *Package, test string) bool {
+	own := testFamily{names: []string{test}}
+	for _, name := range p.TestNames() {
+		if !own.contains(name) && p.Tests[name].Final() == ActionFail {
+			return true
+		}
+	}
+	return false
 }
 
 // judgeTermination returns ok when the process exited by itself.
@@ -207,7 +234,7 @@ func judgeBuild(report *Report, p *Package, pkg string, family testFamily) (Outc
 
 // judgePackageStream returns ok when the package's events are those of one
 // healthy run of test alone.
-func judgePackageStream(p *Package, test string, family testFamily) (Outcome, bool) {
+func judgePackageStream(p *Package, family testFamily) (Outcome, bool) {
 	switch {
 	case p.Starts > 1:
 		return Outcome{OutcomeInconsistent, fmt.Sprintf("package %q started %d times in one stream", p.ImportPath, p.Starts)}, false
@@ -221,7 +248,7 @@ func judgePackageStream(p *Package, test string, family testFamily) (Outcome, bo
 	// line the test process printed itself.
 	for _, name := range p.TestNames() {
 		if !family.contains(name) {
-			return Outcome{OutcomeInconsistent, fmt.Sprintf("event for %q, which -run %q does not select: forged framing in the output", name, "^"+test+"$")}, false
+			return Outcome{OutcomeInconsistent, fmt.Sprintf("event for %q, which -run %q does not select: forged framing in the output", name, family.pattern())}, false
 		}
 	}
 	return Outcome{}, true
@@ -244,7 +271,7 @@ func judgeTestStream(t *Test) (Outcome, bool) {
 }
 
 // judgeFinal decides from the test's one final action (or its absence).
-func judgeFinal(p *Package, t *Test, exitCode int) Outcome {
+func judgeFinal(p *Package, t *Test, exitCode int, others bool) Outcome {
 	pkgFinal := finalName(p.Final())
 	switch t.Final() {
 	case "":
@@ -267,21 +294,24 @@ func judgeFinal(p *Package, t *Test, exitCode int) Outcome {
 	case ActionSkip:
 		return Outcome{OutcomeSkipped, fmt.Sprintf("skip event for %q, package %s, exit %d", t.Name, pkgFinal, exitCode)}
 	case ActionPass:
-		return judgePass(p, t, exitCode)
+		return judgePass(p, t, exitCode, others)
 	default:
 		return Outcome{OutcomeInconsistent, fmt.Sprintf("%s event for %q: not a test result", t.Final(), t.Name)}
 	}
 }
 
-// judgePass requires everything else a real pass comes with.
-func judgePass(p *Package, t *Test, exitCode int) Outcome {
+// judgePass requires everything else a real pass comes with. others says
+// another selected test failed, which makes the package fail.
+func judgePass(p *Package, t *Test, exitCode int, others bool) Outcome {
 	switch {
-	case exitCode != 0:
+	case exitCode != 0 && !others:
 		return Outcome{OutcomeInconsistent, fmt.Sprintf("pass event for %q, yet exit %d", t.Name, exitCode)}
 	case p.Starts != 1:
 		// cmd/go writes the start event itself (Go ≥ 1.20); no test can.
 		return Outcome{OutcomeInconsistent, fmt.Sprintf("pass event for %q, yet package %q has no start event", t.Name, p.ImportPath)}
-	case p.Final() != ActionPass:
+	case exitCode != 0 && p.Final() != ActionFail:
+		return Outcome{OutcomeInconsistent, fmt.Sprintf("pass event for %q, another selected test failed, exit %d, yet package %s", t.Name, exitCode, finalName(p.Final()))}
+	case exitCode == 0 && p.Final() != ActionPass:
 		return Outcome{OutcomeInconsistent, fmt.Sprintf("pass event for %q, yet package %s", t.Name, finalName(p.Final()))}
 	case p.NoTestsToRun:
 		return Outcome{OutcomeInconsistent, fmt.Sprintf("pass event for %q, yet the test binary said no tests matched", t.Name)}
@@ -300,17 +330,32 @@ func judgePass(p *Package, t *Test, exitCode int) Outcome {
 			return Outcome{OutcomeInconsistent, fmt.Sprintf("pass event for %q, yet subtest %q is %s", t.Name, name, sub.Result())}
 		}
 	}
+	if exitCode != 0 {
+		return Outcome{OutcomePass, fmt.Sprintf("pass event for %q in %q; another selected test failed (package fail, exit %d)", t.Name, p.ImportPath, exitCode)}
+	}
 	return Outcome{OutcomePass, fmt.Sprintf("pass event for %q in %q, package pass, exit 0", t.Name, p.ImportPath)}
 }
 
-// testFamily is the set of names `-run '^Name$'` lets run for a claim:
-// the test itself, its subtests, and the parents of a subtest claim.
-type testFamily struct{ name string }
+// testFamily is the set of names `-run '^(A|B)$'` lets run for the
+// selected tests: each test itself, its subtests, and the parents of a
+// subtest.
+type testFamily struct{ names []string }
 
 func (f testFamily) contains(name string) bool {
-	return name == f.name ||
-		strings.HasPrefix(name, f.name+"/") ||
-		strings.HasPrefix(f.name, name+"/")
+	for _, n := range f.names {
+		if name == n || strings.HasPrefix(name, n+"/") || strings.HasPrefix(n, name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// pattern is the -run pattern that selects the family.
+func (f testFamily) pattern() string {
+	if len(f.names) == 1 {
+		return "^" + f.names[0] + "$"
+	}
+	return "^(" + strings.Join(f.names, "|") + ")$"
 }
 
 // firstFamilyTest returns the first name, sorted, of the family with events.

@@ -182,7 +182,7 @@ func TestVerdictFamily(t *testing.T) {
 		{"TestA/sub", "TestA/subway", false},
 	}
 	for _, tt := range tests {
-		if got := (testFamily{name: tt.claim}).contains(tt.name); got != tt.want {
+		if got := (testFamily{names: []string{tt.claim}}).contains(tt.name); got != tt.want {
 			t.Errorf("family of %q contains %q = %v, want %v", tt.claim, tt.name, got, tt.want)
 		}
 	}
@@ -233,5 +233,52 @@ func TestSuiteResults(t *testing.T) {
 	))
 	if got := SuiteResults(colliding); len(got) != 1 || got["a.b.TestC"] != ResultInconsistent {
 		t.Errorf("colliding keys = %v, want a.b.TestC inconsistent", got)
+	}
+}
+
+func TestVerdictInSelection(t *testing.T) {
+	// A prerequisite runs every baseline test of a file in one process:
+	// each is judged on its own events, the others' are no forgery.
+	both := stream(
+		ev(ActionStart, ""),
+		ev(ActionRun, "TestA"), ev(ActionPass, "TestA"),
+		ev(ActionRun, "TestB"), ev(ActionRun, "TestB/x"), ev(ActionPass, "TestB/x"), ev(ActionPass, "TestB"),
+		out("", "PASS\n"), ev(ActionPass, ""),
+	)
+	oneFails := stream(
+		ev(ActionStart, ""),
+		ev(ActionRun, "TestA"), ev(ActionPass, "TestA"),
+		ev(ActionRun, "TestB"), ev(ActionFail, "TestB"),
+		out("", "FAIL\n"), ev(ActionFail, ""),
+	)
+	forged := stream(
+		ev(ActionStart, ""),
+		ev(ActionRun, "TestA"), ev(ActionPass, "TestA"),
+		ev(ActionRun, "TestB"), ev(ActionPass, "TestB"),
+		ev(ActionRun, "TestC"), ev(ActionPass, "TestC"),
+		out("", "PASS\n"), ev(ActionPass, ""),
+	)
+	sel := []string{"TestA", "TestB"}
+	for _, c := range []struct {
+		name, stream, test string
+		exit               int
+		want               OutcomeKind
+	}{
+		{"both pass: A", both, "TestA", 0, OutcomePass},
+		{"both pass: B", both, "TestB", 0, OutcomePass},
+		{"B fails: A still passed", oneFails, "TestA", 1, OutcomePass},
+		{"B fails: B", oneFails, "TestB", 1, OutcomeFail},
+		{"A's pass with exit 1 and nothing failed", both, "TestA", 1, OutcomeInconsistent},
+		{"an unselected test's events", forged, "TestA", 0, OutcomeInconsistent},
+		{"judging an unselected test", both, "TestC", 0, OutcomeInconsistent},
+	} {
+		got := VerdictIn(mustRead(t, c.stream), testPkg, c.test, sel, c.exit, TerminationExited)
+		if got.Kind != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Alone, the old rule holds: another test's events are forged framing.
+	if got := Verdict(mustRead(t, both), testPkg, "TestA", 0, TerminationExited); got.Kind != OutcomeInconsistent {
+		t.Errorf("TestA judged alone in a two-test stream: %v", got)
 	}
 }

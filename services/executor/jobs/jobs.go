@@ -308,6 +308,8 @@ type Run struct {
 	WallMillis  int64  `json:"wall_ms"`
 	// Stream is the digest of the go test -json stream in the blob store.
 	Stream string `json:"stream,omitempty"`
+	// Binary is the SHA-256 of the Go test binary the run executed.
+	Binary string `json:"binary,omitempty"`
 }
 
 // Detail is a job result's detail: every run and the side outcome.
@@ -362,6 +364,12 @@ const CaseStopped = "stopped"
 // PythonProfile names the coverage.py JSON report among a Python coverage
 // job's profiles.
 const PythonProfile = "coverage.py"
+
+// GroupProfilePrefix starts the key of a profile of a Go coverage job
+// that several tests wrote together ("group:" + import path): it counts
+// toward diff coverage, never toward the reach map, which holds only the
+// profiles of tests run alone.
+const GroupProfilePrefix = "group:"
 
 // Done is a job with its answer.
 type Done struct {

@@ -234,7 +234,9 @@ func (h *Handler) measureGo(ctx context.Context, files []cover.File, specs []*jo
 			if err != nil {
 				return measured{}, fmt.Errorf("the profile of %s: %v", test, err)
 			}
-			perTest[test] = p
+			if !strings.HasPrefix(test, jobs.GroupProfilePrefix) {
+				perTest[test] = p
+			}
 			all = append(all, p)
 		}
 	}

@@ -1,0 +1,644 @@
+package executor
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/gotest"
+	"github.com/sealgate/sealgate/services/executor/jobfile"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+)
+
+// Go test jobs build each package's test binary once per tree and run it
+// directly — `go test -c`, then the binary with -test.v=test2json — the
+// way `go test -json` runs it, with three differences that are the point:
+//   - the tree is shown at one fixed path (srcRoot) whatever copy of it a
+//     job runs in, so the build cache, whose keys hold a package's
+//     directory, serves every copy and every run of the gate;
+//   - only the build, which runs the compiler and no code of the tree,
+//     may write the gate's build cache; tested code never sees it, so it
+//     cannot plant cache entries that change a later build (it gets an
+//     empty private cache of its own if it runs the go command);
+//   - the gate sees the test binary's own exit status (the Go runtime's 2
+//     for a fatal error or a panic) instead of go test's 1, and converts
+//     its output with `go tool test2json` outside the sandbox.
+
+// Paths inside the bwrap sandbox.
+const (
+	// srcRoot is where every job's tree appears.
+	srcRoot = "/src"
+	// binRoot holds the run's test binaries, read-only.
+	binRoot = "/sealgate/bin"
+	// outRoot is a job's directory outside its tree (reports, profiles,
+	// build outputs), writable.
+	outRoot = "/sealgate/out"
+)
+
+// Bounds of what the gate reads from a job.
+const (
+	maxProfileBytes = 256 << 20
+	maxReportBytes  = 64 << 20
+	maxListBytes    = 16 << 20
+	maxBinaryBytes  = 4 << 30
+)
+
+// view is where a job's tree, the run's binaries and the job's output
+// directory are for the process, and the mounts that put them there. In
+// mode none they are the host paths.
+type view struct {
+	root, bin, out string
+	mounts         []sandbox.Mount
+	moved          bool
+}
+
+func (e *Executor) viewOf(w *Workspace, dir, out string) view {
+	if e.Sandbox.Name() != sandbox.NameBwrap {
+		return view{root: dir, bin: w.binDir(), out: out}
+	}
+	v := view{root: srcRoot, bin: binRoot, out: outRoot, moved: true,
+		mounts: []sandbox.Mount{{Source: w.binDir(), Target: binRoot}}}
+	if out != "" {
+		v.mounts = append(v.mounts, sandbox.Mount{Source: out, Target: outRoot, Writable: true})
+	}
+	return v
+}
+
+// inTree is the path, for the process, of rel in the job's tree.
+func (v view) inTree(rel ...string) string {
+	return path.Join(append([]string{filepath.ToSlash(v.root)}, rel...)...)
+}
+
+// goBin is a test binary built once per run for one package of one tree.
+type goBin struct {
+	// name is the binary's file name in the workspace's bin directory; ""
+	// when the build failed or the package has no test files.
+	name string
+	// sha256 is the binary's digest: what ran is on the ledger.
+	sha256 string
+	// failed says why the build failed, in the compiler's own words.
+	failed string
+	// noTests: the package has no test files.
+	noTests bool
+	// run is the build's process, as evidence; stream its build events.
+	run    jobs.Run
+	stream []byte
+}
+
+// goTarget is a package of a tree a test binary is built for.
+type goTarget struct {
+	variant    string // the job's tree and the files laid over it
+	module     string // the module's directory in the tree
+	pkg        string // the package's directory relative to the module ("./x", ".")
+	importPath string
+	cover      []string // -coverpkg, for a coverage binary
+}
+
+func (t goTarget) key() string {
+	return strings.Join([]string{t.variant, t.module, t.pkg, strings.Join(t.cover, ",")}, "\x00")
+}
+
+// binDir is where the workspace keeps its test binaries.
+func (w *Workspace) binDir() string { return filepath.Join(w.dir, "bin") }
+
+// variant returns the pristine tree a job starts from: its tree with its
+// transplanted files laid over it, made once per workspace.
+func (w *Workspace) variant(s *jobs.Spec) (key, dir string, err error) {
+	return w.variantOf(s.Tree, s.Transplant)
+}
+
+func (w *Workspace) variantOf(tree string, transplant []string) (key, dir string, err error) {
+	src := w.pristine[tree]
+	if src == "" {
+		return "", "", fmt.Errorf("unknown tree %q", tree)
+	}
+	if len(transplant) == 0 {
+		return tree, src, nil
+	}
+	files := slices.Sorted(slices.Values(transplant))
+	key = tree + "+" + strings.Join(files, ",")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if d := w.pristine[key]; d != "" {
+		return key, d, nil
+	}
+	d := filepath.Join(w.dir, fmt.Sprintf("variant-%d", len(w.pristine)))
+	if err := copyTree(d, src); err != nil {
+		return "", "", err
+	}
+	if err := w.layOver(d, files); err != nil {
+		os.RemoveAll(d)
+		return "", "", err
+	}
+	w.pristine[key] = d
+	return key, d, nil
+}
+
+// layOver writes each of files, as the patch's tree has it, into dir.
+func (w *Workspace) layOver(dir string, files []string) error {
+	for _, f := range files {
+		b, err := jobfile.Read(w.pristine["patch"], f, maxReportBytes)
+		if err != nil {
+			return fmt.Errorf("transplant %s: %w", f, err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("transplant %s: the destination is not a regular file", f)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyTree copies the pristine tree src into dst, which must not exist.
+func copyTree(dst, src string) error {
+	return os.CopyFS(dst, os.DirFS(src))
+}
+
+// jobTree makes a fresh copy of a variant for one job and, beside it, the
+// job's output directory. cleanup removes both.
+func (w *Workspace) jobTree(variantDir string) (dir, out string, cleanup func(), err error) {
+	dir = w.jobDir()
+	out = dir + ".out"
+	cleanup = func() {
+		os.RemoveAll(dir)
+		os.RemoveAll(out)
+	}
+	if err := copyTree(dir, variantDir); err != nil {
+		return "", "", cleanup, fmt.Errorf("prepare the job tree: %w", err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", "", cleanup, err
+	}
+	return dir, out, cleanup, nil
+}
+
+// goEnv is the environment of a Go process: named variables only. A build
+// gets the gate's build cache; a test process gets none (the go command
+// then uses a private one under its HOME).
+func (e *Executor) goEnv(build bool) []string {
+	env := []string{
+		"PATH=" + filepath.Join(e.Go.Root, "bin") + ":/usr/bin:/bin",
+		"GOROOT=" + e.Go.Root,
+		"GOMODCACHE=" + e.Go.ModCache,
+		"GOPROXY=off",
+		"GOTOOLCHAIN=local",
+		"GOENV=off",
+		"GOTELEMETRY=off",
+		"GOFLAGS=",
+		"LC_ALL=C",
+	}
+	if cfg := e.goConfigDir(); cfg != "" {
+		// The go command's telemetry mode lives in a file under the user
+		// configuration directory, not in GOTELEMETRY: without it every
+		// go command in the sandbox (no /proc) prints "failed to start
+		// telemetry sidecar" first on stderr, hiding the real error.
+		env = append(env, "XDG_CONFIG_HOME="+cfg)
+	}
+	if build {
+		env = append(env, "GOCACHE="+e.Go.Cache)
+	}
+	return env
+}
+
+// goConfigDir returns a directory holding go/telemetry/mode set to off,
+// made once under the executor's scratch directory, or "" when it cannot
+// be made (the message then stays: noise, not a failure).
+func (e *Executor) goConfigDir() string {
+	e.cfgOnce.Do(func() {
+		dir := filepath.Join(e.Scratch, "goconfig")
+		mode := filepath.Join(dir, "go", "telemetry", "mode")
+		if err := os.MkdirAll(filepath.Dir(mode), 0o755); err != nil {
+			return
+		}
+		if err := os.WriteFile(mode, []byte("off\n"), 0o644); err != nil {
+			return
+		}
+		e.cfgDir = dir
+	})
+	return e.cfgDir
+}
+
+// goProc runs one Go process of a job in the sandbox: a build (the gate's
+// cache writable) or a test binary (no cache, the binaries read-only).
+type goProc struct {
+	dir, out string // host paths of the tree copy and the output directory
+	workdir  string // the working directory relative to the tree ("" = root)
+	argv     []string
+	build    bool
+	env      []string
+	timeout  time.Duration
+	// stderrApart keeps stderr out of the stream (go list's JSON).
+	stderrApart bool
+}
+
+// runGo runs p and accounts for it in a; stdout and stderr are one stream.
+func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc) (procResult, error) {
+	v := e.viewOf(w, p.dir, p.out)
+	argv := slices.Clone(p.argv)
+	if argv[0] == "go" {
+		argv[0] = filepath.Join(e.Go.Root, "bin", "go")
+	}
+	if p.workdir != "" && p.workdir != "." {
+		argv = append([]string{"/bin/sh", "-c", `cd "$1" && shift && exec "$@"`, "sh", v.inTree(p.workdir)}, argv...)
+	}
+	limit := e.MaxStreamBytes
+	if limit == 0 {
+		limit = 64 << 20
+	}
+	stream := &capped{max: limit}
+	var stderr io.Writer = stream
+	errBuf := &capped{max: 1 << 20}
+	if p.stderrApart {
+		stderr = errBuf
+	}
+	ro := existing(e.Go.Root, e.Go.ModCache, e.goConfigDir())
+	var rw []string
+	if p.build {
+		rw = existing(e.Go.Cache)
+	}
+	if !v.moved {
+		ro = append(ro, existing(w.binDir())...)
+		if p.out != "" {
+			rw = append(rw, p.out)
+		}
+	}
+	l := w.Limits
+	l.Timeout = p.timeout
+	spec := sandbox.Spec{
+		Dir: p.dir, Argv: argv, Env: append(e.goEnv(p.build), p.env...),
+		ReadOnly: ro, Writable: rw, Mounts: v.mounts, Limits: l, Stdout: stream, Stderr: stderr,
+	}
+	if v.moved {
+		spec.Root = v.root
+	}
+	res, err := e.Sandbox.Run(ctx, spec)
+	if err != nil {
+		return procResult{}, err
+	}
+	a.Started = a.Started || res.Termination != sandbox.NotStarted
+	a.Termination, a.ExitCode, a.Sandbox = res.Termination, res.ExitCode, res.Sandbox
+	a.Wall += res.Wall
+	a.CPU += res.CPU
+	if stream.dropped > 0 {
+		res.Reason = strings.TrimSpace(res.Reason + fmt.Sprintf(" (%d bytes of output dropped)", stream.dropped))
+	}
+	return procResult{res: res, stdout: stream.Bytes(), stderr: errBuf.String(), dropped: stream.dropped}, nil
+}
+
+// buildTest builds t's test binary, once per workspace: `go test -c` in a
+// copy of the tree. A failed build is a goBin with failed set, not an
+// error; an error means the gate could not try.
+func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goTarget, timeout time.Duration) (*goBin, error) {
+	w.mu.Lock()
+	if w.bins == nil {
+		w.bins = map[string]*builtBin{}
+	}
+	b, ok := w.bins[t.key()]
+	if !ok {
+		b = &builtBin{}
+		w.bins[t.key()] = b
+	}
+	w.mu.Unlock()
+	b.once.Do(func() { b.err = e.build(ctx, w, a, t, b, timeout) })
+	if b.err != nil {
+		return nil, b.err
+	}
+	if b.run.WallMillis > 0 && !slices.Contains(a.Detail.Runs, b.run) {
+		// The build is evidence of every job that uses its binary.
+		a.Detail.Runs = append(a.Detail.Runs, b.run)
+	}
+	return b.goBin, nil
+}
+
+// builtBin is a goBin made once.
+type builtBin struct {
+	*goBin
+	once sync.Once
+	err  error
+}
+
+func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarget, b *builtBin, timeout time.Duration) error {
+	b.goBin = &goBin{}
+	_, src, err := w.variantOf(splitVariant(t.variant))
+	if err != nil {
+		return err
+	}
+	dir, out, cleanup, err := w.jobTree(src)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	v := e.viewOf(w, dir, out)
+	name := fmt.Sprintf("b%03d.test", w.binCount.Add(1)) // written by the build, then stored by digest
+	argv := []string{"go"}
+	if t.module != "." {
+		argv = append(argv, "-C", t.module)
+	}
+	argv = append(argv, "test", "-json", "-c", "-vet=off")
+	if len(t.cover) > 0 {
+		argv = append(argv, "-cover", "-covermode=set", "-coverpkg="+strings.Join(t.cover, ","))
+	}
+	argv = append(argv, "-o", path.Join(filepath.ToSlash(v.out), name), t.pkg)
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, timeout: timeout})
+	if err != nil {
+		return err
+	}
+	b.run = jobs.Run{Verdict: "BUILD", ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(), WallMillis: max(r.res.Wall.Milliseconds(), 1)}
+	b.stream = r.stdout
+	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
+		b.failed = fmt.Sprintf("the test build of %s failed (%s, exit %d): %s", t.importPath, r.res.Termination, r.res.ExitCode, buildCause(r.stdout))
+		b.run.Reason = b.failed
+		return nil
+	}
+	data, err := jobfile.Read(out, name, maxBinaryBytes)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		// go test -c writes nothing for a package without test files.
+		b.noTests = true
+		b.run.Reason = t.importPath + " has no test files"
+		return nil
+	case err != nil:
+		return fmt.Errorf("the test binary of %s: %w", t.importPath, err)
+	}
+	if err := w.store(data, b.goBin); err != nil {
+		return err
+	}
+	b.run.Reason = fmt.Sprintf("built %s's test binary", t.importPath)
+	b.run.Binary = b.sha256
+	return nil
+}
+
+// store keeps a test binary in the workspace's bin directory, named by
+// its digest.
+func (w *Workspace) store(data []byte, b *goBin) error {
+	sum := sha256.Sum256(data)
+	b.sha256 = hex.EncodeToString(sum[:])
+	b.name = b.sha256[:24] + ".test"
+	if err := os.MkdirAll(w.binDir(), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(w.binDir(), b.name), data, 0o755)
+}
+
+// errorsIsNotExist reports a missing file.
+func errorsIsNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }
+
+// isChangedGoSource reports a Go source file the patch adds or changes.
+func isChangedGoSource(ch checkout.Change) bool {
+	return ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go")
+}
+
+// splitVariant undoes the variant key: the tree and its transplanted
+// files.
+func splitVariant(key string) (string, []string) {
+	tree, files, ok := strings.Cut(key, "+")
+	if !ok {
+		return tree, nil
+	}
+	return tree, strings.Split(files, ",")
+}
+
+// buildCause finds the real cause of a failed build in the go command's
+// output: the build-output of the failing packages (JSON with -json),
+// without the "# pkg" headers and the go command's own noise, else the
+// first lines that are not noise.
+func buildCause(out []byte) string {
+	var lines []string
+	rep, err := gotest.Read(bytes.NewReader(out))
+	if err == nil {
+		for _, p := range rep.FailedBuilds() {
+			if bo := rep.Builds[p]; bo != nil {
+				for _, l := range strings.Split(bo.Output.Text, "\n") {
+					lines = append(lines, l)
+				}
+			}
+		}
+	}
+	if len(lines) == 0 {
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+	}
+	var keep []string
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "{") || isGoNoise(l) {
+			continue
+		}
+		keep = append(keep, l)
+		if len(keep) == 3 {
+			break
+		}
+	}
+	if len(keep) == 0 {
+		return "no message"
+	}
+	return jobfile.Excerpt(strings.Join(keep, "; "))
+}
+
+// isGoNoise reports a line the go command prints that never is the cause
+// of a failure.
+func isGoNoise(l string) bool {
+	return strings.HasPrefix(l, "failed to start telemetry sidecar") || strings.HasPrefix(l, "go: downloading ")
+}
+
+// testArgs are the flags every test binary run gets, as go test -json
+// passes them.
+func testArgs(timeout time.Duration) []string {
+	// The binary's own alarm fires first, so a hang is named by the test
+	// that hung rather than by a kill.
+	alarm := max(timeout*9/10, timeout-10*time.Second)
+	return []string{"-test.v=test2json", "-test.paniconexit0", "-test.count=1", "-test.timeout=" + alarm.String()}
+}
+
+// runTest runs a built test binary in the job's tree copy and returns its
+// output as a test2json stream.
+func (e *Executor) runTest(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, dir, out string, args []string, env []string, timeout time.Duration) (stream []byte, r procResult, err error) {
+	v := e.viewOf(w, dir, out)
+	argv := append([]string{path.Join(filepath.ToSlash(v.bin), b.name)}, testArgs(timeout)...)
+	argv = append(argv, args...)
+	r, err = e.runGo(ctx, w, a, goProc{dir: dir, out: out, workdir: path.Join(t.module, t.pkg), argv: argv, env: env, timeout: timeout})
+	if err != nil {
+		return nil, r, err
+	}
+	if r.dropped > 0 {
+		return nil, r, nil
+	}
+	stream, err = e.test2json(ctx, t.importPath, r.stdout, r.res)
+	return stream, r, err
+}
+
+// test2json converts a test binary's -test.v=test2json output into the
+// `go test -json` stream, with go's own converter run outside the sandbox.
+// The package's final event is the one the exit status gives, as `go test`
+// makes it: pass on exit 0 (skip when nothing but skips ran), else fail.
+func (e *Executor) test2json(ctx context.Context, importPath string, raw []byte, res sandbox.Result) ([]byte, error) {
+	tool, err := e.test2jsonTool(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, tool, "-t", "-p", importPath)
+	cmd.Stdin = bytes.NewReader(raw)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "XDG_CONFIG_HOME=" + e.goConfigDir(), "GOTELEMETRY=off"}
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go tool test2json: %v: %s", err, firstLine(stderr.String()))
+	}
+	lines := bytes.SplitAfter(bytes.TrimRight(stdout.Bytes(), "\n"), []byte("\n"))
+	final := ""
+	if n := len(lines); n > 0 {
+		var ev struct {
+			Action, Package, Test string
+		}
+		if json.Unmarshal(lines[n-1], &ev) == nil && ev.Test == "" && ev.Package == importPath &&
+			(ev.Action == "pass" || ev.Action == "fail" || ev.Action == "skip") {
+			final = ev.Action
+			lines = lines[:n-1]
+		}
+	}
+	action := "fail"
+	if res.Termination == sandbox.Exited && res.ExitCode == 0 {
+		action = "pass"
+		if final == "skip" {
+			action = "skip"
+		}
+	}
+	ev, err := json.Marshal(struct {
+		Time    string
+		Action  string
+		Package string
+		Elapsed float64
+	}{time.Now().UTC().Format(time.RFC3339Nano), action, importPath, res.Wall.Round(time.Millisecond).Seconds()})
+	if err != nil {
+		return nil, err
+	}
+	out := bytes.Join(lines, nil)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(append(out, ev...), '\n'), nil
+}
+
+// test2jsonTool returns the toolchain's test2json, built once into the
+// executor's scratch directory when the distribution ships none prebuilt
+// (Go 1.24 and later build tools on demand).
+func (e *Executor) test2jsonTool(ctx context.Context) (string, error) {
+	e.toolOnce.Do(func() {
+		prebuilt := filepath.Join(e.Go.Root, "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH, "test2json")
+		if fi, err := os.Stat(prebuilt); err == nil && fi.Mode().IsRegular() {
+			e.tool = prebuilt
+			return
+		}
+		out := filepath.Join(e.Scratch, "tools", "test2json")
+		cmd := exec.CommandContext(ctx, filepath.Join(e.Go.Root, "bin", "go"), "build", "-o", out, "cmd/test2json")
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "GOROOT=" + e.Go.Root, "GOCACHE=" + e.Go.Cache,
+			"GOTOOLCHAIN=local", "GOENV=off", "GOFLAGS=", "GOTELEMETRY=off", "XDG_CONFIG_HOME=" + e.goConfigDir(), "CGO_ENABLED=0"}
+		if b, err := cmd.CombinedOutput(); err != nil {
+			e.toolErr = fmt.Errorf("build go's test2json: %v: %s", err, jobfile.Excerpt(string(b)))
+			return
+		}
+		e.tool = out
+	})
+	return e.tool, e.toolErr
+}
+
+// listTests lists the tests of a built binary with -test.list.
+func (e *Executor) listTests(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, dir string, timeout time.Duration) ([]string, error) {
+	v := e.viewOf(w, dir, "")
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, workdir: path.Join(t.module, t.pkg), timeout: timeout,
+		argv: []string{path.Join(filepath.ToSlash(v.bin), b.name), "-test.list", "."}})
+	if err != nil {
+		return nil, err
+	}
+	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 {
+		return nil, fmt.Errorf("listing the tests of %s failed (%s, exit %d): %s", t.importPath, r.res.Termination, r.res.ExitCode, buildCause(r.stdout))
+	}
+	var tests []string
+	for _, line := range strings.Split(string(r.stdout), "\n") {
+		if name := strings.TrimSpace(line); jobs.IsTestName(name) {
+			tests = append(tests, name)
+		}
+	}
+	slices.Sort(tests)
+	return slices.Compact(tests), nil
+}
+
+// goPackage is a package of a Go suite, as go list names it.
+type goPackage struct {
+	ImportPath   string
+	Dir          string
+	TestGoFiles  []string
+	XTestGoFiles []string
+}
+
+// listPackages lists the packages pattern names in module of a tree copy
+// (go list -e: broken packages are listed too, and fail their build).
+func (e *Executor) listPackages(ctx context.Context, w *Workspace, a *Answer, dir, module, pattern string, timeout time.Duration) ([]goPackage, error) {
+	argv := []string{"go"}
+	if module != "." {
+		argv = append(argv, "-C", module)
+	}
+	argv = append(argv, "list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles", pattern)
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, argv: argv, build: true, timeout: timeout, stderrApart: true})
+	if err != nil {
+		return nil, err
+	}
+	if r.res.Termination != sandbox.Exited || r.res.ExitCode != 0 || r.dropped > 0 {
+		return nil, fmt.Errorf("go list %s failed (%s, exit %d): %s", pattern, r.res.Termination, r.res.ExitCode, buildCause([]byte(r.stderr)))
+	}
+	dec := json.NewDecoder(bytes.NewReader(r.stdout))
+	var out []goPackage
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return nil, fmt.Errorf("go list %s: its output does not parse: %v", pattern, err)
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(x, y goPackage) int { return strings.Compare(x.ImportPath, y.ImportPath) })
+	return out, nil
+}
+
+// relPackage is a listed package's directory relative to its module, as
+// go test takes it ("./x", "."), from its directory inside the sandbox.
+func relPackage(v view, module, dir string) (string, bool) {
+	base := v.inTree(module)
+	rel, ok := strings.CutPrefix(filepath.ToSlash(dir), base)
+	if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
+		return "", false
+	}
+	if rel == "" {
+		return ".", true
+	}
+	return "." + rel, true
+}
+

@@ -1,0 +1,535 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sealgate/sealgate/services/executor/gotest"
+	"github.com/sealgate/sealgate/services/executor/jobfile"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/reach/cover"
+)
+
+// onceGo runs a Go claim or prerequisite job's tests one time: the
+// package's test binary (built once per run) in a fresh copy of its tree.
+func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, run jobs.Run, err error) {
+	timeout := timeoutOf(s)
+	key, src, err := w.variant(s)
+	if err != nil {
+		return "", "", run, err
+	}
+	t := goTarget{variant: key, module: s.Module, pkg: s.Package, importPath: s.ImportPath}
+	b, err := e.buildTest(ctx, w, a, t, timeout)
+	if err != nil {
+		return "", "", run, err
+	}
+	transplanted := s.Side == jobs.Baseline && len(s.Transplant) > 0
+	if b.failed != "" || b.noTests {
+		why := b.failed
+		if b.noTests {
+			why = s.ImportPath + " has no test files"
+		}
+		run = jobs.Run{Verdict: gotest.OutcomeBuildFailed.String(), Reason: why, ExitCode: -1, Termination: sandbox.NotStarted.String()}
+		if transplanted {
+			// A new test laid over the baseline code that does not build
+			// there: the test does not exist on the baseline.
+			return jobs.OutcomeAbsent, why, run, nil
+		}
+		return jobs.OutcomeUnrunnable, why, run, nil
+	}
+	dir, out, cleanup, err := w.jobTree(src)
+	defer cleanup()
+	if err != nil {
+		return "", "", run, err
+	}
+	stream, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", s.RunPattern()}, nil, timeout)
+	if err != nil {
+		return "", "", run, err
+	}
+	run = jobs.Run{ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(), WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256}
+	if r.res.Termination == sandbox.NotStarted {
+		run.Verdict, run.Reason = "NOT_STARTED", "the sandbox did not start: "+jobfile.Excerpt(r.res.Reason)
+		return jobs.OutcomeUnrunnable, run.Reason, run, nil
+	}
+	run.Stream = e.keep(ctx, a, stream)
+	report, rerr := gotest.Read(bytes.NewReader(stream))
+	if rerr != nil || r.dropped > 0 {
+		run.Verdict, run.Reason = "UNREADABLE", fmt.Sprintf("the test stream could not be read whole (%d bytes dropped)", r.dropped)
+		return jobs.OutcomeUnrunnable, run.Reason, run, nil
+	}
+	outcome, reason = e.testsOutcome(report, s, r.res, termination(r.res.Termination))
+	run.Verdict, run.Reason = outcome, reason
+	return outcome, reason, run, nil
+}
+
+// keep stores a stream in the blob store, returning its digest ("" when
+// there is no store or it failed: the run's verdict is still recorded).
+func (e *Executor) keep(ctx context.Context, a *Answer, b []byte) string {
+	if e.Blobs == nil {
+		return ""
+	}
+	d, err := e.Blobs.Put(ctx, b)
+	if err != nil {
+		return ""
+	}
+	a.Artefacts = append(a.Artefacts, d)
+	return d
+}
+
+// executeGoSuite runs a Go suite or discovery job: every package the
+// pattern names, each package's test binary (built once per run) in one
+// copy of the tree, one process per package, as `go test -json PATTERN`
+// would run them.
+func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
+	fail := func(format string, args ...any) *Answer {
+		a.Detail.Outcome, a.Detail.Reason = jobs.OutcomeUnrunnable, fmt.Sprintf(format, args...)
+		return a
+	}
+	timeout := timeoutOf(s)
+	deadline := time.Now().Add(timeout)
+	key, src, err := w.variant(s)
+	if err != nil {
+		return fail("%v", err)
+	}
+	dir, out, cleanup, err := w.jobTree(src)
+	defer cleanup()
+	if err != nil {
+		return fail("%v", err)
+	}
+	pkgs, err := e.listPackages(ctx, w, a, dir, s.Module, s.Package, timeout)
+	if err != nil {
+		return fail("%v", err)
+	}
+	v := e.viewOf(w, dir, out)
+	var targets []goTarget
+	for _, p := range pkgs {
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
+			continue
+		}
+		rel, ok := relPackage(v, s.Module, p.Dir)
+		if !ok {
+			return fail("go list placed %s outside its module", jobfile.Quote(p.ImportPath))
+		}
+		targets = append(targets, goTarget{variant: key, module: s.Module, pkg: rel, importPath: p.ImportPath})
+	}
+	if err := e.buildMany(ctx, w, a, targets, time.Until(deadline)); err != nil {
+		return fail("%v", err)
+	}
+	var stream bytes.Buffer
+	agg := sandbox.Result{Termination: sandbox.Exited}
+	for _, t := range targets {
+		b, err := e.buildTest(ctx, w, a, t, time.Until(deadline))
+		if err != nil {
+			return fail("%v", err)
+		}
+		if b.failed != "" {
+			// The build's own events name the failure in the stream.
+			stream.Write(b.stream)
+			agg.ExitCode = max(agg.ExitCode, 1)
+			continue
+		}
+		if b.noTests {
+			continue
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			agg.Termination = sandbox.Timeout
+			break
+		}
+		st, r, err := e.runTest(ctx, w, a, b, t, dir, out, nil, nil, left)
+		if err != nil {
+			return fail("%v", err)
+		}
+		run := jobs.Run{Verdict: t.importPath, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(), WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256}
+		switch {
+		case r.dropped > 0:
+			a.Detail.Runs = append(a.Detail.Runs, run)
+			return fail("the test stream of %s could not be read whole (%d bytes dropped)", t.importPath, r.dropped)
+		case r.res.Termination == sandbox.Timeout:
+			agg.Termination = sandbox.Timeout
+		case r.res.Termination != sandbox.Exited && agg.Termination == sandbox.Exited:
+			agg.Termination = r.res.Termination
+		case r.res.ExitCode != 0:
+			agg.ExitCode = max(agg.ExitCode, 1)
+		}
+		run.Stream = e.keep(ctx, a, st)
+		a.Detail.Runs = append(a.Detail.Runs, run)
+		stream.Write(st)
+		if agg.Termination == sandbox.Timeout {
+			break
+		}
+	}
+	report, err := gotest.Read(bytes.NewReader(stream.Bytes()))
+	if err != nil {
+		return fail("the suite's streams could not be read: %v", err)
+	}
+	a.Detail.Outcome, a.Detail.Reason = suiteOutcome(report, agg)
+	a.Cases = suiteCases(report)
+	return a
+}
+
+// buildMany builds the test binaries of targets not built yet, several
+// packages per go command (`go test -c -o DIR/`, which needs distinct
+// binary names), in one copy of the tree; each package's result is then
+// registered as buildTest would have made it.
+func (e *Executor) buildMany(ctx context.Context, w *Workspace, a *Answer, targets []goTarget, timeout time.Duration) error {
+	var todo []goTarget
+	w.mu.Lock()
+	for _, t := range targets {
+		if _, ok := w.bins[t.key()]; !ok {
+			todo = append(todo, t)
+		}
+	}
+	w.mu.Unlock()
+	if len(todo) == 0 {
+		return nil
+	}
+	// Groups of distinct binary names, per module and variant.
+	type group struct {
+		variant, module string
+		targets         []goTarget
+		names           map[string]bool
+	}
+	var groups []*group
+	for _, t := range todo {
+		name := execName(t.importPath)
+		i := slices.IndexFunc(groups, func(g *group) bool {
+			return g.variant == t.variant && g.module == t.module && !g.names[name]
+		})
+		if i < 0 {
+			groups = append(groups, &group{variant: t.variant, module: t.module, names: map[string]bool{}})
+			i = len(groups) - 1
+		}
+		groups[i].targets = append(groups[i].targets, t)
+		groups[i].names[name] = true
+	}
+	for gi, g := range groups {
+		_, src, err := w.variantOf(splitVariant(g.variant))
+		if err != nil {
+			return err
+		}
+		if err := e.buildGroup(ctx, w, a, gi, g.module, src, g.targets, timeout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi int, module, src string, targets []goTarget, timeout time.Duration) error {
+	dir, out, cleanup, err := w.jobTree(src)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	v := e.viewOf(w, dir, out)
+	argv := []string{"go"}
+	if module != "." {
+		argv = append(argv, "-C", module)
+	}
+	argv = append(argv, "test", "-json", "-c", "-vet=off", "-o", filepathSlash(v.out)+"/")
+	for _, t := range targets {
+		argv = append(argv, t.pkg)
+	}
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, timeout: timeout})
+	if err != nil {
+		return err
+	}
+	run := jobs.Run{Verdict: "BUILD", ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(), WallMillis: max(r.res.Wall.Milliseconds(), 1),
+		Reason: fmt.Sprintf("go test -c of %d packages", len(targets))}
+	a.Detail.Runs = append(a.Detail.Runs, run)
+	report, _ := gotest.Read(bytes.NewReader(r.stdout))
+	failed := map[string]bool{}
+	if report != nil {
+		for _, p := range report.FailedBuilds() {
+			failed[buildPackage(p)] = true
+		}
+	}
+	died := r.res.Termination != sandbox.Exited
+	for _, t := range targets {
+		b := &builtBin{goBin: &goBin{run: run}}
+		b.once.Do(func() {})
+		switch {
+		case died:
+			b.failed = fmt.Sprintf("the test build of %s did not finish (%s): %s", t.importPath, r.res.Termination, jobfile.Excerpt(r.res.Reason))
+		case failed[t.importPath]:
+			b.failed = fmt.Sprintf("the test build of %s failed: %s", t.importPath, buildCauseOf(report, t.importPath))
+			b.stream = buildEvents(r.stdout, t.importPath)
+		default:
+			if err := w.adopt(out, execName(t.importPath)+".test", b.goBin); err != nil {
+				return err
+			}
+			if b.name == "" && r.res.ExitCode != 0 {
+				b.failed = fmt.Sprintf("the test build of %s failed (exit %d): %s", t.importPath, r.res.ExitCode, buildCause(r.stdout))
+			}
+		}
+		w.mu.Lock()
+		if _, ok := w.bins[t.key()]; !ok {
+			w.bins[t.key()] = b
+		}
+		w.mu.Unlock()
+	}
+	return nil
+}
+
+// adopt moves a binary the build wrote into the workspace's bin directory;
+// a package without test files has none.
+func (w *Workspace) adopt(out, file string, b *goBin) error {
+	data, err := jobfile.Read(out, file, maxBinaryBytes)
+	if err != nil {
+		if isNotExist(err) {
+			b.noTests = true
+			return nil
+		}
+		return fmt.Errorf("the test binary %s: %w", file, err)
+	}
+	return w.store(data, b)
+}
+
+// buildPackage is the import path of a build event's ImportPath
+// ("example.com/p [example.com/p.test]").
+func buildPackage(id string) string {
+	p, _, _ := strings.Cut(id, " ")
+	return p
+}
+
+// buildCauseOf is the cause of one package's failed build in a report.
+func buildCauseOf(report *gotest.Report, importPath string) string {
+	var text strings.Builder
+	for _, id := range report.FailedBuilds() {
+		if buildPackage(id) == importPath || strings.Contains(id, "["+importPath+".test]") {
+			if bo := report.Builds[id]; bo != nil {
+				text.WriteString(bo.Output.Text)
+			}
+		}
+	}
+	return buildCause([]byte(text.String()))
+}
+
+// buildEvents keeps the build events of one package from a build stream.
+func buildEvents(stream []byte, importPath string) []byte {
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(stream, []byte("\n")) {
+		if bytes.Contains(line, []byte(`"ImportPath":"`+importPath)) {
+			out.Write(line)
+		}
+	}
+	return out.Bytes()
+}
+
+// execName is the name `go test -c -o DIR/` gives a package's binary,
+// without ".test": the last element of its import path, or the one before
+// a major-version element (cmd/go's DefaultExecName).
+func execName(importPath string) string {
+	dir, elem := path.Split(importPath)
+	if dir != "" && isVersionElement(elem) {
+		_, elem = path.Split(path.Clean(dir))
+	}
+	return elem
+}
+
+func isVersionElement(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' || s[1] == '1' && len(s) == 2 {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// executeCoverage measures which tests of a package reach the changed
+// lines, with the package's coverage test binary (built once): one run of
+// every test with a profile, then the tests split in halves, and only the
+// halves whose profile touches a changed line split again, down to single
+// tests — whose profiles, each test alone, are the reach map. A package
+// whose tests reach no changed line costs one run.
+func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}, Profiles: map[string]string{}}}
+	done := func(outcome, format string, args ...any) *Answer {
+		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
+		return a
+	}
+	timeout := timeoutOf(s)
+	key, src, err := w.variant(s)
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	t := goTarget{variant: key, module: s.Module, pkg: s.Package, importPath: s.ImportPath, cover: s.CoverPkgs}
+	b, err := e.buildTest(ctx, w, a, t, timeout)
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	if b.failed != "" {
+		return done(jobs.OutcomeUnrunnable, "the coverage build of %s failed: %s", s.Package, b.failed)
+	}
+	if b.noTests {
+		a.Cases = []jobs.Case{}
+		return done(jobs.OutcomePass, "%s has no test files", s.Package)
+	}
+	dir, out, cleanup, err := w.jobTree(src)
+	defer cleanup()
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	tests, err := e.listTests(ctx, w, a, b, t, dir, timeout)
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	changed, err := w.changedCoverLines()
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	g := &grouper{e: e, w: w, a: a, b: b, t: t, dir: dir, out: out, timeout: timeout, changed: changed, outcome: map[string]string{}}
+	missing, err := g.search(ctx, tests, true)
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
+	}
+	for _, test := range tests {
+		o := g.outcome[test]
+		if o == "" {
+			o = "none"
+		}
+		a.Cases = append(a.Cases, jobs.Case{Name: s.ImportPath + "." + test, Outcome: o})
+	}
+	if len(missing) > 0 {
+		return done(jobs.OutcomeUnrunnable, "%d of %d tests of %s left no coverage profile run alone: %s", len(missing), len(tests), s.Package, strings.Join(missing, ", "))
+	}
+	return done(jobs.OutcomePass, "%d tests of %s: %d reach changed lines, found in %d runs", len(tests), s.Package, g.leaves, g.runs)
+}
+
+// grouper finds the tests that reach changed lines by group testing.
+type grouper struct {
+	e        *Executor
+	w        *Workspace
+	a        *Answer
+	b        *goBin
+	t        goTarget
+	dir, out string
+	timeout  time.Duration
+	changed  map[string][]int // profile file name → changed lines
+	outcome  map[string]string
+	runs     int
+	leaves   int
+}
+
+// search runs tests together; a run whose profile touches a changed line
+// (or that left none) is split, down to single tests. It returns the
+// single tests that left no profile.
+func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]string, error) {
+	if len(tests) == 0 {
+		return nil, nil
+	}
+	prof, data, err := g.run(ctx, tests, root)
+	if err != nil {
+		return nil, err
+	}
+	if root && data != nil {
+		// The whole package's profile names every instrumented file, so
+		// changed lines no test reaches are measured as uncovered, not
+		// missing.
+		g.a.Detail.Profiles[jobs.GroupProfilePrefix+g.t.importPath] = g.e.keep(ctx, g.a, data)
+	}
+	if prof != nil && !touches(prof, g.changed) {
+		return nil, nil
+	}
+	if len(tests) == 1 {
+		if prof == nil {
+			return tests, nil
+		}
+		g.leaves++
+		g.a.Detail.Profiles[g.t.importPath+"."+tests[0]] = g.e.keep(ctx, g.a, data)
+		return nil, nil
+	}
+	mid := len(tests) / 2
+	left, err := g.search(ctx, tests[:mid], false)
+	if err != nil {
+		return nil, err
+	}
+	right, err := g.search(ctx, tests[mid:], false)
+	return append(left, right...), err
+}
+
+// run runs tests together with a coverage profile; prof is nil when the
+// process left none (a panic, a crash) or it does not parse.
+func (g *grouper) run(ctx context.Context, tests []string, root bool) (*cover.Profile, []byte, error) {
+	g.runs++
+	name := "p" + strconv.Itoa(g.runs) + ".out"
+	v := g.e.viewOf(g.w, g.dir, g.out)
+	s := &jobs.Spec{Tests: tests}
+	stream, r, err := g.e.runTest(ctx, g.w, g.a, g.b, g.t, g.dir, g.out,
+		[]string{"-test.run", s.RunPattern(), "-test.coverprofile=" + path.Join(filepathSlash(v.out), name)}, nil, g.timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	g.a.Detail.Runs = append(g.a.Detail.Runs, jobs.Run{Verdict: fmt.Sprintf("%d tests", len(tests)), ExitCode: r.res.ExitCode,
+		Termination: r.res.Termination.String(), WallMillis: r.res.Wall.Milliseconds(), Binary: g.b.sha256})
+	if root && stream != nil {
+		if rep, err := gotest.Read(bytes.NewReader(stream)); err == nil {
+			for k, res := range gotest.SuiteResults(rep) {
+				if test, ok := strings.CutPrefix(k, g.t.importPath+"."); ok && !strings.Contains(test, "/") {
+					g.outcome[test] = res.String()
+				}
+			}
+		}
+	}
+	data, err := jobfile.Read(g.out, name, maxProfileBytes)
+	if err != nil {
+		if isNotExist(err) {
+			return nil, nil, nil
+		}
+		return nil, nil, fmt.Errorf("the coverage profile of %s: %w", g.t.importPath, err)
+	}
+	prof, err := cover.ParseProfile(bytes.NewReader(data))
+	if err != nil {
+		return nil, nil, nil
+	}
+	return prof, data, nil
+}
+
+// touches reports whether a profile executed a block that overlaps a
+// changed line.
+func touches(p *cover.Profile, changed map[string][]int) bool {
+	for _, b := range p.Blocks {
+		if b.Count == 0 {
+			continue
+		}
+		for _, l := range changed[b.File] {
+			if l >= b.StartLine && l <= b.EndLine {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changedCoverLines maps the profile name of each changed Go source file
+// (its package's import path and base name) to its changed lines.
+func (w *Workspace) changedCoverLines() (map[string][]int, error) {
+	out := map[string][]int{}
+	for _, ch := range w.co.Changes {
+		if !isChangedGoSource(ch) {
+			continue
+		}
+		_, _, ip, err := w.module(jobs.TreeOracle, "./"+path.Dir(ch.Path))
+		if err != nil {
+			continue
+		}
+		out[ip+"/"+path.Base(ch.Path)] = ch.ChangedLines
+	}
+	return out, nil
+}
+
+func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
+
+// isNotExist reports a missing file, as jobfile reports it.
+func isNotExist(err error) bool { return errorsIsNotExist(err) }
