@@ -62,10 +62,10 @@ type Workspace struct {
 	// each job's timeout comes from its spec.
 	Limits sandbox.Limits
 
-	co       *checkout.Checkout
-	dir      string
-	jobs     atomic.Int64
-	targets  map[string][]string
+	co      *checkout.Checkout
+	dir     string
+	jobs    atomic.Int64
+	targets map[string][]string
 
 	// mu guards pristine and bins: seal checks run on several workers.
 	mu       sync.Mutex

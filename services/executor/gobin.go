@@ -641,4 +641,3 @@ func relPackage(v view, module, dir string) (string, bool) {
 	}
 	return "." + rel, true
 }
-

@@ -11,8 +11,8 @@ import (
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
-	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/jobfile"
+	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/junit"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/reach/pycov"
