@@ -87,7 +87,7 @@ func (e *Executor) Open(ctx context.Context, runID string, co *checkout.Checkout
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	w := &Workspace{co: co, dir: dir, pristine: map[string]string{}}
+	w := &Workspace{co: co, dir: dir, pristine: map[string]string{}, bins: map[string]*builtBin{}, references: map[string]map[string]time.Duration{}}
 	if err := os.MkdirAll(w.binDir(), 0o755); err != nil {
 		return nil, err
 	}

@@ -313,9 +313,6 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 // error; an error means the gate could not try.
 func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goTarget, timeout time.Duration) (*goBin, error) {
 	w.mu.Lock()
-	if w.bins == nil {
-		w.bins = map[string]*builtBin{}
-	}
 	b, ok := w.bins[t.key()]
 	if !ok {
 		b = &builtBin{}
