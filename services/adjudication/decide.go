@@ -122,6 +122,9 @@ type Collateral struct {
 	// resource limit on the patch (Python's MemoryError under the address
 	// space limit): no evidence either way.
 	Stopped []string
+	// Missing are tests that passed on the baseline and have no result on
+	// the patch but a failure: skipped, not run, absent, unfinished.
+	Missing []string
 	Why     string
 }
 
@@ -259,10 +262,15 @@ func Decide(p Policy, e Evidence) Verdict {
 		for _, r := range regs {
 			step(FixCode, r)
 		}
+	case !c.BaselineRan:
+		gaps = append(gaps, "the full suite never ran on the baseline: nothing shows which tests the patch must keep passing")
 	case len(c.Stopped) > 0:
 		stopped := slices.Sorted(slices.Values(c.Stopped))
 		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline were stopped by a resource limit on the patch: %s", len(stopped), clip(stopped)))
 		step(RaiseLimit, stopped[0])
+	case len(c.Missing) > 0:
+		missing := slices.Sorted(slices.Values(c.Missing))
+		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline did not pass on the patch, nor fail: skipped, missing or not run: %s", len(missing), clip(missing)))
 	case !c.PatchGreen && c.BaselineRan:
 		gaps = append(gaps, "the full suite is red on both sides with no test that passes on the baseline and fails on the patch")
 	case !c.PatchGreen:

@@ -16,7 +16,7 @@ func defaults() Policy {
 func clean() Evidence {
 	return Evidence{
 		Claims:     []Claim{{ID: "go:./calc:TestDivide", Outcome: Verified, Class: Fixed, Why: "fails on baseline, passes on patch"}},
-		Collateral: &Collateral{PatchRan: true, PatchGreen: true, PatchCases: ptr(12)},
+		Collateral: &Collateral{PatchRan: true, PatchGreen: true, BaselineRan: true, PatchCases: ptr(12)},
 		Coverage:   &Coverage{Source: Computed, Ratio: ptr(1.0)},
 		Strength:   &Strength{Source: Computed, Killed: 5},
 	}
@@ -169,7 +169,7 @@ func TestNextStepsAreTheClosedSet(t *testing.T) {
 	allowed := map[Action]bool{FixCode: true, CoverLines: true, KillMutant: true, AddTest: true, HumanReviewTestEdit: true, RaiseLimit: true}
 	e := Evidence{
 		Claims:     []Claim{{ID: "a", Outcome: Refuted}, {ID: "b", Outcome: Unverified, Class: Hang}},
-		Collateral: &Collateral{PatchRan: true, Regressions: []string{"x.TestY"}},
+		Collateral: &Collateral{PatchRan: true, BaselineRan: true, Regressions: []string{"x.TestY"}},
 		Coverage:   &Coverage{Source: Computed, Ratio: ptr(0.1), Uncovered: []Line{{"a.go", 1}}},
 		Strength:   &Strength{Source: Computed, Killed: 1, Survived: 3, Survivors: []Mutant{{Line{"a.go", 1}, "x"}}},
 		TestEdits:  []string{"a_test.go"}, BudgetExhausted: true,

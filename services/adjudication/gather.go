@@ -231,7 +231,10 @@ func BaselineOf(s *jobs.Spec) string {
 // collateral folds every suite into one comparison: it ran when every
 // suite ran, is green when every suite is, and counts its tests only when
 // every suite reported a count (go test and pytest always do; a declared
-// command only with a JUnit file or a runner's own count).
+// command only with a JUnit file or a runner's own count). Every suite
+// runs on the baseline too, and every test that passes there needs its own
+// pass on the patch: a failure is a regression, anything else (missing,
+// skipped, not run) leaves the patch unjudged.
 func (r *Run) collateral() *Collateral {
 	ids := r.Suites()
 	if len(ids) == 0 {
@@ -258,13 +261,17 @@ func (r *Run) collateral() *Collateral {
 		default:
 			counted = false
 		}
-		if patch.Detail.Outcome == jobs.OutcomePass {
-			continue
+		if patch.Detail.Outcome != jobs.OutcomePass {
+			c.PatchGreen = false
 		}
-		c.PatchGreen = false
 		base := r.Done[BaselineOf(patch.Spec)]
-		if base == nil || base.Detail.Outcome == jobs.OutcomeNotRun {
+		switch {
+		case base == nil:
 			c.BaselineRan = false
+			continue
+		case base.Detail.Outcome == jobs.OutcomeNotRun:
+			// Planned not to run (the baseline has no such suite):
+			// nothing on the baseline passed, so nothing is owed.
 			continue
 		}
 		now := map[string]string{}
@@ -276,22 +283,21 @@ func (r *Run) collateral() *Collateral {
 			case cs.Outcome != "pass" || now[cs.Name] == "pass":
 			case now[cs.Name] == jobs.CaseStopped:
 				c.Stopped = append(c.Stopped, cs.Name)
-			default:
+			case now[cs.Name] == "fail":
 				c.Regressions = append(c.Regressions, cs.Name)
+			default:
+				c.Missing = append(c.Missing, cs.Name)
 			}
 		}
-	}
-	if c.PatchGreen {
-		c.BaselineRan = false
 	}
 	if counted {
 		c.PatchCases = &total
 	}
 	c.Why = strings.Join(whys, "; ")
-	slices.Sort(c.Regressions)
-	c.Regressions = slices.Compact(c.Regressions)
-	slices.Sort(c.Stopped)
-	c.Stopped = slices.Compact(c.Stopped)
+	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Missing} {
+		slices.Sort(*l)
+		*l = slices.Compact(*l)
+	}
 	return c
 }
 

@@ -119,10 +119,11 @@ func decide(t *testing.T, b *runBuilder) (Verdict, *Artefact) {
 
 func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 	b := newRun(t, []string{claim}, 0, 0)
-	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
 	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass", "m/calc.TestMean=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass", "m/calc.TestMean=pass")
 	v, a := decide(t, b)
 	if v.Decision != Merge || !v.FixProven || a.ExitCode != 0 {
 		t.Fatalf("got %s (%s), fix proven %v", v.Decision, v.Reason, v.FixProven)
@@ -130,7 +131,7 @@ func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 	if a.Claims[0].Classification != Fixed || a.Claims[0].Oracle != "baseline" || *a.Collateral.Tests != 2 {
 		t.Fatalf("artefact claim %+v, tests %v", a.Claims[0], a.Collateral.Tests)
 	}
-	if a.Timing.TestProcesses != 3 || a.Timing.TestProcessesMillis != 300 {
+	if a.Timing.TestProcesses != 4 || a.Timing.TestProcessesMillis != 400 {
 		t.Fatalf("timing %+v", a.Timing)
 	}
 	validate(t, a)
@@ -138,10 +139,11 @@ func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 
 func TestRunDefaultFloorsWaitForMeasurements(t *testing.T) {
 	b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
-	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
 	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
 	if p := Read("run-1", b.recs).Pending(); !slices.Equal(p, []string{"coverage.measured", "strength.measured"}) {
 		t.Fatalf("pending %v", p)
 	}
@@ -191,10 +193,11 @@ func TestRunMeasurementsDecide(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
-			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
 			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
 			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
 			measured(b, c.ratio, c.uncovered, c.killed, c.survived)
 			v, a := decide(t, b)
 			if v.Decision != c.want || !strings.Contains(v.Reason, c.reason) {
@@ -212,10 +215,11 @@ func TestRunDeletedSourceIsNotMerged(t *testing.T) {
 	b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
 	b.recs[2].Record.GetTreesMaterialized().Changes = append(b.recs[2].Record.GetTreesMaterialized().Changes,
 		&pb.FileChange{Path: "calc/old.go", Change: pb.ChangeKind_CHANGE_KIND_DELETED, Class: pb.FileClass_FILE_CLASS_SOURCE})
-	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
 	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
 	measured(b, 1, nil, 8, 0)
 	v, _ := decide(t, b)
 	if v.Decision != Inconclusive || !strings.Contains(v.Reason, "calc/old.go (deleted)") {
@@ -231,7 +235,7 @@ func TestRunCollateralRegressionBlocks(t *testing.T) {
 	b.answer(collSpec(jobs.Patch), jobs.OutcomeFail, "m/calc.TestMedian=pass", "m/calc.TestMean=fail")
 	r := Read("run-1", b.recs)
 	if p := r.Pending(); !slices.Equal(p, []string{"job collateral/baseline/.:./... (due, never planned)"}) {
-		t.Fatalf("a red suite must make the baseline suite due: %v", p)
+		t.Fatalf("a suite owes its baseline run: %v", p)
 	}
 	b.planJobs(collSpec(jobs.Baseline))
 	b.answer(collSpec(jobs.Baseline), jobs.OutcomeFail, "m/calc.TestMedian=fail", "m/calc.TestMean=pass")
@@ -244,11 +248,11 @@ func TestRunCollateralRegressionBlocks(t *testing.T) {
 
 func TestRunMissingAtDeadlineIsInconclusive(t *testing.T) {
 	b := newRun(t, []string{claim}, 0, 0)
-	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch))
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
 	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 	r := Read("run-1", b.recs)
 	missing := r.Pending()
-	if len(missing) != 2 {
+	if len(missing) != 3 {
 		t.Fatalf("pending %v", missing)
 	}
 	e := r.Gather(missing)
@@ -257,7 +261,7 @@ func TestRunMissingAtDeadlineIsInconclusive(t *testing.T) {
 		t.Fatalf("got %s: %s", v.Decision, v.Reason)
 	}
 	a := r.BuildArtefact(v, e)
-	if len(a.Missing) != 2 || a.Claims[0].Classification != NotExecuted {
+	if len(a.Missing) != 3 || a.Claims[0].Classification != NotExecuted {
 		t.Fatalf("artefact missing %v, claim %+v", a.Missing, a.Claims[0])
 	}
 	validate(t, a)
@@ -268,10 +272,11 @@ func TestRunDeferredPrereqFailureIsNotExecuted(t *testing.T) {
 	then := claimSpec(added, jobs.Patch)
 	pre := &jobs.Spec{Purpose: jobs.Prereq, Side: jobs.Patch, Claim: added, Tree: jobs.TreeOracle, Module: ".", Package: "./calc", Tests: []string{"TestOld"}, Then: then}
 	b := newRun(t, []string{added}, 0, 0)
-	b.planJobs(claimSpec(added, jobs.Baseline), pre, collSpec(jobs.Patch))
+	b.planJobs(claimSpec(added, jobs.Baseline), pre, collSpec(jobs.Patch), collSpec(jobs.Baseline))
 	b.answer(claimSpec(added, jobs.Baseline), jobs.OutcomeAbsent)
 	b.answer(pre, jobs.OutcomeFail)
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestOld=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestOld=pass")
 	v, a := decide(t, b)
 	if v.Decision != Inconclusive || a.Claims[0].Classification != NotExecuted || a.Claims[0].Oracle != "baseline-file" {
 		t.Fatalf("got %s: %s; claim %+v", v.Decision, v.Reason, a.Claims[0])
@@ -288,10 +293,11 @@ func TestRunNoClaimsDiscoversNothingIsInconclusive(t *testing.T) {
 		}
 		return &jobs.Spec{Purpose: jobs.Discovery, Side: side, Tree: tree, Module: ".", Package: "./calc", ImportPath: "m/calc"}
 	}
-	b.planJobs(disc(jobs.Baseline), disc(jobs.Patch), collSpec(jobs.Patch))
+	b.planJobs(disc(jobs.Baseline), disc(jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
 	b.answer(disc(jobs.Baseline), jobs.OutcomePass, "m/calc.TestA=pass")
 	b.answer(disc(jobs.Patch), jobs.OutcomePass, "m/calc.TestA=pass")
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestA=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestA=pass")
 	v, a := decide(t, b)
 	if v.Decision != Inconclusive || !strings.Contains(v.Reason, "no claims") || a.Discovery == nil || len(a.Discovery.ClaimsAdded) != 0 {
 		t.Fatalf("got %s: %s; discovery %+v", v.Decision, v.Reason, a.Discovery)
@@ -338,4 +344,42 @@ func validate(t *testing.T, a *Artefact) {
 		t.Fatal(err)
 	}
 	schematest.Validate(t, raw, "")
+}
+
+func TestRunCollateralComparedAlways(t *testing.T) {
+	// The patch's suite is green on its own terms, but a test that passes
+	// on the baseline is gone (skipped by the patch, or never run): the
+	// patch is not judged whole.
+	for _, c := range []struct {
+		name, onPatch string
+		want          Decision
+		reason        string
+	}{
+		{"skipped on the patch", "skip", Inconclusive, "did not pass on the patch, nor fail: skipped, missing or not run: m/calc.TestMean"},
+		{"missing on the patch", "", Inconclusive, "did not pass on the patch, nor fail: skipped, missing or not run: m/calc.TestMean"},
+		{"failing on the patch", "fail", Block, "breaks 1 test(s) that pass on the baseline: m/calc.TestMean"},
+		{"passing on the patch", "pass", Merge, "the full suite passes on the patch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newRun(t, []string{claim}, 0, 0)
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			patch := []string{"m/calc.TestMedian=pass"}
+			if c.onPatch != "" {
+				patch = append(patch, "m/calc.TestMean="+c.onPatch)
+			}
+			outcome := jobs.OutcomePass
+			if c.onPatch == "fail" {
+				outcome = jobs.OutcomeFail
+			}
+			b.answer(collSpec(jobs.Patch), outcome, patch...)
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomeFail, "m/calc.TestMedian=fail", "m/calc.TestMean=pass")
+			v, a := decide(t, b)
+			if v.Decision != c.want || !strings.Contains(v.Reason, c.reason) {
+				t.Fatalf("got %s: %s", v.Decision, v.Reason)
+			}
+			validate(t, a)
+		})
+	}
 }

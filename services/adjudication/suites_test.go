@@ -58,12 +58,29 @@ func (b *runBuilder) answerWith(s *jobs.Spec, outcome string, count *int, exit i
 
 // fixedRun is a run whose one claim is fixed, floors off, with the suites
 // and seal checks given planned (none answered) and seal as its seal plan.
+// A patch-side suite planned without its baseline run gets one that the
+// baseline has no such suite for: it owes nothing.
 func fixedRun(t *testing.T, seal []criteria.Command, planned ...*jobs.Spec) *runBuilder {
 	t.Helper()
 	b := newRunWith(t, []string{claim}, 0, 0, func(c *criteria.Criteria) { c.Python, c.SealPlan = python, seal })
-	b.planJobs(append([]*jobs.Spec{claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch)}, planned...)...)
+	var skipped []*jobs.Spec
+	for _, s := range planned {
+		if s.Purpose != jobs.Collateral || s.Side != jobs.Patch {
+			continue
+		}
+		base := BaselineOf(s)
+		if !slices.ContainsFunc(planned, func(p *jobs.Spec) bool { return p.ID() == base }) {
+			bs := *s
+			bs.Side, bs.Tree, bs.Skip = jobs.Baseline, jobs.TreeBaseline, "the baseline has no such suite"
+			skipped = append(skipped, &bs)
+		}
+	}
+	b.planJobs(append(append([]*jobs.Spec{claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch)}, planned...), skipped...)...)
 	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
 	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+	for _, s := range skipped {
+		b.answer(s, jobs.OutcomeNotRun)
+	}
 	return b
 }
 
@@ -141,19 +158,18 @@ func TestRunSuiteNotRunIsNotRan(t *testing.T) {
 }
 
 func TestRunRedPytestSuiteRegressionsByNodeID(t *testing.T) {
-	b := fixedRun(t, nil, collSpec(jobs.Patch), pySuite(jobs.Patch))
+	b := fixedRun(t, nil, collSpec(jobs.Patch), pySuite(jobs.Patch), pySuite(jobs.Baseline))
 	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
 	b.answerWith(pySuite(jobs.Patch), jobs.OutcomeFail, ptr(4), 1,
 		"tests/test_calc.py::test_add=pass", "tests/test_calc.py::test_div[0-1]=fail",
 		"tests/test_calc.py::test_old=fail", "tests/test_calc.py::test_new=fail")
 	r := Read("run-1", b.recs)
-	if p := r.Pending(); !slices.Equal(p, []string{"job " + BaselineOf(pySuite(jobs.Patch)) + " (due, never planned)"}) {
-		t.Fatalf("a red pytest suite must make its own baseline run due: %v", p)
+	if p := r.Pending(); !slices.Equal(p, []string{"job " + pySuite(jobs.Baseline).ID()}) {
+		t.Fatalf("a pytest suite waits for its own baseline run: %v", p)
 	}
 	if BaselineOf(pySuite(jobs.Patch)) != pySuite(jobs.Baseline).ID() {
 		t.Fatalf("baseline of the pytest suite is %s", BaselineOf(pySuite(jobs.Patch)))
 	}
-	b.planJobs(pySuite(jobs.Baseline))
 	b.answerWith(pySuite(jobs.Baseline), jobs.OutcomeFail, ptr(3), 1,
 		"tests/test_calc.py::test_add=pass", "tests/test_calc.py::test_div[0-1]=pass", "tests/test_calc.py::test_old=fail")
 	v, a := decide(t, b)
@@ -164,7 +180,7 @@ func TestRunRedPytestSuiteRegressionsByNodeID(t *testing.T) {
 	if !slices.Contains(v.NextSteps, NextStep{FixCode, want[0]}) {
 		t.Fatalf("next steps %v", v.NextSteps)
 	}
-	if s := a.Collateral.Suites; len(s) != 2 || s[0].Baseline != nil || s[1].Baseline == nil || s[1].Baseline.Job != pySuite(jobs.Baseline).ID() {
+	if s := a.Collateral.Suites; len(s) != 2 || s[0].Baseline == nil || s[0].Baseline.Outcome != jobs.OutcomeNotRun || s[1].Baseline == nil || s[1].Baseline.Job != pySuite(jobs.Baseline).ID() {
 		t.Fatalf("suites %+v", s)
 	}
 	validate(t, a)
@@ -358,7 +374,7 @@ func TestArtefactListsSuitesAndSealPlan(t *testing.T) {
 		t.Fatalf("suites %v, want %v", suites, want)
 	}
 	s := a.Collateral.Suites
-	if a.Collateral.Patch != s[0].Patch || s[0].Patch.Job != want[0] || s[0].Baseline != nil || s[1].Patch.Job != want[1] ||
+	if a.Collateral.Patch != s[0].Patch || s[0].Patch.Job != want[0] || s[0].Baseline.Outcome != jobs.OutcomeNotRun || s[1].Patch.Job != want[1] ||
 		s[2].Baseline == nil || s[2].Baseline.Job != pySuite(jobs.Baseline).ID() || s[2].Baseline.Outcome != jobs.OutcomeFail {
 		t.Fatalf("collateral %+v", a.Collateral)
 	}

@@ -46,6 +46,9 @@ type Executor struct {
 	Blobs   *blob.Store
 	// MaxStreamBytes bounds the output kept per process; zero means 64 MiB.
 	MaxStreamBytes int64
+	// SuiteCache, when set, is the directory where baseline suite answers
+	// are kept per baseline tree (see suitecache.go).
+	SuiteCache string
 
 	cfgOnce sync.Once
 	cfgDir  string
@@ -143,6 +146,21 @@ func (e *Executor) Execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 		a.Detail = jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: s.Skip, Runs: []jobs.Run{}}
 		return a
 	}
+	if key := e.suiteKey(w, s); key != "" {
+		if a := e.cachedSuite(ctx, key); a != nil {
+			return a
+		}
+		a := e.execute(ctx, w, s)
+		if ctx.Err() == nil {
+			e.keepSuite(key, a)
+		}
+		return a
+	}
+	return e.execute(ctx, w, s)
+}
+
+func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := &Answer{}
 	switch {
 	case s.Runner == jobs.RunnerPytest && s.Purpose == jobs.Coverage:
 		return e.executePytestCoverage(ctx, w, s)

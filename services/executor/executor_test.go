@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sealgate/sealgate/demo"
@@ -134,5 +135,36 @@ func TestExecuteOutcomes(t *testing.T) {
 		if got[id] != outcome {
 			t.Errorf("%s: %s, want %s", id, got[id], outcome)
 		}
+	}
+}
+
+func TestBaselineSuiteIsCachedPerTree(t *testing.T) {
+	cache := t.TempDir()
+	run := func(files map[string]string) map[string]*executor.Answer {
+		e, w := workspace(t, files)
+		e.SuiteCache = cache
+		out := map[string]*executor.Answer{}
+		for _, s := range w.Plan(limits()) {
+			if s.Purpose == jobs.Collateral {
+				out[s.Side] = e.Execute(context.Background(), w, s)
+			}
+		}
+		return out
+	}
+	first := run(map[string]string{"calc/extra.go": "package calc\n\nfunc Extra() int { return 1 }\n"})
+	second := run(map[string]string{"calc/extra.go": "package calc\n\nfunc Extra() int { return 2 }\n"})
+	for side, a := range first {
+		if strings.Contains(a.Detail.Reason, "cached answer") {
+			t.Fatalf("first %s suite came from the cache: %s", side, a.Detail.Reason)
+		}
+	}
+	b := second[jobs.Baseline]
+	if !strings.Contains(b.Detail.Reason, "cached answer of this baseline tree") || b.Detail.Outcome != first[jobs.Baseline].Detail.Outcome ||
+		len(b.Cases) != len(first[jobs.Baseline].Cases) || len(b.Cases) == 0 {
+		t.Fatalf("second baseline suite: %s %s, %d cases (first %d)", b.Detail.Outcome, b.Detail.Reason, len(b.Cases), len(first[jobs.Baseline].Cases))
+	}
+	// The patch side is never cached: each patch is a new tree.
+	if p := second[jobs.Patch]; strings.Contains(p.Detail.Reason, "cached") {
+		t.Fatalf("patch suite came from the cache: %s", p.Detail.Reason)
 	}
 }

@@ -57,7 +57,33 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 		out = append(out, w.pythonCoverageJob(c)...)
 	}
 	out = append(out, sealJobs(c)...)
-	return append(out, suites...)
+	// Every suite runs on the baseline too, always: a test that passes on
+	// the baseline needs its own pass on the patch, whatever the patch's
+	// suite says of itself. The baseline's result is cached per tree.
+	for _, s := range suites {
+		out = append(out, s, w.baselineSuite(s))
+	}
+	return out
+}
+
+// baselineSuite is the baseline run of a patch-side suite job.
+func (w *Workspace) baselineSuite(s *jobs.Spec) *jobs.Spec {
+	b := *s
+	b.Side, b.Tree, b.Skip = jobs.Baseline, jobs.TreeBaseline, ""
+	switch b.Runner {
+	case jobs.RunnerGo:
+		if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
+			b.Skip = "the baseline tree has no go.mod at its root"
+		}
+	case jobs.RunnerPytest:
+		if !w.hasPythonTests(jobs.TreeBaseline) {
+			b.Skip = "the baseline tree has no Python test file"
+		}
+	}
+	if s.Skip != "" && b.Skip == "" {
+		b.Skip = s.Skip
+	}
+	return &b
 }
 
 // planAny plans a claim of any kind on both sides.
@@ -88,19 +114,9 @@ func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[stri
 	for _, d := range done {
 		switch d.Spec.Purpose {
 		case jobs.Collateral:
-			b := *d.Spec
-			b.Side, b.Tree, b.Skip = jobs.Baseline, jobs.TreeBaseline, ""
-			switch b.Runner {
-			case jobs.RunnerGo:
-				if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
-					b.Skip = "the baseline tree has no go.mod at its root"
-				}
-			case jobs.RunnerPytest:
-				if !w.hasPythonTests(jobs.TreeBaseline) {
-					b.Skip = "the baseline tree has no Python test file"
-				}
+			if d.Spec.Side == jobs.Patch {
+				add(w.baselineSuite(d.Spec))
 			}
-			add(&b)
 		case jobs.Prereq:
 			if d.Spec.Then != nil {
 				add(d.Spec.Then)

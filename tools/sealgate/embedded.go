@@ -66,7 +66,10 @@ type serviceSpec struct {
 func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	blobs, scratch := d.blobs, d.scratch
 	if (name == "executor" || name == "mutation") && d.exec == nil {
-		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs}
+		// Baseline suite answers are kept beside the scratch directory, in
+		// the state: they outlive a run, its work does not.
+		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs,
+			SuiteCache: filepath.Join(filepath.Dir(scratch), "suite-cache")}
 	}
 	switch name {
 	case "checkout":
