@@ -161,6 +161,9 @@ type Evidence struct {
 	TestEdits []string
 	// BudgetExhausted: the budget ran out before the plan completed.
 	BudgetExhausted bool
+	// Dependencies: module dependencies that could not be put where the
+	// sandbox reads them (its jobs could not build).
+	Dependencies []string
 }
 
 // Policy is the part of the sealed criteria the decision reads.
@@ -306,6 +309,9 @@ func Decide(p Policy, e Evidence) Verdict {
 	}
 	for _, f := range sorted(e.Fallen) {
 		gaps = append(gaps, "a worker fell silent: "+f)
+	}
+	for _, d := range sorted(e.Dependencies) {
+		gaps = append(gaps, "the module dependencies could not be downloaded: "+d)
 	}
 	if e.BudgetExhausted {
 		gaps = append(gaps, "the budget ran out before the plan completed")

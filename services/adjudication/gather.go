@@ -2,6 +2,7 @@ package adjudication
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -168,6 +169,7 @@ func (r *Run) Gather(missing []string) Evidence {
 		e.Claims = append(e.Claims, r.claim(c, len(missing) > 0))
 	}
 	e.Collateral = r.collateral()
+	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
 	e.Seals = r.seals()
 	e.Coverage = r.coverage()
 	e.Strength = r.strength()
@@ -299,6 +301,30 @@ func (r *Run) collateral() *Collateral {
 		*l = slices.Compact(*l)
 	}
 	return c
+}
+
+// dependencies reads the modules jobs: dependencies that could not be
+// downloaded are a gap; a go.sum that disagrees with the modules' content
+// is harness drift, added to drift.
+func (r *Run) dependencies(drift []string) (problems, withDrift []string) {
+	withDrift = slices.Clone(drift)
+	for _, id := range slices.Sorted(maps.Keys(r.Planned)) {
+		s := r.Planned[id]
+		if s.Purpose != jobs.Modules {
+			continue
+		}
+		d := r.Done[id]
+		switch {
+		case d == nil:
+			// Waited for like any job; at the deadline it is missing.
+		case d.Detail.Outcome == jobs.OutcomePass:
+		case d.Detail.Outcome == jobs.OutcomeFail:
+			withDrift = append(withDrift, fmt.Sprintf("%s/go.sum (%s side: %s)", s.Module, s.Side, d.Detail.Reason))
+		default:
+			problems = append(problems, fmt.Sprintf("%s side: %s", s.Side, d.Detail.Reason))
+		}
+	}
+	return problems, withDrift
 }
 
 // seals matches each check of the sealed seal plan to its job by the

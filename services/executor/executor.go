@@ -174,6 +174,8 @@ func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 		return e.executeMutant(ctx, w, s)
 	case s.Purpose == jobs.Collateral, s.Purpose == jobs.Discovery:
 		return e.executeGoSuite(ctx, w, s)
+	case s.Purpose == jobs.Modules:
+		return e.executeModules(ctx, w, s)
 	}
 	a.Detail.Runs = []jobs.Run{}
 	runs := 1 + max(s.Reruns, 0)

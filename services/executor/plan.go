@@ -63,6 +63,28 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	for _, s := range suites {
 		out = append(out, s, w.baselineSuite(s))
 	}
+	// The module dependencies of every Go module a job builds come first:
+	// the sandbox has no network.
+	return append(modulesJobs(out, c), out...)
+}
+
+// modulesJobs plans one modules job per tree and Go module the Go jobs of
+// specs build in.
+func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
+	seen := map[string]bool{}
+	var out []*jobs.Spec
+	for _, s := range specs {
+		if s.Runner != jobs.RunnerGo || s.Skip != "" || s.Purpose == jobs.Modules {
+			continue
+		}
+		key := s.Tree + "\x00" + s.Module
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, &jobs.Spec{Purpose: jobs.Modules, Side: s.Side, Tree: s.Tree, Module: s.Module, TimeoutSec: c.Limits.SuiteTimeoutSec})
+	}
+	slices.SortFunc(out, func(a, b *jobs.Spec) int { return strings.Compare(a.ID(), b.ID()) })
 	return out
 }
 

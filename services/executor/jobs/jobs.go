@@ -40,6 +40,10 @@ const (
 	Mutant = "mutant"
 	// Seal runs one check of the sealed seal plan on the patch.
 	Seal = "seal"
+	// Modules downloads, outside the sandbox and checksum-verified against
+	// go.sum, the module dependencies a side's Go module requires, into
+	// the module cache the sandbox then reads offline.
+	Modules = "modules"
 )
 
 // Runners: what a job's processes are. The zero Runner is go test.
@@ -161,7 +165,7 @@ func (s *Spec) ID() string {
 	case Claim, Prereq:
 		b.WriteByte('/')
 		b.WriteString(s.Claim)
-	case Discovery, Collateral, Coverage:
+	case Discovery, Collateral, Coverage, Modules:
 		b.WriteByte('/')
 		if s.Runner != RunnerGo {
 			b.WriteString(s.Runner)
@@ -213,6 +217,8 @@ func (s *Spec) Argv() []string {
 		return []string{"/bin/sh", "-c", s.Run}
 	}
 	switch s.Purpose {
+	case Modules:
+		return []string{"go", "mod", "download", "-json"}
 	case Coverage:
 		return []string{"go", "test", "-c", "-cover", "-covermode=set", "-coverpkg=" + strings.Join(s.CoverPkgs, ","), "-o", "<bin>", s.Package}
 	case Mutant:
@@ -268,6 +274,10 @@ func (s *Spec) check() error {
 	}
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery, Coverage:
+	case Modules:
+		if s.Runner != RunnerGo {
+			return fmt.Errorf("job spec: a modules job is Go's")
+		}
 	case Seal:
 		if s.Runner != RunnerCommand {
 			return fmt.Errorf("job spec: a seal job runs a command")
