@@ -238,7 +238,7 @@ func (e *Executor) testsOutcome(report *gotest.Report, s *jobs.Spec, res sandbox
 
 // sideOutcome maps the reader's verdict to a side outcome.
 func sideOutcome(v gotest.Outcome, report *gotest.Report, s *jobs.Spec, res sandbox.Result) string {
-	transplanted := s.Side == jobs.Baseline && len(s.Transplant) > 0
+	transplanted := s.Side == jobs.Baseline && (len(s.Transplant) > 0 || len(s.Splice) > 0)
 	switch v.Kind {
 	case gotest.OutcomePass:
 		return jobs.OutcomePass
@@ -331,7 +331,10 @@ func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
 	if err := copyTree(dir, src); err != nil {
 		return err
 	}
-	return w.layOver(dir, s.Transplant)
+	if err := w.layOver(dir, s.Transplant); err != nil {
+		return err
+	}
+	return w.splice(dir, s.Splice)
 }
 
 // env is the environment of every job: named variables only.

@@ -113,7 +113,7 @@ func TestExecuteOutcomes(t *testing.T) {
 	for _, s := range plan {
 		a := e.Execute(context.Background(), w, s)
 		got[s.ID()] = a.Detail.Outcome
-		if s.Skip == "" && (len(a.Detail.Runs) == 0 || a.Sandbox.Name == "") {
+		if s.Skip == "" && s.Purpose != jobs.Modules && (len(a.Detail.Runs) == 0 || a.Sandbox.Name == "") {
 			t.Errorf("%s: no run recorded: %+v", s.ID(), a)
 		}
 		if s.Purpose == jobs.Collateral && len(a.Cases) < 5 {

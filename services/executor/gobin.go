@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/splice"
 	"github.com/sealgate/sealgate/services/executor/gotest"
 	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -119,21 +120,22 @@ func (t goTarget) key() string {
 func (w *Workspace) binDir() string { return filepath.Join(w.dir, "bin") }
 
 // variant returns the pristine tree a job starts from: its tree with its
-// transplanted files laid over it, made once per workspace.
+// transplanted and spliced files laid over it, made once per workspace.
 func (w *Workspace) variant(s *jobs.Spec) (key, dir string, err error) {
-	return w.variantOf(s.Tree, s.Transplant)
+	return w.variantOf(s.Tree, s.Transplant, s.Splice)
 }
 
-func (w *Workspace) variantOf(tree string, transplant []string) (key, dir string, err error) {
+func (w *Workspace) variantOf(tree string, transplant, splices []string) (key, dir string, err error) {
 	src := w.pristine[tree]
 	if src == "" {
 		return "", "", fmt.Errorf("unknown tree %q", tree)
 	}
-	if len(transplant) == 0 {
+	if len(transplant) == 0 && len(splices) == 0 {
 		return tree, src, nil
 	}
 	files := slices.Sorted(slices.Values(transplant))
-	key = tree + "+" + strings.Join(files, ",")
+	spl := slices.Sorted(slices.Values(splices))
+	key = tree + "+" + strings.Join(files, ",") + "+" + strings.Join(spl, ",")
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if d := w.pristine[key]; d != "" {
@@ -147,8 +149,35 @@ func (w *Workspace) variantOf(tree string, transplant []string) (key, dir string
 		os.RemoveAll(d)
 		return "", "", err
 	}
+	if err := w.splice(d, spl); err != nil {
+		os.RemoveAll(d)
+		return "", "", err
+	}
 	w.pristine[key] = d
 	return key, d, nil
+}
+
+// splice writes each of files into dir as its baseline version with the
+// declarations the patch adds to it.
+func (w *Workspace) splice(dir string, files []string) error {
+	for _, f := range files {
+		base, err := jobfile.Read(w.pristine[jobs.TreeBaseline], f, maxReportBytes)
+		if err != nil {
+			return fmt.Errorf("splice %s: the baseline version: %w", f, err)
+		}
+		patched, err := jobfile.Read(w.pristine["patch"], f, maxReportBytes)
+		if err != nil {
+			return fmt.Errorf("splice %s: the patch's version: %w", f, err)
+		}
+		out, _, err := splice.Go(base, patched)
+		if err != nil {
+			return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), out, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // layOver writes each of files, as the patch's tree has it, into dir.
@@ -410,12 +439,18 @@ func isChangedGoSource(ch checkout.Change) bool {
 
 // splitVariant undoes the variant key: the tree and its transplanted
 // files.
-func splitVariant(key string) (string, []string) {
-	tree, files, ok := strings.Cut(key, "+")
-	if !ok {
-		return tree, nil
+func splitVariant(key string) (string, []string, []string) {
+	parts := strings.Split(key, "+")
+	if len(parts) != 3 {
+		return parts[0], nil, nil
 	}
-	return tree, strings.Split(files, ",")
+	list := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		return strings.Split(s, ",")
+	}
+	return parts[0], list(parts[1]), list(parts[2])
 }
 
 // buildCause finds the real cause of a failed build in the go command's

@@ -3,6 +3,7 @@ package executor
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sealgate/sealgate/services/checkout/splice"
 	"github.com/sealgate/sealgate/services/executor/gotest"
 	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -21,8 +23,14 @@ import (
 // package's test binary (built once per run) in a fresh copy of its tree.
 func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, run jobs.Run, err error) {
 	timeout := timeoutOf(s)
+	transplanted := s.Side == jobs.Baseline && (len(s.Transplant) > 0 || len(s.Splice) > 0)
 	key, src, err := w.variant(s)
 	if err != nil {
+		if transplanted && len(s.Splice) > 0 && errors.Is(err, splice.ErrConflict) {
+			why := fmt.Sprintf("%v: the new test cannot be laid over the baseline, so it cannot show the bug there", err)
+			run = jobs.Run{Verdict: gotest.OutcomeBuildFailed.String(), Reason: jobfile.Excerpt(why), ExitCode: -1, Termination: sandbox.NotStarted.String()}
+			return jobs.OutcomeAbsent, run.Reason, run, nil
+		}
 		return "", "", run, err
 	}
 	t := goTarget{variant: key, module: s.Module, pkg: s.Package, importPath: s.ImportPath}
@@ -30,7 +38,6 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 	if err != nil {
 		return "", "", run, err
 	}
-	transplanted := s.Side == jobs.Baseline && len(s.Transplant) > 0
 	if b.failed != "" || b.noTests {
 		why := b.failed
 		if b.noTests {
@@ -39,7 +46,10 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 		run = jobs.Run{Verdict: gotest.OutcomeBuildFailed.String(), Reason: why, ExitCode: -1, Termination: sandbox.NotStarted.String()}
 		if transplanted {
 			// A new test laid over the baseline code that does not build
-			// there: the test does not exist on the baseline.
+			// there: the test does not exist on the baseline; it tests new
+			// behaviour and proves no fix.
+			why = "the new test does not build on the baseline code (new behaviour, not a proven fix): " + why
+			run.Reason = why
 			return jobs.OutcomeAbsent, why, run, nil
 		}
 		return jobs.OutcomeUnrunnable, why, run, nil

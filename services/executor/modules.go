@@ -42,7 +42,9 @@ type downloadedModule struct {
 
 // executeModules runs a modules job.
 func (e *Executor) executeModules(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
-	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}, Started: true}
+	// No sandboxed process: the answer names no sandbox and its
+	// termination is "not started"; its run is the download's.
+	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
 	done := func(outcome, format string, args ...any) *Answer {
 		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
 		return a

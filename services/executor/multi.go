@@ -80,6 +80,11 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 	if err := copyTree(dir, w.pristine[jobs.TreeOracle]); err != nil {
 		return err
 	}
+	// The tests the patch adds to existing files judge mutants too, beside
+	// the baseline's versions of those files' other tests.
+	if err := w.splice(dir, w.Spliceable("")); err != nil {
+		return err
+	}
 	for p, b := range files {
 		dst := filepath.Join(dir, filepath.FromSlash(p))
 		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {

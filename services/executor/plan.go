@@ -205,10 +205,30 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 				continue
 			}
 			out = append(out, &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: name,
-				Package: rel, ImportPath: ip, CoverPkgs: cover, TimeoutSec: c.Limits.ClaimTimeoutSec})
+				Package: rel, ImportPath: ip, CoverPkgs: cover, TimeoutSec: c.Limits.ClaimTimeoutSec,
+				Splice: w.Spliceable(path.Join(name, rel))})
 		}
 	}
 	return out
+}
+
+// Spliceable lists the Go test files of dir (a directory of the
+// repository; "" for every directory) to which the patch adds tests that
+// count toward reach and kills: the new tests run beside the baseline's
+// versions of the file's other tests. A file whose additions control the
+// harness (TestMain, init, code run at package initialization) or that
+// does not parse is not one.
+func (w *Workspace) Spliceable(dir string) []string {
+	var out []string
+	for _, d := range w.co.Deferred {
+		if !strings.HasSuffix(d.File, ".go") || dir != "" && path.Dir(d.File) != path.Clean(dir) ||
+			slices.Contains(w.co.TestHarness, d.File) || slices.Contains(w.co.Unparsable, d.File) {
+			continue
+		}
+		out = append(out, d.File)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // touchedPackages lists the directories holding Go files the patch adds,
@@ -269,15 +289,19 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 	if base.Skip != "" || patch.Skip != "" {
 		return skipBoth(claim, cmp.Or(patch.Skip, base.Skip))
 	}
+	top, _, _ := strings.Cut(test, "/")
 	for _, d := range w.co.Deferred {
-		if d.Test != test || path.Dir(d.File) != dir {
+		if d.Test != top || path.Dir(d.File) != dir || !strings.HasSuffix(d.File, ".go") {
 			continue
 		}
 		// A test the patch added to a baseline test file: the file's
 		// baseline tests must pass on the patched code first; then the
-		// test runs in the patch's version of the file.
-		patch.Transplant = []string{d.File}
-		base.Transplant = []string{d.File}
+		// test runs beside the baseline's versions of the file's other
+		// tests (the file's baseline version with what the patch adds to
+		// it), on the patched code and on the baseline code, where it
+		// proves the fix by failing.
+		patch.Splice = []string{d.File}
+		base.Splice = []string{d.File}
 		pre := w.goJob(jobs.Prereq, jobs.Patch, claim, pkg, d.BaselineTests, c)
 		pre.Then = patch
 		if len(d.BaselineTests) == 0 {
@@ -285,11 +309,11 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		}
 		return []*jobs.Spec{base, pre}
 	}
-	patchFile := w.declares(jobs.TreeOracle, dir, test)
+	patchFile := w.declares(jobs.TreeOracle, dir, top)
 	if patchFile == "" {
-		return skipBoth(claim, fmt.Sprintf("%s declares no func %s(t *testing.T) in its test files on the patch side (baseline test files put back)", pkg, test))
+		return skipBoth(claim, fmt.Sprintf("%s declares no func %s(t *testing.T) in its test files on the patch side (baseline test files put back)", pkg, top))
 	}
-	if w.declares(jobs.TreeBaseline, dir, test) == "" {
+	if w.declares(jobs.TreeBaseline, dir, top) == "" {
 		// A new test: on the baseline it runs in the patch's new test files
 		// laid over the baseline code.
 		base.Transplant = w.addedTestFiles(dir)

@@ -210,7 +210,7 @@ func pytestExit(code int) string {
 // pytestTests judges a claim's or prerequisite's pytest run: exit 0 passes
 // and 1 fails only when the JUnit report agrees; 2 to 5 are unrunnable.
 func pytestTests(rep *junit.Report, rerr error, exit int, s *jobs.Spec) judged {
-	transplanted := s.Side == jobs.Baseline && len(s.Transplant) > 0
+	transplanted := s.Side == jobs.Baseline && (len(s.Transplant) > 0 || len(s.Splice) > 0)
 	if exit != 0 && exit != 1 {
 		if transplanted && (exit == 2 || exit == 4 || exit == 5) {
 			// A new test laid over the baseline code that does not collect

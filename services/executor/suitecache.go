@@ -43,7 +43,7 @@ type cachedAnswer struct {
 // suiteKey is the cache key of a baseline suite job, "" when it must not
 // be cached.
 func (e *Executor) suiteKey(w *Workspace, s *jobs.Spec) string {
-	if e.SuiteCache == "" || s.Purpose != jobs.Collateral || s.Side != jobs.Baseline || s.Skip != "" || len(s.Transplant) > 0 {
+	if e.SuiteCache == "" || s.Purpose != jobs.Collateral || s.Side != jobs.Baseline || s.Skip != "" || len(s.Transplant)+len(s.Splice) > 0 {
 		return ""
 	}
 	spec, err := s.Marshal()

@@ -15,6 +15,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/criteria"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -100,6 +101,11 @@ type Spec struct {
 	// from the patch's tree and laid over it.
 	Tree       string   `json:"tree"`
 	Transplant []string `json:"transplant,omitempty"`
+	// Splice lists Go test files laid over the tree as their baseline
+	// version with the top-level declarations the patch adds to them
+	// (package splice): a test the patch adds to an existing file runs
+	// beside the baseline's versions of that file's other tests.
+	Splice []string `json:"splice,omitempty"`
 	// Module is the directory of the Go module, relative to the repository
 	// ("." for the root); Package the pattern run in it ("./calc",
 	// "./..."); ImportPath the package's import path ("" for patterns).
@@ -185,13 +191,19 @@ func (s *Spec) ID() string {
 	return b.String()
 }
 
-// RunPattern is the -run argument: the selected tests, anchored.
+// RunPattern is the -run argument: the selected tests, anchored. A
+// subtest ("TestX/case") is anchored level by level, as -run matches
+// levels: "^TestX$/^case$".
 func (s *Spec) RunPattern() string {
 	if len(s.Tests) == 0 {
 		return ""
 	}
 	if len(s.Tests) == 1 {
-		return "^" + s.Tests[0] + "$"
+		levels := strings.Split(s.Tests[0], "/")
+		for i, l := range levels {
+			levels[i] = "^" + regexp.QuoteMeta(l) + "$"
+		}
+		return strings.Join(levels, "/")
 	}
 	return "^(" + strings.Join(s.Tests, "|") + ")$"
 }

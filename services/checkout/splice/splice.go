@@ -1,0 +1,281 @@
+// Package splice lays what a patch adds to a Go test file over the file's
+// baseline version.
+//
+// Most fixes add their test to an existing test file, and the patch's
+// version of that file may change the file's other tests too. The gate
+// judges those by the baseline's version, so a test the patch adds must
+// run beside them, not beside the patch's versions of them: Go returns the
+// baseline version of the file with the top-level declarations only the
+// patch's version has — the new test functions, and the helpers, types
+// and variables they bring — appended, and the imports those declarations
+// use added. The same file runs the new test on the baseline code (does it
+// fail there: is the fix proven?) and on the patched code.
+package splice
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrConflict is wrapped by the errors of files that cannot be spliced: a
+// declaration changed in part, an import name that means another package
+// on the baseline, a file that does not parse.
+var ErrConflict = errors.New("cannot splice")
+
+// Go returns base with every top-level declaration that patched has and
+// base does not (by name; for a blank or init declaration, by its text)
+// appended in patched's order, and the imports they use added; added names
+// the declarations appended, sorted. Comments of the appended declarations
+// are kept. A base without additions is returned formatted, unchanged in
+// meaning.
+func Go(base, patched []byte) (out []byte, added []string, err error) {
+	fset := token.NewFileSet()
+	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: the baseline version does not parse: %v", ErrConflict, err)
+	}
+	pf, err := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: the patch's version does not parse: %v", ErrConflict, err)
+	}
+	if bf.Name.Name != pf.Name.Name {
+		return nil, nil, fmt.Errorf("%w: the patch moves the file from package %s to %s", ErrConflict, bf.Name.Name, pf.Name.Name)
+	}
+	have := declared(fset, bf, base)
+	var texts [][]byte
+	var adds []ast.Decl
+	for _, d := range pf.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			continue
+		}
+		keys := keysOf(fset, d, patched)
+		var fresh, old int
+		for _, k := range keys {
+			if have[k] {
+				old++
+			} else {
+				fresh++
+			}
+		}
+		switch {
+		case fresh == 0:
+			continue
+		case old > 0:
+			return nil, nil, fmt.Errorf("%w: a declaration group of the patch mixes new names with the baseline's (%s)", ErrConflict, strings.Join(keys, ", "))
+		}
+		texts = append(texts, source(fset, d, patched))
+		adds = append(adds, d)
+		for _, k := range keys {
+			if !strings.HasPrefix(k, "text:") {
+				added = append(added, k)
+			}
+		}
+	}
+	imports, err := neededImports(bf, pf, adds)
+	if err != nil {
+		return nil, nil, err
+	}
+	var b bytes.Buffer
+	insert := fset.Position(bf.Name.End()).Offset
+	if n := len(bf.Imports); n > 0 {
+		// After the last import declaration.
+		for _, d := range bf.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				insert = fset.Position(g.End()).Offset
+			}
+		}
+	}
+	b.Write(base[:insert])
+	if len(imports) > 0 {
+		b.WriteString("\n\n// Imports of the declarations the patch adds.\nimport (\n")
+		for _, im := range imports {
+			b.WriteString("\t" + im + "\n")
+		}
+		b.WriteString(")\n")
+	}
+	b.Write(base[insert:])
+	if len(texts) > 0 {
+		b.WriteString("\n\n// Declarations the patch adds to this file, laid over its baseline version.\n")
+		for _, t := range texts {
+			b.Write(t)
+			b.WriteString("\n\n")
+		}
+	}
+	out, err = format.Source(b.Bytes())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: the spliced file does not parse: %v", ErrConflict, err)
+	}
+	slices.Sort(added)
+	return out, added, nil
+}
+
+// declared is the set of keys of base's top-level declarations.
+func declared(fset *token.FileSet, f *ast.File, src []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		for _, k := range keysOf(fset, d, src) {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// keysOf names what a declaration declares: "func F", "method T.M",
+// "type T", "var V", "const C"; a blank or init declaration, which can be
+// repeated, by its text ("text:…").
+func keysOf(fset *token.FileSet, d ast.Decl, src []byte) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			if d.Name.Name == "init" {
+				return []string{"text:" + string(source(fset, d, src))}
+			}
+			return []string{"func " + d.Name.Name}
+		}
+		return []string{"method " + recvName(d.Recv) + "." + d.Name.Name}
+	case *ast.GenDecl:
+		var keys []string
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				keys = append(keys, "type "+s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name == "_" {
+						keys = append(keys, "text:"+string(source(fset, d, src)))
+						continue
+					}
+					keys = append(keys, d.Tok.String()+" "+n.Name)
+				}
+			}
+		}
+		return keys
+	}
+	return nil
+}
+
+// recvName is a method receiver's base type name.
+func recvName(fl *ast.FieldList) string {
+	if fl == nil || len(fl.List) == 0 {
+		return "?"
+	}
+	t := fl.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return "?"
+		}
+	}
+}
+
+// source is a declaration's text with its doc comment.
+func source(fset *token.FileSet, d ast.Decl, src []byte) []byte {
+	start := d.Pos()
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Doc != nil {
+			start = d.Doc.Pos()
+		}
+	case *ast.GenDecl:
+		if d.Doc != nil {
+			start = d.Doc.Pos()
+		}
+	}
+	return src[fset.Position(start).Offset:fset.Position(d.End()).Offset]
+}
+
+// neededImports returns the import lines of patched, as patched writes
+// them, that the added declarations use and base does not import. An
+// import without a name is matched by the names a package at its path is
+// commonly called (its last element, without a major-version element,
+// without a ".v3" or "go-" decoration); a mismatch leaves the spliced file
+// unbuildable, which the caller reports. Blank and dot imports are never
+// added.
+func neededImports(base, patched *ast.File, adds []ast.Decl) ([]string, error) {
+	baseByPath := map[string]bool{}
+	baseByName := map[string]string{}
+	for _, im := range base.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		baseByPath[p] = true
+		if im.Name != nil {
+			baseByName[im.Name.Name] = p
+		}
+	}
+	used := map[string]bool{}
+	for _, d := range adds {
+		ast.Inspect(d, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	var out []string
+	for _, im := range patched.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil || baseByPath[p] {
+			continue
+		}
+		names := candidateNames(p)
+		if im.Name != nil {
+			if im.Name.Name == "_" || im.Name.Name == "." {
+				continue
+			}
+			names = []string{im.Name.Name}
+		}
+		if !slices.ContainsFunc(names, func(n string) bool { return used[n] }) {
+			continue
+		}
+		line := strconv.Quote(p)
+		if im.Name != nil {
+			if bp, ok := baseByName[im.Name.Name]; ok && bp != p {
+				return nil, fmt.Errorf("%w: %s means %q on the baseline and %q in the patch", ErrConflict, im.Name.Name, bp, p)
+			}
+			line = im.Name.Name + " " + line
+		}
+		out = append(out, line)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// candidateNames are the names a package imported without a name at path
+// is commonly called.
+func candidateNames(path string) []string {
+	parts := strings.Split(path, "/")
+	e := parts[len(parts)-1]
+	if len(parts) > 1 && len(e) >= 2 && e[0] == 'v' && strings.Trim(e[1:], "0123456789") == "" {
+		e = parts[len(parts)-2]
+	}
+	out := []string{e}
+	if i := strings.IndexByte(e, '.'); i > 0 {
+		out = append(out, e[:i])
+	}
+	if r, ok := strings.CutPrefix(e, "go-"); ok {
+		out = append(out, r)
+	}
+	if i := strings.LastIndexByte(e, '-'); i > 0 {
+		out = append(out, e[i+1:], e[:i])
+	}
+	return out
+}
