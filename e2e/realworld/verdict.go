@@ -113,11 +113,17 @@ func (v *Verdict) claimState(id string) string {
 	return "not in the artefact"
 }
 
-// AllReasons returns the decisive reason and every other finding, without
-// repeats, in the artefact's order.
+// AllReasons returns every finding of the verdict, without repeats, in the
+// artefact's order: its reasons list, or the decisive reason when the list
+// is empty (the decisive reason is the first finding with the decision in
+// front).
 func (v *Verdict) AllReasons() []string {
+	all := v.Reasons
+	if len(all) == 0 {
+		all = []string{v.Reason}
+	}
 	var out []string
-	for _, r := range append([]string{v.Reason}, v.Reasons...) {
+	for _, r := range all {
 		if r != "" && !slices.Contains(out, r) {
 			out = append(out, r)
 		}

@@ -9,6 +9,7 @@
 //	                                           fail on the reintroduced bug, pass on the fix
 //	go run ./tools/corpus measure              verify every case with the sealgate binary
 //	                                           and print the table of docs/benchmarks.md
+//	go run ./tools/corpus table FILE           print that table again from measure -json FILE
 //
 // Common flags: -run REGEXP selects fixes by name. measure takes
 // -sealgate BIN (default: built from this checkout into a temporary
@@ -122,6 +123,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageError{"check takes no arguments"}
 		}
 		return check(ctx, fixes, *modcache, stdout, stderr)
+	case "table":
+		if len(rest) != 1 {
+			return usageError{"table takes the file measure -json wrote"}
+		}
+		return table(rest[0], stdout)
 	case "measure":
 		return measure(ctx, measureOptions{binary: *binary, buildCache: *buildCache, jsonOut: *jsonOut, extra: rest}, fixes, stdout, stderr)
 	}

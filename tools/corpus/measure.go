@@ -144,6 +144,28 @@ func judged(r row) string {
 	return " — WRONG: " + r.Judgement
 }
 
+// table prints the table of the rows measure -json wrote to file.
+func table(file string, stdout io.Writer) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var rows []row
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	for i := range rows {
+		if len(rows[i].Artefact) == 0 {
+			continue
+		}
+		if rows[i].Verdict, err = realworld.ParseVerdict(rows[i].Artefact); err != nil {
+			return fmt.Errorf("%s: %s %s: %w", file, rows[i].Fix, rows[i].Kind, err)
+		}
+	}
+	printTable(stdout, rows)
+	return nil
+}
+
 // printTable writes the rows as the Markdown table of docs/benchmarks.md.
 func printTable(w io.Writer, rows []row) {
 	fmt.Fprintln(w, "| fix | go | case | verdict | right | fix proven | coverage | mutants k/s/sb | wall | test processes | reasons |")
