@@ -375,3 +375,20 @@ func TestParseVerdict(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseVerdict: whatever the bytes, ParseVerdict returns an error or a
+// verdict with the known schema and a known decision, never a panic.
+func FuzzParseVerdict(f *testing.F) {
+	f.Add([]byte(`{"schema":"sealgate.artefact.v1","decision":"MERGE","reasons":[],"coverage":{"ratio":null}}`))
+	f.Add([]byte(`{"schema":"sealgate.artefact.v1","decision":"BLOCK"} {}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseVerdict(data)
+		if err != nil {
+			return
+		}
+		if v.Schema != "sealgate.artefact.v1" || !slices.Contains([]string{Merge, Block, Inconclusive}, v.Decision) {
+			t.Fatalf("accepted %+v", v)
+		}
+		_ = v.AllReasons()
+	})
+}
