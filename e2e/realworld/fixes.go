@@ -2,13 +2,15 @@ package realworld
 
 // Fixes returns the corpus: real fixes of public Go modules, each between
 // two consecutive released versions the Go module proxy serves, in a fixed
-// order (by module, then by version).
+// order (by name, a fix of the same module by version).
 //
-// Every entry was checked against the upstream history (the files Paths
-// names, or every file, equal the fix commit's parent in Before and the fix
-// commit in After) and by running its claims with plain `go test`: each
-// fails on the reintroduced tree (Before's source with After's test files)
-// and passes on After's (`go run ./tools/corpus check`).
+// Every entry was checked against the upstream history: the diff from
+// Before to After (over Paths, when set) is the linked commit's diff, plus
+// only what About names (a test commit or a second change of the same
+// release) and documentation. And by plain `go test` (`go run
+// ./tools/corpus check`): each claim fails on the reintroduced tree
+// (Before's code with After's test files) and passes on the fix, and the
+// whole suite passes on the parent and on the fix.
 func Fixes() []Fix {
 	return []Fix{
 		{
