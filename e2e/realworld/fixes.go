@@ -106,7 +106,7 @@ func Fixes() []Fix {
 			Paths:  []string{"uuid_test.go", "version7.go"},
 			Claims: []string{"go:.:TestVersion7MonotonicityStrict"},
 			Commit: "https://github.com/google/uuid/commit/a2b2b32373ff0b1a312b7fdf6d38a977099698a6",
-			About:  "NewV7 is strictly monotonic within one millisecond: 12 bits of sub-millisecond sequence (#150; the strict test came with #154 in the same release)",
+			About:  "NewV7 is strictly monotonic within one millisecond: 12 bits of sub-millisecond sequence (#150; the strict test came with #154 in the same release, with a doc typo fix)",
 		},
 	}
 }
