@@ -1,0 +1,112 @@
+package realworld
+
+// Fixes returns the corpus: real fixes of public Go modules, each between
+// two consecutive released versions the Go module proxy serves, in a fixed
+// order (by name, a fix of the same module by version).
+//
+// Every entry was checked against the upstream history: the diff from
+// Before to After (over Paths, when set) is the linked commit's diff, plus
+// only what About names (a test commit or a second change of the same
+// release) and documentation. And by plain `go test` (`go run
+// ./tools/corpus check`): each claim fails on the reintroduced tree
+// (Before's code with After's test files) and passes on the fix, and the
+// whole suite passes on the parent and on the fix.
+func Fixes() []Fix {
+	return []Fix{
+		{
+			Name:   "gjson-unwrap-panic",
+			Module: "github.com/tidwall/gjson",
+			Before: Version{"v1.6.5", "h1:P/K9r+1pt9AK54uap7HcoIp6T3a7AoMg3v18tUis+Cg="},
+			After:  Version{"v1.6.6", "h1:Gh0D/kZV+L9rcuE2hE8Hn2dTYe2L6j6SKwcPlKpXAcs="},
+			Claims: []string{"go:.:TestIssue196"},
+			Commit: "https://github.com/tidwall/gjson/commit/bf4efcb3c18d1825b2988603dea5909140a5302b",
+			About:  "unwrap's missing parentheses let Get panic with a slice out of range on a malformed path (#196); the test panics on the old code",
+		},
+		{
+			Name:   "gjson-empty-string-query",
+			Module: "github.com/tidwall/gjson",
+			Before: Version{"v1.10.1", "h1:Midn39zaqkz9SPTBDuEe0RdW9T4T+MpBOAC10e9/qFE="},
+			After:  Version{"v1.10.2", "h1:APbLGOM0rrEkd8WBw9C24nllro4ajFuJu0Sc9hRz8Bo="},
+			Claims: []string{"go:.:TestEmptyValueQuery"},
+			Commit: "https://github.com/tidwall/gjson/commit/0b52f9a3618fb33e3cde84f9db7b73e324dff643",
+			About:  `a query comparing with the empty string, #(!="")#, matches: one off-by-one in the quoted-value check (#246)`,
+		},
+		{
+			Name:   "goversion-equal-nil",
+			Module: "github.com/hashicorp/go-version",
+			Before: Version{"v1.2.0", "h1:3vNe/fWF5CBgRIguda1meWhsZHy3m8gCJ5wx+dIzX/E="},
+			After:  Version{"v1.2.1", "h1:zEfKbn2+PDgroKdiOzqiE8rsmLqU2uwi5PB5pBJ3TkI="},
+			Paths:  []string{"version.go", "version_test.go"},
+			Claims: []string{"go:.:TestVersionEqual_nil"},
+			Commit: "https://github.com/hashicorp/go-version/commit/a6043353333f90fd8ca9e55dd006201a25d5aedb",
+			About:  "Version.Equal with a nil side answers instead of panicking with a nil dereference; the release also corrects two doc comments of version.go",
+		},
+		{
+			Name:   "mux-cors-subrouter",
+			Module: "github.com/gorilla/mux",
+			Before: Version{"v1.7.3", "h1:gnP5JzjVOuiZD07fKKToCAOjS0yOpj/qPETTXCCS6hw="},
+			After:  Version{"v1.7.4", "h1:VuZ8uybHlWmqV03+zRzdwKL4tUnIp1MAQtp1mIFE1bc="},
+			Paths:  []string{"middleware.go", "middleware_test.go"},
+			Claims: []string{"go:.:TestCORSMethodMiddlewareSubrouter"},
+			Commit: "https://github.com/gorilla/mux/commit/946b6237eb8d0ce3225f502b7fd4208d0b60ce5f",
+			About:  "CORSMethodMiddleware on a subrouter lists the methods of the route that matches, not of every route with a matching path regexp (#534)",
+		},
+		{
+			Name:   "pflag-zero-time-default",
+			Module: "github.com/spf13/pflag",
+			Before: Version{"v1.0.7", "h1:vN6T9TfwStFPFM5XzjsvmzZkLuaLX+HS+0SeFLRgU6M="},
+			After:  Version{"v1.0.8", "h1:/v546uKZ4gFGHpyXvV6CNKDeJBu4l5PRvxwQvdWrc0I="},
+			Paths:  []string{"time.go", "time_test.go"},
+			Claims: []string{"go:.:TestTimeDefaultZero"},
+			Commit: "https://github.com/spf13/pflag/commit/1b52f7648f880d6ef6aaa19e45b102edadd6c50a",
+			About:  "a time.Time flag whose default is the zero time prints no default in the usage line; the fix also changes a test helper the old tests use",
+		},
+		{
+			Name:   "pretty-nan-inf",
+			Module: "github.com/tidwall/pretty",
+			Before: Version{"v1.1.1", "h1:nt6/Ot5LtZnJCWwEFlelOixPo0xhPFsuZlKyOL3Xfnc="},
+			After:  Version{"v1.2.0", "h1:RWIZEg2iJ8/g6fDDYzMpobmaoGh5OLl4AXtGUGPcqCs="},
+			Claims: []string{"go:.:TestNaN"},
+			Commit: "https://github.com/tidwall/pretty/commit/aaa765e7476acb0028a854b85675801362cbdaa2",
+			About:  "Pretty and Ugly keep NaN and Inf number literals instead of mangling them (#12)",
+		},
+		{
+			Name:   "semver-caret-zero",
+			Module: "github.com/Masterminds/semver/v3",
+			Before: Version{"v3.0.1", "h1:2kKm5lb7dKVrt5TYUiAavE6oFc1cFT0057UVGT+JqLk="},
+			After:  Version{"v3.0.2", "h1:tRi7ENs+AaOUCH+j6qwNQgPYfV26dX3JNonq+V4mhqc="},
+			Claims: []string{"go:.:TestConstraintCheck"},
+			Commit: "https://github.com/Masterminds/semver/commit/1b4e5a26d9da25a8c2a5fd1846817c62092f8646",
+			About:  "the constraint ^0.0 no longer admits 1.x versions (#134); the test is one row added to an existing table-driven test",
+		},
+		{
+			Name:   "semver-less-equal",
+			Module: "github.com/Masterminds/semver/v3",
+			Before: Version{"v3.0.2", "h1:tRi7ENs+AaOUCH+j6qwNQgPYfV26dX3JNonq+V4mhqc="},
+			After:  Version{"v3.0.3", "h1:znjIyLfpXEDQjOIEWh+ehwpTU14UzUPub3c3sm36u14="},
+			Paths:  []string{"constraints.go", "constraints_test.go"},
+			Claims: []string{"go:.:TestConstraintsCheck"},
+			Commit: "https://github.com/Masterminds/semver/commit/f1b17e8202e84e45fcb8cf0b68b49acb2bd7cb16",
+			About:  "<=4.5 admits 3.7.0: a larger minor version only exceeds the constraint within the same major (#141); the test is rows added to an existing table",
+		},
+		{
+			Name:   "toml-meta-keys-inline",
+			Module: "github.com/BurntSushi/toml",
+			Before: Version{"v1.3.0", "h1:Ws8e5YmnrGEHzZEzg0YvK/7COGYtTC5PbaH9oSSbgfA="},
+			After:  Version{"v1.3.1", "h1:rHnDkSK+/g6DlREUK73PkmIs60pqrnuduK+JmP++JmU="},
+			Claims: []string{"go:.:TestMetaKeys"},
+			Commit: "https://github.com/BurntSushi/toml/commit/60801d0059e5ac0eb04c240af09d742f32c11ccc",
+			About:  "MetaData.Keys lists an inline table before its keys; the release also reads BURNTSUSHI_TOML_110 in the parser instead of at init (#394, with its test helper changed), drops a stray comment in Encode and fixes a benchmark",
+		},
+		{
+			Name:   "uuid-v7-monotonic",
+			Module: "github.com/google/uuid",
+			Before: Version{"v1.5.0", "h1:1p67kYwdtXjb0gL0BPiP1Av9wiZPo5A8z2cWkTZ+eyU="},
+			After:  Version{"v1.6.0", "h1:NIvaJDMOsjHA8n1jAhLSgzrAzy1Hgr+hNrb57e+94F0="},
+			Paths:  []string{"uuid_test.go", "version7.go"},
+			Claims: []string{"go:.:TestVersion7MonotonicityStrict"},
+			Commit: "https://github.com/google/uuid/commit/a2b2b32373ff0b1a312b7fdf6d38a977099698a6",
+			About:  "NewV7 is strictly monotonic within one millisecond: 12 bits of sub-millisecond sequence (#150; the strict test came with #154 in the same release, with a doc typo fix)",
+		},
+	}
+}
