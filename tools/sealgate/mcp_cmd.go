@@ -25,9 +25,9 @@ import (
 )
 
 func newMCPCmd(stdout, stderr io.Writer) *cobra.Command {
-	var state string
+	var state, buildCache string
 	cmd := &cobra.Command{
-		Use:   "mcp [--state DIR]",
+		Use:   "mcp [--state DIR] [--build-cache DIR]",
 		Short: "Serve the Model Context Protocol over stdio: tools verify, explain and replay for coding agents",
 		Long: `mcp is a Model Context Protocol server on standard input and output (one
 JSON-RPC message per line) for coding agents. Its tools:
@@ -50,7 +50,7 @@ Nothing but protocol messages goes to standard output: whatever else would
 			if err != nil {
 				return infraErrorf("mcp: %v", err)
 			}
-			srv := newMCPServer(state)
+			srv := newMCPServer(state, buildCache)
 			err = srv.Run(cmd.Context(), &mcp.IOTransport{Reader: in, Writer: out})
 			switch {
 			case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled):
@@ -61,6 +61,7 @@ Nothing but protocol messages goes to standard output: whatever else would
 		},
 	}
 	cmd.Flags().StringVar(&state, "state", defaultStateDir(), "state directory of embedded mode (ledger, keys, build cache)")
+	cmd.Flags().StringVar(&buildCache, "build-cache", "", "Go build cache of the test processes (default STATE/gocache)")
 	return cmd
 }
 
@@ -92,12 +93,12 @@ func (nopWriteCloser) Close() error { return nil }
 // mcpTools serves the tools; one verification at a time, as the embedded
 // state directory holds one writer.
 type mcpTools struct {
-	state string
-	mu    sync.Mutex
+	state, buildCache string
+	mu                sync.Mutex
 }
 
-func newMCPServer(state string) *mcp.Server {
-	t := &mcpTools{state: state}
+func newMCPServer(state, buildCache string) *mcp.Server {
+	t := &mcpTools{state: state, buildCache: buildCache}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sealgate", Version: version()}, &mcp.ServerOptions{
 		Instructions: "sealgate verifies a patch against a baseline commit from evidence it produces itself and answers MERGE, BLOCK or INCONCLUSIVE. Call verify before you say a change is done; act on next_steps (fix_code, cover_lines, kill_mutant, add_test, human_review_test_edit, raise_limit). Never edit or delete tests to pass: the baseline's test files judge the patch.",
 	})
@@ -141,8 +142,11 @@ type verifyInput struct {
 }
 
 // args turns the input into sealgate verify's command line.
-func (in verifyInput) args(state, patchFile string) []string {
+func (in verifyInput) args(state, buildCache, patchFile string) []string {
 	args := []string{"verify", "--state", state, "--repo", in.Repo, "--base", in.Base}
+	if buildCache != "" {
+		args = append(args, "--build-cache", buildCache)
+	}
 	str := func(flag, v string) {
 		if v != "" {
 			args = append(args, flag, v)
@@ -218,7 +222,7 @@ func (t *mcpTools) verify(ctx context.Context, req *mcp.CallToolRequest, in veri
 	defer t.mu.Unlock()
 	progress := newProgressNotifier(ctx, req)
 	var out bytes.Buffer
-	code := run(ctx, in.args(t.state, patchFile), &out, progress)
+	code := run(ctx, in.args(t.state, t.buildCache, patchFile), &out, progress)
 	progress.flush()
 	if code > 2 {
 		return nil, verifyOutput{}, fmt.Errorf("sealgate verify exited %d: %s", code, strings.TrimSpace(progress.last()))
