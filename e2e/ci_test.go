@@ -211,7 +211,11 @@ type actionRun struct {
 // steps' outputs, with GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_PATH and
 // GITHUB_ENV files. The one uses step must be actions/setup-go: Go is
 // already on this machine.
-func runAction(t *testing.T, workspace string, event map[string]any, inputs map[string]string) *actionRun {
+//
+// The install step compiles sealgate; installed, when not "", is the
+// directory an earlier run of the same test installed it to, and the step
+// is not run again (a runner would; the machine is shared).
+func runAction(t *testing.T, workspace string, event map[string]any, inputs map[string]string, installed *string) *actionRun {
 	t.Helper()
 	root := moduleRoot(t)
 	raw, err := os.ReadFile(filepath.Join(root, "action.yml"))
@@ -293,6 +297,10 @@ func runAction(t *testing.T, workspace string, event map[string]any, inputs map[
 			}
 			continue
 		}
+		if step.ID == "install" && *installed != "" {
+			path = append([]string{*installed}, path...)
+			continue
+		}
 		if step.Shell != "bash" {
 			t.Fatalf("step %d: shell %q, want bash", i, step.Shell)
 		}
@@ -353,6 +361,9 @@ func runAction(t *testing.T, workspace string, event map[string]any, inputs map[
 		for _, p := range strings.Split(strings.TrimSpace(string(added)), "\n") {
 			if p != "" {
 				path = append([]string{p}, path...)
+				if step.ID == "install" && res.exitCode == 0 {
+					*installed = p
+				}
 			}
 		}
 		for k, v := range readOutputs(t, files["GITHUB_ENV"]) {
@@ -415,6 +426,7 @@ func prEvent(r *ciRepo, head string) map[string]any {
 func TestGitHubAction(t *testing.T) {
 	r := newCIRepo(t)
 	extra := strings.Join(ciArgs(t), "\n")
+	var installed string
 	for _, c := range []struct {
 		decision string
 		inputs   map[string]string
@@ -437,7 +449,7 @@ func TestGitHubAction(t *testing.T) {
 			for k, v := range c.inputs {
 				inputs[k] = v
 			}
-			run := runAction(t, r.Dir, prEvent(r, head), inputs)
+			run := runAction(t, r.Dir, prEvent(r, head), inputs, &installed)
 			if run.exitCode != c.exit || run.outputs["decision"] != c.decision || run.outputs["exit-code"] != fmt.Sprint(adjudicationExit(c.decision)) {
 				t.Fatalf("exit %d, outputs %v; want exit %d, decision %s\n%s", run.exitCode, run.outputs, c.exit, c.decision, run.log)
 			}
@@ -481,15 +493,15 @@ func TestGitHubAction(t *testing.T) {
 	// inputs, or with a fail-on it does not know, the step fails before
 	// verifying anything, and says so.
 	t.Run("errors", func(t *testing.T) {
-		run := runAction(t, r.Dir, map[string]any{"ref": "refs/heads/main"}, map[string]string{"args": extra})
+		run := runAction(t, r.Dir, map[string]any{"ref": "refs/heads/main"}, map[string]string{"args": extra}, &installed)
 		if run.exitCode == 0 || run.outputs["decision"] != "ERROR" || !strings.Contains(run.summary, "no verdict") {
 			t.Fatalf("push event: exit %d, outputs %v, summary %q\n%s", run.exitCode, run.outputs, run.summary, run.log)
 		}
-		run = runAction(t, r.Dir, prEvent(r, r.heads[merge]), map[string]string{"fail-on": "never", "args": extra})
+		run = runAction(t, r.Dir, prEvent(r, r.heads[merge]), map[string]string{"fail-on": "never", "args": extra}, &installed)
 		if run.exitCode == 0 || run.outputs["decision"] != "ERROR" || strings.Contains(run.log, "sealgate: baseline") {
 			t.Fatalf("fail-on never: exit %d, outputs %v\n%s", run.exitCode, run.outputs, run.log)
 		}
-		run = runAction(t, r.Dir, prEvent(r, strings.Repeat("f", 40)), map[string]string{"args": extra})
+		run = runAction(t, r.Dir, prEvent(r, strings.Repeat("f", 40)), map[string]string{"args": extra}, &installed)
 		if run.exitCode == 0 || !strings.Contains(run.summary, "fetch-depth: 0") {
 			t.Fatalf("a head not in the checkout: exit %d, summary %q\n%s", run.exitCode, run.summary, run.log)
 		}

@@ -163,16 +163,21 @@ func (in verifyInput) args(state, buildCache, patchFile string) []string {
 	for _, s := range in.Seals {
 		args = append(args, "--seal", s)
 	}
-	for flag, v := range map[string]*float64{"--coverage-floor": in.CoverageFloor, "--strength-floor": in.StrengthFloor, "--strength-confidence": in.StrengthConfidence} {
+	float := func(flag string, v *float64) {
 		if v != nil {
 			args = append(args, flag, strconv.FormatFloat(*v, 'g', -1, 64))
 		}
 	}
-	for flag, v := range map[string]*int{"--mutation-max": in.MutationMax, "--stability-reruns": in.StabilityReruns} {
+	integer := func(flag string, v *int) {
 		if v != nil {
 			args = append(args, flag, strconv.Itoa(*v))
 		}
 	}
+	float("--coverage-floor", in.CoverageFloor)
+	float("--strength-floor", in.StrengthFloor)
+	float("--strength-confidence", in.StrengthConfidence)
+	integer("--mutation-max", in.MutationMax)
+	integer("--stability-reruns", in.StabilityReruns)
 	str("--timeout", in.Timeout)
 	str("--python", in.Python)
 	str("--test-command", in.TestCommand)
