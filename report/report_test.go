@@ -464,3 +464,26 @@ func readAll(t testing.TB, name string) []byte {
 	}
 	return b
 }
+
+// Past GitHub's 5,000 results a run keeps the most important ones and
+// counts the rest; the file stays valid and small.
+func TestSARIFWithinCodeScanningLimits(t *testing.T) {
+	a := load(t, filepath.Join("testdata", "artefacts", "go-block-regression.json"))
+	for i := range 6000 {
+		a.Coverage.Uncovered = append(a.Coverage.Uncovered, fmt.Sprintf("calc/median.go:%d", i+1))
+	}
+	raw, err := SARIF(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, sarifSchema(t), raw)
+	var log sarifLog
+	if err := json.Unmarshal(raw, &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if len(run.Results) != maxSARIFResults || run.Results[0].RuleID != RuleRegression || run.Properties["resultsOmitted"] != float64(1001) {
+		t.Fatalf("%d results, first %s, omitted %v; want %d, the regression first, 1001 omitted",
+			len(run.Results), run.Results[0].RuleID, run.Properties["resultsOmitted"], maxSARIFResults)
+	}
+}
