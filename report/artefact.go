@@ -375,8 +375,8 @@ func checkPath(p string) error {
 	switch {
 	case trimmed == "":
 		return errors.New("empty path")
-	case strings.ContainsAny(p, "\x00\r\n\\"):
-		return fmt.Errorf("path %q holds a NUL, a line break or a backslash", p)
+	case strings.ContainsAny(p, "\x00\r\n"):
+		return fmt.Errorf("path %q holds a NUL or a line break", p)
 	case path.IsAbs(p):
 		return fmt.Errorf("path %q is absolute", p)
 	case path.Clean(trimmed) != trimmed || trimmed == "." || trimmed == ".." || strings.HasPrefix(trimmed, "../"):

@@ -487,3 +487,17 @@ func TestSARIFWithinCodeScanningLimits(t *testing.T) {
 			len(run.Results), run.Results[0].RuleID, run.Properties["resultsOmitted"], maxSARIFResults)
 	}
 }
+
+// Paths become relative URI references: escaped, never a scheme.
+func TestFileURI(t *testing.T) {
+	for in, want := range map[string]string{
+		"calc/median.go":  "calc/median.go",
+		"a:b/c.go":        "./a:b/c.go",
+		"my dir/ü #1%.go": "my%20dir/%C3%BC%20%231%25.go",
+		"http:/evil/x.go": "./http:/evil/x.go",
+	} {
+		if got := fileURI(in); got != want {
+			t.Errorf("fileURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
