@@ -69,7 +69,8 @@ func Parse(data []byte) (*Artefact, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := walk(dec, reflect.TypeFor[Artefact](), "", 0); err != nil {
+	w := &walker{dec: dec, fields: map[reflect.Type]map[string]field{}, required: map[reflect.Type][]string{}}
+	if err := w.walk(reflect.TypeFor[Artefact](), "", 0); err != nil {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -94,7 +95,8 @@ const maxDepth = 64
 // struct's keys must be its JSON field names exactly, each at most once,
 // and every field without omitempty present. A nil t (free-form JSON, such
 // as the sealed criteria) only refuses duplicate keys.
-func walk(dec *json.Decoder, t reflect.Type, where string, depth int) error {
+func (w *walker) walk(t reflect.Type, where string, depth int) error {
+	dec := w.dec
 	if depth > maxDepth {
 		return parseErr(where, "nested deeper than %d", maxDepth)
 	}
@@ -125,7 +127,7 @@ func walk(dec *json.Decoder, t reflect.Type, where string, depth int) error {
 			elem = t.Elem()
 		}
 		for i := 0; dec.More(); i++ {
-			if err := walk(dec, elem, fmt.Sprintf("%s[%d]", where, i), depth+1); err != nil {
+			if err := w.walk(elem, fmt.Sprintf("%s[%d]", where, i), depth+1); err != nil {
 				return err
 			}
 		}
@@ -137,7 +139,7 @@ func walk(dec *json.Decoder, t reflect.Type, where string, depth int) error {
 		switch {
 		case t == nil:
 		case t.Kind() == reflect.Struct:
-			fields = jsonFields(t)
+			fields = w.fieldsOf(t)
 		case t.Kind() == reflect.Map:
 			values = t.Elem()
 		default:
@@ -163,13 +165,15 @@ func walk(dec *json.Decoder, t reflect.Type, where string, depth int) error {
 				}
 				next = f.typ
 			}
-			if err := walk(dec, next, at, depth+1); err != nil {
+			if err := w.walk(next, at, depth+1); err != nil {
 				return err
 			}
 		}
-		for _, name := range slices.Sorted(maps.Keys(fields)) {
-			if fields[name].required && !seen[name] {
-				return parseErr(join(where, name), "required key missing")
+		if t != nil && t.Kind() == reflect.Struct {
+			for _, name := range w.required[t] {
+				if !seen[name] {
+					return parseErr(join(where, name), "required key missing")
+				}
 			}
 		}
 		_, err := dec.Token()
@@ -204,6 +208,28 @@ func join(where, key string) string {
 		return key
 	}
 	return where + "." + key
+}
+
+// walker checks one document's keys; it computes each struct's fields once.
+type walker struct {
+	dec      *json.Decoder
+	fields   map[reflect.Type]map[string]field
+	required map[reflect.Type][]string // sorted
+}
+
+func (w *walker) fieldsOf(t reflect.Type) map[string]field {
+	if f, ok := w.fields[t]; ok {
+		return f
+	}
+	f := jsonFields(t)
+	var req []string
+	for _, name := range slices.Sorted(maps.Keys(f)) {
+		if f[name].required {
+			req = append(req, name)
+		}
+	}
+	w.fields[t], w.required[t] = f, req
+	return f
 }
 
 type field struct {

@@ -60,6 +60,11 @@ The exit code says whether the report was written, not the decision.`,
 			if err != nil {
 				return usageErrorf("%s: %v", args[0], err)
 			}
+			if out != "" {
+				if err := outDir(out); err != nil {
+					return usageErrorf("--out %s: %v", out, err)
+				}
+			}
 			if out == "" {
 				if _, err := stdout.Write(b); err != nil {
 					return infraErrorf("%v", err)
@@ -109,6 +114,15 @@ func renderReport(data []byte, format, repo string) ([]byte, error) {
 	return report.Render(format, a, report.Options{Locations: locs, ToolVersion: version()})
 }
 
+// outDir checks that a report file's directory exists.
+func outDir(file string) error {
+	dir := filepath.Dir(file)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("the directory %s does not exist", dir)
+	}
+	return nil
+}
+
 // writeReportFile writes a report whole or not at all: a half-written
 // report never looks like a finished one.
 func writeReportFile(name string, b []byte) error {
@@ -155,6 +169,10 @@ func (r *reportTargets) Set(v string) error {
 	}
 	if !slices.Contains(report.Formats(), format) {
 		return fmt.Errorf("--report %q: unknown format %q (want one of %s)", v, format, strings.Join(report.Formats(), ", "))
+	}
+	// Checked before the run, not after minutes of it.
+	if err := outDir(file); err != nil {
+		return fmt.Errorf("--report %q: %v", v, err)
 	}
 	*r = append(*r, reportTarget{format: format, file: file})
 	return nil

@@ -73,6 +73,8 @@ func TestReportCommandRefuses(t *testing.T) {
 		{"report", art, "--format", "sarif", "--repo", filepath.Join(dir, "nodir")},
 		{"verify", "--repo", dir, "--base", "HEAD", "--patch", "HEAD", "--report", "html=x"},
 		{"verify", "--repo", dir, "--base", "HEAD", "--patch", "HEAD", "--report", "sarif"},
+		{"verify", "--repo", dir, "--base", "HEAD", "--patch", "HEAD", "--report", "sarif=" + filepath.Join(dir, "nodir", "x.sarif")},
+		{"report", art, "--format", "sarif", "--out", filepath.Join(dir, "nodir", "x.sarif")},
 	} {
 		code, stdout, stderr := runCLI(t, args...)
 		if code != exitUsage || stdout != "" {
