@@ -31,6 +31,17 @@ func (d *envDoctor) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&d.on, "env", false, "check this machine instead: git, go, the sandbox, python3 with pytest and coverage, the state directory, the build cache")
 	cmd.Flags().StringVar(&d.state, "state", defaultStateDir(), "with --env: the state directory to check")
 	cmd.Flags().StringVar(&d.buildCache, "build-cache", "", "with --env: the build cache to check (default STATE/gocache)")
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		for _, f := range []string{"state", "build-cache"} {
+			if cmd.Flags().Changed(f) && !d.on {
+				return usageErrorf("--%s is for doctor --env", f)
+			}
+		}
+		if d.on && cmd.Flags().Changed("json") {
+			return usageErrorf("--json is for the ledger's doctor, not doctor --env")
+		}
+		return nil
+	}
 }
 
 // Status of one check.

@@ -75,6 +75,8 @@ func TestReportCommandRefuses(t *testing.T) {
 		{"verify", "--repo", dir, "--base", "HEAD", "--patch", "HEAD", "--report", "sarif"},
 		{"verify", "--repo", dir, "--base", "HEAD", "--patch", "HEAD", "--report", "sarif=" + filepath.Join(dir, "nodir", "x.sarif")},
 		{"report", art, "--format", "sarif", "--out", filepath.Join(dir, "nodir", "x.sarif")},
+		{"doctor", "--state", dir},
+		{"doctor", "--env", "--json"},
 	} {
 		code, stdout, stderr := runCLI(t, args...)
 		if code != exitUsage || stdout != "" {
