@@ -214,8 +214,9 @@ type actionRun struct {
 //
 // The install step compiles sealgate; installed, when not "", is the
 // directory an earlier run of the same test installed it to, and the step
-// is not run again (a runner would; the machine is shared).
-func runAction(t *testing.T, workspace string, event map[string]any, inputs map[string]string, installed *string) *actionRun {
+// is not run again (a runner would; the machine is shared). The first
+// install is moved to keep, a directory that outlives this run.
+func runAction(t *testing.T, workspace string, event map[string]any, inputs map[string]string, keep string, installed *string) *actionRun {
 	t.Helper()
 	root := moduleRoot(t)
 	raw, err := os.ReadFile(filepath.Join(root, "action.yml"))
@@ -359,12 +360,17 @@ func runAction(t *testing.T, workspace string, event map[string]any, inputs map[
 		}
 		added, _ := os.ReadFile(files["GITHUB_PATH"])
 		for _, p := range strings.Split(strings.TrimSpace(string(added)), "\n") {
-			if p != "" {
-				path = append([]string{p}, path...)
-				if step.ID == "install" && res.exitCode == 0 {
-					*installed = p
-				}
+			if p == "" {
+				continue
 			}
+			if step.ID == "install" && res.exitCode == 0 {
+				kept := filepath.Join(keep, "sealgate-bin")
+				if err := os.Rename(p, kept); err != nil {
+					t.Fatal(err)
+				}
+				p, *installed = kept, kept
+			}
+			path = append([]string{p}, path...)
 		}
 		for k, v := range readOutputs(t, files["GITHUB_ENV"]) {
 			env[k] = v
@@ -426,7 +432,7 @@ func prEvent(r *ciRepo, head string) map[string]any {
 func TestGitHubAction(t *testing.T) {
 	r := newCIRepo(t)
 	extra := strings.Join(ciArgs(t), "\n")
-	var installed string
+	keep, installed := t.TempDir(), ""
 	for _, c := range []struct {
 		decision string
 		inputs   map[string]string
@@ -449,7 +455,7 @@ func TestGitHubAction(t *testing.T) {
 			for k, v := range c.inputs {
 				inputs[k] = v
 			}
-			run := runAction(t, r.Dir, prEvent(r, head), inputs, &installed)
+			run := runAction(t, r.Dir, prEvent(r, head), inputs, keep, &installed)
 			if run.exitCode != c.exit || run.outputs["decision"] != c.decision || run.outputs["exit-code"] != fmt.Sprint(adjudicationExit(c.decision)) {
 				t.Fatalf("exit %d, outputs %v; want exit %d, decision %s\n%s", run.exitCode, run.outputs, c.exit, c.decision, run.log)
 			}
@@ -493,15 +499,15 @@ func TestGitHubAction(t *testing.T) {
 	// inputs, or with a fail-on it does not know, the step fails before
 	// verifying anything, and says so.
 	t.Run("errors", func(t *testing.T) {
-		run := runAction(t, r.Dir, map[string]any{"ref": "refs/heads/main"}, map[string]string{"args": extra}, &installed)
+		run := runAction(t, r.Dir, map[string]any{"ref": "refs/heads/main"}, map[string]string{"args": extra}, keep, &installed)
 		if run.exitCode == 0 || run.outputs["decision"] != "ERROR" || !strings.Contains(run.summary, "no verdict") {
 			t.Fatalf("push event: exit %d, outputs %v, summary %q\n%s", run.exitCode, run.outputs, run.summary, run.log)
 		}
-		run = runAction(t, r.Dir, prEvent(r, r.heads[merge]), map[string]string{"fail-on": "never", "args": extra}, &installed)
+		run = runAction(t, r.Dir, prEvent(r, r.heads[merge]), map[string]string{"fail-on": "never", "args": extra}, keep, &installed)
 		if run.exitCode == 0 || run.outputs["decision"] != "ERROR" || strings.Contains(run.log, "sealgate: baseline") {
 			t.Fatalf("fail-on never: exit %d, outputs %v\n%s", run.exitCode, run.outputs, run.log)
 		}
-		run = runAction(t, r.Dir, prEvent(r, strings.Repeat("f", 40)), map[string]string{"args": extra}, &installed)
+		run = runAction(t, r.Dir, prEvent(r, strings.Repeat("f", 40)), map[string]string{"args": extra}, keep, &installed)
 		if run.exitCode == 0 || !strings.Contains(run.summary, "fetch-depth: 0") {
 			t.Fatalf("a head not in the checkout: exit %d, summary %q\n%s", run.exitCode, run.summary, run.log)
 		}
