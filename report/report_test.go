@@ -229,11 +229,18 @@ func validateSARIF(t testing.TB, sch *jsonschema.Schema, raw []byte) {
 // drift) — is valid against the official schema.
 func TestSARIFValidAgainstOfficialSchema(t *testing.T) {
 	sch := sarifSchema(t)
-	trees := demoTrees(t)
+	var trees map[string]string
+	if os.Getenv("TEST_SRCDIR") == "" {
+		trees = demoTrees(t) // else every test is shown at its nearest change
+	}
 	seen := map[string]bool{}
 	for _, file := range artefactNames(t) {
 		a := load(t, file)
-		raw, err := SARIF(a, Options{Locations: Locate(os.DirFS(treeFor(trees, file)), a), ToolVersion: "test"})
+		var locs Locations
+		if trees != nil {
+			locs = Locate(os.DirFS(treeFor(trees, file)), a)
+		}
+		raw, err := SARIF(a, Options{Locations: locs, ToolVersion: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
