@@ -511,6 +511,13 @@ func TestGitHubAction(t *testing.T) {
 		if run.exitCode == 0 || !strings.Contains(run.summary, "fetch-depth: 0") {
 			t.Fatalf("a head not in the checkout: exit %d, summary %q\n%s", run.exitCode, run.summary, run.log)
 		}
+		// Inputs are data, never shell: a claim that is a command
+		// substitution reaches sealgate as a (bad) claim.
+		pwned := filepath.Join(t.TempDir(), "pwned")
+		run = runAction(t, r.Dir, prEvent(r, r.heads[merge]), map[string]string{"claims": medianClaim + "\n$(touch " + pwned + ")", "args": extra}, keep, &installed)
+		if _, err := os.Stat(pwned); err == nil || run.exitCode == 0 || run.outputs["decision"] != "ERROR" || run.outputs["exit-code"] != "3" {
+			t.Fatalf("an injected claim: exit %d, outputs %v, %s exists: %v\n%s", run.exitCode, run.outputs, pwned, err == nil, run.log)
+		}
 	})
 }
 

@@ -63,9 +63,11 @@ fi
 
 args=(verify --repo . --base "$base" --patch-file "$tmp/change.diff"
 	--out "$tmp/artefact.json" --report "text=$tmp/report.txt")
+set -f # claims are split on blanks, never globbed: test_p[even] is a node id
 for claim in ${SEALGATE_CLAIMS:-}; do
 	args+=(--claim "$claim")
 done
+set +f
 while IFS= read -r arg; do
 	if [ -n "$arg" ]; then args+=("$arg"); fi
 done <<< "${SEALGATE_ARGS:-}"
