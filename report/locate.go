@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -264,14 +263,4 @@ func dirOf(id string) (string, bool) {
 		return path.Dir(file), true
 	}
 	return "", false
-}
-
-// sortedKeys is the map's keys in order.
-func sortedKeys(l Locations) []string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -84,23 +84,6 @@ func shortRev(s string) string {
 	return s
 }
 
-// ratio formats a measurement that may be absent.
-func ratio(v *float64) string {
-	if v == nil {
-		return "not measured"
-	}
-	return fmt.Sprintf("%.3f", *v)
-}
-
-// countBy counts the findings per level.
-func countBy(fs []Finding) map[Level]int {
-	out := map[Level]int{}
-	for _, f := range fs {
-		out[f.Level]++
-	}
-	return out
-}
-
 // reasonsBeyond returns the reasons other than the decisive one (which
 // the artefact lists first, as its reason says it).
 func reasonsBeyond(a *Artefact) []string {
