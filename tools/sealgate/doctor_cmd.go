@@ -15,6 +15,7 @@ import (
 // its mutated copies (ledger/doctor) and prints the report to stdout.
 func newDoctorCmd(stdout io.Writer) *cobra.Command {
 	var asJSON bool
+	var env envDoctor
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Prove the ledger refuses what it must: replay a valid run and one mutated copy per refusal code",
@@ -35,10 +36,14 @@ It exits 0 when every check passes and 1 otherwise.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if env.on {
+				return env.run(cmd.Context(), stdout)
+			}
 			return reportDoctor(stdout, doctor.Run(cmd.Context()), asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	env.register(cmd)
 	return cmd
 }
 

@@ -59,6 +59,7 @@ type verifyOptions struct {
 
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := &verifyOptions{}
+	var reports reportTargets
 	cmd := &cobra.Command{
 		Use:   "verify --repo DIR --base REV (--patch REV | --patch-file FILE.diff) [--claim go:./pkg:TestName]...",
 		Short: "Verify a patch: MERGE (exit 0), BLOCK (1) or INCONCLUSIVE (2)",
@@ -86,8 +87,12 @@ Progress goes to stderr.`,
 			if o.remote != "" {
 				run = runRemote
 			}
-			code, err := run(cmd.Context(), o, stdout, stderr)
+			out, writeReports := reports.capture(stdout)
+			code, err := run(cmd.Context(), o, out, stderr)
 			if err != nil {
+				return err
+			}
+			if err := writeReports(o.repo); err != nil {
 				return err
 			}
 			if code != 0 {
@@ -120,6 +125,7 @@ Progress goes to stderr.`,
 	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "export traces and metrics over OTLP/gRPC to this collector (host:port); off when empty")
 	f.BoolVar(&o.otlpInsecure, "otlp-insecure", false, "send OTLP without TLS (a collector on loopback or a sidecar)")
 	f.StringVar(&o.remote, "remote", "", "submit to a gateway (sealgate serve gateway) at this address instead of running the services in process")
+	f.Var(&reports, "report", "also render the artefact as FORMAT into FILE (repeatable; formats as sealgate report's)")
 	f.StringVar(&o.attestation, "attestation", "", "also write the attestation bundle (envelopes and log proof) to this file")
 	f.StringVar(&o.python, "python", "", "interpreter of pytest claims and the Python suite (default: the first python3 that imports pytest)")
 	f.StringVar(&o.testCommand, "test-command", "", "the command of the one cmd:LABEL claim, run by /bin/sh in the tree's root on both sides")
