@@ -82,7 +82,11 @@ type Criteria struct {
 	// and mutants run with: an absolute path, resolved before sealing.
 	Python         string `json:"python,omitempty"`
 	RequireSandbox bool   `json:"require_sandbox"`
-	Limits         Limits `json:"limits"`
+	// FullEvidence keeps measuring (coverage, mutation) after the verdict
+	// is certain to be BLOCK; without it those jobs are not run, and say
+	// why.
+	FullEvidence bool   `json:"full_evidence,omitempty"`
+	Limits       Limits `json:"limits"`
 	// Budget maps each dimension to the units the run may spend.
 	Budget    map[string]uint64 `json:"budget"`
 	TaskGraph TaskGraph         `json:"task_graph"`

@@ -89,6 +89,7 @@ type SideRef struct {
 	Job         string     `json:"job"`
 	Tree        string     `json:"tree"`
 	Transplant  []string   `json:"transplant,omitempty"`
+	Splice      []string   `json:"splice,omitempty"`
 	Argv        []string   `json:"argv"`
 	Outcome     string     `json:"outcome"`
 	Reason      string     `json:"reason"`
@@ -350,7 +351,7 @@ func (r *Run) side(d *jobs.Done) *SideRef {
 	}
 	id := d.Spec.ID()
 	s := &SideRef{
-		Job: id, Tree: d.Spec.Tree, Transplant: d.Spec.Transplant, Argv: d.Spec.Argv(),
+		Job: id, Tree: d.Spec.Tree, Transplant: d.Spec.Transplant, Splice: d.Spec.Splice, Argv: d.Spec.Argv(),
 		Outcome: d.Detail.Outcome, Reason: d.Detail.Reason, Runs: nonNil(d.Detail.Runs),
 	}
 	if res := r.Results[id]; res != nil {

@@ -19,8 +19,9 @@ import (
 // claim, discovery in the packages the patch touches) and the full suite on
 // the patch.
 func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
-	// Claims first, the suite last: when the deadline cuts a run short,
-	// the claims are the evidence most worth having.
+	// Claims first, then the suites, the seal checks and the
+	// measurements: when the deadline cuts a run short, the claims are the
+	// evidence most worth having.
 	var out []*jobs.Spec
 	// The full suite of every stack the tree has: go test, pytest, and the
 	// declared suite command. With none of them, the Go suite is planned
@@ -52,16 +53,18 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	for _, claim := range c.Claims {
 		out = append(out, w.planAny(claim, c)...)
 	}
-	if jobs.MeasureCoverage(c) {
-		out = append(out, w.coverageJobs(c)...)
-		out = append(out, w.pythonCoverageJob(c)...)
-	}
-	out = append(out, sealJobs(c)...)
 	// Every suite runs on the baseline too, always: a test that passes on
 	// the baseline needs its own pass on the patch, whatever the patch's
 	// suite says of itself. The baseline's result is cached per tree.
 	for _, s := range suites {
 		out = append(out, s, w.baselineSuite(s))
+	}
+	out = append(out, sealJobs(c)...)
+	// Measurements last: once the claims, the suites and the seal checks
+	// make the verdict BLOCK, they need not run (criteria.FullEvidence).
+	if jobs.MeasureCoverage(c) {
+		out = append(out, w.coverageJobs(c)...)
+		out = append(out, w.pythonCoverageJob(c)...)
 	}
 	// The module dependencies of every Go module a job builds come first:
 	// the sandbox has no network.

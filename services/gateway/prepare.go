@@ -42,9 +42,12 @@ type Request struct {
 	MutationMax        int      `json:"mutation_max"`
 	StabilityReruns    int      `json:"stability_reruns"`
 	// TimeoutMillis is the deadline of the whole verification.
-	TimeoutMillis  int64  `json:"timeout_ms"`
-	RequireSandbox bool   `json:"require_sandbox,omitempty"`
-	ClientVersion  string `json:"client_version,omitempty"`
+	TimeoutMillis  int64 `json:"timeout_ms"`
+	RequireSandbox bool  `json:"require_sandbox,omitempty"`
+	// FullEvidence measures coverage and mutation even once the verdict
+	// is certain to be BLOCK.
+	FullEvidence  bool   `json:"full_evidence,omitempty"`
+	ClientVersion string `json:"client_version,omitempty"`
 	// Python is the interpreter of pytest claims and the Python suite;
 	// empty: the first python3 that imports pytest, found when the run
 	// needs one (a pytest claim, changed Python source, Python tests).
@@ -170,7 +173,7 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		Claims: req.Claims, DiscoverClaims: len(req.Claims) == 0,
 		CoverageFloor: req.CoverageFloor, StrengthFloor: req.StrengthFloor, StrengthConfidence: req.StrengthConfidence,
 		MutationMax: req.MutationMax, TestSupport: req.TestSupport, RequireSandbox: req.RequireSandbox,
-		DeadlineUnixMilli: started.Add(timeout).UnixMilli(),
+		FullEvidence: req.FullEvidence, DeadlineUnixMilli: started.Add(timeout).UnixMilli(),
 	}
 	if req.PatchCommit != "" {
 		c.PatchCommit = co.Patch.Commit()

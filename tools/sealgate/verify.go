@@ -36,7 +36,7 @@ type verifyOptions struct {
 	timeout                      time.Duration
 	out, state, sandbox          string
 	buildCache                   string
-	requireSandbox               bool
+	requireSandbox, fullEvidence bool
 	reruns, mutationMax          int
 	mutationReport               string
 	tlogKind, rekorURL           string
@@ -118,6 +118,7 @@ Progress goes to stderr.`,
 	f.StringVar(&o.sandbox, "sandbox", "auto", "sandbox for test processes: auto (bubblewrap when it works), bwrap, none")
 	f.BoolVar(&o.requireSandbox, "require-sandbox", false, "refuse to run without the bubblewrap sandbox")
 	f.IntVar(&o.mutationMax, "mutation-max", criteria.DefaultMutationMax, "mutants at most, on the changed covered lines; 0 switches mutation off (recorded)")
+	f.BoolVar(&o.fullEvidence, "full-evidence", false, "measure coverage and mutation even once the verdict is certain to be BLOCK (sealed)")
 	f.StringVar(&o.mutationReport, "mutation-report", "", "also write the mutants as a Stryker mutation-testing-report-schema JSON file")
 	f.StringVar(&o.tlogKind, "tlog", tlog.KindEmbedded, "transparency log: embedded (STATE/tlog) or rekor")
 	f.StringVar(&o.rekorURL, "rekor-url", "", "Rekor v1 server, with --tlog rekor")
@@ -214,7 +215,7 @@ func (o *verifyOptions) request() *gateway.Request {
 		Claims: o.claims, TestSupport: o.testSupport,
 		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
 		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
-		RequireSandbox: o.sandbox == "bwrap", ClientVersion: version(),
+		RequireSandbox: o.sandbox == "bwrap", FullEvidence: o.fullEvidence, ClientVersion: version(),
 		Python: o.python, Commands: o.commands, Suite: o.suite, SealPlan: o.sealPlan,
 	}
 }

@@ -268,3 +268,46 @@ func TestVerifyReachFeedsDiscovery(t *testing.T) {
 		t.Fatalf("TestMean runs the changed lines and was not discovered: %v", a.Discovery.ClaimsAdded)
 	}
 }
+
+func TestVerifyStopsMeasuringOnceBlockIsCertain(t *testing.T) {
+	f := newFixture(t)
+	var breaks demorepo.Patch
+	for _, p := range f.repo.Patches {
+		if p.Name == "breaks-a-test" {
+			breaks = p
+		}
+	}
+	run := func(full bool) map[string]any {
+		o := &verifyOptions{
+			repo: f.repo.Dir, base: f.repo.Base, patch: breaks.Commit, claims: []string{"go:./calc:TestMedian"},
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1, fullEvidence: full,
+		}
+		var out, errOut bytes.Buffer
+		code, err := runVerify(context.Background(), o, &out, &errOut)
+		if err != nil || code != 1 {
+			t.Fatalf("full evidence %v: exit %d, %v\n%s", full, code, err, errOut.String())
+		}
+		var a map[string]any
+		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	// The regression makes the verdict BLOCK before coverage runs: it is
+	// not run, and the artefact says why.
+	a := run(false)
+	cov := a["coverage"].(map[string]any)
+	if cov["source"] != "none" || !strings.Contains(fmt.Sprint(cov["reason"]), "not run: the verdict is already certain, BLOCK: the patch breaks 1 test(s)") {
+		t.Fatalf("coverage %v", cov)
+	}
+	if a["decision"] != "BLOCK" {
+		t.Fatalf("decision %v", a["decision"])
+	}
+	// --full-evidence measures anyway, and the verdict is the same.
+	a = run(true)
+	if cov := a["coverage"].(map[string]any); cov["source"] != "computed" {
+		t.Fatalf("with --full-evidence, coverage %v", cov)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/adjudication"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor"
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -236,6 +237,9 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 			h.Progress(runID, jobID, state)
 		}
 	}
+	// Results this call appended, for deciding whether the verdict is
+	// already certain.
+	var emitted []*record.Decoded
 	one := func(job *pb.Job, s *jobs.Spec) error {
 		if answered[job.Token.GetId()] {
 			// A plan delivered again after a restart: this job's result is
@@ -245,9 +249,20 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 		progress(job.JobId, "running")
 		var a *executor.Answer
 		jctx, span := telemetry.JobSpan(ctx, job.JobId)
-		if w == nil && s.Skip == "" {
+		switch {
+		case w == nil && s.Skip == "":
 			a = &executor.Answer{Detail: jobs.Detail{Outcome: jobs.OutcomeNotRun, Reason: "the executor has no workspace for this run", Runs: []jobs.Run{}}}
-		} else {
+		case s.Purpose == jobs.Coverage && !sealed.Criteria.FullEvidence:
+			mu.Lock()
+			block := certainBlock(runID, append(slices.Clone(run), emitted...))
+			mu.Unlock()
+			if block != "" {
+				a = &executor.Answer{Detail: jobs.Detail{Outcome: jobs.OutcomeNotRun, Runs: []jobs.Run{},
+					Reason: "not run: the verdict is already certain, " + block + " (--full-evidence measures anyway)"}}
+				break
+			}
+			fallthrough
+		default:
 			a = h.Exec.Execute(jctx, w, s)
 		}
 		telemetry.EndJob(span, a.Detail.Outcome)
@@ -258,10 +273,13 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 		if err != nil {
 			return err
 		}
-		_, err = emitOne(ctx, &pb.Record{
+		recs, err := emitOne(ctx, &pb.Record{
 			RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{planRec.Digest}, Token: job.Token.GetId(),
 			Body: &pb.Record_JobResult{JobResult: res},
 		})
+		mu.Lock()
+		emitted = append(emitted, recs...)
+		mu.Unlock()
 		if _, refused := err.(*runtime.RefusedError); refused {
 			h.logf("result refused: %v", err)
 		} else if err != nil {
@@ -312,6 +330,21 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// certainBlock returns the decisive reason when the run's records already
+// make the verdict BLOCK — a refuted claim, a regression, a failed seal
+// check: evidence that more evidence cannot undo — or "".
+func certainBlock(runID string, recs []*record.Decoded) string {
+	r := adjudication.Read(runID, recs)
+	if r.Sealed == nil {
+		return ""
+	}
+	v := adjudication.Decide(r.Policy(), r.Gather(nil))
+	if v.Decision != adjudication.Block {
+		return ""
+	}
+	return v.Reason
 }
 
 // Result is the job.result body of a's answer to job.
