@@ -49,6 +49,9 @@ type Executor struct {
 	// SuiteCache, when set, is the directory where baseline suite answers
 	// are kept per baseline tree (see suitecache.go).
 	SuiteCache string
+	// Proxy is the GOPROXY module downloads use; "" leaves the go
+	// command's own setting (its go env file, or the toolchain's default).
+	Proxy string
 
 	cfgOnce sync.Once
 	cfgDir  string

@@ -149,10 +149,13 @@ func (e *Executor) downloadEnv() []string {
 		"GO111MODULE": "on",
 		"GOTELEMETRY": "off",
 	}
+	if e.Proxy != "" {
+		override["GOPROXY"] = e.Proxy
+	}
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, ok := override[name]; ok {
+		if _, ok := override[name]; ok || name == "GOPROXY" {
 			continue
 		}
 		env = append(env, kv)

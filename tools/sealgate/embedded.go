@@ -69,7 +69,7 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 		// Baseline suite answers are kept beside the scratch directory, in
 		// the state: they outlive a run, its work does not.
 		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs,
-			SuiteCache: filepath.Join(filepath.Dir(scratch), "suite-cache")}
+			SuiteCache: filepath.Join(filepath.Dir(scratch), "suite-cache"), Proxy: os.Getenv(callerProxyEnv)}
 	}
 	switch name {
 	case "checkout":

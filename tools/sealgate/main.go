@@ -51,12 +51,21 @@ func failed(format string, args ...any) error {
 	return &exitError{code: exitFailed, err: fmt.Errorf(format, args...)}
 }
 
+// callerProxyEnv holds the GOPROXY the caller set, while the gate's own go
+// commands run with GOPROXY=off.
+const callerProxyEnv = "SEALGATE_CALLER_GOPROXY"
+
 func main() {
 	// Every go command the gate starts itself (go env; go list, which
 	// go/build runs to type-check a package for mutation) uses the gate's
 	// own toolchain and never the network, whatever a repository's go.mod
 	// asks for. Test processes get their own explicit environment.
 	os.Setenv("GOTOOLCHAIN", "local")
+	// The module downloads the executor makes for a repository (outside
+	// the sandbox) use the caller's proxy: it is kept aside.
+	if v, ok := os.LookupEnv("GOPROXY"); ok && os.Getenv(callerProxyEnv) == "" {
+		os.Setenv(callerProxyEnv, v)
+	}
 	os.Setenv("GOPROXY", "off")
 	// The transparency log's library logs through klog to stderr; the
 	// gate reports through its own progress lines and errors.
