@@ -134,7 +134,7 @@ func Rebuild(ctx context.Context, state *authority.State, v *admission.Verifier,
 	err := read(ctx, func(m *message.Message) error {
 		a, err := v.Check(m.Metadata.Get(admission.Header), m.Payload)
 		if err != nil {
-			refuse(fmt.Errorf("message %s: %w", m.UUID, err))
+			refuse(fmt.Errorf("message %q: %w", m.UUID, err))
 			return nil
 		}
 		placed, perr := chains.Add(a)
@@ -149,7 +149,7 @@ func Rebuild(ctx context.Context, state *authority.State, v *admission.Verifier,
 			n++
 		}
 		if perr != nil {
-			refuse(fmt.Errorf("message %s: %w", m.UUID, perr))
+			refuse(fmt.Errorf("message %q: %w", m.UUID, perr))
 		}
 		return nil
 	})
@@ -195,13 +195,13 @@ func History(ctx context.Context, runID string, v *admission.Verifier, self ed25
 			err = &admission.Refusal{Code: admission.CodeFork, Detail: fmt.Sprintf("a record of run %q labelled as run %q", a.RunID(), runID)}
 		}
 		if err != nil {
-			refuse(fmt.Errorf("history of run %s: message %s: %w", runID, m.UUID, err))
+			refuse(fmt.Errorf("history of run %s: message %q: %w", runID, m.UUID, err))
 			return nil
 		}
 		placed, err := chain.Add(a)
 		place(placed)
 		if err != nil {
-			refuse(fmt.Errorf("history of run %s: message %s: %w", runID, m.UUID, err))
+			refuse(fmt.Errorf("history of run %s: message %q: %w", runID, m.UUID, err))
 		}
 		return nil
 	})

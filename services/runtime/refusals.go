@@ -46,12 +46,17 @@ func NewRefusals(service string, tel *telemetry.Providers, logf func(format stri
 	return &Refusals{service: service, logf: logf, counter: c}, nil
 }
 
-// Refuse logs and counts the refusal of the message named id.
+// Refuse logs and counts the refusal of the message named id (the
+// message's UUID; empty when err names the message itself).
 func (r *Refusals) Refuse(ctx context.Context, id string, err error) {
 	code := admission.CodeOf(err)
 	n := r.total.Add(1)
 	r.counter.Add(ctx, 1, metric.WithAttributes(attribute.String("sealgate.service", r.service), attribute.String("sealgate.refusal.code", code)))
 	if r.logf != nil {
+		if id == "" {
+			r.logf("%s: refused a records-topic message: %v (%d refused so far)", r.service, err, n)
+			return
+		}
 		r.logf("%s: refused records-topic message %q: %v (%d refused so far)", r.service, id, err, n)
 	}
 }
