@@ -84,9 +84,9 @@ type Service struct {
 	// gap (a restart, a partition handed over) is used only once the run's
 	// History — which must then be read from the admitted chain, as
 	// guard.History does — holds it. Anything else is refused: skipped,
-	// logged through Logf and counted (sealgate.records.refused), never
-	// handled and never a reason to stop. Nil trusts the subscription (the
-	// embedded mode's local ledger, which only the process writes).
+	// logged and counted (Refusals), never handled and never a reason to
+	// stop. Nil trusts the subscription (the embedded mode's local ledger,
+	// which only the process writes).
 	Admission *admission.Verifier
 	// Refusals reports refused messages (share it with the History reader);
 	// nil counts them silently.
