@@ -5,7 +5,11 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,9 +17,13 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
+	collmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	"google.golang.org/grpc"
 
 	"github.com/sealgate/sealgate/demo"
 	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/admission"
+	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/guard"
 	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/keyring"
@@ -131,23 +139,68 @@ func TestDistributedMatchesEmbedded(t *testing.T) {
 	}
 }
 
-// records reads a run's records from the cluster's records topic.
+// admissions checks admissions against the cluster's trust policy.
+func (c *cluster) admissions(t *testing.T) *admission.Verifier {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.dir, "keys", "trust.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trust, err := authority.ParseTrust(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return admission.NewVerifier(trust)
+}
+
+// records reads a run's records from the cluster's records topic: what
+// the ledger guard admitted, in the run's chain order.
 func (c *cluster) records(t *testing.T, runID string) []*record.Decoded {
 	t.Helper()
 	var out []*record.Decoded
+	for _, m := range c.admitted(t, runID) {
+		rec, err := record.Decode(m.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// admitted reads the messages of a run's admitted records, in chain order,
+// as the guard wrote them. A fork or a gap in the run's chain fails t.
+func (c *cluster) admitted(t *testing.T, runID string) []*message.Message {
+	t.Helper()
+	v := c.admissions(t)
+	chain := admission.NewChain(runID)
+	byDigest := map[string]*message.Message{}
+	var out []*message.Message
 	err := kafka.ReadAll(context.Background(), []string{c.brokers}, ledger.Topic, func(_ int, _ int64, m *message.Message) error {
 		if m.Metadata.Get(ledger.MetaRunID) != runID {
 			return nil
 		}
-		rec, err := record.Decode(m.Payload)
-		if err != nil {
-			return err
+		a, err := v.Check(m.Metadata.Get(admission.Header), m.Payload)
+		if err != nil || a.RunID() != runID {
+			return nil // what somebody else wrote to the topic
 		}
-		out = append(out, rec)
+		if _, ok := byDigest[a.Record.Digest]; !ok {
+			byDigest[a.Record.Digest] = m
+		}
+		placed, err := chain.Add(a)
+		if err != nil {
+			t.Errorf("run %s: %v", runID, err)
+		}
+		for _, p := range placed {
+			out = append(out, byDigest[p.Record.Digest])
+		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if w := chain.Waiting(); len(w) > 0 {
+		t.Errorf("run %s: %d admitted records follow a gap in its chain", runID, len(w))
 	}
 	return out
 }
@@ -277,18 +330,7 @@ func TestDistributedFaults(t *testing.T) {
 		plan := c.waitFor(t, runID, func(r *record.Decoded) bool {
 			return r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor
 		})
-		pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: []string{c.brokers}}, watermill.NopLogger{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ledger.Message(plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Publish(ledger.Topic, m); err != nil {
-			t.Fatal(err)
-		}
-		pub.Close()
+		c.inject(t, copyOf(c.messageOf(t, runID, plan.Digest)))
 		got := wait()
 		v := parseVerdict(t, got)
 		sameVerdict(t, "job delivered twice", want, v)
@@ -379,16 +421,53 @@ func TestSlow(t *testing.T) { time.Sleep(3 * time.Second) }
 	})
 }
 
+// messageOf returns the admitted message of a run's record.
+func (c *cluster) messageOf(t *testing.T, runID, digest string) *message.Message {
+	t.Helper()
+	for _, m := range c.admitted(t, runID) {
+		if m.Metadata.Get(ledger.MetaDigest) == digest {
+			return m
+		}
+	}
+	t.Fatalf("run %s: record %.16s… is not on the records topic", runID, digest)
+	return nil
+}
+
+// copyOf returns a copy of m with everything it carries, as an
+// at-least-once producer (or an attacker) writes it again.
+func copyOf(m *message.Message) *message.Message {
+	c := message.NewMessage(m.UUID, m.Payload)
+	for k, v := range m.Metadata {
+		c.Metadata.Set(k, v)
+	}
+	return c
+}
+
+// inject writes msgs straight to the records topic, bypassing the guard.
+func (c *cluster) inject(t *testing.T, msgs ...*message.Message) {
+	t.Helper()
+	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: []string{c.brokers}}, watermill.NopLogger{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	if err := pub.Publish(ledger.Topic, msgs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // latestRun returns the id of the newest run on the records topic.
 func (c *cluster) latestRun(t *testing.T) string {
 	t.Helper()
 	var id string
 	var newest int64
+	v := c.admissions(t)
 	err := kafka.ReadAll(context.Background(), []string{c.brokers}, ledger.Topic, func(_ int, _ int64, m *message.Message) error {
-		rec, err := record.Decode(m.Payload)
+		a, err := v.Check(m.Metadata.Get(admission.Header), m.Payload)
 		if err != nil {
-			return err
+			return nil // not the guard's
 		}
+		rec := a.Record
 		if rec.Kind == pb.Kind_KIND_RUN_REQUESTED && rec.Record.TimeUnixNano > newest {
 			newest, id = rec.Record.TimeUnixNano, rec.Record.GetRunId()
 		}
@@ -412,4 +491,224 @@ func (c *cluster) nextRun(t *testing.T, prev string) string {
 	}
 	t.Fatal("no new run on the records topic after a minute")
 	return ""
+}
+
+// restartsOf returns how often the supervisor restarted each service.
+func (c *cluster) restartsOf() map[string]int {
+	out := map[string]int{}
+	for name, ps := range c.procs {
+		for _, p := range ps {
+			p.mu.Lock()
+			out[name] += p.restarts
+			p.mu.Unlock()
+		}
+	}
+	return out
+}
+
+// logsOf returns the logs of a service's processes, joined.
+func (c *cluster) logsOf(t *testing.T, name string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, p := range c.procs[name] {
+		data, err := os.ReadFile(p.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+	}
+	return b.String()
+}
+
+// poison writes to the records topic, labelled as run runID (so into its
+// partition), what only somebody bypassing the guard can write there: junk,
+// a failing job.result for the run's first executor job forged with an
+// unknown key — bare, under its own admission, under one naming the ledger
+// key, under the genuine admission of the run's plan — a genuine admitted
+// result of run replayFrom relabelled as this run's, and a copy of the
+// run's plan with altered metadata. It returns the forged record.
+func (c *cluster) poison(t *testing.T, runID, replayFrom string) *record.Decoded {
+	t.Helper()
+	plan := c.waitFor(t, runID, func(r *record.Decoded) bool {
+		return r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor
+	})
+	planMsg := c.messageOf(t, runID, plan.Digest)
+	v := c.admissions(t)
+	placed, err := v.Check(planMsg.Metadata.Get(admission.Header), planMsg.Payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forger, err := record.NewSigner(keyring.Executor, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := plan.Record.GetJobPlanned().Jobs[0]
+	forged, err := forger.Sign(&pb.Record{RunId: runID, CriteriaDigest: plan.Record.CriteriaDigest, Parents: []string{plan.Digest}, Token: job.Token.GetId(),
+		TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_JobResult{JobResult: &pb.JobResult{
+			JobId: job.JobId, Termination: pb.Termination_TERMINATION_EXITED, ExitCode: 1, CasesRun: new(uint32(1)),
+			Cases: []*pb.TestCase{{Name: "TestMedian", Outcome: "fail"}}, UnitsUsed: job.Token.GetBudgetUnits()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rogue, err := admission.NewSigner(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledgerKey := ""
+	if k, err := keyring.Load(filepath.Join(c.dir, "keys"), keyring.Ledger); err != nil {
+		t.Fatal(err)
+	} else if s, err := k.Signer(keyring.Ledger); err != nil {
+		t.Fatal(err)
+	} else {
+		ledgerKey = s.KeyID()
+	}
+	admitted := func(header string) *message.Message {
+		m, err := ledger.Message(forged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if header != "" {
+			m.Metadata.Set(admission.Header, header)
+		}
+		return m
+	}
+	next := placed.Head().Next(runID, forged.Digest)
+	own := rogue.Sign(placed.Head(), next)
+	namesLedger := own
+	namesLedger.KeyID = ledgerKey
+	var replayed *message.Message
+	for _, m := range c.admitted(t, replayFrom) {
+		if m.Metadata.Get(ledger.MetaKind) == record.KindName(pb.Kind_KIND_JOB_RESULT) {
+			replayed = copyOf(m)
+			break
+		}
+	}
+	if replayed == nil {
+		t.Fatalf("run %s has no job.result to replay", replayFrom)
+	}
+	replayed.Metadata.Set(ledger.MetaRunID, runID)
+	junk := message.NewMessage("junk-"+runID, []byte("\x00\xffnot a record"))
+	junk.Metadata.Set(ledger.MetaRunID, runID)
+	unlabelled := message.NewMessage("", []byte{0x0a, 0xff, 0xff})
+	altered := copyOf(planMsg)
+	altered.Metadata.Set(ledger.MetaKind, record.KindName(pb.Kind_KIND_VERDICT_REACHED))
+	altered.Metadata.Set("traceparent", "00-00000000000000000000000000000001-0000000000000001-01")
+	c.inject(t, junk, unlabelled, admitted(""), admitted(own.String()), admitted(namesLedger.String()),
+		admitted(planMsg.Metadata.Get(admission.Header)), replayed, altered)
+	return forged
+}
+
+// Issue #12 item 4: a poisoned records topic. While runs are in flight,
+// junk, a job.result forged with an unknown key (with and without forged
+// admissions) and a genuine record replayed from another run are written
+// straight to the records topic. Every run reaches its normal verdict
+// (the embedded mode's), the forged result is never evidence, no process
+// exits, and each reader logs and counts its refusals. Readers that start
+// over meet the same messages again: the gateway, killed, re-indexes the
+// topic from its start; the executors, killed in the middle of a run,
+// read its history through them.
+func TestDistributedPoisonedTopic(t *testing.T) {
+	col := &collector{metrics: map[string]bool{}}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	collmetrics.RegisterMetricsServiceServer(srv, metricsReceiver{c: col})
+	go srv.Serve(lis)
+	defer srv.Stop()
+
+	r := newRepo(t)
+	fix, broken := r.patch(t, "honest-fix"), r.patch(t, "breaks-a-test")
+	fixArgs := r.patchArgs(r.Base, fix.Commit, claimArgs(fix.Claims...)...)
+	brokenArgs := r.patchArgs(r.Base, broken.Commit, claimArgs(broken.Claims...)...)
+	wantFix, wantBroken := verify(t, fixArgs...), verify(t, brokenArgs...)
+	c := newCluster(t, "--otlp-endpoint", lis.Addr().String(), "--otlp-insecure")
+
+	// A first run, whose genuine records are replayed into the others.
+	first := c.remote(t, fixArgs...)()
+	if first.exitCode != wantFix.exitCode {
+		t.Fatalf("first run: exit %d, want %d:\n%s", first.exitCode, wantFix.exitCode, first)
+	}
+	firstID := runIDOf(t, first)
+
+	// Two runs in flight, both poisoned once the executors planned.
+	waitA := c.remote(t, fixArgs...)
+	runA := c.nextRun(t, firstID)
+	waitB := c.remote(t, brokenArgs...)
+	runB := c.nextRun(t, runA)
+	forgedA := c.poison(t, runA, firstID)
+	forgedB := c.poison(t, runB, firstID)
+	for _, tc := range []struct {
+		name   string
+		wait   func() *run
+		want   *run
+		runID  string
+		forged *record.Decoded
+	}{{"honest fix", waitA, wantFix, runA, forgedA}, {"breaks a test", waitB, wantBroken, runB, forgedB}} {
+		got := tc.wait()
+		if got.exitCode != tc.want.exitCode {
+			t.Fatalf("%s: exit %d, embedded %d:\n%s", tc.name, got.exitCode, tc.want.exitCode, got)
+		}
+		sameVerdict(t, tc.name, parseVerdict(t, tc.want), parseVerdict(t, got))
+		c.wantWhole(t, tc.runID)
+		for _, rec := range c.records(t, tc.runID) {
+			if rec.Digest == tc.forged.Digest || slices.Contains(rec.Record.Parents, tc.forged.Digest) {
+				t.Fatalf("%s: the forged result is on the ledger as %s", tc.name, record.KindName(rec.Kind))
+			}
+		}
+	}
+
+	// The gateway starts over: it reads the whole topic, junk included.
+	c.procs["gateway"][0].kill(t, syscall.SIGKILL)
+	waitTCP(t, c.gateway)
+	// The executors die in the middle of a poisoned run; the new ones read
+	// its history through the junk and finish it.
+	waitC := c.remote(t, fixArgs...)
+	runC := c.nextRun(t, runB)
+	forgedC := c.poison(t, runC, firstID)
+	for _, p := range c.procs["executor"] {
+		p.kill(t, syscall.SIGKILL)
+	}
+	got := waitC()
+	if got.exitCode != wantFix.exitCode {
+		t.Fatalf("after the restarts: exit %d, embedded %d:\n%s", got.exitCode, wantFix.exitCode, got)
+	}
+	sameVerdict(t, "after the restarts", parseVerdict(t, wantFix), parseVerdict(t, got))
+	c.wantWhole(t, runC)
+	for _, rec := range c.records(t, runC) {
+		if rec.Digest == forgedC.Digest || slices.Contains(rec.Record.Parents, forgedC.Digest) {
+			t.Fatalf("after the restarts: the forged result is on the ledger as %s", record.KindName(rec.Kind))
+		}
+	}
+
+	// Nobody exited but those killed.
+	for name, n := range c.restartsOf() {
+		want := map[string]int{"gateway": 1, "executor": 2}[name]
+		if n != want {
+			t.Errorf("%s restarted %d times, want %d:\n%s", name, n, want, c.logsOf(t, name))
+		}
+	}
+	// Each reader logged its refusals, with their reasons.
+	for _, name := range []string{"gateway", "executor", "checkout", "reach", "mutation", "adjudication", "signing"} {
+		logs := c.logsOf(t, name)
+		for _, code := range []string{admission.CodeUndecodable, admission.CodeUnadmitted, admission.CodeUnknownKey, admission.CodeBadSignature} {
+			if !strings.Contains(logs, ": "+code+": ") {
+				t.Errorf("%s never logged a %s refusal:\n%s", name, code, logs)
+			}
+		}
+	}
+	if logs := c.logsOf(t, "executor"); !strings.Contains(logs, "history of run "+runC) {
+		t.Errorf("the restarted executors logged no refusal in run %s's history:\n%s", runC, logs)
+	}
+	c.stop() // the services flush their metrics as they stop
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	if !col.metrics["sealgate.records.refused"] {
+		t.Errorf("sealgate.records.refused never exported (got %v)", col.metrics)
+	}
 }

@@ -2,13 +2,15 @@
 // the distributed mode: services propose signed records on the proposals
 // topic, and the guard — the records topic's single writer — admits each
 // through the authority state machine and appends it, or appends its signed
-// refusal, to the records topic.
+// refusal, to the records topic, each with its admission (package
+// admission): the guard's signature over the record's place in its run's
+// chain. Readers of the records topic use only what carries one.
 //
 // One writer is what makes admission the same everywhere: two processes each
 // admitting from their own view could both accept conflicting results for
 // one token. The guard rebuilds its state from the records topic when it
-// starts; a proposal it appended but had not yet acknowledged when it died
-// is delivered again and dropped as a duplicate.
+// starts (Rebuild); a proposal it appended but had not yet acknowledged
+// when it died is delivered again and dropped as a duplicate.
 package guard
 
 import (
@@ -64,20 +66,6 @@ type Guard struct {
 	Sub message.Subscriber
 	// Logf reports refusals; nil is silent.
 	Logf func(format string, args ...any)
-}
-
-// Rebuild replays stored records into state. read is the records topic
-// reader (for Kafka, kafka.ReadAll bound to the brokers and ledger.Topic).
-func Rebuild(ctx context.Context, state *authority.State, read func(ctx context.Context, fn func(payload []byte) error) error) (int, error) {
-	n := 0
-	err := read(ctx, func(payload []byte) error {
-		if err := ledger.Replay(state, payload); err != nil {
-			return err
-		}
-		n++
-		return nil
-	})
-	return n, err
 }
 
 // Run admits proposals until ctx ends. A proposal is acknowledged only

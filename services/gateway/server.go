@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
@@ -160,17 +161,38 @@ func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, e
 }
 
 // Index keeps every run's admitted records, in ledger order, from a
-// subscription to the records topic that sees every partition.
+// subscription to the records topic that sees every partition. It uses
+// only what the ledger guard admitted: each message must carry a valid
+// admission, and a run's records are listed in their chain order — a
+// record that arrives before its predecessors (a copy written to another
+// partition) waits for them, a copy of a record already listed is dropped.
+// Anything else is refused: logged and counted, never listed, never a
+// reason to stop.
 type Index struct {
+	verifier *admission.Verifier
+	refusals *runtime.Refusals
+
 	mu      sync.Mutex
 	runs    map[string][]*record.Decoded
+	chains  *admission.Chains
 	sealed  map[string]bool
 	changed chan struct{}
 }
 
-// NewIndex returns an empty index.
-func NewIndex() *Index {
-	return &Index{runs: map[string][]*record.Decoded{}, sealed: map[string]bool{}, changed: make(chan struct{})}
+// NewIndex returns an empty index that admits what v verifies and reports
+// refusals to refusals (nil: a silent reporter).
+func NewIndex(v *admission.Verifier, refusals *runtime.Refusals) (*Index, error) {
+	if v == nil {
+		return nil, errors.New("gateway: the index needs an admission verifier")
+	}
+	if refusals == nil {
+		var err error
+		if refusals, err = runtime.NewRefusals("gateway", nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	return &Index{verifier: v, refusals: refusals, runs: map[string][]*record.Decoded{}, chains: admission.NewChains(),
+		sealed: map[string]bool{}, changed: make(chan struct{})}, nil
 }
 
 // Feed reads the records topic from sub until ctx ends.
@@ -187,31 +209,35 @@ func (x *Index) Feed(ctx context.Context, sub message.Subscriber) error {
 			if !ok {
 				return nil
 			}
-			rec, err := record.Decode(msg.Payload)
+			a, err := x.verifier.Check(msg.Metadata.Get(admission.Header), msg.Payload)
 			msg.Ack()
-			if err != nil {
-				return fmt.Errorf("gateway: a stored record does not decode: %w", err)
+			if err == nil {
+				err = x.add(a)
 			}
-			x.add(rec)
+			if err != nil {
+				x.refusals.Refuse(ctx, msg.UUID, err)
+			}
 		}
 	}
 }
 
-func (x *Index) add(rec *record.Decoded) {
+// add lists the records a places in its run's chain.
+func (x *Index) add(a *admission.Admitted) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	id := rec.Record.GetRunId()
-	for _, r := range x.runs[id] {
-		if r.Digest == rec.Digest {
-			return // redelivered
+	placed, err := x.chains.Add(a)
+	for _, p := range placed {
+		id := p.RunID()
+		x.runs[id] = append(x.runs[id], p.Record)
+		if p.Record.Kind == pb.Kind_KIND_VERDICT_SEALED {
+			x.sealed[id] = true
 		}
 	}
-	x.runs[id] = append(x.runs[id], rec)
-	if rec.Kind == pb.Kind_KIND_VERDICT_SEALED {
-		x.sealed[id] = true
+	if len(placed) > 0 {
+		close(x.changed)
+		x.changed = make(chan struct{})
 	}
-	close(x.changed)
-	x.changed = make(chan struct{})
+	return err
 }
 
 // Since returns the run's records after the first n, whether its verdict

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
@@ -74,6 +76,21 @@ type Service struct {
 	// Telemetry receives a span per record handled (in the run's trace)
 	// and the service's metrics; nil records nothing.
 	Telemetry *telemetry.Providers
+	// Admission, when set, makes the service use only what the ledger
+	// guard admitted, in its place (the distributed mode, where the
+	// records topic is a Kafka topic anybody with access could write):
+	// every message must carry a valid admission, and each run's records
+	// must follow one another in its chain. A record that arrives after a
+	// gap (a restart, a partition handed over) is used only once the run's
+	// History — which must then be read from the admitted chain, as
+	// guard.History does — holds it. Anything else is refused: skipped,
+	// logged and counted (Refusals), never handled and never a reason to
+	// stop. Nil trusts the subscription (the embedded mode's local ledger,
+	// which only the process writes).
+	Admission *admission.Verifier
+	// Refusals reports refused messages (share it with the History reader);
+	// nil counts them silently.
+	Refusals *Refusals
 
 	mu   sync.Mutex
 	runs map[string][]*record.Decoded
@@ -93,9 +110,14 @@ type Service struct {
 	// record is handled they are appended again, byte for byte, which the
 	// ledger admits once (a repeat is a duplicate). Doing the work again
 	// instead would produce a second, different answer to the same token.
-	unsure  map[string][]*record.Decoded
-	tracer  trace.Tracer
-	metrics *telemetry.Instruments
+	unsure map[string][]*record.Decoded
+	// heads holds, per run, the end of its admitted chain as far as this
+	// service placed it (Admission set). It outlives the run's records, so
+	// that a copy of a closed run's record is still known for what it is.
+	heads    map[string]admission.Head
+	refusals *Refusals
+	tracer   trace.Tracer
+	metrics  *telemetry.Instruments
 }
 
 // Run serves until ctx ends or the handler fails. A handler that is an
@@ -109,9 +131,17 @@ func (s *Service) Run(ctx context.Context) error {
 	s.closed = map[string]bool{}
 	s.handled = map[string]map[string]bool{}
 	s.unsure = map[string][]*record.Decoded{}
+	s.heads = map[string]admission.Head{}
 	tel := s.Telemetry
 	if tel == nil {
 		tel = telemetry.Off()
+	}
+	s.refusals = s.Refusals
+	var err error
+	if s.refusals == nil {
+		if s.refusals, err = NewRefusals(s.Name, tel, nil); err != nil {
+			return fmt.Errorf("%s: metrics: %w", s.Name, err)
+		}
 	}
 	s.tracer = tel.Tracer.Tracer(telemetry.Scope)
 	m, err := telemetry.NewInstruments(tel.Meter.Meter(telemetry.Scope))
@@ -178,13 +208,37 @@ func (s *Service) Run(ctx context.Context) error {
 }
 
 func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) error {
-	rec, err := record.Decode(msg.Payload)
-	if err != nil {
-		// Only admitted records reach the log; one that does not decode
-		// means the log is damaged. Stop rather than guess.
-		return fmt.Errorf("record %s does not decode: %w", msg.UUID, err)
+	var rec *record.Decoded
+	var adm *admission.Admitted
+	if s.Admission != nil {
+		a, err := s.Admission.Check(msg.Metadata.Get(admission.Header), msg.Payload)
+		if err != nil {
+			s.refusals.Refuse(ctx, msg.UUID, err)
+			return nil
+		}
+		rec, adm = a.Record, a
+	} else {
+		r, err := record.Decode(msg.Payload)
+		if err != nil {
+			// Only admitted records reach the local log; one that does not
+			// decode means the log is damaged. Stop rather than guess.
+			return fmt.Errorf("record %s does not decode: %w", msg.UUID, err)
+		}
+		rec = r
 	}
 	id := rec.Record.GetRunId()
+	gap := false
+	if adm != nil {
+		p, err := s.place(adm)
+		if err != nil {
+			s.refusals.Refuse(ctx, msg.UUID, err)
+			return nil
+		}
+		if p == placedBefore {
+			return nil
+		}
+		gap = p == placedAfterGap
+	}
 	s.mu.Lock()
 	again := s.handled[id][rec.Digest]
 	s.mu.Unlock()
@@ -201,8 +255,13 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	if t := rec.Record.GetTimeUnixNano(); t > 0 {
 		s.metrics.Lag.Record(ctx, s.Now().Sub(time.Unix(0, t)).Seconds(), metric.WithAttributes(attrs[:1]...))
 	}
-	run, err := s.track(ctx, id, rec)
+	run, err := s.track(ctx, id, rec, adm, gap)
 	if err != nil {
+		var r *admission.Refusal
+		if errors.As(err, &r) {
+			s.refusals.Refuse(ctx, msg.UUID, err)
+			return nil
+		}
 		return err
 	}
 	if err := s.settle(ctx, id); err != nil {
@@ -232,20 +291,84 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	return nil
 }
 
+// placement is where an admitted record falls in its run's chain.
+type placement int
+
+const (
+	// placedNext: the record follows the last one placed.
+	placedNext placement = iota
+	// placedAgain: a place already passed, of a run still open: a record
+	// delivered again, handled once all the same (it may have been read
+	// with the history and not handled yet).
+	placedAgain
+	// placedBefore: a place already passed, of a run closed: a record
+	// delivered again, or copied, after the run ended; not handled.
+	placedBefore
+	// placedAfterGap: the record follows places the service never saw.
+	placedAfterGap
+)
+
+// place checks that adm takes its place in its run's chain as this service
+// holds it, and moves the run's head on. After a gap (the service meets
+// the run in its middle: a restart, a partition handed over) the run's
+// history must show the record before it is used (track). A copy of a
+// place already passed is the record it is, as long as the service knows
+// the record at that place; anything else is a *admission.Refusal.
+func (s *Service) place(adm *admission.Admitted) (placement, error) {
+	id := adm.RunID()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	head := s.heads[id]
+	switch {
+	case adm.Follows(head):
+		s.heads[id] = adm.Head()
+		return placedNext, nil
+	case adm.Seq <= head.Seq && s.closed[id]:
+		return placedBefore, nil
+	case adm.Seq <= head.Seq:
+		if s.seen[id][adm.Record.Digest] {
+			return placedAgain, nil
+		}
+		return 0, &admission.Refusal{Code: admission.CodeFork, Detail: fmt.Sprintf("run %q: place %d holds another record", id, adm.Seq)}
+	case adm.Seq == head.Seq+1:
+		return 0, &admission.Refusal{Code: admission.CodeFork, Detail: fmt.Sprintf("run %q: the record at place %d names another predecessor", id, adm.Seq)}
+	case s.closed[id]:
+		// A closed run needs no history: the admission shows the record is
+		// the run's, and the chain goes on from it.
+		s.heads[id] = adm.Head()
+		return placedNext, nil
+	}
+	return placedAfterGap, nil
+}
+
 // track adds rec to its run's records, first reading the run's history
-// when the service never saw the run begin, and returns the run.
-func (s *Service) track(ctx context.Context, id string, rec *record.Decoded) ([]*record.Decoded, error) {
+// when the service never saw the run begin — or, with admissions, when
+// rec follows places it never saw (gap) — and returns the run.
+func (s *Service) track(ctx context.Context, id string, rec *record.Decoded, adm *admission.Admitted, gap bool) ([]*record.Decoded, error) {
 	s.mu.Lock()
 	known := len(s.runs[id]) > 0 || s.closed[id]
 	s.mu.Unlock()
-	if !known && rec.Kind != pb.Kind_KIND_RUN_REQUESTED && s.History != nil {
+	need := !known && rec.Kind != pb.Kind_KIND_RUN_REQUESTED
+	if adm != nil {
+		need = gap
+		if gap && s.History == nil {
+			return nil, &admission.Refusal{Code: admission.CodeGap, Detail: fmt.Sprintf("run %q: the record at place %d follows places this service never saw, and it has no history to read them from", id, adm.Seq)}
+		}
+	}
+	if need && s.History != nil {
 		hist, err := s.History(ctx, id)
 		if err != nil {
 			return nil, fmt.Errorf("history of run %s: %w", id, err)
 		}
+		if adm != nil && !slices.ContainsFunc(hist, func(h *record.Decoded) bool { return h.Digest == rec.Digest }) {
+			return nil, &admission.Refusal{Code: admission.CodeGap, Detail: fmt.Sprintf("run %q: the record at place %d is not in the run's admitted history", id, adm.Seq)}
+		}
 		s.mu.Lock()
 		for _, h := range hist {
 			s.add(id, h)
+		}
+		if adm != nil {
+			s.heads[id] = adm.Head()
 		}
 		s.mu.Unlock()
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/guard"
 	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/local"
@@ -39,46 +40,20 @@ func localHistory(log *local.Log) history {
 	}
 }
 
-// kafkaHistory reads a run from the records topic, and then the records
-// identity proposed for the run that the guard has neither admitted nor
-// refused yet: a service restarted between proposing a result and seeing it
-// admitted must count it as said, or it would do the work again and answer
-// the same token twice. It reads both topics whole: fine for the runs one
+// kafkaHistory reads a run from the records topic — only what the ledger
+// guard admitted, in its chain order — and then the records self proposed
+// for the run that the guard has neither admitted nor refused yet
+// (guard.History). It reads both topics whole: fine for the runs one
 // service restart picks up, and no index to keep consistent.
-func kafkaHistory(brokers []string, identity string) history {
+func kafkaHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error)) history {
 	return func(ctx context.Context, runID string) ([]*record.Decoded, error) {
-		var out []*record.Decoded
-		decided := map[string]bool{}
-		err := kafka.ReadAll(ctx, brokers, ledger.Topic, func(_ int, _ int64, m *message.Message) error {
-			if m.Metadata.Get(ledger.MetaRunID) != runID {
-				return nil
-			}
-			rec, err := record.Decode(m.Payload)
-			if err != nil {
-				return err
-			}
-			decided[rec.Digest] = true
-			if r := rec.Record.GetRecordRefused(); r != nil {
-				decided[r.GetRefusedDigest()] = true
-			}
-			out = append(out, rec)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		err = kafka.ReadAll(ctx, brokers, guard.ProposalTopic, func(_ int, _ int64, m *message.Message) error {
-			if m.Metadata.Get(ledger.MetaRunID) != runID || decided[m.Metadata.Get(ledger.MetaDigest)] {
-				return nil
-			}
-			rec, err := record.Decode(m.Payload)
-			if err != nil || rec.Record.GetProducer().GetIdentity() != identity || decided[rec.Digest] {
-				return nil // not this service's to count; the guard judges it
-			}
-			decided[rec.Digest] = true
-			out = append(out, rec)
-			return nil
-		})
-		return out, err
+		return guard.History(ctx, runID, v, self.PublicKey(), topicReader(brokers, ledger.Topic), topicReader(brokers, guard.ProposalTopic), refuse)
+	}
+}
+
+// topicReader reads a whole Kafka topic, partition by partition.
+func topicReader(brokers []string, topic string) guard.ReadFunc {
+	return func(ctx context.Context, fn func(*message.Message) error) error {
+		return kafka.ReadAll(ctx, brokers, topic, func(_ int, _ int64, m *message.Message) error { return fn(m) })
 	}
 }

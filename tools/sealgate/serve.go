@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
-	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
@@ -23,6 +22,7 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/guard"
@@ -182,6 +182,9 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	}
 	defer pub.Close()
 	proposer := &guard.Proposer{Pub: pub}
+	// Every reader of the records topic uses only what the ledger guard
+	// admitted, checked against the ledger key of the trust policy.
+	admissions := admission.NewVerifier(trust)
 
 	deps := &serviceDeps{blobs: blobs, scratch: filepath.Join(state, "work")}
 	if err := os.MkdirAll(deps.scratch, 0o755); err != nil {
@@ -242,14 +245,26 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		switch name {
 		case "ledger":
 			st := authority.New(trust)
-			n, err := guard.Rebuild(ctx, st, func(ctx context.Context, fn func([]byte) error) error {
-				return kafka.ReadAll(ctx, o.brokers, ledger.Topic, func(_ int, _ int64, m *message.Message) error { return fn(m.Payload) })
-			})
+			refusals, err := runtime.NewRefusals(name, tel, logf)
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			heads, n, err := guard.Rebuild(ctx, st, admissions, topicReader(o.brokers, ledger.Topic), func(err error) { refusals.Refuse(ctx, "", err) })
 			if err != nil {
 				return infraErrorf("ledger: rebuild from %s: %v", ledger.Topic, err)
 			}
-			logf("ledger: admission state rebuilt from %d stored records", n)
-			app, err := ledger.NewAppender(pub, st, signer, nil)
+			logf("ledger: admission state rebuilt from %d admitted records of %d runs (%d messages refused)", n, len(heads), refusals.Total())
+			// The guard's key signs refusals (in records) and admissions
+			// (of every message it writes).
+			key, err := keyring.ReadKey(filepath.Join(o.keys, keyring.FileName(keyring.Ledger)))
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			stamper, err := guard.NewStamper(pub, key, heads, admissions)
+			if err != nil {
+				return usageErrorf("--trust: %v", err)
+			}
+			app, err := ledger.NewAppender(stamper, st, signer, nil)
 			if err != nil {
 				return infraErrorf("%v", err)
 			}
@@ -261,7 +276,14 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 			g := &guard.Guard{Appender: app, Sub: sub, Logf: func(f string, a ...any) { logf("ledger: "+f, a...) }}
 			goRun(name, func() error { return g.Run(ctx) })
 		case "gateway":
-			idx := gateway.NewIndex()
+			refusals, err := runtime.NewRefusals(name, tel, logf)
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			idx, err := gateway.NewIndex(admissions, refusals)
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
 			// No consumer group: the gateway indexes every partition.
 			sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers}, watermill.NopLogger{})
 			if err != nil {
@@ -301,7 +323,13 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return infraErrorf("%v", err)
 			}
 			closers = append(closers, sub)
-			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer, History: kafkaHistory(o.brokers, identityOf(name)), Telemetry: tel}
+			refusals, err := runtime.NewRefusals(name, tel, logf)
+			if err != nil {
+				return infraErrorf("%v", err)
+			}
+			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer,
+				History: kafkaHistory(o.brokers, signer, admissions, func(err error) { refusals.Refuse(ctx, "", err) }), Telemetry: tel,
+				Admission: admissions, Refusals: refusals}
 			goRun(name, func() error { return svc.Run(ctx) })
 		}
 		logf("%s: started", name)
