@@ -53,7 +53,7 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 			targets[e.Path] = e.Target
 		}
 	}
-	out, err := buildTree(raw)
+	out, err := buildTree(raw, false)
 	if err != nil {
 		return nil, err
 	}
