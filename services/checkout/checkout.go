@@ -33,6 +33,7 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sealgate/sealgate/services/checkout/patch"
 	"github.com/sealgate/sealgate/services/checkout/tree"
@@ -99,8 +100,38 @@ type Checkout struct {
 	// like (see pythonHarnessDecls), which control how pytest collects and
 	// runs its tests.
 	TestHarness []string
+	// Submodules are the gitlinks both trees hold at the same path with the
+	// same commit: the patch does not touch them, and they are left out of
+	// every tree the gate materializes (their content is another
+	// repository's). Sorted by Path.
+	Submodules []Submodule
+	// Unjudgeable is the content the gate refuses to materialize, with
+	// why, sorted by Path: a gitlink the patch adds, changes or removes,
+	// a path with a control character, a path through a symlink, a
+	// symlink leaving the tree, an unsupported mode (in either tree), and
+	// baseline test files that cannot be put back into the patch tree.
+	// The trees hold everything else. When it is not empty what the gate
+	// runs is not the patch: the run cannot be judged and its verdict is
+	// INCONCLUSIVE naming these, whatever else is measured.
+	Unjudgeable []Unjudgeable
 
 	testSupport []string
+}
+
+// Submodule is a gitlink the patch leaves as it is.
+type Submodule struct {
+	// Path is the gitlink's path; Commit the commit it names.
+	Path, Commit string
+}
+
+// Unjudgeable is one piece of content the gate does not materialize.
+type Unjudgeable struct {
+	// Path is the path as git lists it (it may hold control characters or
+	// invalid UTF-8: quote it before showing it).
+	Path string
+	// Why says what is there and why it is not materialized, on one line
+	// with the path quoted.
+	Why string
 }
 
 // Change is one file the patch changes.
@@ -146,9 +177,12 @@ type Deferred struct {
 // the Checkout; the caller removes it afterwards.
 //
 // An error in the input (a bad revision, a malformed or empty diff, a diff
-// that does not apply, an unsafe path, a diff git and the parser read
-// differently) is a *UsageError. Any other error is an infrastructure
-// failure.
+// that does not apply or writes through a symlink, a diff git and the
+// parser read differently) is a *UsageError. Content the gate does not
+// materialize — a submodule, a path with a control character, a symlink
+// out of the tree — is no error: it is left out of the trees and listed in
+// Submodules (a gitlink the patch does not touch) or Unjudgeable. Any
+// other error is an infrastructure failure.
 func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err error) {
 	if err := checkInput(in); err != nil {
 		return nil, err
@@ -186,7 +220,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	}()
 
 	c := &Checkout{testSupport: slices.Clone(in.TestSupport)}
-	var opts tree.Options
+	// What the gate will not write is left out of the trees and recorded:
+	// the run still gets a verdict (see Unjudgeable).
+	opts := tree.Options{LeaveOut: true}
 	if parsed != nil {
 		opts.AlternateObjectDirs = []string{s.objectsDir()}
 	}
@@ -221,6 +257,7 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	if err := verify(ctx, c.Baseline, c.Patch, parsed); err != nil {
 		return nil, err
 	}
+	c.judgeLeftOut()
 	c.Changes = c.changes(parsed)
 	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
 	if err := c.planOracle(); err != nil {
@@ -317,7 +354,7 @@ func (c *Checkout) changes(parsed *patch.Patch) []Change {
 		case patch.OpCopied:
 			ch.Kind, ch.OldPath = Added, f.OldPath
 		}
-		if !f.Binary && f.Op != patch.OpDeleted {
+		if _, leftOut := c.Patch.LookupLeftOut(ch.Path); !f.Binary && f.Op != patch.OpDeleted && !leftOut {
 			ch.ChangedLines = f.AddedLines()
 		}
 		binary[ch.Path] = binary[ch.Path] || f.Binary
@@ -337,12 +374,67 @@ func (c *Checkout) changes(parsed *patch.Patch) []Change {
 	out := make([]Change, 0, len(byPath))
 	for _, p := range slices.Sorted(maps.Keys(byPath)) {
 		ch := byPath[p]
-		b, _ := c.Baseline.Lookup(p)
-		q, _ := c.Patch.Lookup(p)
-		ch.Class = classify(p, c.testSupport, binary[p], b.Mode == tree.ModeSymlink || q.Mode == tree.ModeSymlink)
+		b, _ := c.Baseline.LookupAll(p)
+		q, _ := c.Patch.LookupAll(p)
+		_, baseLeft := c.Baseline.LookupLeftOut(p)
+		_, patchLeft := c.Patch.LookupLeftOut(p)
+		// Content the gate does not write is foreign whatever its name
+		// says: it is not what runs.
+		ch.Class = classify(p, c.testSupport, binary[p], b.Mode == tree.ModeSymlink || q.Mode == tree.ModeSymlink || baseLeft || patchLeft)
 		out = append(out, ch)
 	}
 	return out
+}
+
+// judgeLeftOut sorts what the trees left out: gitlinks the patch does not
+// touch are Submodules; everything else is Unjudgeable.
+func (c *Checkout) judgeLeftOut() {
+	paths := map[string]bool{}
+	for _, t := range []*tree.Tree{c.Baseline, c.Patch} {
+		for _, lo := range t.LeftOut() {
+			paths[lo.Path] = true
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
+		b, inBase := c.Baseline.LookupAll(p)
+		q, inPatch := c.Patch.LookupAll(p)
+		bl, baseLeft := c.Baseline.LookupLeftOut(p)
+		ql, patchLeft := c.Patch.LookupLeftOut(p)
+		baseLink := baseLeft && b.Mode == tree.ModeGitlink
+		patchLink := patchLeft && q.Mode == tree.ModeGitlink
+		qp := strconv.Quote(p)
+		var why string
+		switch {
+		case baseLink && patchLink && b.ObjectID == q.ObjectID:
+			c.Submodules = append(c.Submodules, Submodule{Path: p, Commit: b.ObjectID})
+			continue
+		case baseLink && patchLink:
+			why = fmt.Sprintf("the patch moves submodule %s from commit %s to %s", qp, b.ObjectID, q.ObjectID)
+		case patchLink && inBase:
+			why = fmt.Sprintf("the patch replaces %s with a submodule (commit %s)", qp, q.ObjectID)
+		case patchLink:
+			why = fmt.Sprintf("the patch adds submodule %s (commit %s)", qp, q.ObjectID)
+		case baseLink && inPatch:
+			why = fmt.Sprintf("the patch replaces submodule %s with other content", qp)
+		case baseLink:
+			why = fmt.Sprintf("the patch removes submodule %s", qp)
+		case patchLeft && baseLeft && b == q:
+			why = fmt.Sprintf("the baseline and the patch hold %s, which the gate does not write: %s", qp, refusal(ql))
+		case patchLeft:
+			why = fmt.Sprintf("the patch's tree holds %s, which the gate does not write: %s", qp, refusal(ql))
+		default:
+			why = fmt.Sprintf("the baseline's tree holds %s, which the gate does not write: %s", qp, refusal(bl))
+		}
+		c.Unjudgeable = append(c.Unjudgeable, Unjudgeable{Path: p, Why: why})
+	}
+}
+
+// refusal says why a tree left an entry out.
+func refusal(lo tree.LeftOut) string {
+	if lo.Detail == "" {
+		return string(lo.Reason)
+	}
+	return string(lo.Reason) + " (" + strconv.Quote(lo.Detail) + ")"
 }
 
 // planOracle lists the baseline test files the patch changed or deleted and
@@ -360,10 +452,18 @@ func (c *Checkout) planOracle() error {
 	oracle, err := c.Patch.Overlay(c.Baseline, c.OracleRestored)
 	if err != nil {
 		var refused *tree.RefusedError
-		if errors.As(err, &refused) {
-			return usage(ReasonOracle, err, "the patch puts a file or symlink where baseline test files need a directory", "keep the baseline's test files where they are")
+		if !errors.As(err, &refused) {
+			return err
 		}
-		return err
+		// The patch's content makes the oracle impossible: that is no
+		// mistake of the caller's, and the run is unjudgeable. The
+		// patch tree stands in for the oracle so that the trees exist;
+		// the verdict cannot rest on them.
+		c.Unjudgeable = append(c.Unjudgeable, Unjudgeable{Path: refused.Path,
+			Why: fmt.Sprintf("the baseline's test files cannot be put back: the patch puts a file or symlink where they need a directory (%s: %s)", strconv.Quote(refused.Path), refused.Reason)})
+		slices.SortStableFunc(c.Unjudgeable, func(a, b Unjudgeable) int { return strings.Compare(a.Path, b.Path) })
+		c.Oracle = c.Patch
+		return nil
 	}
 	c.Oracle = oracle
 	return nil

@@ -83,6 +83,15 @@ func (t *Tree) LeftOut() []LeftOut {
 	return append([]LeftOut(nil), t.leftOut...)
 }
 
+// LookupAll returns the entry at path, held or left out.
+func (t *Tree) LookupAll(p string) (Entry, bool) {
+	if e, ok := t.Lookup(p); ok {
+		return e, true
+	}
+	lo, ok := t.LookupLeftOut(p)
+	return lo.Entry, ok
+}
+
 // LookupLeftOut returns the left-out entry at path.
 func (t *Tree) LookupLeftOut(p string) (LeftOut, bool) {
 	if t == nil {
