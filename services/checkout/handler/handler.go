@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/criteria"
@@ -54,8 +58,14 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		HarnessDrift:       co.HarnessDrift,
 		OracleRestored:     co.OracleRestored,
 	}
+	for _, sm := range co.Submodules {
+		tm.Submodules = append(tm.Submodules, &pb.Submodule{Path: recordPath(sm.Path), Commit: sm.Commit})
+	}
+	for _, u := range co.Unjudgeable {
+		tm.Unjudgeable = append(tm.Unjudgeable, &pb.UnjudgeableContent{Path: recordPath(u.Path), Why: strings.ToValidUTF8(u.Why, "\uFFFD")})
+	}
 	for _, ch := range co.Changes {
-		fc := &pb.FileChange{Path: ch.Path, OldPath: ch.OldPath, Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
+		fc := &pb.FileChange{Path: recordPath(ch.Path), OldPath: recordPath(ch.OldPath), Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
 		for _, l := range ch.ChangedLines {
 			fc.ChangedLines = append(fc.ChangedLines, uint32(l))
 		}
@@ -109,6 +119,16 @@ func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*reco
 		return nil, nil, err
 	}
 	return co, done, nil
+}
+
+// recordPath is a path as a record holds it: as it is, or quoted as a Go
+// string literal when it is not valid UTF-8 or holds a control character
+// (a protobuf string must be UTF-8; such paths are unjudgeable anyway).
+func recordPath(p string) string {
+	if utf8.ValidString(p) && !strings.ContainsFunc(p, unicode.IsControl) {
+		return p
+	}
+	return strconv.Quote(p)
 }
 
 func requestOf(run []*record.Decoded) *pb.RunRequested {
