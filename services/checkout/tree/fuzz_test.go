@@ -46,9 +46,9 @@ func FuzzParseLsTree(f *testing.F) {
 // FuzzBuildTreeLeaveOut: a lenient build never fails, holds only entries a
 // strict build accepts, and accounts for every listed entry exactly once.
 func FuzzBuildTreeLeaveOut(f *testing.F) {
-	f.Add([]byte("100644 blob "+oidA+"\ta/b\x00160000 commit "+oidA+"\tsub\x00"))
-	f.Add([]byte("120000 blob "+oidA+"\tl\x00100644 blob "+oidA+"\tl/x\x00100644 blob "+oidA+"\tl/x\x00"))
-	f.Add([]byte("100644 blob "+oidA+"\ta\tb\x00100644 blob "+oidA+"\t.git/x\x00040000 tree "+oidA+"\td\x00"))
+	f.Add([]byte("100644 blob " + oidA + "\ta/b\x00160000 commit " + oidA + "\tsub\x00"))
+	f.Add([]byte("120000 blob " + oidA + "\tl\x00100644 blob " + oidA + "\tl/x\x00100644 blob " + oidA + "\tl/x\x00"))
+	f.Add([]byte("100644 blob " + oidA + "\ta\tb\x00100644 blob " + oidA + "\t.git/x\x00040000 tree " + oidA + "\td\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		raw, err := parseLsTree(data, hexLenSHA1)
 		if err != nil {
