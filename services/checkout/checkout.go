@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/checkout/patch"
 	"github.com/sealgate/sealgate/services/checkout/tree"
 )
@@ -92,14 +93,46 @@ type Checkout struct {
 	// the patch version does not parse, none can be listed and the caller
 	// must treat the file's new tests as unverifiable.
 	Unparsable []string
-	// TestHarness are the test files the patch added or changed that
-	// declare harness the baseline version did not declare identically (or
-	// whose patch version cannot be read): a Go test file's TestMain or
-	// init functions, which control its package's tests; a Python test
-	// file's (a .py file of test code) pytest hooks, pytest_plugins and the
-	// like (see pythonHarnessDecls), which control how pytest collects and
-	// runs its tests.
+	// TestHarness are the test files that carry code the patch added or
+	// changed and that runs before or around the tests: a Go test file
+	// with a finding of rule inspect.RuleTestHarness (TestMain, init, a
+	// package-level variable whose initializer runs code, a go:linkname
+	// directive — new or changed —, a test-file function such code calls
+	// that the patch changed, or a changed test file that does not parse);
+	// a Python test file (a .py file of test code) whose pytest hooks,
+	// pytest_plugins and the like (see pythonHarnessDecls) are not the
+	// baseline version's; a test file that is a symlink. Sorted.
 	TestHarness []string
+	// HarnessPackages are the Go packages ("./dir", or "." for the root,
+	// as `go test` takes them) with a Go file in TestHarness: the patch
+	// changes what runs before their tests, so their claims and suite
+	// results can only be judged from runs that compile the baseline's
+	// test files. Sorted.
+	HarnessPackages []string
+	// TestOnlyPackages are the Go packages (as HarnessPackages) of the
+	// patch tree that only tests use: imported only by test files, or by
+	// non-test files of such packages, at any depth (see
+	// inspect.GoImportGraph). Sorted.
+	TestOnlyPackages []string
+	// Counterfactual are the changed files the counterfactual oracle puts
+	// back to the baseline's version (absent there: removed; deleted by
+	// the patch: restored) to re-run the claims: test support the patch
+	// changed outside the test files the oracle already restores — Go
+	// files of TestOnlyPackages, non-test Go files importing testing,
+	// Python modules only tests import, and every changed data file
+	// (not source, test code nor harness, and materialized). Each has a
+	// finding of rule inspect.RuleTestSupport or inspect.RuleDataFile
+	// saying why. Sorted.
+	Counterfactual []string
+	// DataReferenced are the changed data files of Counterfactual that
+	// non-test source embeds (//go:embed) or names in a string literal:
+	// data production code reads, which must be judged (mutated) rather
+	// than only put back. Sorted.
+	DataReferenced []string
+	// Findings are everything the static analyses of package inspect
+	// found, of every rule, sorted by inspect.Compare. FindingsOf selects
+	// one rule.
+	Findings []inspect.Finding
 	// Submodules are the gitlinks both trees hold at the same path with the
 	// same commit: the patch does not touch them, and they are left out of
 	// every tree the gate materializes (their content is another
@@ -116,6 +149,9 @@ type Checkout struct {
 	Unjudgeable []Unjudgeable
 
 	testSupport []string
+	// pythonRefs are the string literals of the patch's non-test Python
+	// files, for the data-file rule.
+	pythonRefs []inspect.SourceRefs
 }
 
 // Submodule is a gitlink the patch leaves as it is.
@@ -267,6 +303,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		return nil, err
 	}
 	if err := c.findTestHarness(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.inspect(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -539,11 +578,14 @@ func testFuncsOf(t *tree.Tree, file string, src []byte, list func([]byte) ([]str
 }
 
 // harnessLister returns how the harness declarations of a test file are
-// listed, or nil for a file that is no Go test file or Python test code.
+// listed: pythonHarnessDecls for Python test code; for a Go test file, a
+// lister that lists nothing (Go test files are judged by
+// inspectGoHarness, but a symlink among them is caught here); nil for
+// any other file.
 func harnessLister(p string) func([]byte) ([]string, error) {
 	switch {
 	case isGoTestFile(p):
-		return harnessDecls
+		return func([]byte) ([]string, error) { return nil, nil }
 	case isPythonTestCode(p):
 		return pythonHarnessDecls
 	}
@@ -558,12 +600,12 @@ func goPackage(file string) string {
 	return "."
 }
 
-// findTestHarness lists the test files the patch added or changed whose
-// harness declarations (Go: TestMain and init functions; Python: see
-// pythonHarnessDecls) are not the baseline version's, byte for byte. A
-// patch version that does not parse (or is a symlink) is listed: it cannot
-// be shown harmless. Both versions are read by the rules of the patch
-// version's path.
+// findTestHarness lists the Python test files the patch added or changed
+// whose harness declarations (see pythonHarnessDecls) are not the
+// baseline version's, byte for byte, and the Go or Python test files the
+// patch made symlinks. A patch version that does not parse is listed: it
+// cannot be shown harmless. Both versions are read by the rules of the
+// patch version's path. (Go test files are judged by inspectGoHarness.)
 func (c *Checkout) findTestHarness(ctx context.Context) error {
 	type pair struct{ file, baseFile string }
 	var pairs []pair

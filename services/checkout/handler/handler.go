@@ -64,6 +64,9 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	for _, u := range co.Unjudgeable {
 		tm.Unjudgeable = append(tm.Unjudgeable, &pb.UnjudgeableContent{Path: recordPath(u.Path), Why: strings.ToValidUTF8(u.Why, "\uFFFD")})
 	}
+	for _, f := range co.Findings {
+		tm.Findings = append(tm.Findings, &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD")})
+	}
 	for _, ch := range co.Changes {
 		fc := &pb.FileChange{Path: recordPath(ch.Path), OldPath: recordPath(ch.OldPath), Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
 		for _, l := range ch.ChangedLines {
