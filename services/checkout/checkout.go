@@ -55,6 +55,11 @@ type Input struct {
 	// restored from the baseline and never judged as source. `*` matches
 	// across `/`, `?` matches one character other than `/`.
 	TestSupport []string
+	// Python is the interpreter that reads changed Python sources (with
+	// ast, never running them; see inspect.Python): the run's sealed
+	// interpreter. Without one, every changed Python source gets a
+	// runner-reach finding saying it could not be read.
+	Python string
 }
 
 // Checkout is a prepared patch: its trees, its change set and its oracle
@@ -129,6 +134,15 @@ type Checkout struct {
 	// data production code reads, which must be judged (mutated) rather
 	// than only put back. Sorted.
 	DataReferenced []string
+	// SourceByUse are the Python modules of the patch tree that are test
+	// code by their path (under a tests/ directory; never test_*.py,
+	// *_test.py or conftest.py, nor a TestSupport glob's) but that
+	// non-test code imports, directly or through other such modules: they
+	// are source. Their Changes are ClassSource (measured and mutated).
+	// The oracle decides what to put back by the baseline's own imports,
+	// so a patch cannot exempt a baseline test file from being put back
+	// by importing it. Sorted.
+	SourceByUse []string
 	// Findings are everything the static analyses of package inspect
 	// found, of every rule, sorted by inspect.Compare. FindingsOf selects
 	// one rule.
@@ -152,6 +166,18 @@ type Checkout struct {
 	// pythonRefs are the string literals of the patch's non-test Python
 	// files, for the data-file rule.
 	pythonRefs []inspect.SourceRefs
+	// python is Input.Python; pySources holds what the script read of the
+	// changed Python sources, by path (see Overfitting).
+	python    string
+	pySources map[string]pySource
+}
+
+// pySource is what the script read of a changed Python source's two
+// versions.
+type pySource struct {
+	decisions []inspect.Decision
+	baseLits  []inspect.Lit
+	err       string // the patch version does not parse (or was not read)
 }
 
 // Submodule is a gitlink the patch leaves as it is.
@@ -255,7 +281,7 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		}
 	}()
 
-	c := &Checkout{testSupport: slices.Clone(in.TestSupport)}
+	c := &Checkout{testSupport: slices.Clone(in.TestSupport), python: in.Python}
 	// What the gate will not write is left out of the trees and recorded:
 	// the run still gets a verdict (see Unjudgeable).
 	opts := tree.Options{LeaveOut: true}
@@ -296,7 +322,7 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	c.judgeLeftOut()
 	c.Changes = c.changes(parsed)
 	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
-	if err := c.planOracle(); err != nil {
+	if err := c.planOracle(ctx); err != nil {
 		return nil, err
 	}
 	if err := c.findDeferred(ctx); err != nil {
@@ -477,13 +503,20 @@ func refusal(lo tree.LeftOut) string {
 }
 
 // planOracle lists the baseline test files the patch changed or deleted and
-// builds the oracle tree with them put back.
-func (c *Checkout) planOracle() error {
+// builds the oracle tree with them put back. A Python module under tests/
+// that the baseline's non-test code imports is source, not a test file
+// (see SourceByUse): it is not put back.
+func (c *Checkout) planOracle(ctx context.Context) error {
 	for _, d := range tree.Diff(c.Baseline, c.Patch) {
 		if d.Kind != tree.Added && c.IsTestFile(d.Path) {
 			c.OracleRestored = append(c.OracleRestored, d.Path)
 		}
 	}
+	byUse, err := c.baselineSourceByUse(ctx, c.OracleRestored)
+	if err != nil {
+		return err
+	}
+	c.OracleRestored = slices.DeleteFunc(c.OracleRestored, func(p string) bool { return byUse[p] })
 	if len(c.OracleRestored) == 0 {
 		c.Oracle = c.Patch
 		return nil

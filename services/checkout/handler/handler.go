@@ -96,7 +96,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 // trees are no longer needed.
 func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*record.Decoded, sealed *criteria.Sealed) (co *checkout.Checkout, done func(), err error) {
 	c := sealed.Criteria
-	in := checkout.Input{Repo: c.Repository, Baseline: c.Baseline, PatchCommit: c.PatchCommit, TestSupport: c.TestSupport}
+	in := checkout.Input{Repo: c.Repository, Baseline: c.Baseline, PatchCommit: c.PatchCommit, TestSupport: c.TestSupport, Python: c.Python}
 	if in.PatchCommit == "" {
 		req := requestOf(run)
 		if req == nil || req.PatchBlob == "" {

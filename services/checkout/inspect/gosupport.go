@@ -21,10 +21,13 @@ import (
 // about test support.
 type GoTestSupport struct {
 	// TestOnly are the package directories ("." for the root) only test
-	// code uses: every file that imports the package is a test file, or a
-	// non-test file of a package only test code uses (at any depth of that
-	// relation), and at least one file outside the package imports it.
-	// Sorted.
+	// code uses: packages that are not production code, where a package
+	// is production when no file outside it imports it (a command, an API,
+	// dead code), when it has test files of its own (it is code under
+	// test), or when a non-test file of a production package imports it.
+	// So a helper package only other packages' tests import — directly or
+	// through other such helpers — is test-only, and a library package
+	// only its own (or other packages') tests import is not. Sorted.
 	TestOnly []string
 	// ImportsTesting are the non-test Go files that import "testing":
 	// test support wherever they live. Sorted.
@@ -33,7 +36,7 @@ type GoTestSupport struct {
 
 // GoImportGraph reads the Go packages of a tree — files maps every .go
 // file and every go.mod of the tree (slash-separated paths) to its content
-// — and says which packages only tests use. A directory's import path is
+// — and says which packages only tests use (see GoTestSupport.TestOnly). A directory's import path is
 // its module's path (from the nearest go.mod above it) joined with its
 // path below the module root. Files the go command leaves out are left
 // out: those in testdata, vendor and directories whose name starts with
@@ -99,49 +102,45 @@ func GoImportGraph(files map[string][]byte) GoTestSupport {
 	}
 	var out GoTestSupport
 	importers := map[string][]goSrc{} // dir → files of other dirs importing it
+	imports := map[string][]string{}  // dir → dirs its non-test files import
+	hasTests := map[string]bool{}
 	for _, s := range srcs {
+		if s.test {
+			hasTests[s.dir] = true
+		}
 		if !s.test && slices.Contains(s.imports, "testing") {
 			out.ImportsTesting = append(out.ImportsTesting, s.path)
 		}
 		for _, ip := range s.imports {
 			if dir, ok := byImport[ip]; ok && dir != s.dir {
 				importers[dir] = append(importers[dir], s)
+				if !s.test {
+					imports[s.dir] = append(imports[s.dir], dir)
+				}
 			}
 		}
 	}
-	const (
-		unknown = iota
-		visiting
-		testOnly
-		production
-	)
-	state := map[string]int{}
-	var judge func(dir string) bool
-	judge = func(dir string) bool {
-		switch state[dir] {
-		case visiting:
-			return false // a cycle does not compile: not shown test-only
-		case testOnly:
-			return true
-		case production:
-			return false
+	dirs := slices.Sorted(maps.Keys(dirPath))
+	prod := map[string]bool{}
+	var queue []string
+	for _, dir := range dirs {
+		if len(importers[dir]) == 0 || hasTests[dir] {
+			prod[dir] = true
+			queue = append(queue, dir)
 		}
-		state[dir] = visiting
-		only := len(importers[dir]) > 0
-		for _, s := range importers[dir] {
-			if !s.test && !judge(s.dir) {
-				only = false
-				break
+	}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		for _, d := range imports[dir] {
+			if !prod[d] {
+				prod[d] = true
+				queue = append(queue, d)
 			}
 		}
-		state[dir] = production
-		if only {
-			state[dir] = testOnly
-		}
-		return only
 	}
-	for _, dir := range slices.Sorted(maps.Keys(dirPath)) {
-		if judge(dir) {
+	for _, dir := range dirs {
+		if !prod[dir] {
 			out.TestOnly = append(out.TestOnly, dir)
 		}
 	}

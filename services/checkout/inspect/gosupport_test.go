@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -18,7 +19,6 @@ func module() map[string][]byte {
 		"calc/windows.go":                "package calc\n\nimport _ \"example.com/m/internal/check\"\n",
 		"calc/calc_windows.go":           "package calc\n\nimport _ \"example.com/m/internal/check\"\n",
 		"internal/check/check.go":        "package check\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/internal/check/deep\"\n)\n\nfunc Equal(t *testing.T, a, b float64) { deep.Same(a, b) }\n",
-		"internal/check/check_test.go":   "package check_test\n\nimport \"example.com/m/internal/check\"\n\nvar _ = check.Equal\n",
 		"internal/check/deep/deep.go":    "package deep\n\nfunc Same(a, b float64) bool { return a == b }\n",
 		"internal/util/util.go":          "package util\n\nfunc Mid(xs []float64) float64 { return 0 }\n",
 		"internal/util/util_test.go":     "package util\n",
@@ -26,7 +26,6 @@ func module() map[string][]byte {
 		"testdata/x/x.go":                "package x\n\nimport _ \"example.com/m/internal/util\"\n",
 		"nested/go.mod":                  "module example.com/nested\n",
 		"nested/fixture/fixture.go":      "package fixture\n",
-		"nested/fixture/fixture_test.go": "package fixture\n",
 		"calc/nested_test.go":            "package calc\n\nimport _ \"example.com/nested/fixture\"\n",
 		"broken/broken.go":               "package broken\n\nimport (",
 		"_hidden/h.go":                   "package hidden\n\nimport _ \"example.com/m/internal/check\"\n",
@@ -67,10 +66,19 @@ func TestGoImportGraphProductionUse(t *testing.T) {
 	if want := []string{"nested/fixture"}; !reflect.DeepEqual(g.TestOnly, want) {
 		t.Fatalf("test-only packages %q, want %q", g.TestOnly, want)
 	}
-	// A second importer only a test-only package has does not help.
+	// A package with tests of its own is code under test, and so is what
+	// it imports; an external test package in a helper's directory is a
+	// test of its own too.
 	files = module()
-	files["internal/check/deep/deep_test.go"] = []byte("package deep\n")
-	if g := GoImportGraph(files); !reflect.DeepEqual(g.TestOnly, []string{"internal/check", "internal/check/deep", "nested/fixture"}) {
+	files["internal/check/check_test.go"] = []byte("package check_test\n\nimport \"example.com/m/internal/check\"\n\nvar _ = check.Equal\n")
+	if g := GoImportGraph(files); !reflect.DeepEqual(g.TestOnly, []string{"nested/fixture"}) {
+		t.Fatalf("test-only packages %q", g.TestOnly)
+	}
+	// A library package only other packages' tests import is code under
+	// test when it has tests of its own.
+	files = module()
+	files["calc/lonely_test.go"] = []byte("package calc\n\nimport _ \"example.com/m/internal/lonely\"\n")
+	if g := GoImportGraph(files); slices.Contains(g.TestOnly, "internal/lonely") {
 		t.Fatalf("test-only packages %q", g.TestOnly)
 	}
 }
