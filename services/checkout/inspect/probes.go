@@ -85,7 +85,7 @@ var goProbeCalls = map[string]string{
 	"flag.Lookup": "the binary's flags", "flag.Set": "the binary's flags", "flag.CommandLine": "the binary's flags", "flag.Parsed": "the binary's flags",
 	"flag.Visit": "the binary's flags", "flag.VisitAll": "the binary's flags", "flag.Args": "the binary's arguments", "flag.Arg": "the binary's arguments",
 	"flag.NArg": "the binary's arguments", "flag.NFlag": "the binary's flags",
-	"os.Args": "the binary's arguments (a test binary's name and flags)",
+	"os.Args":        "the binary's arguments (a test binary's name and flags)",
 	"net.Interfaces": "the network interfaces", "net.InterfaceAddrs": "the network interfaces",
 }
 

@@ -62,8 +62,8 @@ func TestGoProbesHonest(t *testing.T) {
 	for name, patch := range map[string]string{
 		"the baseline's own variable, moved": "package calc\n\nimport (\n\t\"os\"\n\t\"sort\"\n)\n\nfunc Median(xs []float64) float64 {\n\ts := append([]float64(nil), xs...)\n\tsort.Float64s(s)\n\tif len(s)%2 == 0 {\n\t\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n\t}\n\treturn s[len(s)/2]\n}\n\nvar debug = os.Getenv(\"CALC_DEBUG\") != \"\"\n",
 		"a new configuration variable":       baseMedian + "\nvar verbose = os.Getenv(\"APP_DEBUG\") == \"1\"\n\nvar home = os.Getenv(\"HOME\")\n",
-		"a helper taking *testing.T":          baseMedian + "\nfunc check(t *testing.T, tb testing.TB) { t.Helper() }\n",
-		"an ordinary path":                    baseMedian + "\nconst conf = \"/etc/calc.conf\"\n",
+		"a helper taking *testing.T":         baseMedian + "\nfunc check(t *testing.T, tb testing.TB) { t.Helper() }\n",
+		"an ordinary path":                   baseMedian + "\nconst conf = \"/etc/calc.conf\"\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			patch := patch
