@@ -109,11 +109,13 @@ func readFromImport(toks []pyToken, i int, word, op func(int) string) (pyImport,
 		dots += op(i)
 		i++
 	}
-	name, next := dottedName(i, word, op)
+	name := ""
+	if word(i) != "import" {
+		name, i = dottedName(i, word, op)
+	}
 	if name == "" && dots == "" {
 		return pyImport{}, false
 	}
-	i = next
 	if word(i) != "import" {
 		return pyImport{}, false
 	}

@@ -366,37 +366,49 @@ func builtinTypes() map[string]bool {
 	return m
 }
 
-// pureBuiltins are the predeclared functions that compute a value without
+// pureBuiltin reports the predeclared functions that compute a value without
 // running user code or writing anything.
-var pureBuiltins = map[string]bool{"len": true, "cap": true, "make": true, "new": true, "complex": true, "real": true, "imag": true, "min": true, "max": true}
-
-// pureCalls are standard-library functions (import path "." name) that
-// only construct a value from their arguments: calling them at package
-// init runs no code of the patch and changes nothing.
-var pureCalls = map[string]bool{
-	"errors.New": true, "errors.Join": true,
-	"fmt.Errorf": true, "fmt.Sprintf": true, "fmt.Sprint": true, "fmt.Sprintln": true,
-	"regexp.MustCompile": true, "regexp.MustCompilePOSIX": true, "regexp.QuoteMeta": true,
-	"time.Date": true, "time.Unix": true, "time.UnixMilli": true, "time.UnixMicro": true, "time.FixedZone": true,
-	"time.Duration": true, "time.Month": true, "time.Weekday": true,
-	"strings.Repeat": true, "strings.Join": true, "strings.ToUpper": true, "strings.ToLower": true, "strings.TrimSpace": true,
-	"strings.Split": true, "strings.Fields": true, "strings.NewReader": true, "strings.NewReplacer": true,
-	"bytes.Repeat": true, "bytes.NewReader": true, "bytes.NewBufferString": true, "bytes.NewBuffer": true,
-	"math.Inf": true, "math.NaN": true, "math.Sqrt": true, "math.Pow": true, "math.Abs": true,
-	"math.Float64frombits": true, "math.Float32frombits": true, "math.Nextafter": true,
-	"math/big.NewInt": true, "math/big.NewFloat": true, "math/big.NewRat": true,
-	"net.ParseIP": true, "net.IPv4": true, "net.IPv4Mask": true, "net.CIDRMask": true,
-	"net/netip.MustParseAddr": true, "net/netip.MustParsePrefix": true, "net/netip.MustParseAddrPort": true, "net/netip.AddrFrom4": true,
-	"path.Join": true, "path/filepath.Join": true, "path/filepath.FromSlash": true, "path/filepath.ToSlash": true,
-	"strconv.Itoa": true, "strconv.Quote": true, "strconv.FormatInt": true, "strconv.FormatUint": true,
-	"encoding/json.RawMessage": true, "io/fs.FileMode": true, "html/template.HTML": true,
-	"unicode/utf8.RuneLen": true, "context.Background": true, "context.TODO": true,
+func pureBuiltin(name string) bool {
+	switch name {
+	case "len", "cap", "make", "new", "complex", "real", "imag", "min", "max":
+		return true
+	}
+	return false
 }
 
-// dangerous are packages through which code reaches the process, the test
+// pureCall reports the standard-library functions (import path "." name) that
+// only construct a value from their arguments: calling them at package
+// init runs no code of the patch and changes nothing.
+func pureCall(name string) bool {
+	switch name {
+	case "errors.New", "errors.Join", "fmt.Errorf", "fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln",
+		"regexp.MustCompile", "regexp.MustCompilePOSIX", "regexp.QuoteMeta", "time.Date", "time.Unix",
+		"time.UnixMilli", "time.UnixMicro", "time.FixedZone", "time.Duration", "time.Month", "time.Weekday",
+		"strings.Repeat", "strings.Join", "strings.ToUpper", "strings.ToLower", "strings.TrimSpace",
+		"strings.Split", "strings.Fields", "strings.NewReader", "strings.NewReplacer", "bytes.Repeat",
+		"bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "math.Inf", "math.NaN", "math.Sqrt",
+		"math.Pow", "math.Abs", "math.Float64frombits", "math.Float32frombits", "math.Nextafter",
+		"math/big.NewInt", "math/big.NewFloat", "math/big.NewRat", "net.ParseIP", "net.IPv4", "net.IPv4Mask",
+		"net.CIDRMask", "net/netip.MustParseAddr", "net/netip.MustParsePrefix",
+		"net/netip.MustParseAddrPort", "net/netip.AddrFrom4", "path.Join", "path/filepath.Join",
+		"path/filepath.FromSlash", "path/filepath.ToSlash", "strconv.Itoa", "strconv.Quote",
+		"strconv.FormatInt", "strconv.FormatUint", "encoding/json.RawMessage", "io/fs.FileMode",
+		"html/template.HTML", "unicode/utf8.RuneLen", "context.Background", "context.TODO":
+		return true
+	}
+	return false
+}
+
+// dangerousPackage reports the packages through which code reaches the process, the test
 // binary or the runtime; a call into them is named as such.
-var dangerous = map[string]bool{"flag": true, "os": true, "testing": true, "reflect": true, "unsafe": true, "runtime": true,
-	"runtime/debug": true, "syscall": true, "os/exec": true, "os/signal": true, "golang.org/x/sys/unix": true}
+func dangerousPackage(name string) bool {
+	switch name {
+	case "flag", "os", "testing", "reflect", "unsafe", "runtime", "runtime/debug", "syscall", "os/exec",
+		"os/signal", "golang.org/x/sys/unix":
+		return true
+	}
+	return false
+}
 
 // RunsCode reports whether evaluating e at package initialization runs
 // code: it returns why (and where) for the first such thing found, or "".
@@ -408,7 +420,7 @@ var dangerous = map[string]bool{"flag": true, "os": true, "testing": true, "refl
 // package level) or that is called; a call of anything but a conversion,
 // a pure predeclared function (len, cap, make, new, complex, real, imag,
 // min, max) or a pure standard-library constructor (errors.New,
-// fmt.Errorf, regexp.MustCompile, time.Date, … see pureCalls) — so calls
+// fmt.Errorf, regexp.MustCompile, time.Date, … see pureCall) — so calls
 // of functions and methods declared in test files, calls into flag, os,
 // testing, reflect, unsafe, runtime, syscall, and calls of any other
 // function or method are code; a receive from a channel. Composite
@@ -486,7 +498,7 @@ func callCode(c *ast.CallExpr, imports map[string]string, types map[string]bool)
 		switch {
 		case types[f.Name]:
 			return ""
-		case pureBuiltins[f.Name]:
+		case pureBuiltin(f.Name):
 			return ""
 		case f.Name == "append" || f.Name == "copy" || f.Name == "clear" || f.Name == "delete" || f.Name == "panic" ||
 			f.Name == "print" || f.Name == "println" || f.Name == "recover" || f.Name == "close":
@@ -498,9 +510,9 @@ func callCode(c *ast.CallExpr, imports map[string]string, types map[string]bool)
 			if ip, ok := imports[pkg.Name]; ok {
 				name := ip + "." + f.Sel.Name
 				switch {
-				case pureCalls[name]:
+				case pureCall(name):
 					return ""
-				case dangerous[ip]:
+				case dangerousPackage(ip):
 					return fmt.Sprintf("it calls %s.%s (package %s)", pkg.Name, f.Sel.Name, ip)
 				}
 				return fmt.Sprintf("it calls %s.%s", pkg.Name, f.Sel.Name)

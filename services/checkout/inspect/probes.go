@@ -66,40 +66,81 @@ func goTestFlag(s string) bool {
 	return name != ""
 }
 
-// goProbeCalls are the functions (import path "." name) that tell code
+// goProbeCall says what the functions (import path "." name) that tell code
 // about where it runs, with what they tell.
-var goProbeCalls = map[string]string{
-	"os.Environ": "the whole environment", "os.Clearenv": "a cleared environment",
-	"os.Hostname": "the host name", "os.Executable": "the path of the running binary", "os.Getwd": "the working directory",
-	"os.Getpid": "its process id", "os.Getppid": "its parent's process id",
-	"os.Getuid": "its user id", "os.Geteuid": "its user id", "os.Getgid": "its group id", "os.Getegid": "its group id", "os.Getgroups": "its groups",
-	"os/user.Current": "the current user", "os/user.LookupId": "a user",
-	"syscall.Environ": "the whole environment", "syscall.Uname": "the kernel and host name", "syscall.Sysinfo": "the system",
-	"syscall.Getpid": "its process id", "syscall.Getppid": "its parent's process id", "syscall.Getuid": "its user id", "syscall.Geteuid": "its user id",
-	"syscall.Getgid": "its group id", "syscall.Getegid": "its group id", "syscall.Getwd": "the working directory",
-	"golang.org/x/sys/unix.Uname": "the kernel and host name", "golang.org/x/sys/unix.Gethostname": "the host name", "golang.org/x/sys/unix.Sysinfo": "the system",
-	"golang.org/x/sys/unix.Getpid": "its process id", "golang.org/x/sys/unix.Getppid": "its parent's process id", "golang.org/x/sys/unix.Getuid": "its user id",
-	"runtime.Caller": "its callers", "runtime.Callers": "its callers", "runtime.CallersFrames": "its callers", "runtime.Stack": "the goroutine stacks",
-	"runtime.FuncForPC": "its callers", "runtime.GOROOT": "the toolchain's location",
-	"runtime/debug.Stack": "the goroutine stack", "runtime/debug.PrintStack": "the goroutine stack", "runtime/debug.ReadBuildInfo": "the binary's build (a test binary says so)",
-	"flag.Lookup": "the binary's flags", "flag.Set": "the binary's flags", "flag.CommandLine": "the binary's flags", "flag.Parsed": "the binary's flags",
-	"flag.Visit": "the binary's flags", "flag.VisitAll": "the binary's flags", "flag.Args": "the binary's arguments", "flag.Arg": "the binary's arguments",
-	"flag.NArg": "the binary's arguments", "flag.NFlag": "the binary's flags",
-	"os.Args":        "the binary's arguments (a test binary's name and flags)",
-	"net.Interfaces": "the network interfaces", "net.InterfaceAddrs": "the network interfaces",
+func goProbeCall(name string) string {
+	switch name {
+	case "os.Environ", "syscall.Environ":
+		return "the whole environment"
+	case "os.Clearenv":
+		return "a cleared environment"
+	case "os.Hostname", "golang.org/x/sys/unix.Gethostname":
+		return "the host name"
+	case "os.Executable":
+		return "the path of the running binary"
+	case "os.Getwd", "syscall.Getwd":
+		return "the working directory"
+	case "os.Getpid", "syscall.Getpid", "golang.org/x/sys/unix.Getpid":
+		return "its process id"
+	case "os.Getppid", "syscall.Getppid", "golang.org/x/sys/unix.Getppid":
+		return "its parent's process id"
+	case "os.Getuid", "os.Geteuid", "syscall.Getuid", "syscall.Geteuid", "golang.org/x/sys/unix.Getuid":
+		return "its user id"
+	case "os.Getgid", "os.Getegid", "syscall.Getgid", "syscall.Getegid":
+		return "its group id"
+	case "os.Getgroups":
+		return "its groups"
+	case "os/user.Current":
+		return "the current user"
+	case "os/user.LookupId":
+		return "a user"
+	case "syscall.Uname", "golang.org/x/sys/unix.Uname":
+		return "the kernel and host name"
+	case "syscall.Sysinfo", "golang.org/x/sys/unix.Sysinfo":
+		return "the system"
+	case "runtime.Caller", "runtime.Callers", "runtime.CallersFrames", "runtime.FuncForPC":
+		return "its callers"
+	case "runtime.Stack":
+		return "the goroutine stacks"
+	case "runtime.GOROOT":
+		return "the toolchain's location"
+	case "runtime/debug.Stack", "runtime/debug.PrintStack":
+		return "the goroutine stack"
+	case "runtime/debug.ReadBuildInfo":
+		return "the binary's build (a test binary says so)"
+	case "flag.Lookup", "flag.Set", "flag.CommandLine", "flag.Parsed", "flag.Visit", "flag.VisitAll", "flag.NFlag":
+		return "the binary's flags"
+	case "flag.Args", "flag.Arg", "flag.NArg":
+		return "the binary's arguments"
+	case "os.Args":
+		return "the binary's arguments (a test binary's name and flags)"
+	case "net.Interfaces", "net.InterfaceAddrs":
+		return "the network interfaces"
+	}
+	return ""
 }
 
-// testingTypes are the types of package testing: naming one (a helper's
+// testingType reports the types of package testing: naming one (a helper's
 // t *testing.T) probes nothing.
-var testingTypes = map[string]bool{"T": true, "B": true, "F": true, "M": true, "TB": true, "PB": true, "BenchmarkResult": true,
-	"Cover": true, "CoverBlock": true, "InternalTest": true, "InternalBenchmark": true, "InternalExample": true, "InternalFuzzTarget": true}
+func testingType(name string) bool {
+	switch name {
+	case "T", "B", "F", "M", "TB", "PB", "BenchmarkResult", "Cover", "CoverBlock", "InternalTest",
+		"InternalBenchmark", "InternalExample", "InternalFuzzTarget":
+		return true
+	}
+	return false
+}
 
-// goEnvCalls read or write one environment variable named by their first
+// goEnvCall reports the functions that read or write one environment variable named by their first
 // argument.
-var goEnvCalls = map[string]bool{
-	"os.Getenv": true, "os.LookupEnv": true, "os.Setenv": true, "os.Unsetenv": true,
-	"syscall.Getenv": true, "syscall.Setenv": true, "syscall.Unsetenv": true,
-	"golang.org/x/sys/unix.Getenv": true, "golang.org/x/sys/unix.Setenv": true, "golang.org/x/sys/unix.Unsetenv": true,
+func goEnvCall(name string) bool {
+	switch name {
+	case "os.Getenv", "os.LookupEnv", "os.Setenv", "os.Unsetenv", "syscall.Getenv", "syscall.Setenv",
+		"syscall.Unsetenv", "golang.org/x/sys/unix.Getenv", "golang.org/x/sys/unix.Setenv",
+		"golang.org/x/sys/unix.Unsetenv":
+		return true
+	}
+	return false
 }
 
 // probe is a probe found in one version of a file.
@@ -169,7 +210,7 @@ func (g *goFile) probes() []probe {
 			}
 			fn := g.qualified(sel)
 			switch {
-			case goEnvCalls[fn]:
+			case goEnvCall(fn):
 				called[sel] = true
 				if len(x.Args) == 0 {
 					return true
@@ -204,11 +245,11 @@ func (g *goFile) probes() []probe {
 				return true
 			}
 			switch {
-			case strings.HasPrefix(fn, "testing.") && !testingTypes[x.Sel.Name]:
+			case strings.HasPrefix(fn, "testing.") && !testingType(x.Sel.Name):
 				add(x.Pos(), "uses "+fn+" (package testing) outside tests")
-			case goProbeCalls[fn] != "":
-				add(x.Pos(), fmt.Sprintf("reads %s (%s)", goProbeCalls[fn], fn))
-			case (goEnvCalls[fn] || fn == "os.ExpandEnv" || fn == "os.Expand") && !called[x]:
+			case goProbeCall(fn) != "":
+				add(x.Pos(), fmt.Sprintf("reads %s (%s)", goProbeCall(fn), fn))
+			case (goEnvCall(fn) || fn == "os.ExpandEnv" || fn == "os.Expand") && !called[x]:
 				add(x.Pos(), fmt.Sprintf("takes %s as a value", fn))
 			}
 		case *ast.BasicLit:

@@ -148,17 +148,9 @@ func Python(ctx context.Context, python string, reqs []PyRequest) ([]PyResult, e
 	if python == "" {
 		return nil, errors.New("inspect: no Python interpreter given")
 	}
-	in := pyInput{Gate: gateNames(), Places: placeNames(), Runner: RunnerModules()}
-	for _, r := range reqs {
-		pr := pyRequest{Kind: "source", Src: base64.StdEncoding.EncodeToString(r.Src), Lines: r.Lines}
-		if r.Test != "" {
-			pr = pyRequest{Kind: "test", Src: pr.Src, Test: r.Test}
-		}
-		in.Requests = append(in.Requests, pr)
-	}
-	stdin, err := json.Marshal(in)
+	stdin, err := scriptInput(reqs)
 	if err != nil {
-		return nil, fmt.Errorf("inspect: %w", err)
+		return nil, err
 	}
 	out, err := runScript(ctx, python, stdin)
 	if err != nil {
@@ -169,6 +161,23 @@ func Python(ctx context.Context, python string, reqs []PyRequest) ([]PyResult, e
 		return nil, fmt.Errorf("inspect: output of %s: %w", python, err)
 	}
 	return res, nil
+}
+
+// scriptInput is the script's stdin for reqs.
+func scriptInput(reqs []PyRequest) ([]byte, error) {
+	in := pyInput{Gate: gateNames(), Places: placeNames(), Runner: RunnerModules()}
+	for _, r := range reqs {
+		pr := pyRequest{Kind: "source", Src: base64.StdEncoding.EncodeToString(r.Src), Lines: r.Lines}
+		if r.Test != "" {
+			pr = pyRequest{Kind: "test", Src: pr.Src, Test: r.Test}
+		}
+		in.Requests = append(in.Requests, pr)
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("inspect: %w", err)
+	}
+	return b, nil
 }
 
 // runScript runs the script with stdin and returns its stdout.
