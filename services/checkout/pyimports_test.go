@@ -66,7 +66,9 @@ func TestPyGraph(t *testing.T) {
 	if got, want := g.sourceByUse(isTest, eligible), []string{"src/pkg/tests/__init__.py", "src/pkg/tests/_deep.py", "src/pkg/tests/_impl.py"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("source by use %q, want %q", got, want)
 	}
-	isSource := func(p string) bool { return !isTest(p) || slices.Contains([]string{"src/pkg/tests/__init__.py", "src/pkg/tests/_deep.py", "src/pkg/tests/_impl.py"}, p) }
+	isSource := func(p string) bool {
+		return !isTest(p) || slices.Contains([]string{"src/pkg/tests/__init__.py", "src/pkg/tests/_deep.py", "src/pkg/tests/_impl.py"}, p)
+	}
 	if got, want := g.testOnly(isSource), []string{"src/pkg/checks.py"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("test only %q, want %q", got, want)
 	}
