@@ -1054,11 +1054,25 @@ type TreesMaterialized struct {
 	// path.
 	Unjudgeable []*UnjudgeableContent `protobuf:"bytes,9,rep,name=unjudgeable,proto3" json:"unjudgeable,omitempty"`
 	// What the checkout's static analyses of the patch found (test harness,
-	// test support, data files, environment probes, runner reach), sorted by
-	// rule, path, line and detail.
-	Findings      []*Finding `protobuf:"bytes,10,rep,name=findings,proto3" json:"findings,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// test support, data files, environment probes, runner reach, and
+	// overfitting to the sealed claims' tests), sorted by rule, path, line
+	// and detail.
+	Findings []*Finding `protobuf:"bytes,10,rep,name=findings,proto3" json:"findings,omitempty"`
+	// Go packages ("./dir", "." for the root) whose test harness the patch
+	// changes (a test file of theirs has a test-harness finding).
+	HarnessPackages []string `protobuf:"bytes,11,rep,name=harness_packages,json=harnessPackages,proto3" json:"harness_packages,omitempty"`
+	// Changed files the counterfactual oracle puts back to the baseline's
+	// version: test support outside test files and changed data files.
+	Counterfactual []string `protobuf:"bytes,12,rep,name=counterfactual,proto3" json:"counterfactual,omitempty"`
+	// The changed data files of counterfactual that non-test source embeds
+	// or names.
+	DataReferenced []string `protobuf:"bytes,13,rep,name=data_referenced,json=dataReferenced,proto3" json:"data_referenced,omitempty"`
+	// Python modules under tests/ that non-test code imports: source.
+	SourceByUse []string `protobuf:"bytes,14,rep,name=source_by_use,json=sourceByUse,proto3" json:"source_by_use,omitempty"`
+	// Go packages of the patch tree that only tests use.
+	TestOnlyPackages []string `protobuf:"bytes,15,rep,name=test_only_packages,json=testOnlyPackages,proto3" json:"test_only_packages,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TreesMaterialized) Reset() {
@@ -1157,6 +1171,41 @@ func (x *TreesMaterialized) GetUnjudgeable() []*UnjudgeableContent {
 func (x *TreesMaterialized) GetFindings() []*Finding {
 	if x != nil {
 		return x.Findings
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetHarnessPackages() []string {
+	if x != nil {
+		return x.HarnessPackages
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetCounterfactual() []string {
+	if x != nil {
+		return x.Counterfactual
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetDataReferenced() []string {
+	if x != nil {
+		return x.DataReferenced
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetSourceByUse() []string {
+	if x != nil {
+		return x.SourceByUse
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetTestOnlyPackages() []string {
+	if x != nil {
+		return x.TestOnlyPackages
 	}
 	return nil
 }
@@ -2795,7 +2844,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\bold_path\x18\x02 \x01(\tR\aoldPath\x12/\n" +
 	"\x06change\x18\x03 \x01(\x0e2\x17.sealgate.v1.ChangeKindR\x06change\x12,\n" +
 	"\x05class\x18\x04 \x01(\x0e2\x16.sealgate.v1.FileClassR\x05class\x12#\n" +
-	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xe5\x03\n" +
+	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xb3\x05\n" +
 	"\x11TreesMaterialized\x120\n" +
 	"\x14baseline_tree_digest\x18\x01 \x01(\tR\x12baselineTreeDigest\x12*\n" +
 	"\x11patch_tree_digest\x18\x02 \x01(\tR\x0fpatchTreeDigest\x121\n" +
@@ -2810,7 +2859,12 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"submodules\x12A\n" +
 	"\vunjudgeable\x18\t \x03(\v2\x1f.sealgate.v1.UnjudgeableContentR\vunjudgeable\x120\n" +
 	"\bfindings\x18\n" +
-	" \x03(\v2\x14.sealgate.v1.FindingR\bfindings\"7\n" +
+	" \x03(\v2\x14.sealgate.v1.FindingR\bfindings\x12)\n" +
+	"\x10harness_packages\x18\v \x03(\tR\x0fharnessPackages\x12&\n" +
+	"\x0ecounterfactual\x18\f \x03(\tR\x0ecounterfactual\x12'\n" +
+	"\x0fdata_referenced\x18\r \x03(\tR\x0edataReferenced\x12\"\n" +
+	"\rsource_by_use\x18\x0e \x03(\tR\vsourceByUse\x12,\n" +
+	"\x12test_only_packages\x18\x0f \x03(\tR\x10testOnlyPackages\"7\n" +
 	"\tSubmodule\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
 	"\x06commit\x18\x02 \x01(\tR\x06commit\":\n" +

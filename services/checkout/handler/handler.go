@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -18,6 +19,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/runtime"
 )
 
@@ -64,9 +66,30 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	for _, u := range co.Unjudgeable {
 		tm.Unjudgeable = append(tm.Unjudgeable, &pb.UnjudgeableContent{Path: recordPath(u.Path), Why: strings.ToValidUTF8(u.Why, "\uFFFD")})
 	}
-	for _, f := range co.Findings {
+	findings := co.Findings
+	if claims := sealed.Criteria.Claims; len(claims) > 0 {
+		over, err := co.Overfitting(ctx, claims)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			// Not judged is never "not overfitting".
+			over = []inspect.Finding{{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}}
+		}
+		findings = inspect.Sort(append(slices.Clone(findings), over...))
+	}
+	for _, f := range findings {
 		tm.Findings = append(tm.Findings, &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD")})
 	}
+	tm.HarnessPackages = co.HarnessPackages
+	tm.TestOnlyPackages = co.TestOnlyPackages
+	for _, p := range co.Counterfactual {
+		tm.Counterfactual = append(tm.Counterfactual, recordPath(p))
+	}
+	for _, p := range co.DataReferenced {
+		tm.DataReferenced = append(tm.DataReferenced, recordPath(p))
+	}
+	tm.SourceByUse = co.SourceByUse
 	for _, ch := range co.Changes {
 		fc := &pb.FileChange{Path: recordPath(ch.Path), OldPath: recordPath(ch.OldPath), Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
 		for _, l := range ch.ChangedLines {
