@@ -27,6 +27,7 @@ if sys.version_info < (3, 8):
 
 import ast
 import base64
+import importlib.util
 import json
 import warnings
 
@@ -174,16 +175,26 @@ def conj_eq(test):
 
 class Source:
     def __init__(self, src, tree):
-        self.src = src
         self.tree = tree
-        self.lines = src.decode("utf-8", "replace").splitlines()
+        # ast's columns are UTF-8 byte offsets into the decoded source,
+        # whose line ends decode_source makes \n (as the parser reads them).
+        try:
+            text = importlib.util.decode_source(src)
+        except Exception:
+            text = src.decode("utf-8", "replace")
+        self.lines = [l.encode("utf-8") for l in text.split("\n")]
 
     def text(self, node):
-        try:
-            t = ast.get_source_segment(self.src.decode("utf-8", "replace"), node) or ""
-        except Exception:
-            t = ""
-        t = " ".join(t.split())
+        """The node's source on one line, shortened."""
+        l0, l1 = getattr(node, "lineno", 0) - 1, getattr(node, "end_lineno", 0) - 1
+        c0, c1 = getattr(node, "col_offset", 0), getattr(node, "end_col_offset", 0)
+        if not (0 <= l0 <= l1 < len(self.lines)) or c0 is None or c1 is None:
+            return ""
+        if l0 == l1:
+            parts = [self.lines[l0][c0:c1]]
+        else:
+            parts = [self.lines[l0][c0:]] + self.lines[l0 + 1:l1] + [self.lines[l1][:c1]]
+        t = " ".join(b" ".join(parts).decode("utf-8", "replace").split())
         return t if len(t) <= MAX_TEXT else t[:MAX_TEXT - 3] + "..."
 
 

@@ -308,10 +308,15 @@ func (g *goFile) stringConsts() map[string]string {
 		return true
 	})
 	out := map[string]string{}
-	for range len(decl) + 1 { // each round folds one more level
+	for grew := true; grew; { // each round folds one more level
+		grew = false
 		for name, e := range decl {
+			if _, done := out[name]; done {
+				continue
+			}
 			if v, ok := constString(e, out); ok {
 				out[name] = v
+				grew = true
 			}
 		}
 	}
