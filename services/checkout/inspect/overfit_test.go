@@ -131,6 +131,9 @@ func TestGoOverfittingHonest(t *testing.T) {
 		{"a constant the file already had", addTest, "TestAdd",
 			"package calc\n\nconst limit = 21\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
 			"package calc\n\nconst limit = 21\n\nfunc Add(a, b int) int {\n\tif a+b > 21 {\n\t\treturn 21\n\t}\n\treturn a + b\n}\n"},
+		{"a base case on 0 and 1", "package calc\n\nimport \"testing\"\n\nfunc TestFact(t *testing.T) {\n\tfor _, c := range []struct{ n, want int }{{0, 1}, {1, 1}, {-1, 1}, {5, 120}} {\n\t\tif got := Fact(c.n); got != c.want {\n\t\t\tt.Fatal(got)\n\t\t}\n\t}\n}\n", "TestFact",
+			"package calc\n\nfunc Fact(n int) int {\n\treturn n * Fact(n-2)\n}\n",
+			"package calc\n\nfunc Fact(n int) int {\n\tif n <= 1 {\n\t\treturn 1\n\t}\n\tif n == -1 {\n\t\treturn -1\n\t}\n\treturn n * Fact(n-1)\n}\n"},
 		{"an unrelated literal", addTest, "TestAdd", addBase, "package calc\n\nfunc Add(a, b int) int {\n\tif a == 100 {\n\t\treturn 7\n\t}\n\treturn a + b\n}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
