@@ -6,9 +6,16 @@
 // changed or deleted are put back in the oracle tree; tests the patch added
 // to an existing test file are deferred until that file's baseline tests
 // pass; harness files that differ from the baseline are reported, by
-// language; a test file of the patch that declares TestMain or init (Go) or
-// pytest hooks or plugins (Python) is reported, since it controls the
-// harness of its tests.
+// language; a test file of the patch that carries code running before its
+// package's tests (Go: TestMain, init, package-level initializers that run
+// code) or pytest hooks or plugins (Python) is reported, since it controls
+// the harness of its tests. The static analyses of package inspect report
+// the rest the patch reaches: test support outside test files, changed
+// data, new probes of the environment, Python source reaching into the
+// test runner, and (per claim, Overfitting) special cases of a test's
+// inputs. Content the gate does not write (submodules, paths with control
+// characters, symlinks out of the tree) is left out of the trees and
+// recorded, never a refusal of the run.
 //
 // The rules know Go and Python (pytest): see Class, Language and
 // HarnessLanguage.
@@ -377,11 +384,12 @@ func listTree(ctx context.Context, repo, rev string, opts tree.Options, what str
 	return nil, err
 }
 
-// IsTestFile reports whether p is test code: a *_test.go file, anything
-// under a testdata directory at any depth, a Python test file (test_*.py,
-// *_test.py, conftest.py at any depth, anything but a .go file under a
-// directory named tests at any depth), or a file a TestSupport glob
-// matches.
+// IsTestFile reports whether p is test code by its path: a *_test.go file,
+// anything under a testdata directory at any depth, a Python test file
+// (test_*.py, *_test.py, conftest.py at any depth, anything but a .go file
+// under a directory named tests at any depth), or a file a TestSupport
+// glob matches. A Python module under tests/ that non-test code imports is
+// source all the same (SourceByUse).
 func (c *Checkout) IsTestFile(p string) bool {
 	return isTestFile(p, c.testSupport)
 }
