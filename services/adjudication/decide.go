@@ -164,6 +164,11 @@ type Evidence struct {
 	// Dependencies: module dependencies that could not be put where the
 	// sandbox reads them (its jobs could not build).
 	Dependencies []string
+	// Unjudgeable: content of the patch (or the baseline) the gate did not
+	// materialize, each saying what and where. What ran is not the patch, so nothing
+	// measured decides: the verdict is INCONCLUSIVE naming these, even
+	// where a claim failed or a test broke.
+	Unjudgeable []string
 }
 
 // Policy is the part of the sealed criteria the decision reads.
@@ -376,6 +381,14 @@ func Decide(p Policy, e Evidence) Verdict {
 	v.FixProven = len(fixed) > 0 && !unsettled
 	v.Reasons = append(append([]string{}, blocks...), gaps...)
 	switch {
+	case len(e.Unjudgeable) > 0:
+		// Evidence from trees that are not the patch's proves nothing
+		// about the patch, for or against it.
+		u := fmt.Sprintf("the patch holds content the gate cannot materialize, so what ran is not the patch: %s", clip(sorted(e.Unjudgeable)))
+		v.Decision = Inconclusive
+		v.Reason = "INCONCLUSIVE: " + u
+		v.Reasons = append([]string{u}, v.Reasons...)
+		v.FixProven = false
 	case len(blocks) > 0:
 		v.Decision = Block
 		v.Reason = "BLOCK: " + blocks[0]

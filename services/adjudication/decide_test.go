@@ -111,6 +111,13 @@ func TestDecide(t *testing.T) {
 		{name: "fallen worker", edit: func(e *Evidence) { e.Fallen = []string{"executor-2"} }, want: Inconclusive, reason: "fell silent"},
 		{name: "harness drift", edit: func(e *Evidence) { e.HarnessDrift = []string{"go.mod"} }, want: Inconclusive, reason: "go.mod"},
 		{name: "budget exhausted", edit: func(e *Evidence) { e.BudgetExhausted = true }, want: Inconclusive, reason: "budget", step: RaiseLimit},
+		{name: "unjudgeable content", edit: func(e *Evidence) {
+			e.Unjudgeable = []string{`the patch moves submodule "lib" from commit aa to bb`}
+		}, want: Inconclusive, reason: `submodule "lib"`},
+		{name: "unjudgeable content outranks a refuted claim", edit: func(e *Evidence) {
+			e.Unjudgeable = []string{`the patch's tree holds "a\nb.go", which the gate does not write: control-character`}
+			e.Claims[0] = Claim{ID: "go:./calc:TestDivide", Outcome: Refuted, Class: IncompleteFix, Why: "fails on both sides"}
+		}, want: Inconclusive, reason: "what ran is not the patch"},
 		{name: "test edits ask a human but do not block", edit: func(e *Evidence) { e.TestEdits = []string{"calc/calc_test.go"} }, want: Merge, step: HumanReviewTestEdit},
 	}
 	for _, tc := range cases {

@@ -164,6 +164,9 @@ func (r *Run) Gather(missing []string) Evidence {
 	if r.Trees != nil {
 		e.HarnessDrift = r.Trees.HarnessDrift
 		e.TestEdits = r.Trees.OracleRestored
+		for _, u := range r.Trees.Unjudgeable {
+			e.Unjudgeable = append(e.Unjudgeable, u.Why)
+		}
 	}
 	for _, c := range r.Claims() {
 		e.Claims = append(e.Claims, r.claim(c, len(missing) > 0))

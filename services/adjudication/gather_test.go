@@ -383,3 +383,21 @@ func TestRunCollateralComparedAlways(t *testing.T) {
 		})
 	}
 }
+
+// TestRunUnjudgeableContentIsInconclusive: content the checkout recorded as
+// not materialized makes the run INCONCLUSIVE naming it, even with every
+// claim fixed and every floor met.
+func TestRunUnjudgeableContentIsInconclusive(t *testing.T) {
+	b := newRun(t, []string{claim}, 0, 0)
+	b.recs[2].Record.GetTreesMaterialized().Unjudgeable = []*pb.UnjudgeableContent{{Path: "lib", Why: `the patch moves submodule "lib" from commit aa to bb`}}
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	v, a := decide(t, b)
+	if v.Decision != Inconclusive || !strings.Contains(v.Reason, `submodule "lib"`) || v.FixProven {
+		t.Fatalf("got %s (fix proven %v): %s", v.Decision, v.FixProven, v.Reason)
+	}
+	validate(t, a)
+}

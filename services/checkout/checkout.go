@@ -6,9 +6,16 @@
 // changed or deleted are put back in the oracle tree; tests the patch added
 // to an existing test file are deferred until that file's baseline tests
 // pass; harness files that differ from the baseline are reported, by
-// language; a test file of the patch that declares TestMain or init (Go) or
-// pytest hooks or plugins (Python) is reported, since it controls the
-// harness of its tests.
+// language; a test file of the patch that carries code running before its
+// package's tests (Go: TestMain, init, package-level initializers that run
+// code) or pytest hooks or plugins (Python) is reported, since it controls
+// the harness of its tests. The static analyses of package inspect report
+// the rest the patch reaches: test support outside test files, changed
+// data, new probes of the environment, Python source reaching into the
+// test runner, and (per claim, Overfitting) special cases of a test's
+// inputs. Content the gate does not write (submodules, paths with control
+// characters, symlinks out of the tree) is left out of the trees and
+// recorded, never a refusal of the run.
 //
 // The rules know Go and Python (pytest): see Class, Language and
 // HarnessLanguage.
@@ -33,7 +40,9 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/checkout/patch"
 	"github.com/sealgate/sealgate/services/checkout/tree"
 )
@@ -53,6 +62,11 @@ type Input struct {
 	// restored from the baseline and never judged as source. `*` matches
 	// across `/`, `?` matches one character other than `/`.
 	TestSupport []string
+	// Python is the interpreter that reads changed Python sources (with
+	// ast, never running them; see inspect.Python): the run's sealed
+	// interpreter. Without one, every changed Python source gets a
+	// runner-reach finding saying it could not be read.
+	Python string
 }
 
 // Checkout is a prepared patch: its trees, its change set and its oracle
@@ -91,16 +105,102 @@ type Checkout struct {
 	// the patch version does not parse, none can be listed and the caller
 	// must treat the file's new tests as unverifiable.
 	Unparsable []string
-	// TestHarness are the test files the patch added or changed that
-	// declare harness the baseline version did not declare identically (or
-	// whose patch version cannot be read): a Go test file's TestMain or
-	// init functions, which control its package's tests; a Python test
-	// file's (a .py file of test code) pytest hooks, pytest_plugins and the
-	// like (see pythonHarnessDecls), which control how pytest collects and
-	// runs its tests.
+	// TestHarness are the test files that carry code the patch added or
+	// changed and that runs before or around the tests: a Go test file
+	// with a finding of rule inspect.RuleTestHarness (TestMain, init, a
+	// package-level variable whose initializer runs code, a go:linkname
+	// directive — new or changed —, a test-file function such code calls
+	// that the patch changed, or a changed test file that does not parse);
+	// a Python test file (a .py file of test code) whose pytest hooks,
+	// pytest_plugins and the like (see pythonHarnessDecls) are not the
+	// baseline version's; a test file that is a symlink. Sorted.
 	TestHarness []string
+	// HarnessPackages are the Go packages ("./dir", or "." for the root,
+	// as `go test` takes them) with a Go file in TestHarness: the patch
+	// changes what runs before their tests, so their claims and suite
+	// results can only be judged from runs that compile the baseline's
+	// test files. Sorted.
+	HarnessPackages []string
+	// TestOnlyPackages are the Go packages (as HarnessPackages) of the
+	// patch tree that only tests use: imported only by test files, or by
+	// non-test files of such packages, at any depth (see
+	// inspect.GoImportGraph). Sorted.
+	TestOnlyPackages []string
+	// Counterfactual are the changed files the counterfactual oracle puts
+	// back to the baseline's version (absent there: removed; deleted by
+	// the patch: restored) to re-run the claims: test support the patch
+	// changed outside the test files the oracle already restores — Go
+	// files of TestOnlyPackages, non-test Go files importing testing,
+	// Python modules only tests import, and every changed data file
+	// (not source, test code nor harness, and materialized). Each has a
+	// finding of rule inspect.RuleTestSupport or inspect.RuleDataFile
+	// saying why. Sorted.
+	Counterfactual []string
+	// DataReferenced are the changed data files of Counterfactual that
+	// non-test source embeds (//go:embed) or names in a string literal:
+	// data production code reads, which must be judged (mutated) rather
+	// than only put back. Sorted.
+	DataReferenced []string
+	// SourceByUse are the Python modules of the patch tree that are test
+	// code by their path (under a tests/ directory; never test_*.py,
+	// *_test.py or conftest.py, nor a TestSupport glob's) but that
+	// non-test code imports, directly or through other such modules: they
+	// are source. Their Changes are ClassSource (measured and mutated).
+	// The oracle decides what to put back by the baseline's own imports,
+	// so a patch cannot exempt a baseline test file from being put back
+	// by importing it. Sorted.
+	SourceByUse []string
+	// Findings are everything the static analyses of package inspect
+	// found, of every rule, sorted by inspect.Compare. FindingsOf selects
+	// one rule.
+	Findings []inspect.Finding
+	// Submodules are the gitlinks both trees hold at the same path with the
+	// same commit: the patch does not touch them, and they are left out of
+	// every tree the gate materializes (their content is another
+	// repository's). Sorted by Path.
+	Submodules []Submodule
+	// Unjudgeable is the content the gate refuses to materialize, with
+	// why, sorted by Path: a gitlink the patch adds, changes or removes,
+	// a path with a control character, a path through a symlink, a
+	// symlink leaving the tree, an unsupported mode (in either tree), and
+	// baseline test files that cannot be put back into the patch tree.
+	// The trees hold everything else. When it is not empty what the gate
+	// runs is not the patch: the run cannot be judged and its verdict is
+	// INCONCLUSIVE naming these, whatever else is measured.
+	Unjudgeable []Unjudgeable
 
 	testSupport []string
+	// pythonRefs are the string literals of the patch's non-test Python
+	// files, for the data-file rule.
+	pythonRefs []inspect.SourceRefs
+	// python is Input.Python; pySources holds what the script read of the
+	// changed Python sources, by path (see Overfitting).
+	python    string
+	pySources map[string]pySource
+}
+
+// pySource is what the script read of a changed Python source's two
+// versions.
+type pySource struct {
+	decisions []inspect.Decision
+	baseLits  []inspect.Lit
+	err       string // the patch version does not parse (or was not read)
+}
+
+// Submodule is a gitlink the patch leaves as it is.
+type Submodule struct {
+	// Path is the gitlink's path; Commit the commit it names.
+	Path, Commit string
+}
+
+// Unjudgeable is one piece of content the gate does not materialize.
+type Unjudgeable struct {
+	// Path is the path as git lists it (it may hold control characters or
+	// invalid UTF-8: quote it before showing it).
+	Path string
+	// Why says what is there and why it is not materialized, on one line
+	// with the path quoted.
+	Why string
 }
 
 // Change is one file the patch changes.
@@ -146,9 +246,12 @@ type Deferred struct {
 // the Checkout; the caller removes it afterwards.
 //
 // An error in the input (a bad revision, a malformed or empty diff, a diff
-// that does not apply, an unsafe path, a diff git and the parser read
-// differently) is a *UsageError. Any other error is an infrastructure
-// failure.
+// that does not apply or writes through a symlink, a diff git and the
+// parser read differently) is a *UsageError. Content the gate does not
+// materialize — a submodule, a path with a control character, a symlink
+// out of the tree — is no error: it is left out of the trees and listed in
+// Submodules (a gitlink the patch does not touch) or Unjudgeable. Any
+// other error is an infrastructure failure.
 func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err error) {
 	if err := checkInput(in); err != nil {
 		return nil, err
@@ -185,8 +288,10 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		}
 	}()
 
-	c := &Checkout{testSupport: slices.Clone(in.TestSupport)}
-	var opts tree.Options
+	c := &Checkout{testSupport: slices.Clone(in.TestSupport), python: in.Python}
+	// What the gate will not write is left out of the trees and recorded:
+	// the run still gets a verdict (see Unjudgeable).
+	opts := tree.Options{LeaveOut: true}
 	if parsed != nil {
 		opts.AlternateObjectDirs = []string{s.objectsDir()}
 	}
@@ -221,15 +326,19 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	if err := verify(ctx, c.Baseline, c.Patch, parsed); err != nil {
 		return nil, err
 	}
+	c.judgeLeftOut()
 	c.Changes = c.changes(parsed)
 	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
-	if err := c.planOracle(); err != nil {
+	if err := c.planOracle(ctx); err != nil {
 		return nil, err
 	}
 	if err := c.findDeferred(ctx); err != nil {
 		return nil, err
 	}
 	if err := c.findTestHarness(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.inspect(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -275,11 +384,12 @@ func listTree(ctx context.Context, repo, rev string, opts tree.Options, what str
 	return nil, err
 }
 
-// IsTestFile reports whether p is test code: a *_test.go file, anything
-// under a testdata directory at any depth, a Python test file (test_*.py,
-// *_test.py, conftest.py at any depth, anything but a .go file under a
-// directory named tests at any depth), or a file a TestSupport glob
-// matches.
+// IsTestFile reports whether p is test code by its path: a *_test.go file,
+// anything under a testdata directory at any depth, a Python test file
+// (test_*.py, *_test.py, conftest.py at any depth, anything but a .go file
+// under a directory named tests at any depth), or a file a TestSupport
+// glob matches. A Python module under tests/ that non-test code imports is
+// source all the same (SourceByUse).
 func (c *Checkout) IsTestFile(p string) bool {
 	return isTestFile(p, c.testSupport)
 }
@@ -317,7 +427,7 @@ func (c *Checkout) changes(parsed *patch.Patch) []Change {
 		case patch.OpCopied:
 			ch.Kind, ch.OldPath = Added, f.OldPath
 		}
-		if !f.Binary && f.Op != patch.OpDeleted {
+		if _, leftOut := c.Patch.LookupLeftOut(ch.Path); !f.Binary && f.Op != patch.OpDeleted && !leftOut {
 			ch.ChangedLines = f.AddedLines()
 		}
 		binary[ch.Path] = binary[ch.Path] || f.Binary
@@ -337,22 +447,84 @@ func (c *Checkout) changes(parsed *patch.Patch) []Change {
 	out := make([]Change, 0, len(byPath))
 	for _, p := range slices.Sorted(maps.Keys(byPath)) {
 		ch := byPath[p]
-		b, _ := c.Baseline.Lookup(p)
-		q, _ := c.Patch.Lookup(p)
-		ch.Class = classify(p, c.testSupport, binary[p], b.Mode == tree.ModeSymlink || q.Mode == tree.ModeSymlink)
+		b, _ := c.Baseline.LookupAll(p)
+		q, _ := c.Patch.LookupAll(p)
+		_, baseLeft := c.Baseline.LookupLeftOut(p)
+		_, patchLeft := c.Patch.LookupLeftOut(p)
+		// Content the gate does not write is foreign whatever its name
+		// says: it is not what runs.
+		ch.Class = classify(p, c.testSupport, binary[p], b.Mode == tree.ModeSymlink || q.Mode == tree.ModeSymlink || baseLeft || patchLeft)
 		out = append(out, ch)
 	}
 	return out
 }
 
+// judgeLeftOut sorts what the trees left out: gitlinks the patch does not
+// touch are Submodules; everything else is Unjudgeable.
+func (c *Checkout) judgeLeftOut() {
+	paths := map[string]bool{}
+	for _, t := range []*tree.Tree{c.Baseline, c.Patch} {
+		for _, lo := range t.LeftOut() {
+			paths[lo.Path] = true
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
+		b, inBase := c.Baseline.LookupAll(p)
+		q, inPatch := c.Patch.LookupAll(p)
+		bl, baseLeft := c.Baseline.LookupLeftOut(p)
+		ql, patchLeft := c.Patch.LookupLeftOut(p)
+		baseLink := baseLeft && b.Mode == tree.ModeGitlink
+		patchLink := patchLeft && q.Mode == tree.ModeGitlink
+		qp := strconv.Quote(p)
+		var why string
+		switch {
+		case baseLink && patchLink && b.ObjectID == q.ObjectID:
+			c.Submodules = append(c.Submodules, Submodule{Path: p, Commit: b.ObjectID})
+			continue
+		case baseLink && patchLink:
+			why = fmt.Sprintf("the patch moves submodule %s from commit %s to %s", qp, b.ObjectID, q.ObjectID)
+		case patchLink && inBase:
+			why = fmt.Sprintf("the patch replaces %s with a submodule (commit %s)", qp, q.ObjectID)
+		case patchLink:
+			why = fmt.Sprintf("the patch adds submodule %s (commit %s)", qp, q.ObjectID)
+		case baseLink && inPatch:
+			why = fmt.Sprintf("the patch replaces submodule %s with other content", qp)
+		case baseLink:
+			why = fmt.Sprintf("the patch removes submodule %s", qp)
+		case patchLeft && baseLeft && b == q:
+			why = fmt.Sprintf("the baseline and the patch hold %s, which the gate does not write: %s", qp, refusal(ql))
+		case patchLeft:
+			why = fmt.Sprintf("the patch's tree holds %s, which the gate does not write: %s", qp, refusal(ql))
+		default:
+			why = fmt.Sprintf("the baseline's tree holds %s, which the gate does not write: %s", qp, refusal(bl))
+		}
+		c.Unjudgeable = append(c.Unjudgeable, Unjudgeable{Path: p, Why: why})
+	}
+}
+
+// refusal says why a tree left an entry out.
+func refusal(lo tree.LeftOut) string {
+	if lo.Detail == "" {
+		return string(lo.Reason)
+	}
+	return string(lo.Reason) + " (" + strconv.Quote(lo.Detail) + ")"
+}
+
 // planOracle lists the baseline test files the patch changed or deleted and
-// builds the oracle tree with them put back.
-func (c *Checkout) planOracle() error {
+// builds the oracle tree with them put back. A Python module under tests/
+// that the baseline's non-test code imports is source, not a test file
+// (see SourceByUse): it is not put back.
+func (c *Checkout) planOracle(ctx context.Context) error {
 	for _, d := range tree.Diff(c.Baseline, c.Patch) {
 		if d.Kind != tree.Added && c.IsTestFile(d.Path) {
 			c.OracleRestored = append(c.OracleRestored, d.Path)
 		}
 	}
+	byUse, err := c.baselineSourceByUse(ctx, c.OracleRestored)
+	if err != nil {
+		return err
+	}
+	c.OracleRestored = slices.DeleteFunc(c.OracleRestored, func(p string) bool { return byUse[p] })
 	if len(c.OracleRestored) == 0 {
 		c.Oracle = c.Patch
 		return nil
@@ -360,10 +532,18 @@ func (c *Checkout) planOracle() error {
 	oracle, err := c.Patch.Overlay(c.Baseline, c.OracleRestored)
 	if err != nil {
 		var refused *tree.RefusedError
-		if errors.As(err, &refused) {
-			return usage(ReasonOracle, err, "the patch puts a file or symlink where baseline test files need a directory", "keep the baseline's test files where they are")
+		if !errors.As(err, &refused) {
+			return err
 		}
-		return err
+		// The patch's content makes the oracle impossible: that is no
+		// mistake of the caller's, and the run is unjudgeable. The
+		// patch tree stands in for the oracle so that the trees exist;
+		// the verdict cannot rest on them.
+		c.Unjudgeable = append(c.Unjudgeable, Unjudgeable{Path: refused.Path,
+			Why: fmt.Sprintf("the baseline's test files cannot be put back: the patch puts a file or symlink where they need a directory (%s: %s)", strconv.Quote(refused.Path), refused.Reason)})
+		slices.SortStableFunc(c.Unjudgeable, func(a, b Unjudgeable) int { return strings.Compare(a.Path, b.Path) })
+		c.Oracle = c.Patch
+		return nil
 	}
 	c.Oracle = oracle
 	return nil
@@ -439,11 +619,14 @@ func testFuncsOf(t *tree.Tree, file string, src []byte, list func([]byte) ([]str
 }
 
 // harnessLister returns how the harness declarations of a test file are
-// listed, or nil for a file that is no Go test file or Python test code.
+// listed: pythonHarnessDecls for Python test code; for a Go test file, a
+// lister that lists nothing (Go test files are judged by
+// inspectGoHarness, but a symlink among them is caught here); nil for
+// any other file.
 func harnessLister(p string) func([]byte) ([]string, error) {
 	switch {
 	case isGoTestFile(p):
-		return harnessDecls
+		return func([]byte) ([]string, error) { return nil, nil }
 	case isPythonTestCode(p):
 		return pythonHarnessDecls
 	}
@@ -458,12 +641,12 @@ func goPackage(file string) string {
 	return "."
 }
 
-// findTestHarness lists the test files the patch added or changed whose
-// harness declarations (Go: TestMain and init functions; Python: see
-// pythonHarnessDecls) are not the baseline version's, byte for byte. A
-// patch version that does not parse (or is a symlink) is listed: it cannot
-// be shown harmless. Both versions are read by the rules of the patch
-// version's path.
+// findTestHarness lists the Python test files the patch added or changed
+// whose harness declarations (see pythonHarnessDecls) are not the
+// baseline version's, byte for byte, and the Go or Python test files the
+// patch made symlinks. A patch version that does not parse is listed: it
+// cannot be shown harmless. Both versions are read by the rules of the
+// patch version's path. (Go test files are judged by inspectGoHarness.)
 func (c *Checkout) findTestHarness(ctx context.Context) error {
 	type pair struct{ file, baseFile string }
 	var pairs []pair

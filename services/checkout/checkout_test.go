@@ -300,7 +300,6 @@ func TestUnsafePathsRefused(t *testing.T) {
 		{"through a symlink it creates", "diff --git a/l2 b/l2\nnew file mode 120000\n--- /dev/null\n+++ b/l2\n@@ -0,0 +1 @@\n+dir\n\\ No newline at end of file\ndiff --git a/l2/evil.go b/l2/evil.go\nnew file mode 100644\n--- /dev/null\n+++ b/l2/evil.go\n@@ -0,0 +1 @@\n+package dir\n", ReasonUnsafePath},
 		// git sees no file there, so the diff does not apply.
 		{"modify through a symlink", "--- a/link/f.go\n+++ b/link/f.go\n@@ -1 +1 @@\n-package dir\n+package evil\n", ReasonDoesNotApply},
-		{"escaping symlink", "diff --git a/out b/out\nnew file mode 120000\n--- /dev/null\n+++ b/out\n@@ -0,0 +1 @@\n+../../etc/passwd\n\\ No newline at end of file\n", ReasonUnsafePath},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := prepare(t, Input{Repo: r.dir, Baseline: base, PatchDiff: []byte(tc.diff)})
@@ -308,14 +307,14 @@ func TestUnsafePathsRefused(t *testing.T) {
 		})
 	}
 
-	// An unsafe baseline is refused too.
-	r.symlink("/etc/passwd", "abs")
-	bad := r.commit("absolute symlink")
-	_, err := prepare(t, Input{Repo: r.dir, Baseline: bad, PatchCommit: base})
-	wantUsage(t, err, ReasonUnsafePath)
-	var refused *tree.RefusedError
-	if !errors.As(err, &refused) || refused.Reason != tree.ReasonSymlinkAbsolute {
-		t.Fatalf("error %v, want the tree's refusal inside", err)
+	// A symlink out of the tree is content the gate does not write: no
+	// usage error, but unjudgeable (see TestUnjudgeable), and not written.
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchDiff: []byte("diff --git a/out b/out\nnew file mode 120000\n--- /dev/null\n+++ b/out\n@@ -0,0 +1 @@\n+../../etc/passwd\n\\ No newline at end of file\n")})
+	if len(c.Unjudgeable) != 1 || c.Unjudgeable[0].Path != "out" || !strings.Contains(c.Unjudgeable[0].Why, string(tree.ReasonSymlinkEscape)) {
+		t.Fatalf("unjudgeable %+v", c.Unjudgeable)
+	}
+	if _, ok := c.Patch.Lookup("out"); ok {
+		t.Fatal("the patch tree holds the escaping symlink")
 	}
 }
 
@@ -407,8 +406,12 @@ func TestOracleConflict(t *testing.T) {
 	r.remove("pkg/testdata")
 	r.write("pkg/testdata", "now a file\n")
 	patched := r.commit("patch")
-	_, err := prepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: patched})
-	wantUsage(t, err, ReasonOracle)
+	// The patch makes the oracle impossible: the run is unjudgeable, not
+	// the caller's mistake.
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: patched})
+	if len(c.Unjudgeable) != 1 || c.Unjudgeable[0].Path != "pkg/testdata/in.txt" || !strings.Contains(c.Unjudgeable[0].Why, "cannot be put back") {
+		t.Fatalf("unjudgeable %+v", c.Unjudgeable)
+	}
 }
 
 func TestHarnessDrift(t *testing.T) {

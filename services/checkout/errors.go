@@ -27,18 +27,15 @@ const (
 	ReasonDiff Reason = "malformed-diff"
 	// ReasonDoesNotApply: the diff does not apply to the baseline.
 	ReasonDoesNotApply Reason = "diff-does-not-apply"
-	// ReasonUnsafePath: a tree or the diff holds a path that is absolute,
-	// has a ".." or ".git" component, passes through a symlink, or a symlink
-	// that leaves the tree.
+	// ReasonUnsafePath: the diff writes through a symbolic link, which git
+	// will not apply. (Content of a tree the gate does not write — a
+	// gitlink, a path with a control character, a symlink that leaves the
+	// tree — is no usage error: see Checkout.Unjudgeable.)
 	ReasonUnsafePath Reason = "unsafe-path"
 	// ReasonDisagreement: the tree built from the patch and the parsed diff
 	// disagree about what changed: git and the diff parser read the diff
 	// differently, so neither reading can be trusted.
 	ReasonDisagreement Reason = "diff-disagrees-with-tree"
-	// ReasonOracle: the baseline's test files cannot be put back into the
-	// patch tree (the patch put a file or a symlink where they need a
-	// directory).
-	ReasonOracle Reason = "oracle-conflict"
 )
 
 // UsageError is an error in what the caller asked for: a bad revision, a

@@ -109,27 +109,3 @@ func unparen(e ast.Expr) ast.Expr {
 		e = p.X
 	}
 }
-
-// harnessDecls returns the source text of every top-level TestMain and init
-// function src declares (without doc comments), sorted.
-func harnessDecls(src []byte) ([]string, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: parse test file: %w", err)
-	}
-	var decls []string
-	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Recv != nil || (fn.Name.Name != "TestMain" && fn.Name.Name != "init") {
-			continue
-		}
-		start, end := fset.Position(fn.Pos()).Offset, fset.Position(fn.End()).Offset
-		if start < 0 || end > len(src) || start > end {
-			return nil, fmt.Errorf("checkout: parse test file: %s has no source span", fn.Name.Name)
-		}
-		decls = append(decls, string(src[start:end]))
-	}
-	slices.Sort(decls)
-	return decls, nil
-}

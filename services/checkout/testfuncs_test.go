@@ -87,24 +87,6 @@ func TestIgnored(t *testing.T) {}
 	}
 }
 
-func TestHarnessDecls(t *testing.T) {
-	got, err := harnessDecls([]byte(`package p
-import "testing"
-// doc is not part of it
-func init() { a() }
-func (S) init() {}
-func TestMain(m *testing.M) { m.Run() }
-func init() { b() }
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"func TestMain(m *testing.M) { m.Run() }", "func init() { a() }", "func init() { b() }"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("harnessDecls = %q, want %q", got, want)
-	}
-}
-
 func FuzzTestFuncs(f *testing.F) {
 	for _, seed := range []string{
 		"package p\nimport \"testing\"\nfunc TestA(t *testing.T) {}\n",
@@ -139,9 +121,6 @@ func FuzzTestFuncs(f *testing.F) {
 			if !strings.Contains(string(src), name) {
 				t.Fatalf("%q is not in the source", name)
 			}
-		}
-		if _, err := harnessDecls(src); err != nil {
-			t.Fatalf("harnessDecls fails on source TestFuncs parsed: %v", err)
 		}
 	})
 }

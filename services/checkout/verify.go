@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -36,9 +37,13 @@ type expectation struct {
 // *UsageError with ReasonDisagreement.
 func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) error {
 	var reads []string
+	gitlinks := map[string][]byte{}
 	for _, f := range parsed.Files {
 		if f.Op != patch.OpAdded && !f.Binary {
-			if _, ok := base.Lookup(f.OldPath); ok {
+			switch e, ok := base.LookupAll(f.OldPath); {
+			case ok && e.Mode == tree.ModeGitlink:
+				gitlinks[f.OldPath] = gitlinkContent(e.ObjectID)
+			case ok && e.Type == "blob":
 				reads = append(reads, f.OldPath)
 			}
 		}
@@ -47,6 +52,7 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 	if err != nil {
 		return fmt.Errorf("checkout: read baseline files: %w", err)
 	}
+	maps.Copy(contents, gitlinks)
 	disagree := func(format string, args ...any) error {
 		return usage(ReasonDisagreement, nil, fmt.Sprintf(format, args...), "the diff does not say exactly what the patch does: make it with `git diff` against the baseline")
 	}
@@ -57,7 +63,7 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 		if f.Op != patch.OpDeleted && f.Op != patch.OpRenamed {
 			continue
 		}
-		old, ok := base.Lookup(f.OldPath)
+		old, ok := base.LookupAll(f.OldPath)
 		if !ok {
 			return disagree("the diff changes %s, which the baseline does not have", strconv.Quote(f.OldPath))
 		}
@@ -86,7 +92,7 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 		mode := tree.ModeFile
 		if f.Op != patch.OpAdded {
 			var ok bool
-			old, ok = base.Lookup(f.OldPath)
+			old, ok = base.LookupAll(f.OldPath)
 			if !ok {
 				return disagree("the diff changes %s, which the baseline does not have", strconv.Quote(f.OldPath))
 			}
@@ -95,7 +101,7 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 			}
 			oldContent, mode = contents[f.OldPath], old.Mode
 		}
-		if _, inBase := base.Lookup(f.NewPath); inBase && f.Op != patch.OpModified && !hasKey(want, f.NewPath) {
+		if _, inBase := base.LookupAll(f.NewPath); inBase && f.Op != patch.OpModified && !hasKey(want, f.NewPath) {
 			return disagree("the diff creates %s, which the baseline already has", strconv.Quote(f.NewPath))
 		}
 		if f.NewMode != "" {
@@ -117,6 +123,14 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 			if err != nil {
 				return disagree("%s: %v", strconv.Quote(f.Path()), err)
 			}
+			if mode == tree.ModeGitlink {
+				oid, ok := gitlinkTarget(content)
+				if !ok {
+					return disagree("the diff makes %s a gitlink without a commit id", strconv.Quote(f.Path()))
+				}
+				exp.oid = oid
+				break
+			}
 			oid, err := blobID(base.ObjectFormat(), content)
 			if err != nil {
 				return err
@@ -126,7 +140,7 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 		want[f.NewPath] = exp
 	}
 	for p, exp := range want {
-		got, ok := patched.Lookup(p)
+		got, ok := patched.LookupAll(p)
 		if ok != exp.exists {
 			if ok {
 				return disagree("the diff removes %s but the patch tree has it", strconv.Quote(p))
@@ -145,16 +159,36 @@ func verify(ctx context.Context, base, patched *tree.Tree, parsed *patch.Patch) 
 		if exp.oidPrefix != "" && !strings.HasPrefix(got.ObjectID, exp.oidPrefix) {
 			return disagree("the diff's index line names %s object %s, the patch tree has %s", strconv.Quote(p), exp.oidPrefix, got.ObjectID)
 		}
-		if old, inBase := base.Lookup(p); inBase && old.Mode == got.Mode && old.ObjectID == got.ObjectID {
+		if old, inBase := base.LookupAll(p); inBase && old.Mode == got.Mode && old.ObjectID == got.ObjectID {
 			return disagree("the diff's change to %s leaves it as the baseline has it", strconv.Quote(p))
 		}
 	}
-	for _, c := range tree.Diff(base, patched) {
+	for _, c := range tree.DiffAll(base, patched) {
 		if !hasKey(want, c.Path) {
 			return disagree("the patch tree changes %s (%s), which the diff does not name", strconv.Quote(c.Path), c.Kind)
 		}
 	}
 	return nil
+}
+
+// gitlinkContent is how a diff shows a gitlink: "Subproject commit <id>".
+func gitlinkContent(commit string) []byte {
+	return []byte("Subproject commit " + commit + "\n")
+}
+
+// gitlinkTarget reads the commit id of a gitlink as a diff shows it.
+func gitlinkTarget(content []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(content, []byte("Subproject commit "))
+	id, nl := bytes.CutSuffix(rest, []byte("\n"))
+	if !ok || !nl || (len(id) != 40 && len(id) != 64) {
+		return "", false
+	}
+	for _, c := range id {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return "", false
+		}
+	}
+	return string(id), true
 }
 
 func hasKey(m map[string]expectation, k string) bool {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/junit"
@@ -90,36 +90,20 @@ func (w *Workspace) planPytest(claim string, c *criteria.Criteria) []*jobs.Spec 
 	return []*jobs.Spec{base, patch}
 }
 
-// runnerRef matches what in Python source reaches the test runner: an
-// import of pytest, its internals or its plugin manager, a dynamic import
-// of them, or sys.modules (through which any loaded module can be
-// replaced).
-const runnerRef = `(?m)^\s*(?:import|from)\s+(?:_?pytest|pluggy|py\.test)\b|__import__\(\s*['"](?:_?pytest|pluggy)|import_module\(\s*['"](?:_?pytest|pluggy)|\bsys\.modules\b`
-
 // reachesIntoPytest returns the first changed Python source file whose
 // patched version reaches into the test runner where its baseline version
-// did not, and what it does, or "". Code under test runs inside the pytest
-// process: an import-time patch of pytest's reporting would turn a failing
-// claim into a pass, as a conftest.py plugin would, without touching a
-// harness file. A file that already did so on the baseline (a pytest
-// plugin's own source) is judged like any other.
+// did not, and where and how, or "": the checkout's runner-reach findings
+// (inspect.RuleRunnerReach, read with ast). Code under test runs inside
+// the pytest process: an import-time patch of pytest's reporting would
+// turn a failing claim into a pass, as a conftest.py plugin would, without
+// touching a harness file. A file that already did so on the baseline (a
+// pytest plugin's own source) is judged like any other.
 func (w *Workspace) reachesIntoPytest() (file, ref string) {
-	re := regexp.MustCompile(runnerRef)
-	for _, ch := range w.changedPython() {
-		after, err := os.ReadFile(filepath.Join(w.pristine[jobs.TreeOracle], filepath.FromSlash(ch.Path)))
-		if err != nil {
-			continue
+	for _, f := range w.co.FindingsOf(inspect.RuleRunnerReach) {
+		if f.Line > 0 {
+			return f.File, fmt.Sprintf("line %d: %s", f.Line, f.What)
 		}
-		before, _ := os.ReadFile(filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(ch.Path)))
-		had := map[string]bool{}
-		for _, m := range re.FindAllString(string(before), -1) {
-			had[strings.TrimSpace(m)] = true
-		}
-		for _, m := range re.FindAllString(string(after), -1) {
-			if m = strings.TrimSpace(m); !had[m] {
-				return ch.Path, m
-			}
-		}
+		return f.File, f.What
 	}
 	return "", ""
 }

@@ -1043,8 +1043,36 @@ type TreesMaterialized struct {
 	// baseline test of that file passed on the patched code.
 	DeferredTests []string `protobuf:"bytes,6,rep,name=deferred_tests,json=deferredTests,proto3" json:"deferred_tests,omitempty"`
 	PatchBlob     string   `protobuf:"bytes,7,opt,name=patch_blob,json=patchBlob,proto3" json:"patch_blob,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Gitlinks both trees hold at the same path with the same commit: the
+	// patch leaves them as they are, and they are left out of every tree the
+	// gate materializes. Sorted by path.
+	Submodules []*Submodule `protobuf:"bytes,8,rep,name=submodules,proto3" json:"submodules,omitempty"`
+	// Content the gate does not materialize (a gitlink the patch adds,
+	// changes or removes, a path with a control character, a symlink out of
+	// the tree, baseline test files that cannot be put back, ...): what runs
+	// is not the patch, and the run is INCONCLUSIVE naming these. Sorted by
+	// path.
+	Unjudgeable []*UnjudgeableContent `protobuf:"bytes,9,rep,name=unjudgeable,proto3" json:"unjudgeable,omitempty"`
+	// What the checkout's static analyses of the patch found (test harness,
+	// test support, data files, environment probes, runner reach, and
+	// overfitting to the sealed claims' tests), sorted by rule, path, line
+	// and detail.
+	Findings []*Finding `protobuf:"bytes,10,rep,name=findings,proto3" json:"findings,omitempty"`
+	// Go packages ("./dir", "." for the root) whose test harness the patch
+	// changes (a test file of theirs has a test-harness finding).
+	HarnessPackages []string `protobuf:"bytes,11,rep,name=harness_packages,json=harnessPackages,proto3" json:"harness_packages,omitempty"`
+	// Changed files the counterfactual oracle puts back to the baseline's
+	// version: test support outside test files and changed data files.
+	Counterfactual []string `protobuf:"bytes,12,rep,name=counterfactual,proto3" json:"counterfactual,omitempty"`
+	// The changed data files of counterfactual that non-test source embeds
+	// or names.
+	DataReferenced []string `protobuf:"bytes,13,rep,name=data_referenced,json=dataReferenced,proto3" json:"data_referenced,omitempty"`
+	// Python modules under tests/ that non-test code imports: source.
+	SourceByUse []string `protobuf:"bytes,14,rep,name=source_by_use,json=sourceByUse,proto3" json:"source_by_use,omitempty"`
+	// Go packages of the patch tree that only tests use.
+	TestOnlyPackages []string `protobuf:"bytes,15,rep,name=test_only_packages,json=testOnlyPackages,proto3" json:"test_only_packages,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TreesMaterialized) Reset() {
@@ -1126,6 +1154,245 @@ func (x *TreesMaterialized) GetPatchBlob() string {
 	return ""
 }
 
+func (x *TreesMaterialized) GetSubmodules() []*Submodule {
+	if x != nil {
+		return x.Submodules
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetUnjudgeable() []*UnjudgeableContent {
+	if x != nil {
+		return x.Unjudgeable
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetFindings() []*Finding {
+	if x != nil {
+		return x.Findings
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetHarnessPackages() []string {
+	if x != nil {
+		return x.HarnessPackages
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetCounterfactual() []string {
+	if x != nil {
+		return x.Counterfactual
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetDataReferenced() []string {
+	if x != nil {
+		return x.DataReferenced
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetSourceByUse() []string {
+	if x != nil {
+		return x.SourceByUse
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetTestOnlyPackages() []string {
+	if x != nil {
+		return x.TestOnlyPackages
+	}
+	return nil
+}
+
+// Submodule is a gitlink the patch leaves as it is.
+type Submodule struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Commit        string                 `protobuf:"bytes,2,opt,name=commit,proto3" json:"commit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Submodule) Reset() {
+	*x = Submodule{}
+	mi := &file_sealgate_v1_record_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Submodule) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Submodule) ProtoMessage() {}
+
+func (x *Submodule) ProtoReflect() protoreflect.Message {
+	mi := &file_sealgate_v1_record_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Submodule.ProtoReflect.Descriptor instead.
+func (*Submodule) Descriptor() ([]byte, []int) {
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Submodule) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *Submodule) GetCommit() string {
+	if x != nil {
+		return x.Commit
+	}
+	return ""
+}
+
+// UnjudgeableContent is one piece of content the gate does not materialize.
+type UnjudgeableContent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The path, quoted as a Go string literal when it is not valid UTF-8
+	// free of control characters.
+	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// What is there and why it is not materialized.
+	Why           string `protobuf:"bytes,2,opt,name=why,proto3" json:"why,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnjudgeableContent) Reset() {
+	*x = UnjudgeableContent{}
+	mi := &file_sealgate_v1_record_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnjudgeableContent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnjudgeableContent) ProtoMessage() {}
+
+func (x *UnjudgeableContent) ProtoReflect() protoreflect.Message {
+	mi := &file_sealgate_v1_record_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnjudgeableContent.ProtoReflect.Descriptor instead.
+func (*UnjudgeableContent) Descriptor() ([]byte, []int) {
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *UnjudgeableContent) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *UnjudgeableContent) GetWhy() string {
+	if x != nil {
+		return x.Why
+	}
+	return ""
+}
+
+// Finding is one result of the checkout's static analyses of the patch.
+type Finding struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The rule that found it (a stable name, e.g. "test-harness",
+	// "test-support", "data-file", "probe", "runner-reach").
+	Rule string `protobuf:"bytes,1,opt,name=rule,proto3" json:"rule,omitempty"`
+	// The file, as FileChange.path.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// The 1-based line on the patch side; 0 when it concerns the whole file.
+	Line uint32 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
+	// What was found, in words.
+	Detail        string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Finding) Reset() {
+	*x = Finding{}
+	mi := &file_sealgate_v1_record_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Finding) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Finding) ProtoMessage() {}
+
+func (x *Finding) ProtoReflect() protoreflect.Message {
+	mi := &file_sealgate_v1_record_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Finding.ProtoReflect.Descriptor instead.
+func (*Finding) Descriptor() ([]byte, []int) {
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Finding) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
+func (x *Finding) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *Finding) GetLine() uint32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *Finding) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
 // ContinuationToken authorizes exactly one unit of work. It is bound to the
 // criteria, to the record the plan derives from, to a budget allocation and to
 // a nonce; a result consumes it.
@@ -1148,7 +1415,7 @@ type ContinuationToken struct {
 
 func (x *ContinuationToken) Reset() {
 	*x = ContinuationToken{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[7]
+	mi := &file_sealgate_v1_record_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1160,7 +1427,7 @@ func (x *ContinuationToken) String() string {
 func (*ContinuationToken) ProtoMessage() {}
 
 func (x *ContinuationToken) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[7]
+	mi := &file_sealgate_v1_record_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1173,7 +1440,7 @@ func (x *ContinuationToken) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ContinuationToken.ProtoReflect.Descriptor instead.
 func (*ContinuationToken) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{7}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ContinuationToken) GetId() string {
@@ -1250,7 +1517,7 @@ type Job struct {
 
 func (x *Job) Reset() {
 	*x = Job{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[8]
+	mi := &file_sealgate_v1_record_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1262,7 +1529,7 @@ func (x *Job) String() string {
 func (*Job) ProtoMessage() {}
 
 func (x *Job) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[8]
+	mi := &file_sealgate_v1_record_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1275,7 +1542,7 @@ func (x *Job) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Job.ProtoReflect.Descriptor instead.
 func (*Job) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{8}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Job) GetJobId() string {
@@ -1331,7 +1598,7 @@ type JobPlanned struct {
 
 func (x *JobPlanned) Reset() {
 	*x = JobPlanned{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[9]
+	mi := &file_sealgate_v1_record_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1343,7 +1610,7 @@ func (x *JobPlanned) String() string {
 func (*JobPlanned) ProtoMessage() {}
 
 func (x *JobPlanned) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[9]
+	mi := &file_sealgate_v1_record_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1356,7 +1623,7 @@ func (x *JobPlanned) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobPlanned.ProtoReflect.Descriptor instead.
 func (*JobPlanned) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{9}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *JobPlanned) GetJobs() []*Job {
@@ -1378,7 +1645,7 @@ type TestCase struct {
 
 func (x *TestCase) Reset() {
 	*x = TestCase{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[10]
+	mi := &file_sealgate_v1_record_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1390,7 +1657,7 @@ func (x *TestCase) String() string {
 func (*TestCase) ProtoMessage() {}
 
 func (x *TestCase) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[10]
+	mi := &file_sealgate_v1_record_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1403,7 +1670,7 @@ func (x *TestCase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestCase.ProtoReflect.Descriptor instead.
 func (*TestCase) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{10}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *TestCase) GetName() string {
@@ -1439,7 +1706,7 @@ type Artefact struct {
 
 func (x *Artefact) Reset() {
 	*x = Artefact{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[11]
+	mi := &file_sealgate_v1_record_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1451,7 +1718,7 @@ func (x *Artefact) String() string {
 func (*Artefact) ProtoMessage() {}
 
 func (x *Artefact) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[11]
+	mi := &file_sealgate_v1_record_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1464,7 +1731,7 @@ func (x *Artefact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Artefact.ProtoReflect.Descriptor instead.
 func (*Artefact) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{11}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Artefact) GetName() string {
@@ -1508,7 +1775,7 @@ type Sandbox struct {
 
 func (x *Sandbox) Reset() {
 	*x = Sandbox{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[12]
+	mi := &file_sealgate_v1_record_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1520,7 +1787,7 @@ func (x *Sandbox) String() string {
 func (*Sandbox) ProtoMessage() {}
 
 func (x *Sandbox) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[12]
+	mi := &file_sealgate_v1_record_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1533,7 +1800,7 @@ func (x *Sandbox) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sandbox.ProtoReflect.Descriptor instead.
 func (*Sandbox) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{12}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Sandbox) GetName() string {
@@ -1579,7 +1846,7 @@ type JobResult struct {
 
 func (x *JobResult) Reset() {
 	*x = JobResult{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[13]
+	mi := &file_sealgate_v1_record_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1591,7 +1858,7 @@ func (x *JobResult) String() string {
 func (*JobResult) ProtoMessage() {}
 
 func (x *JobResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[13]
+	mi := &file_sealgate_v1_record_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1604,7 +1871,7 @@ func (x *JobResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobResult.ProtoReflect.Descriptor instead.
 func (*JobResult) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{13}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JobResult) GetJobId() string {
@@ -1694,7 +1961,7 @@ type LineRef struct {
 
 func (x *LineRef) Reset() {
 	*x = LineRef{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[14]
+	mi := &file_sealgate_v1_record_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1706,7 +1973,7 @@ func (x *LineRef) String() string {
 func (*LineRef) ProtoMessage() {}
 
 func (x *LineRef) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[14]
+	mi := &file_sealgate_v1_record_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1719,7 +1986,7 @@ func (x *LineRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LineRef.ProtoReflect.Descriptor instead.
 func (*LineRef) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{14}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *LineRef) GetPath() string {
@@ -1746,7 +2013,7 @@ type ReachEntry struct {
 
 func (x *ReachEntry) Reset() {
 	*x = ReachEntry{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[15]
+	mi := &file_sealgate_v1_record_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +2025,7 @@ func (x *ReachEntry) String() string {
 func (*ReachEntry) ProtoMessage() {}
 
 func (x *ReachEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[15]
+	mi := &file_sealgate_v1_record_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +2038,7 @@ func (x *ReachEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReachEntry.ProtoReflect.Descriptor instead.
 func (*ReachEntry) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{15}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ReachEntry) GetTest() string {
@@ -1806,7 +2073,7 @@ type CoverageMeasured struct {
 
 func (x *CoverageMeasured) Reset() {
 	*x = CoverageMeasured{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[16]
+	mi := &file_sealgate_v1_record_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1818,7 +2085,7 @@ func (x *CoverageMeasured) String() string {
 func (*CoverageMeasured) ProtoMessage() {}
 
 func (x *CoverageMeasured) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[16]
+	mi := &file_sealgate_v1_record_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1831,7 +2098,7 @@ func (x *CoverageMeasured) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CoverageMeasured.ProtoReflect.Descriptor instead.
 func (*CoverageMeasured) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{16}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CoverageMeasured) GetSource() MeasurementSource {
@@ -1912,7 +2179,7 @@ type Mutant struct {
 
 func (x *Mutant) Reset() {
 	*x = Mutant{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[17]
+	mi := &file_sealgate_v1_record_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1924,7 +2191,7 @@ func (x *Mutant) String() string {
 func (*Mutant) ProtoMessage() {}
 
 func (x *Mutant) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[17]
+	mi := &file_sealgate_v1_record_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1937,7 +2204,7 @@ func (x *Mutant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Mutant.ProtoReflect.Descriptor instead.
 func (*Mutant) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{17}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Mutant) GetId() string {
@@ -2000,7 +2267,7 @@ type StrengthMeasured struct {
 
 func (x *StrengthMeasured) Reset() {
 	*x = StrengthMeasured{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[18]
+	mi := &file_sealgate_v1_record_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2012,7 +2279,7 @@ func (x *StrengthMeasured) String() string {
 func (*StrengthMeasured) ProtoMessage() {}
 
 func (x *StrengthMeasured) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[18]
+	mi := &file_sealgate_v1_record_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2025,7 +2292,7 @@ func (x *StrengthMeasured) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StrengthMeasured.ProtoReflect.Descriptor instead.
 func (*StrengthMeasured) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{18}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StrengthMeasured) GetSource() MeasurementSource {
@@ -2104,7 +2371,7 @@ type NextStep struct {
 
 func (x *NextStep) Reset() {
 	*x = NextStep{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[19]
+	mi := &file_sealgate_v1_record_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2116,7 +2383,7 @@ func (x *NextStep) String() string {
 func (*NextStep) ProtoMessage() {}
 
 func (x *NextStep) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[19]
+	mi := &file_sealgate_v1_record_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2129,7 +2396,7 @@ func (x *NextStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NextStep.ProtoReflect.Descriptor instead.
 func (*NextStep) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{19}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *NextStep) GetAction() string {
@@ -2172,7 +2439,7 @@ type VerdictReached struct {
 
 func (x *VerdictReached) Reset() {
 	*x = VerdictReached{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[20]
+	mi := &file_sealgate_v1_record_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2184,7 +2451,7 @@ func (x *VerdictReached) String() string {
 func (*VerdictReached) ProtoMessage() {}
 
 func (x *VerdictReached) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[20]
+	mi := &file_sealgate_v1_record_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2197,7 +2464,7 @@ func (x *VerdictReached) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerdictReached.ProtoReflect.Descriptor instead.
 func (*VerdictReached) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{20}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *VerdictReached) GetDecision() Decision {
@@ -2284,7 +2551,7 @@ type VerdictSealed struct {
 
 func (x *VerdictSealed) Reset() {
 	*x = VerdictSealed{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[21]
+	mi := &file_sealgate_v1_record_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2296,7 +2563,7 @@ func (x *VerdictSealed) String() string {
 func (*VerdictSealed) ProtoMessage() {}
 
 func (x *VerdictSealed) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[21]
+	mi := &file_sealgate_v1_record_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2309,7 +2576,7 @@ func (x *VerdictSealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerdictSealed.ProtoReflect.Descriptor instead.
 func (*VerdictSealed) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{21}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *VerdictSealed) GetEnvelopeBlob() string {
@@ -2398,7 +2665,7 @@ type RecordRefused struct {
 
 func (x *RecordRefused) Reset() {
 	*x = RecordRefused{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[22]
+	mi := &file_sealgate_v1_record_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2410,7 +2677,7 @@ func (x *RecordRefused) String() string {
 func (*RecordRefused) ProtoMessage() {}
 
 func (x *RecordRefused) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[22]
+	mi := &file_sealgate_v1_record_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2423,7 +2690,7 @@ func (x *RecordRefused) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordRefused.ProtoReflect.Descriptor instead.
 func (*RecordRefused) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{22}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RecordRefused) GetRefusedDigest() string {
@@ -2474,7 +2741,7 @@ type RevocationEpoch struct {
 
 func (x *RevocationEpoch) Reset() {
 	*x = RevocationEpoch{}
-	mi := &file_sealgate_v1_record_proto_msgTypes[23]
+	mi := &file_sealgate_v1_record_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2486,7 +2753,7 @@ func (x *RevocationEpoch) String() string {
 func (*RevocationEpoch) ProtoMessage() {}
 
 func (x *RevocationEpoch) ProtoReflect() protoreflect.Message {
-	mi := &file_sealgate_v1_record_proto_msgTypes[23]
+	mi := &file_sealgate_v1_record_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2499,7 +2766,7 @@ func (x *RevocationEpoch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevocationEpoch.ProtoReflect.Descriptor instead.
 func (*RevocationEpoch) Descriptor() ([]byte, []int) {
-	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{23}
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RevocationEpoch) GetEpoch() uint64 {
@@ -2577,7 +2844,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\bold_path\x18\x02 \x01(\tR\aoldPath\x12/\n" +
 	"\x06change\x18\x03 \x01(\x0e2\x17.sealgate.v1.ChangeKindR\x06change\x12,\n" +
 	"\x05class\x18\x04 \x01(\x0e2\x16.sealgate.v1.FileClassR\x05class\x12#\n" +
-	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xb8\x02\n" +
+	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xb3\x05\n" +
 	"\x11TreesMaterialized\x120\n" +
 	"\x14baseline_tree_digest\x18\x01 \x01(\tR\x12baselineTreeDigest\x12*\n" +
 	"\x11patch_tree_digest\x18\x02 \x01(\tR\x0fpatchTreeDigest\x121\n" +
@@ -2586,7 +2853,29 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0foracle_restored\x18\x05 \x03(\tR\x0eoracleRestored\x12%\n" +
 	"\x0edeferred_tests\x18\x06 \x03(\tR\rdeferredTests\x12\x1d\n" +
 	"\n" +
-	"patch_blob\x18\a \x01(\tR\tpatchBlob\"\x82\x02\n" +
+	"patch_blob\x18\a \x01(\tR\tpatchBlob\x126\n" +
+	"\n" +
+	"submodules\x18\b \x03(\v2\x16.sealgate.v1.SubmoduleR\n" +
+	"submodules\x12A\n" +
+	"\vunjudgeable\x18\t \x03(\v2\x1f.sealgate.v1.UnjudgeableContentR\vunjudgeable\x120\n" +
+	"\bfindings\x18\n" +
+	" \x03(\v2\x14.sealgate.v1.FindingR\bfindings\x12)\n" +
+	"\x10harness_packages\x18\v \x03(\tR\x0fharnessPackages\x12&\n" +
+	"\x0ecounterfactual\x18\f \x03(\tR\x0ecounterfactual\x12'\n" +
+	"\x0fdata_referenced\x18\r \x03(\tR\x0edataReferenced\x12\"\n" +
+	"\rsource_by_use\x18\x0e \x03(\tR\vsourceByUse\x12,\n" +
+	"\x12test_only_packages\x18\x0f \x03(\tR\x10testOnlyPackages\"7\n" +
+	"\tSubmodule\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
+	"\x06commit\x18\x02 \x01(\tR\x06commit\":\n" +
+	"\x12UnjudgeableContent\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x10\n" +
+	"\x03why\x18\x02 \x01(\tR\x03why\"]\n" +
+	"\aFinding\x12\x12\n" +
+	"\x04rule\x18\x01 \x01(\tR\x04rule\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x12\n" +
+	"\x04line\x18\x03 \x01(\rR\x04line\x12\x16\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\x82\x02\n" +
 	"\x11ContinuationToken\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12'\n" +
@@ -2782,78 +3071,84 @@ func file_sealgate_v1_record_proto_rawDescGZIP() []byte {
 }
 
 var file_sealgate_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_sealgate_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_sealgate_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_sealgate_v1_record_proto_goTypes = []any{
-	(Kind)(0),                 // 0: sealgate.v1.Kind
-	(ChangeKind)(0),           // 1: sealgate.v1.ChangeKind
-	(FileClass)(0),            // 2: sealgate.v1.FileClass
-	(Termination)(0),          // 3: sealgate.v1.Termination
-	(MeasurementSource)(0),    // 4: sealgate.v1.MeasurementSource
-	(Decision)(0),             // 5: sealgate.v1.Decision
-	(*SignedRecord)(nil),      // 6: sealgate.v1.SignedRecord
-	(*Producer)(nil),          // 7: sealgate.v1.Producer
-	(*Record)(nil),            // 8: sealgate.v1.Record
-	(*RunRequested)(nil),      // 9: sealgate.v1.RunRequested
-	(*CriteriaSealed)(nil),    // 10: sealgate.v1.CriteriaSealed
-	(*FileChange)(nil),        // 11: sealgate.v1.FileChange
-	(*TreesMaterialized)(nil), // 12: sealgate.v1.TreesMaterialized
-	(*ContinuationToken)(nil), // 13: sealgate.v1.ContinuationToken
-	(*Job)(nil),               // 14: sealgate.v1.Job
-	(*JobPlanned)(nil),        // 15: sealgate.v1.JobPlanned
-	(*TestCase)(nil),          // 16: sealgate.v1.TestCase
-	(*Artefact)(nil),          // 17: sealgate.v1.Artefact
-	(*Sandbox)(nil),           // 18: sealgate.v1.Sandbox
-	(*JobResult)(nil),         // 19: sealgate.v1.JobResult
-	(*LineRef)(nil),           // 20: sealgate.v1.LineRef
-	(*ReachEntry)(nil),        // 21: sealgate.v1.ReachEntry
-	(*CoverageMeasured)(nil),  // 22: sealgate.v1.CoverageMeasured
-	(*Mutant)(nil),            // 23: sealgate.v1.Mutant
-	(*StrengthMeasured)(nil),  // 24: sealgate.v1.StrengthMeasured
-	(*NextStep)(nil),          // 25: sealgate.v1.NextStep
-	(*VerdictReached)(nil),    // 26: sealgate.v1.VerdictReached
-	(*VerdictSealed)(nil),     // 27: sealgate.v1.VerdictSealed
-	(*RecordRefused)(nil),     // 28: sealgate.v1.RecordRefused
-	(*RevocationEpoch)(nil),   // 29: sealgate.v1.RevocationEpoch
-	nil,                       // 30: sealgate.v1.Sandbox.LimitsEntry
+	(Kind)(0),                  // 0: sealgate.v1.Kind
+	(ChangeKind)(0),            // 1: sealgate.v1.ChangeKind
+	(FileClass)(0),             // 2: sealgate.v1.FileClass
+	(Termination)(0),           // 3: sealgate.v1.Termination
+	(MeasurementSource)(0),     // 4: sealgate.v1.MeasurementSource
+	(Decision)(0),              // 5: sealgate.v1.Decision
+	(*SignedRecord)(nil),       // 6: sealgate.v1.SignedRecord
+	(*Producer)(nil),           // 7: sealgate.v1.Producer
+	(*Record)(nil),             // 8: sealgate.v1.Record
+	(*RunRequested)(nil),       // 9: sealgate.v1.RunRequested
+	(*CriteriaSealed)(nil),     // 10: sealgate.v1.CriteriaSealed
+	(*FileChange)(nil),         // 11: sealgate.v1.FileChange
+	(*TreesMaterialized)(nil),  // 12: sealgate.v1.TreesMaterialized
+	(*Submodule)(nil),          // 13: sealgate.v1.Submodule
+	(*UnjudgeableContent)(nil), // 14: sealgate.v1.UnjudgeableContent
+	(*Finding)(nil),            // 15: sealgate.v1.Finding
+	(*ContinuationToken)(nil),  // 16: sealgate.v1.ContinuationToken
+	(*Job)(nil),                // 17: sealgate.v1.Job
+	(*JobPlanned)(nil),         // 18: sealgate.v1.JobPlanned
+	(*TestCase)(nil),           // 19: sealgate.v1.TestCase
+	(*Artefact)(nil),           // 20: sealgate.v1.Artefact
+	(*Sandbox)(nil),            // 21: sealgate.v1.Sandbox
+	(*JobResult)(nil),          // 22: sealgate.v1.JobResult
+	(*LineRef)(nil),            // 23: sealgate.v1.LineRef
+	(*ReachEntry)(nil),         // 24: sealgate.v1.ReachEntry
+	(*CoverageMeasured)(nil),   // 25: sealgate.v1.CoverageMeasured
+	(*Mutant)(nil),             // 26: sealgate.v1.Mutant
+	(*StrengthMeasured)(nil),   // 27: sealgate.v1.StrengthMeasured
+	(*NextStep)(nil),           // 28: sealgate.v1.NextStep
+	(*VerdictReached)(nil),     // 29: sealgate.v1.VerdictReached
+	(*VerdictSealed)(nil),      // 30: sealgate.v1.VerdictSealed
+	(*RecordRefused)(nil),      // 31: sealgate.v1.RecordRefused
+	(*RevocationEpoch)(nil),    // 32: sealgate.v1.RevocationEpoch
+	nil,                        // 33: sealgate.v1.Sandbox.LimitsEntry
 }
 var file_sealgate_v1_record_proto_depIdxs = []int32{
 	7,  // 0: sealgate.v1.Record.producer:type_name -> sealgate.v1.Producer
 	9,  // 1: sealgate.v1.Record.run_requested:type_name -> sealgate.v1.RunRequested
 	10, // 2: sealgate.v1.Record.criteria_sealed:type_name -> sealgate.v1.CriteriaSealed
 	12, // 3: sealgate.v1.Record.trees_materialized:type_name -> sealgate.v1.TreesMaterialized
-	15, // 4: sealgate.v1.Record.job_planned:type_name -> sealgate.v1.JobPlanned
-	19, // 5: sealgate.v1.Record.job_result:type_name -> sealgate.v1.JobResult
-	22, // 6: sealgate.v1.Record.coverage_measured:type_name -> sealgate.v1.CoverageMeasured
-	24, // 7: sealgate.v1.Record.strength_measured:type_name -> sealgate.v1.StrengthMeasured
-	26, // 8: sealgate.v1.Record.verdict_reached:type_name -> sealgate.v1.VerdictReached
-	27, // 9: sealgate.v1.Record.verdict_sealed:type_name -> sealgate.v1.VerdictSealed
-	28, // 10: sealgate.v1.Record.record_refused:type_name -> sealgate.v1.RecordRefused
-	29, // 11: sealgate.v1.Record.revocation_epoch:type_name -> sealgate.v1.RevocationEpoch
+	18, // 4: sealgate.v1.Record.job_planned:type_name -> sealgate.v1.JobPlanned
+	22, // 5: sealgate.v1.Record.job_result:type_name -> sealgate.v1.JobResult
+	25, // 6: sealgate.v1.Record.coverage_measured:type_name -> sealgate.v1.CoverageMeasured
+	27, // 7: sealgate.v1.Record.strength_measured:type_name -> sealgate.v1.StrengthMeasured
+	29, // 8: sealgate.v1.Record.verdict_reached:type_name -> sealgate.v1.VerdictReached
+	30, // 9: sealgate.v1.Record.verdict_sealed:type_name -> sealgate.v1.VerdictSealed
+	31, // 10: sealgate.v1.Record.record_refused:type_name -> sealgate.v1.RecordRefused
+	32, // 11: sealgate.v1.Record.revocation_epoch:type_name -> sealgate.v1.RevocationEpoch
 	1,  // 12: sealgate.v1.FileChange.change:type_name -> sealgate.v1.ChangeKind
 	2,  // 13: sealgate.v1.FileChange.class:type_name -> sealgate.v1.FileClass
 	11, // 14: sealgate.v1.TreesMaterialized.changes:type_name -> sealgate.v1.FileChange
-	13, // 15: sealgate.v1.Job.token:type_name -> sealgate.v1.ContinuationToken
-	14, // 16: sealgate.v1.JobPlanned.jobs:type_name -> sealgate.v1.Job
-	30, // 17: sealgate.v1.Sandbox.limits:type_name -> sealgate.v1.Sandbox.LimitsEntry
-	3,  // 18: sealgate.v1.JobResult.termination:type_name -> sealgate.v1.Termination
-	16, // 19: sealgate.v1.JobResult.cases:type_name -> sealgate.v1.TestCase
-	17, // 20: sealgate.v1.JobResult.artefacts:type_name -> sealgate.v1.Artefact
-	18, // 21: sealgate.v1.JobResult.sandbox:type_name -> sealgate.v1.Sandbox
-	20, // 22: sealgate.v1.ReachEntry.lines:type_name -> sealgate.v1.LineRef
-	4,  // 23: sealgate.v1.CoverageMeasured.source:type_name -> sealgate.v1.MeasurementSource
-	20, // 24: sealgate.v1.CoverageMeasured.uncovered:type_name -> sealgate.v1.LineRef
-	21, // 25: sealgate.v1.CoverageMeasured.reach:type_name -> sealgate.v1.ReachEntry
-	20, // 26: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
-	4,  // 27: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
-	23, // 28: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
-	5,  // 29: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
-	25, // 30: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
-	0,  // 31: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
-	32, // [32:32] is the sub-list for method output_type
-	32, // [32:32] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	13, // 15: sealgate.v1.TreesMaterialized.submodules:type_name -> sealgate.v1.Submodule
+	14, // 16: sealgate.v1.TreesMaterialized.unjudgeable:type_name -> sealgate.v1.UnjudgeableContent
+	15, // 17: sealgate.v1.TreesMaterialized.findings:type_name -> sealgate.v1.Finding
+	16, // 18: sealgate.v1.Job.token:type_name -> sealgate.v1.ContinuationToken
+	17, // 19: sealgate.v1.JobPlanned.jobs:type_name -> sealgate.v1.Job
+	33, // 20: sealgate.v1.Sandbox.limits:type_name -> sealgate.v1.Sandbox.LimitsEntry
+	3,  // 21: sealgate.v1.JobResult.termination:type_name -> sealgate.v1.Termination
+	19, // 22: sealgate.v1.JobResult.cases:type_name -> sealgate.v1.TestCase
+	20, // 23: sealgate.v1.JobResult.artefacts:type_name -> sealgate.v1.Artefact
+	21, // 24: sealgate.v1.JobResult.sandbox:type_name -> sealgate.v1.Sandbox
+	23, // 25: sealgate.v1.ReachEntry.lines:type_name -> sealgate.v1.LineRef
+	4,  // 26: sealgate.v1.CoverageMeasured.source:type_name -> sealgate.v1.MeasurementSource
+	23, // 27: sealgate.v1.CoverageMeasured.uncovered:type_name -> sealgate.v1.LineRef
+	24, // 28: sealgate.v1.CoverageMeasured.reach:type_name -> sealgate.v1.ReachEntry
+	23, // 29: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
+	4,  // 30: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
+	26, // 31: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
+	5,  // 32: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
+	28, // 33: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
+	0,  // 34: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_sealgate_v1_record_proto_init() }
@@ -2874,16 +3169,16 @@ func file_sealgate_v1_record_proto_init() {
 		(*Record_RecordRefused)(nil),
 		(*Record_RevocationEpoch)(nil),
 	}
-	file_sealgate_v1_record_proto_msgTypes[13].OneofWrappers = []any{}
 	file_sealgate_v1_record_proto_msgTypes[16].OneofWrappers = []any{}
-	file_sealgate_v1_record_proto_msgTypes[18].OneofWrappers = []any{}
+	file_sealgate_v1_record_proto_msgTypes[19].OneofWrappers = []any{}
+	file_sealgate_v1_record_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sealgate_v1_record_proto_rawDesc), len(file_sealgate_v1_record_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   25,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

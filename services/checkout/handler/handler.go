@@ -8,12 +8,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/runtime"
 )
 
@@ -54,8 +60,38 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		HarnessDrift:       co.HarnessDrift,
 		OracleRestored:     co.OracleRestored,
 	}
+	for _, sm := range co.Submodules {
+		tm.Submodules = append(tm.Submodules, &pb.Submodule{Path: recordPath(sm.Path), Commit: sm.Commit})
+	}
+	for _, u := range co.Unjudgeable {
+		tm.Unjudgeable = append(tm.Unjudgeable, &pb.UnjudgeableContent{Path: recordPath(u.Path), Why: strings.ToValidUTF8(u.Why, "\uFFFD")})
+	}
+	findings := co.Findings
+	if claims := sealed.Criteria.Claims; len(claims) > 0 {
+		over, err := co.Overfitting(ctx, claims)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			// Not judged is never "not overfitting".
+			over = []inspect.Finding{{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}}
+		}
+		findings = inspect.Sort(append(slices.Clone(findings), over...))
+	}
+	for _, f := range findings {
+		tm.Findings = append(tm.Findings, &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD")})
+	}
+	tm.HarnessPackages = co.HarnessPackages
+	tm.TestOnlyPackages = co.TestOnlyPackages
+	for _, p := range co.Counterfactual {
+		tm.Counterfactual = append(tm.Counterfactual, recordPath(p))
+	}
+	for _, p := range co.DataReferenced {
+		tm.DataReferenced = append(tm.DataReferenced, recordPath(p))
+	}
+	tm.SourceByUse = co.SourceByUse
 	for _, ch := range co.Changes {
-		fc := &pb.FileChange{Path: ch.Path, OldPath: ch.OldPath, Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
+		fc := &pb.FileChange{Path: recordPath(ch.Path), OldPath: recordPath(ch.OldPath), Change: changeKind(ch.Kind), Class: fileClass(ch.Class)}
 		for _, l := range ch.ChangedLines {
 			fc.ChangedLines = append(fc.ChangedLines, uint32(l))
 		}
@@ -83,7 +119,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 // trees are no longer needed.
 func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*record.Decoded, sealed *criteria.Sealed) (co *checkout.Checkout, done func(), err error) {
 	c := sealed.Criteria
-	in := checkout.Input{Repo: c.Repository, Baseline: c.Baseline, PatchCommit: c.PatchCommit, TestSupport: c.TestSupport}
+	in := checkout.Input{Repo: c.Repository, Baseline: c.Baseline, PatchCommit: c.PatchCommit, TestSupport: c.TestSupport, Python: c.Python}
 	if in.PatchCommit == "" {
 		req := requestOf(run)
 		if req == nil || req.PatchBlob == "" {
@@ -109,6 +145,16 @@ func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*reco
 		return nil, nil, err
 	}
 	return co, done, nil
+}
+
+// recordPath is a path as a record holds it: as it is, or quoted as a Go
+// string literal when it is not valid UTF-8 or holds a control character
+// (a protobuf string must be UTF-8; such paths are unjudgeable anyway).
+func recordPath(p string) string {
+	if utf8.ValidString(p) && !strings.ContainsFunc(p, unicode.IsControl) {
+		return p
+	}
+	return strconv.Quote(p)
 }
 
 func requestOf(run []*record.Decoded) *pb.RunRequested {

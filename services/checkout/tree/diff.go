@@ -70,3 +70,43 @@ func unionPaths(a, b *Tree) []string {
 	sort.Strings(paths)
 	return paths
 }
+
+// DiffAll is Diff over every entry of the trees' commits: held and left
+// out (see Options.LeaveOut). A path held on one side and left out on the
+// other is Modified when its mode or object id differ.
+func DiffAll(base, patch *Tree) []Change {
+	var out []Change
+	seen := map[string]bool{}
+	var paths []string
+	for _, t := range []*Tree{base, patch} {
+		if t == nil {
+			continue
+		}
+		for _, e := range t.entries {
+			if !seen[e.Path] {
+				seen[e.Path] = true
+				paths = append(paths, e.Path)
+			}
+		}
+		for _, lo := range t.leftOut {
+			if !seen[lo.Path] {
+				seen[lo.Path] = true
+				paths = append(paths, lo.Path)
+			}
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		b, inBase := base.LookupAll(p)
+		q, inPatch := patch.LookupAll(p)
+		switch {
+		case !inBase:
+			out = append(out, Change{Path: p, Kind: Added})
+		case !inPatch:
+			out = append(out, Change{Path: p, Kind: Deleted})
+		case b.Mode != q.Mode || b.ObjectID != q.ObjectID:
+			out = append(out, Change{Path: p, Kind: Modified, ModeChanged: b.Mode != q.Mode})
+		}
+	}
+	return out
+}

@@ -25,7 +25,7 @@ func FuzzParseLsTree(f *testing.F) {
 			}
 			return
 		}
-		tr, err := buildTree(raw)
+		tr, err := buildTree(raw, false)
 		if err != nil {
 			var re *RefusedError
 			if !errors.As(err, &re) || strings.Contains(re.Error(), "\n") {
@@ -41,6 +41,47 @@ func FuzzParseLsTree(f *testing.F) {
 		}
 		_ = tr.Digest()
 	})
+}
+
+// FuzzBuildTreeLeaveOut: a lenient build never fails, holds only entries a
+// strict build accepts, and accounts for every listed entry exactly once.
+func FuzzBuildTreeLeaveOut(f *testing.F) {
+	f.Add([]byte("100644 blob " + oidA + "\ta/b\x00160000 commit " + oidA + "\tsub\x00"))
+	f.Add([]byte("120000 blob " + oidA + "\tl\x00100644 blob " + oidA + "\tl/x\x00100644 blob " + oidA + "\tl/x\x00"))
+	f.Add([]byte("100644 blob " + oidA + "\ta\tb\x00100644 blob " + oidA + "\t.git/x\x00040000 tree " + oidA + "\td\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		raw, err := parseLsTree(data, hexLenSHA1)
+		if err != nil {
+			return
+		}
+		tr, err := buildTree(raw, true)
+		if err != nil {
+			t.Fatalf("lenient build failed: %v", err)
+		}
+		if n := len(tr.Entries()) + len(tr.LeftOut()); n != len(raw) {
+			t.Fatalf("%d entries held or left out, %d listed", n, len(raw))
+		}
+		strict, err := buildTree(rawOf(tr.Entries()), false)
+		if err != nil {
+			t.Fatalf("a strict build refuses what the lenient one held: %v", err)
+		}
+		if strict.Digest() != tr.Digest() {
+			t.Fatal("digests differ")
+		}
+		for _, lo := range tr.LeftOut() {
+			if lo.Reason == "" {
+				t.Fatalf("left out %+v without a reason", lo)
+			}
+		}
+	})
+}
+
+func rawOf(entries []Entry) []rawEntry {
+	raw := make([]rawEntry, len(entries))
+	for i, e := range entries {
+		raw[i] = rawEntry{mode: e.Mode, typ: e.Type, oid: e.ObjectID, path: e.Path}
+	}
+	return raw
 }
 
 func FuzzParseBatchHeader(f *testing.F) {
@@ -62,7 +103,7 @@ func FuzzCheckTarget(f *testing.F) {
 	f.Add("d/link", "../x")
 	f.Add("link", "l/..")
 	f.Fuzz(func(t *testing.T, link, target string) {
-		tr, err := buildTree([]rawEntry{{mode: ModeSymlink, typ: "blob", oid: oidA, path: "l"}})
+		tr, err := buildTree([]rawEntry{{mode: ModeSymlink, typ: "blob", oid: oidA, path: "l"}}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,12 @@ type Options struct {
 	// object directory, without writing anything into the repository. Each
 	// must be an existing directory; relative paths are made absolute.
 	AlternateObjectDirs []string
+	// LeaveOut makes List leave out each entry it would refuse — a
+	// gitlink, an unsafe path, a path through a symlink or below a file, a
+	// symlink whose target is unsafe, an unsupported mode — instead of
+	// refusing the whole tree. The tree then holds only entries that are
+	// safe to materialize; Tree.LeftOut lists the others with the reason.
+	LeaveOut bool
 }
 
 // alternates checks the alternate object directories and returns them

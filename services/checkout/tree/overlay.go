@@ -53,7 +53,7 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 			targets[e.Path] = e.Target
 		}
 	}
-	out, err := buildTree(raw)
+	out, err := buildTree(raw, false)
 	if err != nil {
 		return nil, err
 	}
@@ -76,16 +76,17 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 
 // ReadFiles returns the content of each named file of t (for a symlink, its
 // target), read through one `git cat-file --batch` process and checked
-// against its object id. A path t does not hold is an error wrapping
-// ErrNotFound.
+// against its object id. A blob t left out (see Options.LeaveOut) can be
+// read too: reading writes nothing. A path t neither holds nor left out as
+// a blob is an error wrapping ErrNotFound.
 func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]byte, err error) {
 	if t == nil {
 		return nil, fmt.Errorf("tree: read from a nil tree: %w", ErrOptions)
 	}
 	var want []Entry
 	for _, p := range paths {
-		e, ok := t.Lookup(p)
-		if !ok {
+		e, ok := t.LookupAll(p)
+		if !ok || e.Type != "blob" {
 			return nil, fmt.Errorf("tree: read %s: %w", strconv.Quote(p), ErrNotFound)
 		}
 		want = append(want, e)

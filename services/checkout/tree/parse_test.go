@@ -95,11 +95,11 @@ func TestBuildTreeAndTargets(t *testing.T) {
 		string(ReasonSubmodule):      {entry(ModeGitlink, "commit", "s")},
 	}
 	for name, raw := range refused {
-		if _, err := buildTree(raw); err == nil {
+		if _, err := buildTree(raw, false); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	tr, err := buildTree([]rawEntry{entry(ModeSymlink, "blob", "l"), entry(ModeFile, "blob", "d/f"), entry(ModeSymlink, "blob", "d/l2")})
+	tr, err := buildTree([]rawEntry{entry(ModeSymlink, "blob", "l"), entry(ModeFile, "blob", "d/f"), entry(ModeSymlink, "blob", "d/l2")}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

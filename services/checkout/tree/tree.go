@@ -36,9 +36,11 @@ const maxSymlinkTarget = 4096
 type Entry struct {
 	// Path is slash-separated and relative to the tree root.
 	Path string
-	// Mode is git's octal mode: ModeFile, ModeExecutable or ModeSymlink.
+	// Mode is git's octal mode: ModeFile, ModeExecutable or ModeSymlink
+	// (any mode git lists for an entry of LeftOut).
 	Mode string
-	// Type is git's object type, always "blob".
+	// Type is git's object type, always "blob" (for an entry of LeftOut,
+	// whatever git lists: "commit" for a gitlink).
 	Type string
 	// ObjectID is the blob's hex object id.
 	ObjectID string
@@ -56,6 +58,50 @@ type Tree struct {
 	format     string
 	entries    []Entry // sorted by Path, bytewise
 	byPath     map[string]int
+	// leftOut are the entries a lenient listing refused (see
+	// Options.LeaveOut), sorted by Path.
+	leftOut []LeftOut
+}
+
+// LeftOut is an entry of a commit's tree that a tree listed with
+// Options.LeaveOut does not hold, because List would have refused it.
+type LeftOut struct {
+	// Entry is the entry as git lists it; Target is set for a symlink
+	// refused for its target.
+	Entry
+	// Reason and Detail say why it was left out, as a *RefusedError would.
+	Reason Reason
+	Detail string
+}
+
+// LeftOut returns the entries a tree listed with Options.LeaveOut left out,
+// sorted by path (bytewise); none for a tree listed without it.
+func (t *Tree) LeftOut() []LeftOut {
+	if t == nil {
+		return nil
+	}
+	return append([]LeftOut(nil), t.leftOut...)
+}
+
+// LookupAll returns the entry at path, held or left out.
+func (t *Tree) LookupAll(p string) (Entry, bool) {
+	if e, ok := t.Lookup(p); ok {
+		return e, true
+	}
+	lo, ok := t.LookupLeftOut(p)
+	return lo.Entry, ok
+}
+
+// LookupLeftOut returns the left-out entry at path.
+func (t *Tree) LookupLeftOut(p string) (LeftOut, bool) {
+	if t == nil {
+		return LeftOut{}, false
+	}
+	i, ok := sort.Find(len(t.leftOut), func(i int) int { return strings.Compare(p, t.leftOut[i].Path) })
+	if !ok {
+		return LeftOut{}, false
+	}
+	return t.leftOut[i], true
 }
 
 // Commit returns the full commit id the tree was listed from.
@@ -96,8 +142,9 @@ func (t *Tree) Lookup(p string) (Entry, bool) {
 
 // Digest returns the hex SHA-256 of the canonical listing: one line
 // "mode type oid\tpath\n" per entry, the lines sorted bytewise. For trees
-// whose paths need no quoting it equals
-// `git ls-tree -r --full-tree C | LC_ALL=C sort | sha256sum`.
+// whose paths need no quoting and that left nothing out it equals
+// `git ls-tree -r --full-tree C | LC_ALL=C sort | sha256sum`. Left-out
+// entries are not part of it: it names what is materialized.
 func (t *Tree) Digest() string {
 	if t == nil {
 		t = &Tree{}
@@ -117,8 +164,9 @@ func (t *Tree) Digest() string {
 // List resolves commit in the repository at repoDir to a full commit id and
 // lists its tree. It refuses (with a *RefusedError) any tree holding a path
 // that is unsafe to write, a submodule, a path through a symlink, or a
-// symlink whose target is absolute or leaves the tree. Symlink targets are
-// read through git cat-file and checked against their object ids.
+// symlink whose target is absolute or leaves the tree (with
+// Options.LeaveOut, it leaves such entries out instead). Symlink targets
+// are read through git cat-file and checked against their object ids.
 func List(ctx context.Context, repoDir, commit string) (*Tree, error) {
 	return ListWith(ctx, repoDir, commit, Options{})
 }
@@ -150,12 +198,12 @@ func ListWith(ctx context.Context, repoDir, commit string, opts Options) (*Tree,
 	if err != nil {
 		return nil, err
 	}
-	t, err := buildTree(raw)
+	t, err := buildTree(raw, opts.LeaveOut)
 	if err != nil {
 		return nil, err
 	}
 	t.repoDir, t.alternates, t.commit, t.format = g.dir, alternates, id, format
-	if err := t.readTargets(ctx, g); err != nil {
+	if err := t.readTargets(ctx, g, opts.LeaveOut); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -205,22 +253,37 @@ func resolveCommit(ctx context.Context, g *git, rev string) (string, error) {
 	return "", fmt.Errorf("tree: revision %q names %s %s: %w", rev, strings.TrimSpace(string(typ)), id, ErrNotCommit)
 }
 
-// buildTree judges parsed entries and indexes them.
-func buildTree(raw []rawEntry) (*Tree, error) {
+// buildTree judges parsed entries and indexes them. With leaveOut, an
+// entry it would refuse is left out (see Tree.LeftOut) instead, and an
+// entry below one that is not a directory is the one left out.
+func buildTree(raw []rawEntry, leaveOut bool) (*Tree, error) {
 	t := &Tree{byPath: make(map[string]int, len(raw))}
+	refuse := func(r rawEntry, err *RefusedError) error {
+		if !leaveOut {
+			return err
+		}
+		t.leftOut = append(t.leftOut, LeftOut{Entry: Entry{Path: r.path, Mode: r.mode, Type: r.typ, ObjectID: r.oid}, Reason: err.Reason, Detail: err.Detail})
+		return nil
+	}
 	for _, r := range raw {
-		if err := checkPath(r.path); err != nil {
-			return nil, err
-		}
-		switch {
+		var refusal *RefusedError
+		switch err := checkPath(r.path); {
+		case err != nil:
+			refusal = err.(*RefusedError)
 		case r.mode == ModeGitlink:
-			return nil, &RefusedError{Path: r.path, Reason: ReasonSubmodule, Detail: "gitlink to " + r.oid}
+			refusal = &RefusedError{Path: r.path, Reason: ReasonSubmodule, Detail: "gitlink to " + r.oid}
 		case (r.mode == ModeFile || r.mode == ModeExecutable || r.mode == ModeSymlink) && r.typ == "blob":
+			if _, dup := t.byPath[r.path]; dup {
+				refusal = &RefusedError{Path: r.path, Reason: ReasonConflict, Detail: "listed twice"}
+			}
 		default:
-			return nil, &RefusedError{Path: r.path, Reason: ReasonMode, Detail: r.mode + " " + r.typ}
+			refusal = &RefusedError{Path: r.path, Reason: ReasonMode, Detail: r.mode + " " + r.typ}
 		}
-		if _, dup := t.byPath[r.path]; dup {
-			return nil, &RefusedError{Path: r.path, Reason: ReasonConflict, Detail: "listed twice"}
+		if refusal != nil {
+			if err := refuse(r, refusal); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		t.byPath[r.path] = len(t.entries)
 		t.entries = append(t.entries, Entry{Path: r.path, Mode: r.mode, Type: r.typ, ObjectID: r.oid})
@@ -229,26 +292,55 @@ func buildTree(raw []rawEntry) (*Tree, error) {
 	for i, e := range t.entries {
 		t.byPath[e.Path] = i
 	}
+	var kept []Entry
 	for _, e := range t.entries {
-		for dir := path.Dir(e.Path); dir != "."; dir = path.Dir(dir) {
+		var refusal *RefusedError
+		for dir := path.Dir(e.Path); dir != "." && refusal == nil; dir = path.Dir(dir) {
 			i, ok := t.byPath[dir]
-			if !ok {
-				continue
+			switch {
+			case !ok:
+			case t.entries[i].Mode == ModeSymlink:
+				refusal = &RefusedError{Path: e.Path, Reason: ReasonThroughSymlink, Detail: dir + " is a symlink"}
+			default:
+				refusal = &RefusedError{Path: e.Path, Reason: ReasonConflict, Detail: dir + " is a file"}
 			}
-			if t.entries[i].Mode == ModeSymlink {
-				return nil, &RefusedError{Path: e.Path, Reason: ReasonThroughSymlink, Detail: dir + " is a symlink"}
-			}
-			return nil, &RefusedError{Path: e.Path, Reason: ReasonConflict, Detail: dir + " is a file"}
 		}
+		if refusal != nil {
+			if err := refuse(rawEntry{mode: e.Mode, typ: e.Type, oid: e.ObjectID, path: e.Path}, refusal); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		kept = append(kept, e)
 	}
+	if len(kept) != len(t.entries) {
+		t.setEntries(kept)
+	}
+	t.sortLeftOut()
 	return t, nil
+}
+
+// setEntries replaces the entries (sorted by path) and their index.
+func (t *Tree) setEntries(entries []Entry) {
+	t.entries = entries
+	t.byPath = make(map[string]int, len(entries))
+	for i, e := range entries {
+		t.byPath[e.Path] = i
+	}
+}
+
+// sortLeftOut sorts the left-out entries by path.
+func (t *Tree) sortLeftOut() {
+	sort.SliceStable(t.leftOut, func(i, j int) bool { return t.leftOut[i].Path < t.leftOut[j].Path })
 }
 
 // checkPath refuses a path that is not a clean, relative, slash-separated
 // path of ordinary components.
 func checkPath(p string) error {
-	if strings.ContainsAny(p, "\x00\n\r") {
-		return &RefusedError{Path: p, Reason: ReasonControl}
+	for i := 0; i < len(p); i++ {
+		if p[i] < 0x20 || p[i] == 0x7f {
+			return &RefusedError{Path: p, Reason: ReasonControl, Detail: fmt.Sprintf("byte %#02x", p[i])}
+		}
 	}
 	if !utf8.ValidString(p) {
 		return &RefusedError{Path: p, Reason: ReasonEncoding}
@@ -317,8 +409,9 @@ func (t *Tree) checkTarget(link, target string) error {
 }
 
 // readTargets reads every symlink's target through one cat-file process and
-// checks it.
-func (t *Tree) readTargets(ctx context.Context, g *git) (err error) {
+// checks it. With leaveOut, a symlink it would refuse is left out instead,
+// and the others are checked again without it until none is refused.
+func (t *Tree) readTargets(ctx context.Context, g *git, leaveOut bool) (err error) {
 	var links []int
 	for i, e := range t.entries {
 		if e.Mode == ModeSymlink {
@@ -333,6 +426,7 @@ func (t *Tree) readTargets(ctx context.Context, g *git) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, cf.close()) }()
+	tooLong := map[string]bool{}
 	for _, i := range links {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("tree: %w", err)
@@ -341,7 +435,11 @@ func (t *Tree) readTargets(ctx context.Context, g *git) (err error) {
 		e := &t.entries[i]
 		if _, err := cf.blob(e.ObjectID, &buf, maxSymlinkTarget); err != nil {
 			if errors.Is(err, errTooLarge) {
-				return &RefusedError{Path: e.Path, Reason: ReasonSymlinkTarget, Detail: "target longer than 4096 bytes"}
+				if !leaveOut {
+					return &RefusedError{Path: e.Path, Reason: ReasonSymlinkTarget, Detail: "target longer than 4096 bytes"}
+				}
+				tooLong[e.Path] = true
+				continue
 			}
 			if ctx.Err() != nil {
 				return errors.Join(ctx.Err(), err)
@@ -350,10 +448,38 @@ func (t *Tree) readTargets(ctx context.Context, g *git) (err error) {
 		}
 		e.Target = buf.String()
 	}
-	for _, i := range links {
-		if err := t.checkTarget(t.entries[i].Path, t.entries[i].Target); err != nil {
-			return err
+	for {
+		refused := map[string]*RefusedError{}
+		for _, e := range t.entries {
+			if e.Mode != ModeSymlink {
+				continue
+			}
+			var err *RefusedError
+			if tooLong[e.Path] {
+				err = &RefusedError{Path: e.Path, Reason: ReasonSymlinkTarget, Detail: "target longer than 4096 bytes"}
+			} else if cerr := t.checkTarget(e.Path, e.Target); cerr != nil && !errors.As(cerr, &err) {
+				return cerr
+			}
+			if err == nil {
+				continue
+			}
+			if !leaveOut {
+				return err
+			}
+			refused[e.Path] = err
 		}
+		if len(refused) == 0 {
+			return nil
+		}
+		var kept []Entry
+		for _, e := range t.entries {
+			if r, ok := refused[e.Path]; ok {
+				t.leftOut = append(t.leftOut, LeftOut{Entry: e, Reason: r.Reason, Detail: r.Detail})
+				continue
+			}
+			kept = append(kept, e)
+		}
+		t.setEntries(kept)
+		t.sortLeftOut()
 	}
-	return nil
 }

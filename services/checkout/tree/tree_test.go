@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -280,7 +281,95 @@ func TestRefusals(t *testing.T) {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("message spans lines: %q", err)
 			}
+
+			// Leniently, the entry is left out and the rest is listed.
+			lenient, err := ListWith(context.Background(), r.dir, c, Options{LeaveOut: true})
+			if err != nil {
+				t.Fatalf("ListWith(LeaveOut): %v", err)
+			}
+			lo, ok := lenient.LookupLeftOut(tc.path)
+			if !ok || lo.Reason != tc.reason {
+				t.Fatalf("left out %+v, want %q for %s", lenient.LeftOut(), tc.path, tc.reason)
+			}
+			if _, ok := lenient.Lookup(tc.path); ok {
+				t.Fatalf("%q is both held and left out", tc.path)
+			}
+			for _, e := range lenient.Entries() {
+				if checkPath(e.Path) != nil || e.Mode == ModeGitlink {
+					t.Fatalf("held entry %+v", e)
+				}
+			}
+			dst := filepath.Join(t.TempDir(), "dst")
+			if err := lenient.Materialize(context.Background(), dst); err != nil {
+				t.Fatalf("Materialize: %v", err)
+			}
+			assertOnly(t, dst, lenient)
 		})
+	}
+}
+
+// assertOnly checks that dst holds exactly the tree's entries (and their
+// directories).
+func assertOnly(t *testing.T, dst string, tr *Tree) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, e := range tr.Entries() {
+		for p := e.Path; p != "."; p = path.Dir(p) {
+			want[p] = true
+		}
+	}
+	err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dst, p)
+		if rel != "." && !want[filepath.ToSlash(rel)] {
+			t.Errorf("materialized %q, which the tree does not hold", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLeaveOutKeepsTheRest: a lenient listing of a tree with a submodule
+// and an escaping symlink holds everything else, and its digest is that of
+// the same tree without them.
+func TestLeaveOutKeepsTheRest(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.go", "package a\n", 0o644)
+	r.write("dir/b.txt", "b\n", 0o644)
+	clean := r.commit("clean")
+	r.symlink("../../etc", "dir/up")
+	r.symlink("dir/up/x", "chain")
+	r.git("add", "-A")
+	r.git("update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("cd", 20)+",sub")
+	r.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "sub")
+	dirty := r.git("rev-parse", "HEAD")
+
+	want := listOK(t, r, clean)
+	got, err := ListWith(context.Background(), r.dir, dirty, Options{LeaveOut: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Digest() != want.Digest() || !reflect.DeepEqual(got.Entries(), want.Entries()) {
+		t.Fatalf("entries %+v, want %+v", got.Entries(), want.Entries())
+	}
+	var left []string
+	for _, lo := range got.LeftOut() {
+		left = append(left, lo.Path+" "+string(lo.Reason))
+	}
+	// chain's target passes through the symlink dir/up: both are refused
+	// in the same round.
+	if !reflect.DeepEqual(left, []string{"chain symlink-escape", "dir/up symlink-escape", "sub submodule"}) {
+		t.Fatalf("left out %q", left)
+	}
+	if lo, _ := got.LookupLeftOut("sub"); lo.Mode != ModeGitlink || lo.Type != "commit" || lo.ObjectID != strings.Repeat("cd", 20) {
+		t.Fatalf("gitlink left out as %+v", lo)
+	}
+	if _, err := List(context.Background(), r.dir, dirty); err == nil {
+		t.Fatal("a strict listing accepted the tree")
 	}
 }
 

@@ -1,0 +1,524 @@
+package inspect
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Version is one file in the baseline and in the patch.
+type Version struct {
+	// Path is the file's path on the patch side (for a deleted file, on
+	// the baseline side).
+	Path string
+	// Base and Patch are its contents; nil where the file does not exist
+	// (or is not a regular file: a symlink is not source).
+	Base, Patch []byte
+	// Changed is set when the patch adds, changes or renames the file.
+	Changed bool
+}
+
+// GoTestHarness judges the test files of one Go package directory: which
+// of them carry code that runs before the package's tests and that the
+// patch added or changed. tests are the directory's *_test.go files, every
+// one of them (unchanged ones too: their code may call a changed one);
+// sources are the patch versions of its other .go files, read for the type
+// names conversions use.
+//
+// Code that runs before the tests is, in a test file: a TestMain or init
+// function; a package-level variable whose initializer runs code (see
+// RunsCode); a //go:linkname directive. A finding is made for such a
+// declaration in a changed test file that the baseline version of the
+// file does not hold byte for byte, and for every test-file function or
+// method (by name) such a declaration in any test file of the directory
+// reaches through calls and references, when the patch adds or changes
+// that function. A changed test file that does not parse is a finding too:
+// it cannot be shown harmless. Findings are sorted.
+func GoTestHarness(tests []Version, sources [][]byte) []Finding {
+	types := builtinTypes()
+	var patchFiles, baseFiles []*goFile
+	var out []Finding
+	for _, v := range tests {
+		if v.Patch != nil {
+			f, err := parseGo(v.Path, v.Patch)
+			if err != nil {
+				if v.Changed {
+					out = append(out, Finding{Rule: RuleTestHarness, File: v.Path, What: "does not parse, so its package's test harness cannot be shown unchanged: " + oneLine(err.Error())})
+				}
+			} else {
+				patchFiles = append(patchFiles, f)
+				f.changed = v.Changed
+				f.typeNames(types)
+			}
+		}
+		if v.Base != nil {
+			if f, err := parseGo(v.Path, v.Base); err == nil {
+				baseFiles = append(baseFiles, f)
+			}
+		}
+	}
+	for _, src := range sources {
+		if f, err := parseGo("", src); err == nil {
+			f.typeNames(types)
+		}
+	}
+	baseDecls := map[string][]string{}
+	for _, f := range baseFiles {
+		for k, texts := range f.funcTexts() {
+			baseDecls[k] = append(baseDecls[k], texts...)
+		}
+	}
+	// Roots new in a changed file.
+	baseByFile := map[string]*goFile{}
+	for _, f := range baseFiles {
+		baseByFile[f.path] = f
+	}
+	var roots []root
+	for _, f := range patchFiles {
+		rs := f.roots(types)
+		roots = append(roots, rs...)
+		if !f.changed {
+			continue
+		}
+		var had []string
+		if b := baseByFile[f.path]; b != nil {
+			for _, r := range b.roots(types) {
+				had = append(had, r.text)
+			}
+		}
+		for _, r := range rs {
+			if i := slices.Index(had, r.text); i >= 0 {
+				had = slices.Delete(had, i, i+1)
+				continue
+			}
+			out = append(out, Finding{Rule: RuleTestHarness, File: f.path, Line: r.line, What: r.what})
+		}
+	}
+	// Test-file functions the roots reach, changed by the patch.
+	decls := map[string][]funcDecl{} // by name
+	for _, f := range patchFiles {
+		for _, d := range f.funcDecls() {
+			decls[d.name] = append(decls[d.name], d)
+		}
+	}
+	seen := map[*ast.FuncDecl]bool{}
+	type item struct {
+		node ast.Node
+		from string
+	}
+	var queue []item
+	for _, r := range roots {
+		queue = append(queue, item{r.node, r.label})
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		for _, name := range referencedNames(it.node) {
+			for _, d := range decls[name] {
+				if seen[d.decl] || d.isRoot() {
+					continue
+				}
+				seen[d.decl] = true
+				queue = append(queue, item{d.decl, it.from})
+				if !d.file.changed || slices.Contains(baseDecls[d.key], d.text) {
+					continue
+				}
+				out = append(out, Finding{Rule: RuleTestHarness, File: d.file.path, Line: d.line,
+					What: fmt.Sprintf("%s, which %s runs before the tests, is new or changed", d.label(), it.from)})
+			}
+		}
+	}
+	return Sort(out)
+}
+
+// goFile is a parsed Go file.
+type goFile struct {
+	path    string
+	src     []byte
+	fset    *token.FileSet
+	f       *ast.File
+	imports map[string]string // local name → import path
+	changed bool
+}
+
+func parseGo(p string, src []byte) (*goFile, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	g := &goFile{path: p, src: src, fset: fset, f: f, imports: map[string]string{}}
+	for _, imp := range f.Imports {
+		ip, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path.Base(ip)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		} else if v := path.Base(ip); strings.HasPrefix(v, "v") && isDigits(v[1:]) && path.Dir(ip) != "." {
+			// example.com/m/v2 is package m by convention.
+			name = path.Base(path.Dir(ip))
+		}
+		if name != "_" && name != "." {
+			g.imports[name] = ip
+		}
+	}
+	return g, nil
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// text returns the source of a node, or "" when its span is not in src.
+func (g *goFile) text(n ast.Node) string {
+	start, end := g.fset.Position(n.Pos()).Offset, g.fset.Position(n.End()).Offset
+	if start < 0 || end > len(g.src) || start > end {
+		return ""
+	}
+	return string(g.src[start:end])
+}
+
+func (g *goFile) line(p token.Pos) int { return g.fset.Position(p).Line }
+
+// typeNames adds the package-level type names the file declares.
+func (g *goFile) typeNames(into map[string]bool) {
+	for _, d := range g.f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			if ts, ok := s.(*ast.TypeSpec); ok {
+				into[ts.Name.Name] = true
+			}
+		}
+	}
+}
+
+// root is a declaration of a test file that runs before the tests.
+type root struct {
+	node  ast.Node
+	text  string
+	line  int
+	what  string // the finding's words
+	label string // how a reached function names it
+}
+
+// roots lists the file's declarations that run before its package's tests.
+func (g *goFile) roots(types map[string]bool) []root {
+	var out []root
+	for _, d := range g.f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil || (d.Name.Name != "init" && d.Name.Name != "TestMain") {
+				continue
+			}
+			out = append(out, root{node: d, text: g.text(d), line: g.line(d.Pos()),
+				what:  "declares " + d.Name.Name + ", which runs before the package's tests",
+				label: d.Name.Name + " in " + g.path})
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, s := range d.Specs {
+				vs := s.(*ast.ValueSpec)
+				var names []string
+				for _, n := range vs.Names {
+					names = append(names, n.Name)
+				}
+				for _, v := range vs.Values {
+					why, at := RunsCode(v, g.imports, types)
+					if why == "" {
+						continue
+					}
+					name := strings.Join(names, ", ")
+					out = append(out, root{node: vs, text: g.text(vs), line: g.line(at),
+						what:  fmt.Sprintf("package-level var %s runs code before the package's tests: %s", name, why),
+						label: "the initializer of var " + name + " in " + g.path})
+					break
+				}
+			}
+		}
+	}
+	for _, cg := range g.f.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:linkname") {
+				out = append(out, root{node: c, text: c.Text, line: g.line(c.Pos()),
+					what:  "has a //go:linkname directive, which can replace any function of the test binary",
+					label: "a //go:linkname directive in " + g.path})
+			}
+		}
+	}
+	return out
+}
+
+// funcDecl is a function or method a test file declares.
+type funcDecl struct {
+	file *goFile
+	decl *ast.FuncDecl
+	name string // the function's or method's name
+	key  string // "name" or "Recv.name"
+	text string
+	line int
+}
+
+func (d funcDecl) isRoot() bool {
+	return d.decl.Recv == nil && (d.name == "init" || d.name == "TestMain")
+}
+
+func (d funcDecl) label() string {
+	if d.decl.Recv != nil {
+		return "method " + d.key
+	}
+	return "func " + d.name
+}
+
+func (g *goFile) funcDecls() []funcDecl {
+	var out []funcDecl
+	for _, d := range g.f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		out = append(out, funcDecl{file: g, decl: fn, name: fn.Name.Name, key: funcKey(fn), text: g.text(fn), line: g.line(fn.Pos())})
+	}
+	return out
+}
+
+// funcTexts returns the source of every function and method by key.
+func (g *goFile) funcTexts() map[string][]string {
+	out := map[string][]string{}
+	for _, d := range g.funcDecls() {
+		out[d.key] = append(out[d.key], d.text)
+	}
+	return out
+}
+
+// funcKey names a function "name" and a method "Recv.name".
+func funcKey(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return fn.Name.Name
+	}
+	t := fn.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.Ident:
+			return x.Name + "." + fn.Name.Name
+		}
+		return "?." + fn.Name.Name
+	}
+}
+
+// referencedNames lists the identifiers and selected names a node uses, in
+// order: the names a call graph by name follows.
+func referencedNames(n ast.Node) []string {
+	var out []string
+	seen := map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		var name string
+		switch x := n.(type) {
+		case *ast.Ident:
+			name = x.Name
+		case *ast.SelectorExpr:
+			name = x.Sel.Name
+		}
+		if name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+		return true
+	})
+	return out
+}
+
+// builtinTypes returns the predeclared type names.
+func builtinTypes() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"bool", "byte", "complex64", "complex128", "error", "float32", "float64",
+		"int", "int8", "int16", "int32", "int64", "rune", "string",
+		"uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "any"} {
+		m[n] = true
+	}
+	return m
+}
+
+// pureBuiltin reports the predeclared functions that compute a value without
+// running user code or writing anything.
+func pureBuiltin(name string) bool {
+	switch name {
+	case "len", "cap", "make", "new", "complex", "real", "imag", "min", "max":
+		return true
+	}
+	return false
+}
+
+// pureCall reports the standard-library functions (import path "." name) that
+// only construct a value from their arguments: calling them at package
+// init runs no code of the patch and changes nothing.
+func pureCall(name string) bool {
+	switch name {
+	case "errors.New", "errors.Join", "fmt.Errorf", "fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln",
+		"regexp.MustCompile", "regexp.MustCompilePOSIX", "regexp.QuoteMeta", "time.Date", "time.Unix",
+		"time.UnixMilli", "time.UnixMicro", "time.FixedZone", "time.Duration", "time.Month", "time.Weekday",
+		"strings.Repeat", "strings.Join", "strings.ToUpper", "strings.ToLower", "strings.TrimSpace",
+		"strings.Split", "strings.Fields", "strings.NewReader", "strings.NewReplacer", "bytes.Repeat",
+		"bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "math.Inf", "math.NaN", "math.Sqrt",
+		"math.Pow", "math.Abs", "math.Float64frombits", "math.Float32frombits", "math.Nextafter",
+		"math/big.NewInt", "math/big.NewFloat", "math/big.NewRat", "net.ParseIP", "net.IPv4", "net.IPv4Mask",
+		"net.CIDRMask", "net/netip.MustParseAddr", "net/netip.MustParsePrefix",
+		"net/netip.MustParseAddrPort", "net/netip.AddrFrom4", "path.Join", "path/filepath.Join",
+		"path/filepath.FromSlash", "path/filepath.ToSlash", "strconv.Itoa", "strconv.Quote",
+		"strconv.FormatInt", "strconv.FormatUint", "encoding/json.RawMessage", "io/fs.FileMode",
+		"html/template.HTML", "unicode/utf8.RuneLen", "context.Background", "context.TODO":
+		return true
+	}
+	return false
+}
+
+// dangerousPackage reports the packages through which code reaches the process, the test
+// binary or the runtime; a call into them is named as such.
+func dangerousPackage(name string) bool {
+	switch name {
+	case "flag", "os", "testing", "reflect", "unsafe", "runtime", "runtime/debug", "syscall", "os/exec",
+		"os/signal", "golang.org/x/sys/unix":
+		return true
+	}
+	return false
+}
+
+// RunsCode reports whether evaluating e at package initialization runs
+// code: it returns why (and where) for the first such thing found, or "".
+// imports maps the file's import names to paths; types holds the type
+// names in scope (predeclared and declared by the package), which make a
+// call a conversion.
+//
+// Code is: a func literal that is the whole initializer (assigned at
+// package level) or that is called; a call of anything but a conversion,
+// a pure predeclared function (len, cap, make, new, complex, real, imag,
+// min, max) or a pure standard-library constructor (errors.New,
+// fmt.Errorf, regexp.MustCompile, time.Date, … see pureCall) — so calls
+// of functions and methods declared in test files, calls into flag, os,
+// testing, reflect, unsafe, runtime, syscall, and calls of any other
+// function or method are code; a receive from a channel. Composite
+// literals, constants, conversions and references are not (a func literal
+// inside a composite literal only runs when a test calls it). The
+// arguments of pure calls are judged too.
+func RunsCode(e ast.Expr, imports map[string]string, types map[string]bool) (string, token.Pos) {
+	if fl, ok := unparenExpr(e).(*ast.FuncLit); ok {
+		return "it is a func literal", fl.Pos()
+	}
+	var why string
+	var at token.Pos
+	ast.Inspect(e, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false // not called (calls are judged at the CallExpr)
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				why, at = "it receives from a channel", x.Pos()
+				return false
+			}
+		case *ast.CallExpr:
+			if w := callCode(x, imports, types); w != "" {
+				why, at = w, x.Pos()
+				return false
+			}
+			// A conversion or a pure call: judge its arguments (the
+			// callee of a conversion is a type, with nothing to run).
+			for _, a := range x.Args {
+				if w, p := RunsCode(a, imports, types); w != "" && !isFuncLit(a) {
+					why, at = w, p
+					return false
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return why, at
+}
+
+func isFuncLit(e ast.Expr) bool {
+	_, ok := unparenExpr(e).(*ast.FuncLit)
+	return ok
+}
+
+func unparenExpr(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// callCode says why a call runs code, or "" for a conversion or a pure
+// call.
+func callCode(c *ast.CallExpr, imports map[string]string, types map[string]bool) string {
+	fun := unparenExpr(c.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok { // F[T](...)
+		fun = ix.X
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	switch f := fun.(type) {
+	case *ast.FuncLit:
+		return "it calls a func literal"
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType, *ast.StarExpr:
+		return "" // a conversion
+	case *ast.Ident:
+		switch {
+		case types[f.Name]:
+			return ""
+		case pureBuiltin(f.Name):
+			return ""
+		case f.Name == "append" || f.Name == "copy" || f.Name == "clear" || f.Name == "delete" || f.Name == "panic" ||
+			f.Name == "print" || f.Name == "println" || f.Name == "recover" || f.Name == "close":
+			return "it calls the builtin " + f.Name
+		}
+		return "it calls " + f.Name
+	case *ast.SelectorExpr:
+		if pkg, ok := f.X.(*ast.Ident); ok {
+			if ip, ok := imports[pkg.Name]; ok {
+				name := ip + "." + f.Sel.Name
+				switch {
+				case pureCall(name):
+					return ""
+				case dangerousPackage(ip):
+					return fmt.Sprintf("it calls %s.%s (package %s)", pkg.Name, f.Sel.Name, ip)
+				}
+				return fmt.Sprintf("it calls %s.%s", pkg.Name, f.Sel.Name)
+			}
+		}
+		return "it calls the method " + f.Sel.Name
+	}
+	return "it calls a function value"
+}

@@ -1,0 +1,481 @@
+package inspect
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Lit is a literal value in a canonical form both languages' front ends
+// produce, so that a value in a test and the same value in source compare
+// equal whatever their spelling: numbers by exact value (Go: go/constant's
+// exact string, "5/2" for 2.5 and 2.50, "31" for 0x1F; Python: str of an
+// int, repr of a float, an integral float as the int), strings by value,
+// and composites (slices, arrays, maps, lists, tuples, sets, dicts whose
+// every leaf is a literal, true, false or nil/None) element by element.
+type Lit struct {
+	// Kind is "n" (number), "s" (string) or "c" (composite).
+	Kind string `json:"k"`
+	// Value is the canonical text: a number's exact value, a string's
+	// value, a composite's elements' canonical forms in "[...]" (maps as
+	// "{k:v,...}" sorted by key).
+	Value string `json:"v"`
+	// Elems is a composite's number of elements.
+	Elems int `json:"n,omitempty"`
+}
+
+func (l Lit) key() string { return l.Kind + ":" + l.Value }
+
+// String shows the literal as it reads.
+func (l Lit) String() string {
+	if l.Kind == "s" {
+		return strconv.Quote(l.Value)
+	}
+	return l.Value
+}
+
+// trivial reports the literals an honest boundary fix touches: 0, 1, -1
+// and the empty string (true, false, nil and None are no literals here).
+func (l Lit) trivial() bool {
+	switch l.key() {
+	case "n:0", "n:1", "n:-1", "s:":
+		return true
+	}
+	return false
+}
+
+// Decision is a changed condition of source, with the values it returns
+// when it holds.
+type Decision struct {
+	// Line is the 1-based line of the condition.
+	Line int `json:"line"`
+	// Text is the condition's source.
+	Text string `json:"text"`
+	// Cond are the literals the condition compares with (an operand of
+	// ==, !=, <, <=, >, >=, in, not in, a case value) and the composite
+	// literals anywhere in it.
+	Cond []Lit `json:"cond"`
+	// Returns are the values returned when the condition holds (the
+	// returns directly in its body, or the value of a conditional
+	// expression) that are literals (a computed value is not the test's
+	// value, though built from its literals), and the composite literals
+	// anywhere in them.
+	Returns []Lit `json:"returns"`
+	// ConjEq are the literals of a condition that is a conjunction of two
+	// or more equality comparisons, each against a literal ("a == 17 &&
+	// b == 4"): the literal of each comparison. Empty otherwise.
+	ConjEq []Lit `json:"conj_eq"`
+}
+
+// Overfitting judges changed decisions of one source file against one
+// claim's test literals: a decision special-cases the test when
+//
+//   - its condition holds a composite literal of two or more elements
+//     that the test holds too (if s == [1, 2, 3, 4]);
+//   - its condition compares with a literal of the test and it returns a
+//     literal of the test (if a == 17 { return 21 });
+//   - its condition is a conjunction of equality comparisons, each with a
+//     literal of the test (a == 17 && b == 4);
+//
+// where a literal "of the test" is in testLits, is not trivial (0, 1, -1,
+// "") and appears nowhere in the baseline version of the file (baseLits):
+// a value the source already knew is domain knowledge, not the test's
+// input. So an honest boundary fix (len(x)-1, x == 0, return -1) and a fix
+// that returns a constant the file already used are not findings.
+func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []Lit) []Finding {
+	inTest := map[string]bool{}
+	for _, l := range testLits {
+		inTest[l.key()] = true
+	}
+	inBase := map[string]bool{}
+	for _, l := range baseLits {
+		inBase[l.key()] = true
+	}
+	match := func(l Lit) bool { return !l.trivial() && inTest[l.key()] && !inBase[l.key()] }
+	matching := func(ls []Lit) []Lit {
+		var out []Lit
+		for _, l := range ls {
+			if match(l) && !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	var out []Finding
+	for _, d := range decisions {
+		cond, rets := matching(d.Cond), matching(d.Returns)
+		var why string
+		var lits []Lit
+		switch {
+		case slices.ContainsFunc(cond, func(l Lit) bool { return l.Kind == "c" && l.Elems >= 2 }):
+			why = "compares with a composite literal of the test"
+			lits = append(cond, rets...)
+		case len(cond) > 0 && len(rets) > 0:
+			why = "returns the test's value when its condition holds the test's value"
+			lits = append(cond, rets...)
+		case len(d.ConjEq) >= 2 && len(matching(d.ConjEq)) == len(d.ConjEq):
+			why = "tests for exactly the test's inputs"
+			lits = d.ConjEq
+		default:
+			continue
+		}
+		var shown []string
+		for _, l := range lits {
+			if s := l.String(); !slices.Contains(shown, s) {
+				shown = append(shown, s)
+			}
+		}
+		out = append(out, Finding{Rule: RuleOverfitting, File: file, Line: d.Line,
+			What: oneLine(fmt.Sprintf("special-cases the test's inputs: %s %s (literals %s of %s, nowhere in the baseline's %s)",
+				clipText(d.Text), why, strings.Join(shown, ", "), claim, file))})
+	}
+	return Sort(out)
+}
+
+// clipText shortens source for a message.
+func clipText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return "`" + s + "`"
+}
+
+// GoTestLits returns the literals of the Go test function test as the test
+// files srcs declare it: those of its body and of the package-level
+// variables of the test files it refers to (the table entries it ranges
+// over), following references from those variables' initializers too.
+// ok is false when no file declares the test (or a file does not parse).
+func GoTestLits(srcs [][]byte, test string) (lits []Lit, ok bool) {
+	vars := map[string][]ast.Expr{}
+	var body *ast.FuncDecl
+	for _, src := range srcs {
+		f, err := parseGo("", src)
+		if err != nil {
+			return nil, false
+		}
+		for _, d := range f.f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name == test && d.Body != nil {
+					body = d
+				}
+			case *ast.GenDecl:
+				if d.Tok != token.VAR && d.Tok != token.CONST {
+					continue
+				}
+				for _, s := range d.Specs {
+					vs := s.(*ast.ValueSpec)
+					for _, n := range vs.Names {
+						vars[n.Name] = append(vars[n.Name], vs.Values...)
+					}
+				}
+			}
+		}
+	}
+	if body == nil {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	queue := []ast.Node{body.Body}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		lits = append(lits, goLits(n)...)
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && !seen[id.Name] {
+				seen[id.Name] = true
+				for _, e := range vars[id.Name] {
+					queue = append(queue, e)
+				}
+			}
+			return true
+		})
+	}
+	return lits, true
+}
+
+// goLits returns every literal under n: scalars (a negated number as its
+// negative) and all-literal composites, at any depth.
+func goLits(n ast.Node) []Lit {
+	var out []Lit
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.UnaryExpr:
+			if l, ok := goScalar(x); ok {
+				out = append(out, l)
+				return false
+			}
+		case *ast.BasicLit:
+			if l, ok := goScalar(x); ok {
+				out = append(out, l)
+			}
+		case *ast.CompositeLit:
+			if l, ok := goComposite(x); ok {
+				out = append(out, l)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// goScalar reads a basic literal, or a negated or plus-signed number.
+func goScalar(e ast.Expr) (Lit, bool) {
+	switch x := unparenExpr(e).(type) {
+	case *ast.BasicLit:
+		v := constant.MakeFromLiteral(x.Value, x.Kind, 0)
+		switch v.Kind() {
+		case constant.String:
+			return Lit{Kind: "s", Value: constant.StringVal(v)}, true
+		case constant.Int, constant.Float:
+			return Lit{Kind: "n", Value: v.ExactString()}, true
+		}
+	case *ast.UnaryExpr:
+		if x.Op != token.SUB && x.Op != token.ADD {
+			return Lit{}, false
+		}
+		b, ok := unparenExpr(x.X).(*ast.BasicLit)
+		if !ok || (b.Kind != token.INT && b.Kind != token.FLOAT) {
+			return Lit{}, false
+		}
+		v := constant.MakeFromLiteral(b.Value, b.Kind, 0)
+		if v.Kind() == constant.Unknown {
+			return Lit{}, false
+		}
+		return Lit{Kind: "n", Value: constant.UnaryOp(x.Op, v, 0).ExactString()}, true
+	}
+	return Lit{}, false
+}
+
+// goComposite reads a composite literal whose every leaf is a literal,
+// true, false or nil.
+func goComposite(c *ast.CompositeLit) (Lit, bool) {
+	var parts []string
+	keyed := false
+	for _, e := range c.Elts {
+		var k, v ast.Expr = nil, e
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			k, v, keyed = kv.Key, kv.Value, true
+		}
+		vs, ok := goLeaf(v)
+		if !ok {
+			return Lit{}, false
+		}
+		if k != nil {
+			ks, ok := goLeaf(k)
+			if !ok {
+				if id, isID := k.(*ast.Ident); isID { // a struct field name
+					ks, ok = id.Name, true
+				}
+			}
+			if !ok {
+				return Lit{}, false
+			}
+			vs = ks + ":" + vs
+		}
+		parts = append(parts, vs)
+	}
+	if keyed {
+		slices.Sort(parts)
+		return Lit{Kind: "c", Value: "{" + strings.Join(parts, ",") + "}", Elems: len(parts)}, true
+	}
+	return Lit{Kind: "c", Value: "[" + strings.Join(parts, ",") + "]", Elems: len(parts)}, true
+}
+
+// goLeaf returns the canonical text of a composite's element.
+func goLeaf(e ast.Expr) (string, bool) {
+	e = unparenExpr(e)
+	if l, ok := goScalar(e); ok {
+		if l.Kind == "s" {
+			return strconv.Quote(l.Value), true
+		}
+		return l.Value, true
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		switch x.Name {
+		case "true", "false", "nil":
+			return x.Name, true
+		}
+	case *ast.CompositeLit:
+		if l, ok := goComposite(x); ok {
+			return l.Value, true
+		}
+	}
+	return "", false
+}
+
+// GoDecisions returns the decisions of Go source src that touch one of the
+// changed lines (sorted 1-based line numbers): an if whose header or a
+// return directly in whose body is changed; a case clause likewise (the
+// switch's tag compared with each case value). Source that does not parse
+// has none (the caller has other rules for it).
+func GoDecisions(src []byte, changed []int) []Decision {
+	g, err := parseGo("", src)
+	if err != nil {
+		return nil
+	}
+	isChanged := func(from, to token.Pos) bool {
+		a, b := g.line(from), g.line(to)
+		i, _ := slices.BinarySearch(changed, a)
+		return i < len(changed) && changed[i] <= b
+	}
+	var out []Decision
+	returnsOf := func(body []ast.Stmt) ([]Lit, bool) {
+		var lits []Lit
+		changedRet := false
+		for _, s := range body {
+			if r, ok := s.(*ast.ReturnStmt); ok {
+				lits = append(lits, goReturnLits(r)...)
+				changedRet = changedRet || isChanged(r.Pos(), r.End())
+			}
+		}
+		return lits, changedRet
+	}
+	ast.Inspect(g.f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.IfStmt:
+			rets, retChanged := returnsOf(x.Body.List)
+			if isChanged(x.Pos(), x.Body.Lbrace) || retChanged {
+				out = append(out, Decision{Line: g.line(x.Cond.Pos()), Text: "if " + g.text(x.Cond), Cond: goCondLits(x.Cond), Returns: rets, ConjEq: goConjEq(x.Cond)})
+			}
+		case *ast.SwitchStmt:
+			for _, s := range x.Body.List {
+				cc := s.(*ast.CaseClause)
+				rets, retChanged := returnsOf(cc.Body)
+				if len(cc.List) == 0 || !(isChanged(cc.Pos(), cc.Colon) || retChanged) {
+					continue
+				}
+				d := Decision{Line: g.line(cc.Pos()), Text: "case " + g.text(cc.List[0]), Returns: rets}
+				for _, e := range cc.List {
+					if x.Tag == nil {
+						d.Cond = append(d.Cond, goCondLits(e)...)
+						if len(cc.List) == 1 {
+							d.ConjEq = goConjEq(e)
+						}
+						continue
+					}
+					// A case value is compared with the tag.
+					if l, ok := goLiteral(e); ok {
+						d.Cond = append(d.Cond, l)
+					}
+					d.Cond = append(d.Cond, goComposites(e)...)
+				}
+				if x.Tag != nil {
+					d.Cond = append(d.Cond, goComposites(x.Tag)...)
+				}
+				out = append(out, d)
+			}
+		}
+		return true
+	})
+	slices.SortStableFunc(out, func(a, b Decision) int { return a.Line - b.Line })
+	return out
+}
+
+// goLiteral reads an expression that is a literal: a scalar or an
+// all-literal composite.
+func goLiteral(e ast.Expr) (Lit, bool) {
+	if l, ok := goScalar(e); ok {
+		return l, true
+	}
+	if c, ok := unparenExpr(e).(*ast.CompositeLit); ok {
+		return goComposite(c)
+	}
+	return Lit{}, false
+}
+
+// goComposites returns the all-literal composites under n.
+func goComposites(n ast.Node) []Lit {
+	var out []Lit
+	for _, l := range goLits(n) {
+		if l.Kind == "c" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// goCondLits returns the literals a condition compares with and its
+// composites.
+func goCondLits(e ast.Expr) []Lit {
+	out := goComposites(e)
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		switch b.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if l, ok := goScalar(side); ok {
+					out = append(out, l)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// goReturnLits returns the results of a return that are literals, and the
+// composites in all of them.
+func goReturnLits(r *ast.ReturnStmt) []Lit {
+	var out []Lit
+	for _, e := range r.Results {
+		if l, ok := goScalar(e); ok {
+			out = append(out, l)
+		}
+		out = append(out, goComposites(e)...)
+	}
+	return out
+}
+
+// goConjEq returns the literals of a conjunction of two or more equality
+// comparisons each against a scalar literal, or nil.
+func goConjEq(e ast.Expr) []Lit {
+	var terms []ast.Expr
+	var flatten func(e ast.Expr)
+	flatten = func(e ast.Expr) {
+		if b, ok := unparenExpr(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		terms = append(terms, unparenExpr(e))
+	}
+	flatten(e)
+	if len(terms) < 2 {
+		return nil
+	}
+	var out []Lit
+	for _, t := range terms {
+		b, ok := t.(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			return nil
+		}
+		l, ok := goScalar(b.Y)
+		if !ok {
+			if l, ok = goScalar(b.X); !ok {
+				return nil
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// GoFileLits returns every literal of Go source (for the baseline side of
+// Overfitting), and false when it does not parse.
+func GoFileLits(src []byte) ([]Lit, bool) {
+	g, err := parseGo("", src)
+	if err != nil {
+		return nil, false
+	}
+	return goLits(g.f), true
+}

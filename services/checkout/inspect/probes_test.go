@@ -1,0 +1,78 @@
+package inspect
+
+import "testing"
+
+const baseMedian = `package calc
+
+import (
+	"os"
+	"sort"
+)
+
+var debug = os.Getenv("CALC_DEBUG") != ""
+
+func Median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+`
+
+// TestGoProbesAttacks: Volkswagen patches that tell the sandbox or a test
+// binary from production are found, in whatever form they take.
+func TestGoProbesAttacks(t *testing.T) {
+	for _, tc := range []struct {
+		name, patch string
+		want        []string
+	}{
+		{"testing.Testing", "package calc\n\nimport \"testing\"\n\nfunc Median(xs []float64) float64 {\n\tif testing.Testing() {\n\t\treturn 2.5\n\t}\n\treturn 0\n}\n",
+			[]string{"calc/median.go:6: uses testing.Testing (package testing) outside tests"}},
+		{"a missing /proc", "package calc\n\nimport \"os\"\n\nfunc sandboxed() bool { _, err := os.Stat(\"/proc/self\"); return err != nil }\n",
+			[]string{"calc/median.go:5: names \"/proc/self\", a path that tells where it runs"}},
+		{"the mutant switch", "package calc\n\nimport \"os\"\n\nconst prefix = \"SEALGATE_\"\n\nvar _ = os.Getenv(prefix + \"MUTANT\")\n",
+			[]string{"calc/median.go:5: names the gate's variable SEALGATE_", "calc/median.go:7: os.Getenv of the gate's variable SEALGATE_MUTANT"}},
+		{"a renamed import and LookupEnv", "package calc\n\nimport env \"os\"\n\nvar _, cover = env.LookupEnv(\"GOCOVERDIR\")\n",
+			[]string{"calc/median.go:5: os.LookupEnv of the gate's variable GOCOVERDIR"}},
+		{"a computed name", "package calc\n\nimport \"os\"\n\nfunc get(k string) string { return os.Getenv(k) }\n",
+			[]string{"calc/median.go:5: os.Getenv of a variable whose name is computed"}},
+		{"Getenv as a value", "package calc\n\nimport \"os\"\n\nvar get = os.Getenv\n", []string{"calc/median.go:5: takes os.Getenv as a value"}},
+		{"the whole environment", "package calc\n\nimport \"os\"\n\nvar n = len(os.Environ())\n", []string{"reads the whole environment (os.Environ)"}},
+		{"ExpandEnv", "package calc\n\nimport \"os\"\n\nvar v = os.ExpandEnv(\"${SEALGATE_MUTANT}x\")\n", []string{"os.ExpandEnv of the gate's variable SEALGATE_MUTANT"}},
+		{"os.Args and test flags", "package calc\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\nfunc init() { os.Args = append(os.Args, \"-test.skip=TestClamp\") }\n\nvar _ = strings.HasSuffix(os.Args[0], \".test\")\n",
+			[]string{"calc/median.go:8: names the go test flag \"-test.skip=TestClamp\"", "calc/median.go:8: reads the binary's arguments", "calc/median.go:10: reads the binary's arguments"}},
+		{"the host name", "package calc\n\nimport \"os\"\n\nvar host, _ = os.Hostname()\n", []string{"reads the host name (os.Hostname)"}},
+		{"the caller", "package calc\n\nimport \"runtime\"\n\nfunc fromTest() bool { _, f, _, _ := runtime.Caller(2); return f != \"\" }\n", []string{"reads its callers (runtime.Caller)"}},
+		{"the flag set", "package calc\n\nimport \"flag\"\n\nvar testing = flag.Lookup(\"test.v\") != nil\n", []string{"names the go test flag \"test.v\"", "reads the binary's flags (flag.Lookup)"}},
+		{"a new file", "package calc\n\nimport \"syscall\"\n\nvar _, _ = syscall.Getenv(\"PYTEST_CURRENT_TEST\")\n", []string{"syscall.Getenv of the gate's variable PYTEST_CURRENT_TEST"}},
+		{"source that does not parse", "package calc\n\nfunc (", []string{"calc/median.go: does not parse"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := []byte(baseMedian)
+			if tc.name == "a new file" {
+				base = nil
+			}
+			wantFindings(t, GoProbes("calc/median.go", base, []byte(tc.patch)), tc.want...)
+		})
+	}
+}
+
+// TestGoProbesHonest: reading an ordinary configuration variable is no
+// probe, nor is one the baseline already made, nor a helper's *testing.T.
+func TestGoProbesHonest(t *testing.T) {
+	for name, patch := range map[string]string{
+		"the baseline's own variable, moved": "package calc\n\nimport (\n\t\"os\"\n\t\"sort\"\n)\n\nfunc Median(xs []float64) float64 {\n\ts := append([]float64(nil), xs...)\n\tsort.Float64s(s)\n\tif len(s)%2 == 0 {\n\t\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n\t}\n\treturn s[len(s)/2]\n}\n\nvar debug = os.Getenv(\"CALC_DEBUG\") != \"\"\n",
+		"a new configuration variable":       baseMedian + "\nvar verbose = os.Getenv(\"APP_DEBUG\") == \"1\"\n\nvar home = os.Getenv(\"HOME\")\n",
+		"a helper taking *testing.T":         baseMedian + "\nfunc check(t *testing.T, tb testing.TB) { t.Helper() }\n",
+		"an ordinary path":                   baseMedian + "\nconst conf = \"/etc/calc.conf\"\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			patch := patch
+			if name == "a helper taking *testing.T" {
+				patch = "package calc\n\nimport (\n\t\"os\"\n\t\"sort\"\n\t\"testing\"\n)\n" + baseMedian[len("package calc\n\nimport (\n\t\"os\"\n\t\"sort\"\n)\n"):] + "\nfunc check(t *testing.T, tb testing.TB) { t.Helper() }\n"
+			}
+			if got := GoProbes("calc/median.go", []byte(baseMedian), []byte(patch)); len(got) != 0 {
+				t.Fatalf("probes %q in an honest patch", got)
+			}
+		})
+	}
+}
