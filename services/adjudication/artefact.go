@@ -82,6 +82,11 @@ type ArtefactClaim struct {
 	Baseline       *SideRef `json:"baseline"`
 	Patch          *SideRef `json:"patch"`
 	Prerequisite   *SideRef `json:"prerequisite,omitempty"`
+	// EditedBaseline and EditedPatch are the runs of the patch's version
+	// of a test it edits (cases added to a table), when the claim names
+	// one.
+	EditedBaseline *SideRef `json:"edited_baseline,omitempty"`
+	EditedPatch    *SideRef `json:"edited_patch,omitempty"`
 }
 
 // SideRef is one job's answer.
@@ -268,6 +273,8 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		base, _ := r.SideOf(c.ID, jobs.Baseline)
 		patch, prereq := r.SideOf(c.ID, jobs.Patch)
 		ac.Baseline, ac.Patch, ac.Prerequisite = r.side(base), r.side(patch), r.side(prereq)
+		eb, ep := r.EditedOf(c.ID)
+		ac.EditedBaseline, ac.EditedPatch = r.side(eb), r.side(ep)
 		ac.Oracle = "patch"
 		switch {
 		case prereq != nil:

@@ -169,7 +169,7 @@ func (r *Run) Gather(missing []string) Evidence {
 		}
 	}
 	for _, c := range r.Claims() {
-		e.Claims = append(e.Claims, r.claim(c, len(missing) > 0))
+		e.Claims = append(e.Claims, r.edited(r.claim(c, len(missing) > 0), len(missing) > 0))
 	}
 	e.Collateral = r.collateral()
 	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
@@ -186,6 +186,47 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 	d := r.Done[s.ID()]
 	p := jobs.Spec{Purpose: jobs.Prereq, Side: side, Claim: claim}
 	return d, r.Done[p.ID()]
+}
+
+// EditedOf returns the answered runs of the patch's version of a test the
+// claim names and the patch edits, on each side (nil when none).
+func (r *Run) EditedOf(claim string) (base, patch *jobs.Done) {
+	b := jobs.Spec{Purpose: jobs.Edited, Side: jobs.Baseline, Claim: claim}
+	p := jobs.Spec{Purpose: jobs.Edited, Side: jobs.Patch, Claim: claim}
+	return r.Done[b.ID()], r.Done[p.ID()]
+}
+
+// edited folds the runs of the patch's version of an edited test into a
+// claim judged by the baseline's version: a refutation or a gap of either
+// stands; cases the patch adds that fail on the baseline and pass on the
+// patch prove the fix.
+func (r *Run) edited(c Claim, deadline bool) Claim {
+	b := jobs.Spec{Purpose: jobs.Edited, Side: jobs.Baseline, Claim: c.ID}
+	if _, planned := r.Planned[b.ID()]; !planned || c.Outcome != Verified {
+		return c
+	}
+	eb, ep := r.EditedOf(c.ID)
+	if eb == nil || ep == nil {
+		c.Outcome, c.Class = Unverified, NotExecuted
+		c.Why += "; the patch's version of the test it edits never ran on both sides"
+		if deadline {
+			c.Why += " before the deadline"
+		}
+		return c
+	}
+	class, outcome := Classify(eb.Detail.Outcome, ep.Detail.Outcome)
+	why := fmt.Sprintf("the patch's version of the test it edits: baseline %s (%s); patch %s (%s)", eb.Detail.Outcome, eb.Detail.Reason, ep.Detail.Outcome, ep.Detail.Reason)
+	switch {
+	case outcome != Verified:
+		c.Outcome, c.Class = outcome, class
+		c.Why = why + "; the baseline's version: " + c.Why
+	case class == Fixed:
+		c.Class = Fixed
+		c.Why += "; " + why
+	default:
+		c.Why += "; " + why
+	}
+	return c
 }
 
 func (r *Run) claim(id string, deadline bool) Claim {

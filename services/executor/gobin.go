@@ -158,9 +158,15 @@ func (w *Workspace) variantOf(tree string, transplant, splices []string) (key, d
 }
 
 // splice writes each of files into dir as its baseline version with the
-// declarations the patch adds to it.
-func (w *Workspace) splice(dir string, files []string) error {
-	for _, f := range files {
+// declarations the patch adds to it; an entry "file#TestX" also replaces
+// TestX with the patch's version of it (jobs.Spec.Splice).
+func (w *Workspace) splice(dir string, entries []string) error {
+	for _, entry := range entries {
+		f, replace, _ := strings.Cut(entry, "#")
+		var names []string
+		if replace != "" {
+			names = []string{replace}
+		}
 		base, err := jobfile.Read(w.pristine[jobs.TreeBaseline], f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("splice %s: the baseline version: %w", f, err)
@@ -169,7 +175,7 @@ func (w *Workspace) splice(dir string, files []string) error {
 		if err != nil {
 			return fmt.Errorf("splice %s: the patch's version: %w", f, err)
 		}
-		out, _, err := splice.Go(base, patched)
+		out, _, err := splice.GoReplacing(base, patched, names)
 		if err != nil {
 			return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/splice"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 )
 
@@ -46,6 +47,9 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 		for _, pkg := range w.touchedPackages() {
 			for _, side := range []string{jobs.Baseline, jobs.Patch} {
 				s := w.goJob(jobs.Discovery, side, "", pkg, nil, c)
+				if side == jobs.Patch {
+					s.Added = w.addedTests(path.Clean(strings.TrimPrefix(pkg, "./")))
+				}
 				out = append(out, s)
 			}
 		}
@@ -215,6 +219,62 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 	return out
 }
 
+// edits reports whether the patch changes the test function name in the
+// Go test file (declared on both sides).
+func (w *Workspace) edits(file, name string) bool {
+	base, err := os.ReadFile(filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(file)))
+	if err != nil {
+		return false
+	}
+	patched, err := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(file)))
+	if err != nil {
+		return false
+	}
+	edited, err := splice.Edited(base, patched)
+	return err == nil && slices.Contains(edited, name)
+}
+
+// addedTests lists the tests the patch adds to the Go test files of dir
+// (to existing files, or in new files) or edits there, sorted: what
+// discovery proposes first.
+func (w *Workspace) addedTests(dir string) []string {
+	var out []string
+	for _, d := range w.co.Deferred {
+		if strings.HasSuffix(d.File, ".go") && path.Dir(d.File) == dir {
+			out = append(out, d.Test)
+		}
+	}
+	for _, f := range w.addedTestFiles(dir) {
+		if src, err := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(f))); err == nil {
+			if names, err := checkout.TestFuncs(src); err == nil {
+				out = append(out, names...)
+			}
+		}
+	}
+	for _, ch := range w.co.Changes {
+		if ch.Kind != checkout.Modified || path.Dir(ch.Path) != dir || !strings.HasSuffix(ch.Path, "_test.go") {
+			continue
+		}
+		base, err1 := os.ReadFile(filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(ch.Path)))
+		patched, err2 := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(ch.Path)))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		edited, err := splice.Edited(base, patched)
+		if err != nil {
+			continue
+		}
+		tests, _ := checkout.TestFuncs(base)
+		for _, e := range edited {
+			if slices.Contains(tests, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // Spliceable lists the Go test files of dir (a directory of the
 // repository; "" for every directory) to which the patch adds tests that
 // count toward reach and kills: the new tests run beside the baseline's
@@ -256,7 +316,7 @@ func (w *Workspace) touchedPackages() []string {
 func (w *Workspace) goJob(purpose, side, claim, pkg string, tests []string, c *criteria.Criteria) *jobs.Spec {
 	tree := treeOf(side)
 	s := &jobs.Spec{Purpose: purpose, Side: side, Claim: claim, Tree: tree, Tests: tests, TimeoutSec: c.Limits.ClaimTimeoutSec}
-	if purpose == jobs.Claim || purpose == jobs.Prereq {
+	if purpose == jobs.Claim || purpose == jobs.Prereq || purpose == jobs.Edited {
 		s.Reruns = c.Limits.StabilityReruns
 	}
 	if purpose == jobs.Discovery {
@@ -313,6 +373,24 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		return []*jobs.Spec{base, pre}
 	}
 	patchFile := w.declares(jobs.TreeOracle, dir, top)
+	if file := w.declares(jobs.TreeBaseline, dir, top); file != "" && w.edits(file, top) {
+		// A test both versions declare and the patch edits (cases added
+		// to a table): the claim is judged by the baseline's version, as
+		// always, and by the patch's version of this one test, laid over
+		// the baseline's file on both sides: the cases the patch adds can
+		// prove the fix, as a new test can.
+		var out []*jobs.Spec
+		for _, side := range []string{jobs.Baseline, jobs.Patch} {
+			e := w.goJob(jobs.Edited, side, claim, pkg, []string{test}, c)
+			e.Tree = jobs.TreeBaseline
+			if side == jobs.Patch {
+				e.Tree = jobs.TreeOracle
+			}
+			e.Splice = []string{file + "#" + top}
+			out = append(out, e)
+		}
+		return append([]*jobs.Spec{base, patch}, out...)
+	}
 	if patchFile == "" {
 		return skipBoth(claim, fmt.Sprintf("%s declares no func %s(t *testing.T) in its test files on the patch side (baseline test files put back)", pkg, top))
 	}

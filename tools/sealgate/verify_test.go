@@ -311,3 +311,60 @@ func TestVerifyStopsMeasuringOnceBlockIsCertain(t *testing.T) {
 		t.Fatalf("with --full-evidence, coverage %v", cov)
 	}
 }
+
+const absGo = `package calc
+
+// Abs returns the absolute value of x.
+func Abs(x int) int {
+	if x < LIMIT {
+		return -x
+	}
+	return x
+}
+`
+
+const absTest = `package calc
+
+import "testing"
+
+func TestAbs(t *testing.T) {
+	for _, tt := range []struct{ in, want int }{
+		{5, 5},
+		{-5, 5},
+		{0, 0},ROWS
+	} {
+		if got := Abs(tt.in); got != tt.want {
+			t.Errorf("Abs(%d) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+`
+
+func TestVerifyCasesAddedToAnEditedTest(t *testing.T) {
+	// Most real fixes add cases to an existing table-driven test: no new
+	// func Test…, the patch edits one. The claim is judged by the
+	// baseline's version of the test and by the patch's version of it.
+	f := newFixture(t)
+	base := f.commit(f.honest().Commit, map[string]string{
+		"calc/abs.go": strings.Replace(absGo, "LIMIT", "-1", 1), "calc/abs_test.go": strings.Replace(absTest, "ROWS", "", 1),
+	})
+	f.repo.Base = base
+	honest := f.commit(base, map[string]string{
+		"calc/abs.go": strings.Replace(absGo, "LIMIT", "0", 1), "calc/abs_test.go": strings.Replace(absTest, "ROWS", "\n\t\t{-1, 1},", 1),
+	})
+	code, a, log := f.verify(t.TempDir(), honest, "go:./calc:TestAbs")
+	if code != 0 || a.Decision != "MERGE" || !a.FixProven || a.Claims[0].Classification != "fixed" {
+		t.Fatalf("honest: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+	// The attack of the same shape: the patch "adds a case" while it
+	// breaks the function and drops the case that would show it. The
+	// baseline's version of the test still judges the claim.
+	attack := f.commit(base, map[string]string{
+		"calc/abs.go":      "package calc\n\n// Abs returns x.\nfunc Abs(x int) int { return x }\n",
+		"calc/abs_test.go": strings.Replace(strings.Replace(absTest, "ROWS", "\n\t\t{7, 7},", 1), "\t\t{-5, 5},\n", "", 1),
+	})
+	code, a, log = f.verify(t.TempDir(), attack, "go:./calc:TestAbs")
+	if code != 1 || a.Decision != "BLOCK" || a.FixProven {
+		t.Fatalf("attack: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+}

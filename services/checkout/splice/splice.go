@@ -37,6 +37,15 @@ var ErrConflict = errors.New("cannot splice")
 // are kept. A base without additions is returned formatted, unchanged in
 // meaning.
 func Go(base, patched []byte) (out []byte, added []string, err error) {
+	return GoReplacing(base, patched, nil)
+}
+
+// GoReplacing is Go that also replaces the functions named in replace
+// (test functions both versions declare) with the patch's versions: a claim
+// on a test the patch edits — a table-driven test it adds cases to — runs
+// the patch's version of that one test beside the baseline's versions of
+// the file's other tests.
+func GoReplacing(base, patched []byte, replace []string) (out []byte, added []string, err error) {
 	fset := token.NewFileSet()
 	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -50,6 +59,15 @@ func Go(base, patched []byte) (out []byte, added []string, err error) {
 		return nil, nil, fmt.Errorf("%w: the patch moves the file from package %s to %s", ErrConflict, bf.Name.Name, pf.Name.Name)
 	}
 	have := declared(fset, bf, base)
+	replaced := map[string]bool{}
+	for _, name := range replace {
+		k := "func " + name
+		if !have[k] {
+			return nil, nil, fmt.Errorf("%w: the baseline version declares no %s to replace", ErrConflict, name)
+		}
+		replaced[k] = true
+		delete(have, k)
+	}
 	var texts [][]byte
 	var adds []ast.Decl
 	for _, d := range pf.Decls {
@@ -91,6 +109,37 @@ func Go(base, patched []byte) (out []byte, added []string, err error) {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				insert = fset.Position(g.End()).Offset
 			}
+		}
+	}
+	// The baseline's versions of the replaced functions are cut out.
+	var cuts [][2]int
+	for _, d := range bf.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && replaced["func "+fn.Name.Name] {
+			start := fn.Pos()
+			if fn.Doc != nil {
+				start = fn.Doc.Pos()
+			}
+			cuts = append(cuts, [2]int{fset.Position(start).Offset, fset.Position(fn.End()).Offset})
+		}
+	}
+	if len(cuts) != len(replaced) {
+		return nil, nil, fmt.Errorf("%w: a function to replace is declared twice", ErrConflict)
+	}
+	if len(cuts) > 0 {
+		var kept []byte
+		at := 0
+		for _, c := range cuts {
+			kept = append(kept, base[at:c[0]]...)
+			at = c[1]
+		}
+		base = append(kept, base[at:]...)
+		if insert > cuts[0][0] {
+			return nil, nil, fmt.Errorf("%w: a replaced function comes before the imports", ErrConflict)
+		}
+	}
+	for k := range replaced {
+		if !slices.Contains(added, k) {
+			return nil, nil, fmt.Errorf("%w: the patch's version declares no %s", ErrConflict, strings.TrimPrefix(k, "func "))
 		}
 	}
 	b.Write(base[:insert])
@@ -278,4 +327,36 @@ func candidateNames(path string) []string {
 		out = append(out, e[i+1:], e[:i])
 	}
 	return out
+}
+
+// Edited lists the functions both versions declare (not methods) whose
+// text, doc comment included, the patch changes, sorted.
+func Edited(base, patched []byte) ([]string, error) {
+	fset := token.NewFileSet()
+	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the baseline version does not parse: %v", ErrConflict, err)
+	}
+	pf, err := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the patch's version does not parse: %v", ErrConflict, err)
+	}
+	texts := func(f *ast.File, src []byte) map[string]string {
+		out := map[string]string{}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name != "init" {
+				out[fn.Name.Name] = string(source(fset, fn, src))
+			}
+		}
+		return out
+	}
+	b, p := texts(bf, base), texts(pf, patched)
+	var out []string
+	for name, t := range b {
+		if pt, ok := p[name]; ok && pt != t {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

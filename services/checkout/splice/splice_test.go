@@ -141,3 +141,32 @@ func FuzzGo(f *testing.F) {
 		}
 	})
 }
+
+func TestGoReplacingAnEditedTest(t *testing.T) {
+	// The patch adds a row to a table-driven test: the claim on that test
+	// runs the patch's version of it, beside the baseline's others.
+	b := base + "\nfunc TestOther(t *testing.T) { t.Log(\"baseline\") }\n"
+	p := strings.Replace(patched, "func TestMedian(t *testing.T) {}", "func TestMedian(t *testing.T) {\n\tif Median([]int{5}) != 5 {\n\t\tt.Fatal(\"one\")\n\t}\n}", 1) +
+		"\nfunc TestOther(t *testing.T) { t.Log(\"weakened\") }\n"
+	edited, err := Edited([]byte(b), []byte(p))
+	if err != nil || !slices.Equal(edited, []string{"TestMedian", "TestOther"}) {
+		t.Fatalf("Edited = %v, %v", edited, err)
+	}
+	out, added, err := GoReplacing([]byte(b), []byte(p), []string{"TestMedian"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	if strings.Count(s, "func TestMedian(") != 1 || !strings.Contains(s, `t.Fatal("one")`) || strings.Contains(s, `t.Fatal("median")`) {
+		t.Fatalf("TestMedian is not the patch's version:\n%s", s)
+	}
+	if !strings.Contains(s, `t.Log("baseline")`) || strings.Contains(s, `t.Log("weakened")`) {
+		t.Fatalf("TestOther is not the baseline's version:\n%s", s)
+	}
+	if !slices.Contains(added, "func TestMedian") {
+		t.Fatalf("added %v", added)
+	}
+	if _, _, err := GoReplacing([]byte(b), []byte(p), []string{"TestNowhere"}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("replacing a test the baseline lacks: %v", err)
+	}
+}

@@ -41,6 +41,11 @@ const (
 	Mutant = "mutant"
 	// Seal runs one check of the sealed seal plan on the patch.
 	Seal = "seal"
+	// Edited runs, for a claim on a test both versions declare and the
+	// patch edits (cases added to a table), the patch's version of that one
+	// test on one side, laid over the baseline's version of its file. The
+	// claim's own jobs still judge the baseline's version of the test.
+	Edited = "edited"
 	// Modules downloads, outside the sandbox and checksum-verified against
 	// go.sum, the module dependencies a side's Go module requires, into
 	// the module cache the sandbox then reads offline.
@@ -104,8 +109,13 @@ type Spec struct {
 	// Splice lists Go test files laid over the tree as their baseline
 	// version with the top-level declarations the patch adds to them
 	// (package splice): a test the patch adds to an existing file runs
-	// beside the baseline's versions of that file's other tests.
+	// beside the baseline's versions of that file's other tests. An entry
+	// "file#TestX" also takes the patch's version of TestX, a test both
+	// versions declare and the patch edits (cases added to a table).
 	Splice []string `json:"splice,omitempty"`
+	// Added, on a discovery job, lists the tests the patch adds to the
+	// package or edits there: claims discovery proposes first.
+	Added []string `json:"added,omitempty"`
 	// Module is the directory of the Go module, relative to the repository
 	// ("." for the root); Package the pattern run in it ("./calc",
 	// "./..."); ImportPath the package's import path ("" for patterns).
@@ -168,7 +178,7 @@ func (s *Spec) ID() string {
 	b.WriteByte('/')
 	b.WriteString(s.Side)
 	switch s.Purpose {
-	case Claim, Prereq:
+	case Claim, Prereq, Edited:
 		b.WriteByte('/')
 		b.WriteString(s.Claim)
 	case Discovery, Collateral, Coverage, Modules:
@@ -286,6 +296,10 @@ func (s *Spec) check() error {
 	}
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery, Coverage:
+	case Edited:
+		if s.Runner != RunnerGo || len(s.Splice) != 1 || !strings.Contains(s.Splice[0], "#") {
+			return fmt.Errorf("job spec: an edited-test job runs one Go test spliced over its file")
+		}
 	case Modules:
 		if s.Runner != RunnerGo {
 			return fmt.Errorf("job spec: a modules job is Go's")
@@ -468,6 +482,31 @@ func Discovered(planned map[string]*Spec, done map[string]*Done, reached []strin
 	if found == nil {
 		return nil
 	}
+	// The tests the patch adds or edits come first: they are what the
+	// patch says proves it, and an added test passes on the patch only.
+	var added []string
+	for _, s := range planned {
+		if s.Purpose == Discovery && s.Side == Patch {
+			for _, t := range s.Added {
+				added = append(added, fmt.Sprintf("go:%s:%s", claimPkg(s.Module, s.Package), t))
+			}
+		}
+	}
+	slices.Sort(added)
+	added = slices.Compact(added)
+	if len(added) > MaxDiscovered {
+		added = added[:MaxDiscovered]
+	}
+	for _, c := range found {
+		if len(added) >= MaxDiscovered {
+			break
+		}
+		if !slices.Contains(added, c) {
+			added = append(added, c)
+		}
+	}
+	found = append([]string{}, added...)
+	slices.Sort(found)
 	byImport := map[string]*Spec{}
 	for _, s := range planned {
 		if s.Purpose == Coverage {

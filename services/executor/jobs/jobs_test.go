@@ -174,3 +174,23 @@ func TestDiscoveredAddsReachedTests(t *testing.T) {
 		t.Fatalf("claims given, still discovered %v", got)
 	}
 }
+
+func TestDiscoveredProposesAddedTestsFirst(t *testing.T) {
+	// Discovery on a patch that adds TestNew to an existing file: the
+	// outcome diff cannot see it (the baseline file is put back on the
+	// patch side), so the discovery job names it.
+	base := &Spec{Purpose: Discovery, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	patch := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc", Added: []string{"TestNew"}}
+	planned := map[string]*Spec{base.ID(): base, patch.ID(): patch}
+	done := map[string]*Done{
+		base.ID():  {Spec: base, Detail: &Detail{Outcome: OutcomePass}, Cases: []Case{{Name: "m/calc.TestOld", Outcome: "pass"}}},
+		patch.ID(): {Spec: patch, Detail: &Detail{Outcome: OutcomePass}, Cases: []Case{{Name: "m/calc.TestOld", Outcome: "pass"}}},
+	}
+	if got := Discovered(planned, done, nil); !slices.Equal(got, []string{"go:./calc:TestNew"}) {
+		t.Fatalf("discovered %v", got)
+	}
+	// Before the discovery jobs are answered nothing is discovered.
+	if got := Discovered(planned, map[string]*Done{}, nil); got != nil {
+		t.Fatalf("before answers: %v", got)
+	}
+}
