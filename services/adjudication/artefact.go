@@ -153,6 +153,11 @@ type CollateralRef struct {
 	Suites      []SuiteRef `json:"suites"`
 	Tests       *int       `json:"tests"`
 	Regressions []string   `json:"regressions"`
+	// Missing and Repinned are the other tests that pass on the baseline
+	// and not on the patch: with no result but a failure, and failing where
+	// the patch edits them (see Collateral).
+	Missing  []string `json:"missing,omitempty"`
+	Repinned []string `json:"repinned,omitempty"`
 }
 
 // SuiteRef is one stack's full suite: go test, pytest, or the declared
@@ -307,6 +312,7 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 	if e.Collateral != nil {
 		a.Collateral.Tests = e.Collateral.PatchCases
 		a.Collateral.Regressions = nonNil(e.Collateral.Regressions)
+		a.Collateral.Missing, a.Collateral.Repinned = e.Collateral.Missing, e.Collateral.Repinned
 	} else {
 		a.Collateral.Regressions = []string{}
 	}

@@ -125,6 +125,10 @@ type Collateral struct {
 	// Missing are tests that passed on the baseline and have no result on
 	// the patch but a failure: skipped, not run, absent, unfinished.
 	Missing []string
+	// Repinned are tests that passed on the baseline and fail on the patch
+	// where the patch edits the test (or a helper it calls): the patch
+	// changes what the test pins, which only a human can judge.
+	Repinned []string
 	Why     string
 }
 
@@ -272,6 +276,12 @@ func Decide(p Policy, e Evidence) Verdict {
 		}
 	case !c.BaselineRan:
 		gaps = append(gaps, "the full suite never ran on the baseline: nothing shows which tests the patch must keep passing")
+	case len(c.Repinned) > 0:
+		re := slices.Sorted(slices.Values(c.Repinned))
+		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline fail on the patch, and the patch edits them or the helpers they call: it changes what they pin, for a human to judge: %s", len(re), clip(re)))
+		for _, t := range re {
+			step(HumanReviewTestEdit, t)
+		}
 	case len(c.Stopped) > 0:
 		stopped := slices.Sorted(slices.Values(c.Stopped))
 		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline were stopped by a resource limit on the patch: %s", len(stopped), clip(stopped)))

@@ -324,11 +324,19 @@ func (r *Run) collateral() *Collateral {
 		for _, cs := range patch.Cases {
 			now[cs.Name] = cs.Outcome
 		}
+		edited := map[string]bool{}
+		if r.Trees != nil {
+			for _, t := range r.Trees.EditedTests {
+				edited[t] = true
+			}
+		}
 		for _, cs := range base.Cases {
 			switch {
 			case cs.Outcome != "pass" || now[cs.Name] == "pass":
 			case now[cs.Name] == jobs.CaseStopped:
 				c.Stopped = append(c.Stopped, cs.Name)
+			case now[cs.Name] == "fail" && edited[cs.Name]:
+				c.Repinned = append(c.Repinned, cs.Name)
 			case now[cs.Name] == "fail":
 				c.Regressions = append(c.Regressions, cs.Name)
 			default:
@@ -340,7 +348,7 @@ func (r *Run) collateral() *Collateral {
 		c.PatchCases = &total
 	}
 	c.Why = strings.Join(whys, "; ")
-	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Missing} {
+	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Missing, &c.Repinned} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}

@@ -401,3 +401,37 @@ func TestRunUnjudgeableContentIsInconclusive(t *testing.T) {
 	}
 	validate(t, a)
 }
+
+func TestRunEditedTestFailingIsForAHuman(t *testing.T) {
+	// A baseline test the patch edits (its helper, here) fails on the
+	// patch: the patch changes what it pins. Not a breakage the gate can
+	// call, nor a pass: INCONCLUSIVE, with the test for a human to review.
+	// A test the patch did not edit failing stays a regression (BLOCK).
+	for _, c := range []struct {
+		failing string
+		want    Decision
+	}{{"m/calc.TestPinned", Inconclusive}, {"m/calc.TestOther", Block}} {
+		b := newRun(t, []string{claim}, 0, 0)
+		b.recs[2].Record.GetTreesMaterialized().EditedTests = []string{"m/calc.TestPinned"}
+		b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+		b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+		b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+		patch := []string{"m/calc.TestPinned=pass", "m/calc.TestOther=pass"}
+		for i, p := range patch {
+			if strings.HasPrefix(p, c.failing+"=") {
+				patch[i] = c.failing + "=fail"
+			}
+		}
+		b.answer(collSpec(jobs.Patch), jobs.OutcomeFail, patch...)
+		b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestPinned=pass", "m/calc.TestOther=pass")
+		v, a := decide(t, b)
+		if v.Decision != c.want {
+			t.Fatalf("%s failing: got %s: %s", c.failing, v.Decision, v.Reason)
+		}
+		if c.want == Inconclusive && (!strings.Contains(v.Reason, "changes what they pin") || !slices.Contains(v.NextSteps, NextStep{HumanReviewTestEdit, c.failing}) ||
+			!v.FixProven || !slices.Equal(a.Collateral.Repinned, []string{c.failing})) {
+			t.Fatalf("got %s (fix proven %v, steps %v, repinned %v)", v.Reason, v.FixProven, v.NextSteps, a.Collateral.Repinned)
+		}
+		validate(t, a)
+	}
+}

@@ -115,6 +115,12 @@ type Checkout struct {
 	// pytest_plugins and the like (see pythonHarnessDecls) are not the
 	// baseline version's; a test file that is a symlink. Sorted.
 	TestHarness []string
+	// EditedTests are the baseline Go tests the patch edits, or whose
+	// test-file helpers it edits or deletes, keyed as the suites key them
+	// ("<import path>.<Test>"), sorted: when one fails on the patch, the
+	// patch changes what it pins — evidence for a human, not a breakage
+	// the gate can call.
+	EditedTests []string
 	// HarnessPackages are the Go packages ("./dir", or "." for the root,
 	// as `go test` takes them) with a Go file in TestHarness: the patch
 	// changes what runs before their tests, so their claims and suite
@@ -336,6 +342,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		return nil, err
 	}
 	if err := c.findTestHarness(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.findEditedTests(ctx); err != nil {
 		return nil, err
 	}
 	if err := c.inspect(ctx); err != nil {

@@ -365,9 +365,19 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		// proves the fix by failing.
 		patch.Splice = []string{d.File}
 		base.Splice = []string{d.File}
-		pre := w.goJob(jobs.Prereq, jobs.Patch, claim, pkg, d.BaselineTests, c)
+		// The file's baseline tests the patch edits (or whose helpers it
+		// edits) are judged by the suite, where a failure is a change of
+		// what they pin for a human to judge; they cannot hold the new
+		// test back.
+		var prior []string
+		for _, t := range d.BaselineTests {
+			if !slices.Contains(w.co.EditedTests, base.ImportPath+"."+t) {
+				prior = append(prior, t)
+			}
+		}
+		pre := w.goJob(jobs.Prereq, jobs.Patch, claim, pkg, prior, c)
 		pre.Then = patch
-		if len(d.BaselineTests) == 0 {
+		if len(prior) == 0 {
 			return []*jobs.Spec{base, patch}
 		}
 		return []*jobs.Spec{base, pre}

@@ -1071,8 +1071,12 @@ type TreesMaterialized struct {
 	SourceByUse []string `protobuf:"bytes,14,rep,name=source_by_use,json=sourceByUse,proto3" json:"source_by_use,omitempty"`
 	// Go packages of the patch tree that only tests use.
 	TestOnlyPackages []string `protobuf:"bytes,15,rep,name=test_only_packages,json=testOnlyPackages,proto3" json:"test_only_packages,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Baseline Go tests ("<import path>.<Test>") the patch edits, or whose
+	// test-file helpers it edits or deletes: a failure of one on the patch
+	// says the patch changes what it pins, for a human to judge.
+	EditedTests   []string `protobuf:"bytes,16,rep,name=edited_tests,json=editedTests,proto3" json:"edited_tests,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TreesMaterialized) Reset() {
@@ -1206,6 +1210,13 @@ func (x *TreesMaterialized) GetSourceByUse() []string {
 func (x *TreesMaterialized) GetTestOnlyPackages() []string {
 	if x != nil {
 		return x.TestOnlyPackages
+	}
+	return nil
+}
+
+func (x *TreesMaterialized) GetEditedTests() []string {
+	if x != nil {
+		return x.EditedTests
 	}
 	return nil
 }
@@ -2844,7 +2855,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\bold_path\x18\x02 \x01(\tR\aoldPath\x12/\n" +
 	"\x06change\x18\x03 \x01(\x0e2\x17.sealgate.v1.ChangeKindR\x06change\x12,\n" +
 	"\x05class\x18\x04 \x01(\x0e2\x16.sealgate.v1.FileClassR\x05class\x12#\n" +
-	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xb3\x05\n" +
+	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xd6\x05\n" +
 	"\x11TreesMaterialized\x120\n" +
 	"\x14baseline_tree_digest\x18\x01 \x01(\tR\x12baselineTreeDigest\x12*\n" +
 	"\x11patch_tree_digest\x18\x02 \x01(\tR\x0fpatchTreeDigest\x121\n" +
@@ -2864,7 +2875,8 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0ecounterfactual\x18\f \x03(\tR\x0ecounterfactual\x12'\n" +
 	"\x0fdata_referenced\x18\r \x03(\tR\x0edataReferenced\x12\"\n" +
 	"\rsource_by_use\x18\x0e \x03(\tR\vsourceByUse\x12,\n" +
-	"\x12test_only_packages\x18\x0f \x03(\tR\x10testOnlyPackages\"7\n" +
+	"\x12test_only_packages\x18\x0f \x03(\tR\x10testOnlyPackages\x12!\n" +
+	"\fedited_tests\x18\x10 \x03(\tR\veditedTests\"7\n" +
 	"\tSubmodule\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
 	"\x06commit\x18\x02 \x01(\tR\x06commit\":\n" +

@@ -83,6 +83,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	}
 	tm.HarnessPackages = co.HarnessPackages
 	tm.TestOnlyPackages = co.TestOnlyPackages
+	tm.EditedTests = co.EditedTests
 	for _, p := range co.Counterfactual {
 		tm.Counterfactual = append(tm.Counterfactual, recordPath(p))
 	}
