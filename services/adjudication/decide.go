@@ -129,7 +129,7 @@ type Collateral struct {
 	// where the patch edits the test (or a helper it calls): the patch
 	// changes what the test pins, which only a human can judge.
 	Repinned []string
-	Why     string
+	Why      string
 }
 
 // SealCheck is one command of the sealed plan.
