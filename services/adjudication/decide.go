@@ -168,6 +168,13 @@ type Evidence struct {
 	// Dependencies: module dependencies that could not be put where the
 	// sandbox reads them (its jobs could not build).
 	Dependencies []string
+	// Probes: places the patch's non-test source newly probes where it runs
+	// (testing.Testing(), /proc, the gate's variables, the host name…),
+	// "file:line: what".
+	Probes []string
+	// Overfitting: changed conditions or returned values built from the
+	// claim tests' own literals, "file:line: what".
+	Overfitting []string
 	// Unjudgeable: content of the patch (or the baseline) the gate did not
 	// materialize, each saying what and where. What ran is not the patch, so nothing
 	// measured decides: the verdict is INCONCLUSIVE naming these, even
@@ -324,6 +331,14 @@ func Decide(p Policy, e Evidence) Verdict {
 	}
 	for _, f := range sorted(e.Fallen) {
 		gaps = append(gaps, "a worker fell silent: "+f)
+	}
+	if len(e.Probes) > 0 {
+		gaps = append(gaps, fmt.Sprintf("the patch's source probes where it runs, so what its tests see may not be what runs elsewhere: %s", clip(sorted(e.Probes))))
+		step(FixCode, sorted(e.Probes)[0])
+	}
+	if len(e.Overfitting) > 0 {
+		gaps = append(gaps, fmt.Sprintf("the patch special-cases the test's inputs: %s", clip(sorted(e.Overfitting))))
+		step(FixCode, sorted(e.Overfitting)[0])
 	}
 	for _, d := range sorted(e.Dependencies) {
 		gaps = append(gaps, "the module dependencies could not be downloaded: "+d)

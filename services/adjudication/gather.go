@@ -167,9 +167,22 @@ func (r *Run) Gather(missing []string) Evidence {
 		for _, u := range r.Trees.Unjudgeable {
 			e.Unjudgeable = append(e.Unjudgeable, u.Why)
 		}
+		for _, f := range r.Trees.Findings {
+			at := f.Path
+			if f.Line > 0 {
+				at = fmt.Sprintf("%s:%d", f.Path, f.Line)
+			}
+			switch f.Rule {
+			case findingProbe:
+				e.Probes = append(e.Probes, at+": "+f.Detail)
+			case findingOverfitting:
+				e.Overfitting = append(e.Overfitting, at+": "+f.Detail)
+			}
+		}
 	}
 	for _, c := range r.Claims() {
-		e.Claims = append(e.Claims, r.edited(r.claim(c, len(missing) > 0), len(missing) > 0))
+		deadline := len(missing) > 0
+		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, deadline), deadline)))
 	}
 	e.Collateral = r.collateral()
 	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
@@ -186,6 +199,39 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 	d := r.Done[s.ID()]
 	p := jobs.Spec{Purpose: jobs.Prereq, Side: side, Claim: claim}
 	return d, r.Done[p.ID()]
+}
+
+// The findings of the checkout's analyses the decision reads (rules of
+// services/checkout/inspect, by their stable names).
+const (
+	findingProbe       = "probe"
+	findingOverfitting = "overfitting"
+)
+
+// counterfactual compares a claim's patch-side outcome with its re-run
+// without the test support the patch changed: a different outcome means
+// the claim depends on what the patch changed of its own judge.
+func (r *Run) counterfactual(c Claim) Claim {
+	cf := jobs.Spec{Purpose: jobs.Counterfactual, Side: jobs.Patch, Claim: c.ID}
+	if _, planned := r.Planned[cf.ID()]; !planned || c.Outcome == Unverified {
+		return c
+	}
+	patch, _ := r.SideOf(c.ID, jobs.Patch)
+	d := r.Done[cf.ID()]
+	var files []string
+	if r.Trees != nil {
+		files = r.Trees.Counterfactual
+	}
+	switch {
+	case d == nil:
+		c.Outcome, c.Class = Unverified, NotExecuted
+		c.Why = "its counterfactual run (test support the patch changed put back) never ran; " + c.Why
+	case patch != nil && d.Detail.Outcome != patch.Detail.Outcome:
+		c.Outcome, c.Class = Unverified, Invalid
+		c.Why = fmt.Sprintf("it depends on test support the patch changed (%s): with it put back the claim is %s on the patch, with the patch's %s; %s",
+			clip(files), d.Detail.Outcome, patch.Detail.Outcome, c.Why)
+	}
+	return c
 }
 
 // EditedOf returns the answered runs of the patch's version of a test the

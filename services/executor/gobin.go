@@ -122,20 +122,42 @@ func (w *Workspace) binDir() string { return filepath.Join(w.dir, "bin") }
 // variant returns the pristine tree a job starts from: its tree with its
 // transplanted and spliced files laid over it, made once per workspace.
 func (w *Workspace) variant(s *jobs.Spec) (key, dir string, err error) {
-	return w.variantOf(s.Tree, s.Transplant, s.Splice)
+	return w.variantOf(variantKey(s.Tree, s.Transplant, s.Splice, s.Drop, s.Restore))
 }
 
-func (w *Workspace) variantOf(tree string, transplant, splices []string) (key, dir string, err error) {
+// Separators of a variant key: no path of a tree holds a control
+// character (the checkout refuses them).
+const (
+	listSep = "\x1f"
+	fileSep = "\x1e"
+)
+
+// variantKey names a tree with files transplanted, spliced, dropped and
+// restored, in that order: "tree" alone when nothing is laid over it.
+func variantKey(tree string, lists ...[]string) string {
+	empty := true
+	parts := []string{tree}
+	for _, l := range lists {
+		empty = empty && len(l) == 0
+		parts = append(parts, strings.Join(slices.Sorted(slices.Values(l)), fileSep))
+	}
+	if empty {
+		return tree
+	}
+	return strings.Join(parts, listSep)
+}
+
+// variantOf returns the pristine tree a variant key names, made once.
+func (w *Workspace) variantOf(key string) (string, string, error) {
+	tree, lists := splitVariant(key)
 	src := w.pristine[tree]
 	if src == "" {
 		return "", "", fmt.Errorf("unknown tree %q", tree)
 	}
-	if len(transplant) == 0 && len(splices) == 0 {
+	if key == tree {
 		return tree, src, nil
 	}
-	files := slices.Sorted(slices.Values(transplant))
-	spl := slices.Sorted(slices.Values(splices))
-	key = tree + "+" + strings.Join(files, ",") + "+" + strings.Join(spl, ",")
+	files, spl, drop, restore := lists[0], lists[1], lists[2], lists[3]
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if d := w.pristine[key]; d != "" {
@@ -153,8 +175,46 @@ func (w *Workspace) variantOf(tree string, transplant, splices []string) (key, d
 		os.RemoveAll(d)
 		return "", "", err
 	}
+	for _, f := range drop {
+		if err := os.Remove(filepath.Join(d, filepath.FromSlash(f))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			os.RemoveAll(d)
+			return "", "", err
+		}
+	}
+	if err := w.restore(d, restore); err != nil {
+		os.RemoveAll(d)
+		return "", "", err
+	}
 	w.pristine[key] = d
 	return key, d, nil
+}
+
+// restore puts each of files back into dir as the baseline has it, or
+// removes it where the baseline has none.
+func (w *Workspace) restore(dir string, files []string) error {
+	for _, f := range files {
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		b, err := jobfile.Read(w.pristine[jobs.TreeBaseline], f, maxBinaryBytes)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			continue
+		case err != nil:
+			return fmt.Errorf("restore %s: %w", f, err)
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("restore %s: the destination is not a regular file", f)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // splice writes each of files into dir as its baseline version with the
@@ -374,7 +434,7 @@ type builtBin struct {
 
 func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarget, b *builtBin, timeout time.Duration) error {
 	b.goBin = &goBin{}
-	_, src, err := w.variantOf(splitVariant(t.variant))
+	_, src, err := w.variantOf(t.variant)
 	if err != nil {
 		return err
 	}
@@ -443,20 +503,16 @@ func isChangedGoSource(ch checkout.Change) bool {
 	return ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go")
 }
 
-// splitVariant undoes the variant key: the tree and its transplanted
-// files.
-func splitVariant(key string) (string, []string, []string) {
-	parts := strings.Split(key, "+")
-	if len(parts) != 3 {
-		return parts[0], nil, nil
-	}
-	list := func(s string) []string {
-		if s == "" {
-			return nil
+// splitVariant undoes variantKey: the tree and its four lists.
+func splitVariant(key string) (string, [4][]string) {
+	var lists [4][]string
+	parts := strings.Split(key, listSep)
+	for i := 1; i < len(parts) && i <= 4; i++ {
+		if parts[i] != "" {
+			lists[i-1] = strings.Split(parts[i], fileSep)
 		}
-		return strings.Split(s, ",")
 	}
-	return parts[0], list(parts[1]), list(parts[2])
+	return parts[0], lists
 }
 
 // buildCause finds the real cause of a failed build in the go command's

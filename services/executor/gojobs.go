@@ -222,7 +222,7 @@ func (e *Executor) buildMany(ctx context.Context, w *Workspace, a *Answer, targe
 		groups[i].names[name] = true
 	}
 	for gi, g := range groups {
-		_, src, err := w.variantOf(splitVariant(g.variant))
+		_, src, err := w.variantOf(g.variant)
 		if err != nil {
 			return err
 		}

@@ -85,6 +85,11 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 	if err := w.splice(dir, w.Spliceable("")); err != nil {
 		return err
 	}
+	for _, f := range w.HarnessDrops("") {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(f))); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
 	for p, b := range files {
 		dst := filepath.Join(dir, filepath.FromSlash(p))
 		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {

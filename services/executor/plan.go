@@ -28,7 +28,8 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	// declared suite command. With none of them, the Go suite is planned
 	// not to run, saying why, so that "no suite" is evidence too.
 	var suites []*jobs.Spec
-	goSuite := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
+	goSuite := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec,
+		Drop: w.HarnessDrops("")}
 	if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeOracle], "go.mod")); err != nil {
 		goSuite.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
 	} else {
@@ -48,7 +49,8 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 			for _, side := range []string{jobs.Baseline, jobs.Patch} {
 				s := w.goJob(jobs.Discovery, side, "", pkg, nil, c)
 				if side == jobs.Patch {
-					s.Added = w.addedTests(path.Clean(strings.TrimPrefix(pkg, "./")))
+					dir := path.Clean(strings.TrimPrefix(pkg, "./"))
+					s.Added, s.Drop = w.addedTests(dir), w.HarnessDrops(dir)
 				}
 				out = append(out, s)
 			}
@@ -99,6 +101,7 @@ func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
 func (w *Workspace) baselineSuite(s *jobs.Spec) *jobs.Spec {
 	b := *s
 	b.Side, b.Tree, b.Skip = jobs.Baseline, jobs.TreeBaseline, ""
+	b.Drop, b.Restore, b.Splice, b.Transplant = nil, nil, nil, nil
 	switch b.Runner {
 	case jobs.RunnerGo:
 		if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
@@ -117,13 +120,16 @@ func (w *Workspace) baselineSuite(s *jobs.Spec) *jobs.Spec {
 
 // planAny plans a claim of any kind on both sides.
 func (w *Workspace) planAny(claim string, c *criteria.Criteria) []*jobs.Spec {
+	var specs []*jobs.Spec
 	switch {
 	case strings.HasPrefix(claim, "pytest:"):
-		return w.planPytest(claim, c)
+		specs = w.planPytest(claim, c)
 	case strings.HasPrefix(claim, "cmd:"):
 		return planCommand(claim, c)
+	default:
+		specs = w.planClaim(claim, c)
 	}
-	return w.planClaim(claim, c)
+	return append(specs, w.counterfactual(claim, specs)...)
 }
 
 // PlanDue returns the specs of the follow-up jobs named by due
@@ -213,7 +219,7 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 			}
 			out = append(out, &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: name,
 				Package: rel, ImportPath: ip, CoverPkgs: cover, TimeoutSec: c.Limits.ClaimTimeoutSec,
-				Splice: w.Spliceable(path.Join(name, rel))})
+				Splice: w.Spliceable(path.Join(name, rel)), Drop: w.HarnessDrops("")})
 		}
 	}
 	return out
@@ -342,20 +348,27 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 	if drift := w.co.HarnessDriftFor("go"); len(drift) > 0 {
 		return skipBoth(claim, fmt.Sprintf("the patch changes the harness (%s): its claims cannot be verified", strings.Join(drift, ", ")))
 	}
-	for _, f := range w.co.TestHarness {
-		if path.Dir(f) == dir && strings.HasSuffix(f, ".go") {
-			return skipBoth(claim, fmt.Sprintf("the patch adds or changes TestMain or init in %s: it controls the test harness of %s", f, pkg))
-		}
-	}
+	top, _, _ := strings.Cut(test, "/")
 	base := w.goJob(jobs.Claim, jobs.Baseline, claim, pkg, []string{test}, c)
 	patch := w.goJob(jobs.Claim, jobs.Patch, claim, pkg, []string{test}, c)
 	if base.Skip != "" || patch.Skip != "" {
 		return skipBoth(claim, cmp.Or(patch.Skip, base.Skip))
 	}
-	top, _, _ := strings.Cut(test, "/")
+	// Test files the patch adds that control the harness (TestMain, init,
+	// code run at package initialization) are compiled by no judged run:
+	// the claim is judged by the baseline's test files and the harmless
+	// ones the patch adds.
+	drops := w.HarnessDrops(dir)
+	patch.Drop = drops
+	if f := w.declares(jobs.TreeOracle, dir, top); f != "" && slices.Contains(w.co.TestHarness, f) {
+		return skipBoth(claim, fmt.Sprintf("%s, which declares %s, controls the test harness of %s (TestMain, init or code run at package initialization): its tests cannot be judged", f, top, pkg))
+	}
 	for _, d := range w.co.Deferred {
 		if d.Test != top || path.Dir(d.File) != dir || !strings.HasSuffix(d.File, ".go") {
 			continue
+		}
+		if slices.Contains(w.co.TestHarness, d.File) {
+			return skipBoth(claim, fmt.Sprintf("the patch adds harness to %s, which declares %s (TestMain, init or code run at package initialization): its tests cannot be judged", d.File, top))
 		}
 		// A test the patch added to a baseline test file: the file's
 		// baseline tests must pass on the patched code first; then the
@@ -376,6 +389,7 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 			}
 		}
 		pre := w.goJob(jobs.Prereq, jobs.Patch, claim, pkg, prior, c)
+		pre.Drop = drops
 		pre.Then = patch
 		if len(prior) == 0 {
 			return []*jobs.Spec{base, patch}
@@ -394,7 +408,7 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 			e := w.goJob(jobs.Edited, side, claim, pkg, []string{test}, c)
 			e.Tree = jobs.TreeBaseline
 			if side == jobs.Patch {
-				e.Tree = jobs.TreeOracle
+				e.Tree, e.Drop = jobs.TreeOracle, drops
 			}
 			e.Splice = []string{file + "#" + top}
 			out = append(out, e)
@@ -406,10 +420,59 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 	}
 	if w.declares(jobs.TreeBaseline, dir, top) == "" {
 		// A new test: on the baseline it runs in the patch's new test files
-		// laid over the baseline code.
-		base.Transplant = w.addedTestFiles(dir)
+		// laid over the baseline code (those that do not control the
+		// harness).
+		for _, f := range w.addedTestFiles(dir) {
+			if !slices.Contains(w.co.TestHarness, f) {
+				base.Transplant = append(base.Transplant, f)
+			}
+		}
 	}
 	return []*jobs.Spec{base, patch}
+}
+
+// HarnessDrops lists the test files the patch adds in dir (a directory of
+// the repository; "" for every directory) that control the harness of
+// their package: no judged run compiles them. Changed baseline test files
+// need no dropping: the oracle puts their baseline versions back.
+func (w *Workspace) HarnessDrops(dir string) []string {
+	var out []string
+	for _, f := range w.co.TestHarness {
+		if !strings.HasSuffix(f, ".go") || dir != "" && path.Dir(f) != path.Clean(dir) {
+			continue
+		}
+		if _, ok := w.co.Baseline.Lookup(f); ok {
+			continue
+		}
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// counterfactual plans, when the patch changes test support outside the
+// test files (helpers only tests use, golden files, fixtures), one re-run
+// of the claim's patch-side job with all of it put back to the baseline's:
+// a claim whose outcome changes depends on what the patch changed of its
+// own judge. The baseline side already runs with the baseline's versions.
+func (w *Workspace) counterfactual(claim string, specs []*jobs.Spec) []*jobs.Spec {
+	if len(w.co.Counterfactual) == 0 {
+		return nil
+	}
+	for _, s := range specs {
+		p := s
+		if s.Purpose == jobs.Prereq && s.Then != nil {
+			p = s.Then
+		}
+		if p.Purpose != jobs.Claim || p.Side != jobs.Patch || p.Skip != "" {
+			continue
+		}
+		cf := *p
+		cf.Purpose, cf.Then = jobs.Counterfactual, nil
+		cf.Restore = slices.Clone(w.co.Counterfactual)
+		return []*jobs.Spec{&cf}
+	}
+	return nil
 }
 
 // treeOf is the tree a side's jobs start from: the baseline's, or the

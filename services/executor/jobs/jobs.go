@@ -41,6 +41,12 @@ const (
 	Mutant = "mutant"
 	// Seal runs one check of the sealed seal plan on the patch.
 	Seal = "seal"
+	// Counterfactual re-runs a claim on the patch with the test support
+	// the patch changed outside the test files (helpers only tests use,
+	// golden files and fixtures anywhere) put back to the baseline's: a
+	// claim whose outcome changes depends on what the patch changed of
+	// its own judge.
+	Counterfactual = "counterfactual"
 	// Edited runs, for a claim on a test both versions declare and the
 	// patch edits (cases added to a table), the patch's version of that one
 	// test on one side, laid over the baseline's version of its file. The
@@ -116,6 +122,14 @@ type Spec struct {
 	// Added, on a discovery job, lists the tests the patch adds to the
 	// package or edits there: claims discovery proposes first.
 	Added []string `json:"added,omitempty"`
+	// Drop lists files removed from the tree: test files the patch adds
+	// that control the harness (TestMain, init, code run at package
+	// initialization), which no judged run compiles.
+	Drop []string `json:"drop,omitempty"`
+	// Restore lists files put back to the baseline's version (removed
+	// when the baseline lacks them): the counterfactual oracle, which
+	// re-runs a claim without the test support the patch changed.
+	Restore []string `json:"restore,omitempty"`
 	// Module is the directory of the Go module, relative to the repository
 	// ("." for the root); Package the pattern run in it ("./calc",
 	// "./..."); ImportPath the package's import path ("" for patterns).
@@ -178,7 +192,7 @@ func (s *Spec) ID() string {
 	b.WriteByte('/')
 	b.WriteString(s.Side)
 	switch s.Purpose {
-	case Claim, Prereq, Edited:
+	case Claim, Prereq, Edited, Counterfactual:
 		b.WriteByte('/')
 		b.WriteString(s.Claim)
 	case Discovery, Collateral, Coverage, Modules:
@@ -295,7 +309,7 @@ func (s *Spec) check() error {
 		return fmt.Errorf("job spec: a command job names its command")
 	}
 	switch s.Purpose {
-	case Claim, Prereq, Collateral, Discovery, Coverage:
+	case Claim, Prereq, Collateral, Discovery, Coverage, Counterfactual:
 	case Edited:
 		if s.Runner != RunnerGo || len(s.Splice) != 1 || !strings.Contains(s.Splice[0], "#") {
 			return fmt.Errorf("job spec: an edited-test job runs one Go test spliced over its file")
