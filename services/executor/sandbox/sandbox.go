@@ -377,11 +377,13 @@ func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 		return notStarted("the context ended before the start"), fmt.Errorf("sandbox: run cancelled: %w", context.Cause(ctx))
 	}
 	closeOnExec()
+	oomBefore, oomOK := oomKills()
+	// The wall clock starts before the limit is armed: a run the limit
+	// ends has run at least the limit.
+	start := time.Now()
 	timedOut := errors.New("wall-clock limit reached")
 	runCtx, cancel := context.WithTimeoutCause(ctx, lim.Timeout, timedOut)
 	defer cancel()
-	oomBefore, oomOK := oomKills()
-	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return notStarted("starting prlimit: " + err.Error()), nil
 	}
