@@ -1,8 +1,11 @@
 package executor
 
 import (
+	"testing/fstest"
+
 	"context"
 	"errors"
+	"github.com/sealgate/sealgate/services/gateway/repoconfig"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -698,4 +701,44 @@ func unittestExitsFive(t *testing.T, python string) bool {
 	t.Helper()
 	err := exec.Command(python, "-c", "import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)").Run()
 	return err == nil
+}
+
+func TestInitProposesOnlyCountableSealChecks(t *testing.T) {
+	// A seal check without a case count can never pass, so every check
+	// sealgate init proposes must be one the gate counts: a declared JUnit
+	// file, or a runner whose own count the executor reads.
+	fsys := fstest.MapFS{
+		"go.mod":              {Data: []byte("module example.com/m\n\ngo 1.22\n")},
+		"m_test.go":           {Data: []byte("package m\n")},
+		"tests/test_x.py":     {Data: []byte("def test_x():\n    pass\n")},
+		"pytest.ini":          {Data: []byte("[pytest]\n")},
+		"package.json":        {Data: []byte(`{"scripts": {"test": "jest"}}`)},
+		"Cargo.toml":          {Data: []byte("[package]\nname = \"x\"\n")},
+		"Makefile":            {Data: []byte("test:\n\tgo test ./...\n")},
+		"pkg/util/util.go":    {Data: []byte("package util\n")},
+		"pkg/util/u_test.go":  {Data: []byte("package util\n")},
+		"setup.cfg":           {Data: []byte("[tool:pytest]\n")},
+		"requirements.txt":    {Data: []byte("pytest\n")},
+		"tests/__init__.py":   {Data: []byte("")},
+		"tests/conftest.py":   {Data: []byte("")},
+		"src/m/__init__.py":   {Data: []byte("")},
+		"src/m/core.py":       {Data: []byte("X = 1\n")},
+		"docs/index.md":       {Data: []byte("# m\n")},
+		".sealgate-ignore.md": {Data: []byte("")},
+	}
+	p, err := repoconfig.Profile(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Config.Seal) == 0 {
+		t.Fatal("no seal check proposed")
+	}
+	for _, chk := range p.Config.Seal {
+		if chk.JUnit != "" {
+			continue
+		}
+		if _, how := countingArgv(chk.Run, "/tmp/report.xml"); how == "" {
+			t.Errorf("sealgate init proposes %q, which reports no case count the gate reads", chk.Run)
+		}
+	}
 }
