@@ -314,14 +314,24 @@ func TestUsageErrors(t *testing.T) {
 		{"claim without a runner", slices.Concat(commitForm, []string{"--claim", "TestMedian"}), []string{"claim", "TestMedian"}},
 		{"claim without a test", slices.Concat(commitForm, []string{"--claim", "go:./calc"}), []string{"claim", "go:./calc"}},
 		{"hunk without a file header", []string{"--repo", r.Dir, "--base", r.Base, "--patch-file", headless, "--claim", medianClaim}, []string{"diff", "patch", "header", "hunk"}},
+		// Typos are caught before anything is sealed, never a signed
+		// INCONCLUSIVE in the transparency log.
+		{"a test no test file declares", slices.Concat(commitForm, []string{"--claim", "go:./calc:TestMedain"}), []string{"TestMedain"}},
+		{"a package in neither tree", slices.Concat(commitForm, []string{"--claim", "go:./clac:TestMedian"}), []string{"./clac"}},
+		{"a pytest module in neither tree", slices.Concat(commitForm, []string{"--claim", "pytest:tests/test_nowhere.py::test_x"}), []string{"test_nowhere.py"}},
+		{"a cmd label without a command", slices.Concat(commitForm, []string{"--claim", "cmd:lint"}), []string{"lint"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "artefact.json")
-			args := append([]string{"verify", "--state", t.TempDir(), "--out", out}, tt.args...)
+			state := t.TempDir()
+			args := append([]string{"verify", "--state", state, "--out", out}, tt.args...)
 			v := sealgate(t, args...)
 			if v.exitCode != exitUsage {
 				t.Fatalf("exit code %d, want %d:\n%s", v.exitCode, exitUsage, v)
+			}
+			if _, err := os.Stat(filepath.Join(state, "tlog", "tiles")); err == nil {
+				t.Fatalf("a usage error logged something to the transparency log:\n%s", v)
 			}
 			if strings.Contains(strings.ToLower(v.stderr), "unknown command") {
 				t.Fatalf("the verify command does not exist:\n%s", v)

@@ -148,6 +148,13 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		}
 		return nil, fmt.Errorf("checkout: %w", err)
 	}
+	declared := map[string]bool{}
+	for label := range req.Commands {
+		declared[label] = true
+	}
+	if err := checkClaimsDeclared(ctx, co, req.Claims, declared); err != nil {
+		return nil, &UsageError{err}
+	}
 	python := req.Python
 	if python == "" && needsPython(co, req.Claims) {
 		// Not finding one is not an error here: the jobs that need it are
