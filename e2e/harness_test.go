@@ -43,6 +43,9 @@ const (
 	artefactSchema = "sealgate.artefact.v1"
 )
 
+// e2eEnv must be 1 for the acceptance tests to run.
+const e2eEnv = "SEALGATE_E2E"
+
 // verifyTimeout bounds one `sealgate verify` run.
 const verifyTimeout = 10 * time.Minute
 
@@ -55,6 +58,13 @@ func TestMain(m *testing.M) {
 func runTests(m *testing.M) int {
 	flag.Parse()
 	if os.Getenv("TEST_SRCDIR") != "" || testing.Short() {
+		return m.Run()
+	}
+	if os.Getenv(e2eEnv) != "1" {
+		// Dozens of full verifications take longer than go test's default
+		// timeout on a small machine: the acceptance tests run when asked
+		// (.ci/run asks), and `go test ./...` stays the fast tests.
+		fmt.Fprintf(os.Stderr, "e2e: skipped; run the acceptance tests with %s=1 go test -timeout 60m ./e2e\n", e2eEnv)
 		return m.Run()
 	}
 	for _, tool := range []string{"go", "git"} {
@@ -83,7 +93,7 @@ func runTests(m *testing.M) int {
 func needBinary(t *testing.T) {
 	t.Helper()
 	if binary == "" {
-		t.Skip("end-to-end: needs the go and git commands, not -short, not Bazel")
+		t.Skip("end-to-end: needs " + e2eEnv + "=1, the go and git commands, not -short, not Bazel")
 	}
 }
 
