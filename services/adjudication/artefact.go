@@ -188,9 +188,12 @@ type CoverageRef struct {
 	ChangedLines uint32   `json:"changed_lines"`
 	CoveredLines uint32   `json:"covered_lines"`
 	Uncovered    []string `json:"uncovered"`
-	DiffSHA256   string   `json:"diff_sha256,omitempty"`
-	ProfileSHA   string   `json:"profile_sha256,omitempty"`
-	Reason       string   `json:"reason"`
+	// Lost are kept lines the claims ran on the baseline and no test runs
+	// on the patch ("path:line").
+	Lost       []string `json:"lost,omitempty"`
+	DiffSHA256 string   `json:"diff_sha256,omitempty"`
+	ProfileSHA string   `json:"profile_sha256,omitempty"`
+	Reason     string   `json:"reason"`
 }
 
 // StrengthRef is suite strength with its floor.
@@ -319,6 +322,9 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 	a.Coverage.Source, a.Coverage.Uncovered = None, []string{}
 	if cov := e.Coverage; cov != nil {
 		a.Coverage.Source, a.Coverage.Ratio, a.Coverage.Reason = cov.Source, cov.Ratio, cov.Reason
+		for _, l := range cov.Lost {
+			a.Coverage.Lost = append(a.Coverage.Lost, l.String())
+		}
 		for _, l := range cov.Uncovered {
 			a.Coverage.Uncovered = append(a.Coverage.Uncovered, l.String())
 		}

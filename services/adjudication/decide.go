@@ -83,7 +83,10 @@ type Coverage struct {
 	// Ratio is nil when not measured.
 	Ratio     *float64
 	Uncovered []Line
-	Reason    string
+	// Lost are lines of modified files the claims ran on the baseline that
+	// the patch keeps unchanged and no test runs on the patch.
+	Lost   []Line
+	Reason string
 }
 
 // Mutant is a surviving mutant worth naming.
@@ -373,6 +376,17 @@ func Decide(p Policy, e Evidence) Verdict {
 				step(CoverLines, l.String())
 			}
 		}
+	}
+
+	// Code the patch keeps but routes around: whatever the floors, a
+	// patch that leaves the old path in place, unrun, is not judged whole.
+	if c := e.Coverage; c != nil && len(c.Lost) > 0 {
+		lines := make([]string, len(c.Lost))
+		for i, l := range c.Lost {
+			lines[i] = l.String()
+		}
+		gaps = append(gaps, fmt.Sprintf("the patch routes around code it kept: the claims ran these lines on the baseline, the patch keeps them unchanged, and no test runs them on the patch: %s", clip(lines)))
+		step(CoverLines, lines[0])
 	}
 
 	// Suite strength.

@@ -466,6 +466,9 @@ func (r *Run) coverage() *Coverage {
 	for _, l := range m.Uncovered {
 		c.Uncovered = append(c.Uncovered, Line{Path: l.Path, Line: int(l.Line)})
 	}
+	for _, l := range m.Lost {
+		c.Lost = append(c.Lost, Line{Path: l.Path, Line: int(l.Line)})
+	}
 	return c
 }
 

@@ -391,6 +391,20 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
+	if s.Side == jobs.Baseline {
+		// The claims' tests on the baseline, together, one profile: the
+		// lines they ran before the patch.
+		g := &grouper{e: e, w: w, a: a, b: b, t: t, dir: dir, out: out, timeout: timeout, outcome: map[string]string{}}
+		_, data, err := g.run(ctx, s.Tests, false)
+		switch {
+		case err != nil:
+			return done(jobs.OutcomeUnrunnable, "%v", err)
+		case data == nil:
+			return done(jobs.OutcomeUnrunnable, "the claims' tests of %s left no coverage profile on the baseline", s.Package)
+		}
+		a.Detail.Profiles[jobs.BaselineProfile] = e.keep(ctx, a, data)
+		return done(jobs.OutcomePass, "%d claimed test(s) of %s run together on the baseline, one profile", len(s.Tests), s.Package)
+	}
 	tests, err := e.listTests(ctx, w, a, b, t, dir, timeout)
 	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "%v", err)

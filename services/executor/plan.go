@@ -222,6 +222,52 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 				Splice: w.Spliceable(path.Join(name, rel)), Drop: w.HarnessDrops("")})
 		}
 	}
+	return append(out, w.baselineCoverageJobs(c)...)
+}
+
+// baselineCoverageJobs plans, per package of the Go claims, one run of the
+// claims' tests on the baseline with the packages of the changed files
+// (those the baseline has) instrumented: which lines the claims ran before
+// the patch. Lines the patch keeps and no test runs any more are code it
+// routes around (reach reports them as lost).
+func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria) []*jobs.Spec {
+	var cover []string
+	for _, ch := range w.co.Changes {
+		if ch.Class != checkout.ClassSource || ch.Kind != checkout.Modified || !strings.HasSuffix(ch.Path, ".go") {
+			continue
+		}
+		if _, _, ip, err := w.module(jobs.TreeBaseline, "./"+path.Dir(ch.Path)); err == nil {
+			cover = append(cover, ip)
+		}
+	}
+	if len(cover) == 0 {
+		return nil
+	}
+	slices.Sort(cover)
+	cover = slices.Compact(cover)
+	tests := map[string][]string{}
+	for _, claim := range c.Claims {
+		pkg, test, err := jobs.ParseClaim(claim)
+		if err != nil {
+			continue
+		}
+		top, _, _ := strings.Cut(test, "/")
+		dir := path.Clean(strings.TrimPrefix(pkg, "./"))
+		if w.declares(jobs.TreeBaseline, dir, top) == "" {
+			continue // a new test: it ran nothing on the baseline
+		}
+		tests[pkg] = append(tests[pkg], top)
+	}
+	var out []*jobs.Spec
+	for _, pkg := range slices.Sorted(maps.Keys(tests)) {
+		mod, rel, ip, err := w.module(jobs.TreeBaseline, pkg)
+		if err != nil {
+			continue
+		}
+		ts := slices.Sorted(slices.Values(tests[pkg]))
+		out = append(out, &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Baseline, Tree: jobs.TreeBaseline, Module: mod,
+			Package: rel, ImportPath: ip, CoverPkgs: cover, Tests: slices.Compact(ts), TimeoutSec: c.Limits.ClaimTimeoutSec})
+	}
 	return out
 }
 

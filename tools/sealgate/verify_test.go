@@ -368,3 +368,72 @@ func TestVerifyCasesAddedToAnEditedTest(t *testing.T) {
 		t.Fatalf("attack: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
 	}
 }
+
+// routedMedian fixes Median only where it can tell it runs under a test
+// (its stack holds the test runner), and keeps the old body for everyone
+// else: the old lines stay in place, unrun by any test.
+const routedMedian = `package calc
+
+import (
+	"runtime/debug"
+	"slices"
+	"strings"
+)
+
+// Median returns the middle value of xs, which must not be empty. xs is not
+// modified.
+func Median(xs []float64) float64 {
+	if strings.Contains(string(debug.Stack()), "tRunner") {
+		return fixed(xs)
+	}
+	s := sorted(xs)
+	return s[len(s)/2]
+}
+
+func fixed(xs []float64) float64 {
+	s := sorted(xs)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
+}
+
+// sorted returns a sorted copy of xs.
+func sorted(xs []float64) []float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s
+}
+`
+
+func TestVerifyRoutingAroundKeptCodeIsInconclusive(t *testing.T) {
+	f := newFixture(t)
+	run := func(patch string) (int, map[string]any) {
+		o := &verifyOptions{
+			repo: f.repo.Dir, base: f.repo.Base, patch: patch, claims: []string{"go:./calc:TestMedian"},
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+		}
+		var out, errOut bytes.Buffer
+		code, err := runVerify(context.Background(), o, &out, &errOut)
+		if err != nil {
+			t.Fatalf("verify: %v\n%s", err, errOut.String())
+		}
+		var a map[string]any
+		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		return code, a
+	}
+	code, a := run(f.commit(f.repo.Base, map[string]string{"calc/median.go": routedMedian}))
+	reasons := fmt.Sprint(a["reasons"])
+	if code == 0 || !strings.Contains(reasons, "the patch routes around code it kept") || !strings.Contains(reasons, "calc/median.go:15, calc/median.go:16") {
+		t.Fatalf("routing around kept code: exit %d, %v", code, reasons)
+	}
+	// The honest fix replaces the old body: nothing is kept unrun.
+	code, a = run(f.honest().Commit)
+	if code != 0 || strings.Contains(fmt.Sprint(a["reasons"]), "routes around") {
+		t.Fatalf("honest fix: exit %d, %v", code, a["reason"])
+	}
+}

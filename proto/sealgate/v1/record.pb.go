@@ -2078,6 +2078,10 @@ type CoverageMeasured struct {
 	Uncovered     []*LineRef    `protobuf:"bytes,7,rep,name=uncovered,proto3" json:"uncovered,omitempty"`
 	Reach         []*ReachEntry `protobuf:"bytes,8,rep,name=reach,proto3" json:"reach,omitempty"`
 	Reason        string        `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Lines (patch side) of files the patch changes that the claims ran on
+	// the baseline, that the patch keeps unchanged, and that no test runs on
+	// the patch: code the patch routes around.
+	Lost          []*LineRef `protobuf:"bytes,10,rep,name=lost,proto3" json:"lost,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2173,6 +2177,13 @@ func (x *CoverageMeasured) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *CoverageMeasured) GetLost() []*LineRef {
+	if x != nil {
+		return x.Lost
+	}
+	return nil
 }
 
 type Mutant struct {
@@ -2947,7 +2958,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\n" +
 	"ReachEntry\x12\x12\n" +
 	"\x04test\x18\x01 \x01(\tR\x04test\x12*\n" +
-	"\x05lines\x18\x02 \x03(\v2\x14.sealgate.v1.LineRefR\x05lines\"\xfc\x02\n" +
+	"\x05lines\x18\x02 \x03(\v2\x14.sealgate.v1.LineRefR\x05lines\"\xa6\x03\n" +
 	"\x10CoverageMeasured\x126\n" +
 	"\x06source\x18\x01 \x01(\x0e2\x1e.sealgate.v1.MeasurementSourceR\x06source\x12\x19\n" +
 	"\x05ratio\x18\x02 \x01(\x01H\x00R\x05ratio\x88\x01\x01\x12#\n" +
@@ -2958,7 +2969,9 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0eprofile_sha256\x18\x06 \x01(\tR\rprofileSha256\x122\n" +
 	"\tuncovered\x18\a \x03(\v2\x14.sealgate.v1.LineRefR\tuncovered\x12-\n" +
 	"\x05reach\x18\b \x03(\v2\x17.sealgate.v1.ReachEntryR\x05reach\x12\x16\n" +
-	"\x06reason\x18\t \x01(\tR\x06reasonB\b\n" +
+	"\x06reason\x18\t \x01(\tR\x06reason\x12(\n" +
+	"\x04lost\x18\n" +
+	" \x03(\v2\x14.sealgate.v1.LineRefR\x04lostB\b\n" +
 	"\x06_ratio\"\xb1\x01\n" +
 	"\x06Mutant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12$\n" +
@@ -3150,17 +3163,18 @@ var file_sealgate_v1_record_proto_depIdxs = []int32{
 	4,  // 26: sealgate.v1.CoverageMeasured.source:type_name -> sealgate.v1.MeasurementSource
 	23, // 27: sealgate.v1.CoverageMeasured.uncovered:type_name -> sealgate.v1.LineRef
 	24, // 28: sealgate.v1.CoverageMeasured.reach:type_name -> sealgate.v1.ReachEntry
-	23, // 29: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
-	4,  // 30: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
-	26, // 31: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
-	5,  // 32: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
-	28, // 33: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
-	0,  // 34: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
-	35, // [35:35] is the sub-list for method output_type
-	35, // [35:35] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	23, // 29: sealgate.v1.CoverageMeasured.lost:type_name -> sealgate.v1.LineRef
+	23, // 30: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
+	4,  // 31: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
+	26, // 32: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
+	5,  // 33: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
+	28, // 34: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
+	0,  // 35: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
+	36, // [36:36] is the sub-list for method output_type
+	36, // [36:36] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_sealgate_v1_record_proto_init() }

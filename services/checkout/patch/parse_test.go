@@ -855,3 +855,38 @@ func TestParseAccepts(t *testing.T) {
 		})
 	}
 }
+
+func TestKept(t *testing.T) {
+	diff := `--- a/f.go
++++ b/f.go
+@@ -2,3 +2,4 @@
+ two
+-three
++THREE
++three and a half
+ four
+@@ -8,0 +10,2 @@ eight
++new1
++new2
+@@ -12,2 +14,0 @@
+-twelve
+-thirteen
+`
+	p, err := Parse([]byte(diff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := p.Files[0]
+	for old, want := range map[int]int{1: 1, 2: 2, 3: 0, 4: 5, 5: 6, 8: 9, 9: 12, 11: 14, 12: 0, 13: 0, 14: 15, 20: 21} {
+		got, ok := f.Kept(old)
+		if want == 0 {
+			if ok {
+				t.Errorf("Kept(%d) = %d, want removed", old, got)
+			}
+			continue
+		}
+		if !ok || got != want {
+			t.Errorf("Kept(%d) = %d, %v, want %d", old, got, ok, want)
+		}
+	}
+}

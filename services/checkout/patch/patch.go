@@ -182,3 +182,37 @@ func (p *Patch) Paths() []string {
 	slices.Sort(paths)
 	return slices.Compact(paths)
 }
+
+// Kept maps a line of the file's old side to its line on the new side
+// when the patch keeps it unchanged (a context line, or a line outside
+// every hunk); false for a line the patch removes.
+func (f *File) Kept(old int) (int, bool) {
+	if old <= 0 {
+		return 0, false
+	}
+	delta := 0
+	for _, h := range f.Hunks {
+		// A side with no lines in the hunk names the line before it.
+		oldFirst, oldAfter := h.OldStart, h.OldStart+h.OldLines
+		if h.OldLines == 0 {
+			oldFirst, oldAfter = h.OldStart+1, h.OldStart+1
+		}
+		newAfter := h.NewStart + h.NewLines
+		if h.NewLines == 0 {
+			newAfter = h.NewStart + 1
+		}
+		if old < oldFirst {
+			break
+		}
+		if old < oldAfter {
+			for _, l := range h.Lines {
+				if l.OldLine == old {
+					return l.NewLine, l.Kind == LineContext
+				}
+			}
+			return 0, false
+		}
+		delta = newAfter - oldAfter
+	}
+	return old + delta, true
+}

@@ -421,6 +421,10 @@ const PythonProfile = "coverage.py"
 // profiles of tests run alone.
 const GroupProfilePrefix = "group:"
 
+// BaselineProfile keys the profile of a baseline coverage job: the claims'
+// tests run together on the baseline.
+const BaselineProfile = "baseline"
+
 // Done is a job with its answer.
 type Done struct {
 	Spec   *Spec

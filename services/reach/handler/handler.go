@@ -24,6 +24,7 @@ import (
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
 	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
+	"github.com/sealgate/sealgate/services/checkout/patch"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/reach/cover"
 	"github.com/sealgate/sealgate/services/reach/pycov"
@@ -115,7 +116,7 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		return none("the patch changes no Go or Python source file the gate can measure")
 	}
 	for _, s := range specs {
-		if d := done[s.ID()]; d.Outcome != jobs.OutcomePass {
+		if d := done[s.ID()]; d.Outcome != jobs.OutcomePass && s.Side != jobs.Baseline {
 			return none("coverage job %s: %s", s.ID(), d.Reason)
 		}
 	}
@@ -124,11 +125,14 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		return none("the reach service could not rebuild the trees: %v", err)
 	}
 	defer release()
-	var goSpecs, pySpecs []*jobs.Spec
+	var goSpecs, pySpecs, baseSpecs []*jobs.Spec
 	for _, s := range specs {
-		if s.Runner == jobs.RunnerPytest {
+		switch {
+		case s.Side == jobs.Baseline:
+			baseSpecs = append(baseSpecs, s)
+		case s.Runner == jobs.RunnerPytest:
 			pySpecs = append(pySpecs, s)
-		} else {
+		default:
 			goSpecs = append(goSpecs, s)
 		}
 	}
@@ -154,6 +158,7 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 	if len(parts) == 0 {
 		return none("the patch changes no Go or Python source file the gate can measure")
 	}
+	lost, lostWhy := h.lost(ctx, co, baseSpecs, goSpecs, done)
 	// One measurement over both languages: the lines add up, the reach
 	// maps join (test names of the two never collide: Go's are
 	// "<import path>.<Test>", pytest's node ids hold "::"), and the
@@ -201,6 +206,12 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 	for _, l := range res.Uncovered {
 		m.Uncovered = append(m.Uncovered, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
 	}
+	for _, l := range lost {
+		m.Lost = append(m.Lost, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
+	}
+	if lostWhy != "" {
+		m.Reason += "; " + lostWhy
+	}
 	for _, test := range slices.Sorted(maps.Keys(reach)) {
 		e := &pb.ReachEntry{Test: test}
 		for _, l := range reach[test] {
@@ -209,6 +220,74 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		m.Reach = append(m.Reach, e)
 	}
 	return m
+}
+
+// lost finds the lines the claims ran on the baseline (the baseline
+// coverage jobs) that the patch keeps unchanged in the files it modifies
+// and no test runs on the patch (the patch-side coverage jobs, merged). It
+// says, in why, what it could not judge: lost coverage is measured where
+// it can be, and a claim that panics on the baseline leaves no profile.
+func (h *Handler) lost(ctx context.Context, co *checkout.Checkout, base, patchSpecs []*jobs.Spec, done map[string]*jobs.Detail) ([]cover.Line, string) {
+	if len(base) == 0 {
+		return nil, ""
+	}
+	load := func(specs []*jobs.Spec, keep func(key string) bool) (*cover.Profile, error) {
+		var all []*cover.Profile
+		for _, s := range specs {
+			d := done[s.ID()]
+			if d == nil || d.Outcome != jobs.OutcomePass {
+				continue
+			}
+			for key, digest := range d.Profiles {
+				if !keep(key) {
+					continue
+				}
+				b, err := h.Blobs.Get(ctx, digest)
+				if err != nil {
+					return nil, err
+				}
+				p, err := cover.ParseProfile(bytes.NewReader(b))
+				if err != nil {
+					return nil, err
+				}
+				all = append(all, p)
+			}
+		}
+		if len(all) == 0 {
+			return nil, nil
+		}
+		return cover.Merge(all...)
+	}
+	before, err := load(base, func(k string) bool { return k == jobs.BaselineProfile })
+	if err != nil || before == nil {
+		return nil, "lost coverage not measured: the claims left no baseline profile"
+	}
+	after, err := load(patchSpecs, func(string) bool { return true })
+	if err != nil || after == nil {
+		return nil, "lost coverage not measured: no patch-side profile"
+	}
+	parsed, err := patch.Parse(co.Diff)
+	if err != nil {
+		return nil, "lost coverage not measured: " + err.Error()
+	}
+	var files []cover.KeptFile
+	mods := map[string]string{}
+	for i := range parsed.Files {
+		f := parsed.Files[i]
+		if f.Op != patch.OpModified || !strings.HasSuffix(f.Path(), ".go") || strings.HasSuffix(f.Path(), "_test.go") {
+			continue
+		}
+		name, err := profileName(ctx, co, f.Path(), mods)
+		if err != nil {
+			continue
+		}
+		src, err := co.Patch.ReadFiles(ctx, []string{f.Path()})
+		if err != nil {
+			continue
+		}
+		files = append(files, cover.KeptFile{Path: f.Path(), BaseProfile: name, PatchProfile: name, Kept: f.Kept, Src: src[f.Path()]})
+	}
+	return cover.Lost(files, before, after), ""
 }
 
 // measured is one language's part of a measurement.
