@@ -340,12 +340,15 @@ func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
 	return w.splice(dir, s.Splice)
 }
 
-// env is the environment of every job: named variables only.
-func (e *Executor) env() []string {
-	return []string{
+// env is the environment of a pytest or command process: named variables
+// only. Its Go build cache is one of the run's own, per side (see start),
+// never the gate's: tested code could plant entries there for later
+// builds.
+func (e *Executor) env(cache string) []string {
+	env := []string{
 		"PATH=" + filepath.Join(e.Go.Root, "bin") + ":/usr/bin:/bin",
 		"GOROOT=" + e.Go.Root,
-		"GOCACHE=" + e.Go.Cache,
+		"GOCACHE=" + cache,
 		"GOMODCACHE=" + e.Go.ModCache,
 		"GOPROXY=off",
 		"GOTOOLCHAIN=local",
@@ -354,11 +357,15 @@ func (e *Executor) env() []string {
 		"GOFLAGS=",
 		"LC_ALL=C",
 	}
+	if cfg := e.goConfigDir(); cfg != "" {
+		env = append(env, "XDG_CONFIG_HOME="+cfg)
+	}
+	return env
 }
 
 // envWithPath is env with dirs put first in PATH.
-func (e *Executor) envWithPath(dirs []string) []string {
-	env := e.env()
+func (e *Executor) envWithPath(cache string, dirs []string) []string {
+	env := e.env(cache)
 	if len(dirs) == 0 {
 		return env
 	}

@@ -24,6 +24,7 @@ type proc struct {
 	rw      []string // extra writable binds (outside the tree)
 	path    []string // directories put before the job environment's PATH
 	timeout time.Duration
+	side    string // the side whose Go build cache the process gets
 }
 
 type procResult struct {
@@ -49,9 +50,16 @@ func (e *Executor) start(ctx context.Context, w *Workspace, a *Answer, p proc) (
 	}
 	l := w.Limits
 	l.Timeout = p.timeout
+	// A Go build cache of the run's own, one per side: a declared command
+	// that runs go test builds into it, and what one side's code plants
+	// there reaches neither the other side nor a later run.
+	cache := filepath.Join(w.dir, "gocache-"+cmpOr(p.side, "none"))
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return procResult{}, err
+	}
 	spec := sandbox.Spec{
-		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(p.path), p.env...),
-		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache), p.ro...), Writable: append(existing(e.Go.Cache), p.rw...),
+		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(cache, p.path), p.env...),
+		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache, e.goConfigDir()), p.ro...), Writable: append([]string{cache}, p.rw...),
 		Limits: l, Stdout: stdout, Stderr: stderr,
 	}
 	res, err := e.Sandbox.Run(ctx, spec)

@@ -196,7 +196,7 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 		return fail(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	data, report, junitPath := filepath.Join(out, "coverage.data"), filepath.Join(out, "coverage.json"), filepath.Join(out, "junit.xml")
-	p := proc{dir: dir, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s),
+	p := proc{dir: dir, side: s.Side, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s),
 		argv: append([]string{s.Python, "-m", "coverage", "run", "--rcfile=" + rc, "--data-file=" + data}, PytestArgs(junitPath)...)}
 	r, err := e.start(ctx, w, a, p)
 	if err != nil {
@@ -309,7 +309,7 @@ func (e *Executor) executePytestMutant(ctx context.Context, w *Workspace, s *job
 	}
 	report := filepath.Join(out, "junit.xml")
 	argv := append(append([]string{s.Python}, PytestArgs(report)...), "-x")
-	r, err := e.start(ctx, w, a, proc{dir: dir, argv: append(argv, tests...), env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s)})
+	r, err := e.start(ctx, w, a, proc{dir: dir, side: s.Side, argv: append(argv, tests...), env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s)})
 	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "sandbox: %v", err)
 	}
