@@ -50,7 +50,7 @@ type Head struct {
 	// LogID, when set, is the log the head was recorded for.
 	LogID string
 	Size  uint64
-	Root []byte
+	Root  []byte
 	// Source names where it was recorded, for the error that names a
 	// log that lost it: "the anchor (STATE/anchor)".
 	Source string
