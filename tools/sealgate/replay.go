@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/local"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/safefile"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
 	adjhandler "github.com/sealgate/sealgate/services/adjudication/handler"
@@ -56,6 +56,13 @@ func replay(ctx context.Context, w io.Writer, state, runID string) error {
 		return infraErrorf("open ledger: %v", err)
 	}
 	defer log.Close()
+	anchors, err := loadAnchor(state)
+	if err != nil {
+		return err
+	}
+	if err := checkLedgerHead(log, path, anchors.current().Ledger); err != nil {
+		return err
+	}
 	run, err := localHistory(log)(ctx, runID)
 	var recs []*record.Decoded
 	var verdict, sealed *record.Decoded
@@ -162,7 +169,7 @@ func replaySeal(ctx context.Context, w io.Writer, state string, r *adjudication.
 		fmt.Fprintf(w, "seal: logged to %s at %d; check it with `sealgate attest verify` and the log's key\n", vs.LogKind, vs.LogIndex)
 		return nil
 	}
-	if want.LogKey, err = os.ReadFile(filepath.Join(state, tlogDir, embedded.PublicKeyFile)); err != nil {
+	if want.LogKey, err = embeddedLogKey(state, vs.LogId); err != nil {
 		return infraErrorf("the embedded log's key: %v", err)
 	}
 	rep := attest.Verify(ctx, b, want)
@@ -191,4 +198,18 @@ func match(ok bool) string {
 		return "recomputed bytes match"
 	}
 	return "DIFFERS"
+}
+
+// embeddedLogKey finds the verifier key of the embedded log a seal names:
+// the current log's, or that of a log moved aside (STATE/tlog.aside-*).
+func embeddedLogKey(state, logID string) ([]byte, error) {
+	dirs, _ := filepath.Glob(filepath.Join(state, tlogDir+".aside-*"))
+	dirs = append([]string{filepath.Join(state, tlogDir)}, dirs...)
+	for _, d := range dirs {
+		key, err := safefile.ReadRegular(filepath.Join(d, embedded.PublicKeyFile), maxKeyFile)
+		if err == nil && embedded.LogID(string(key)) == logID {
+			return key, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s in %s or a log moved aside is the key of log %.16s…", embedded.PublicKeyFile, filepath.Join(state, tlogDir), logID)
 }

@@ -58,6 +58,7 @@ type Head struct {
 
 // Published is a checkpoint the log handed out with a proof.
 type Published struct {
+	LogID string
 	Size  uint64
 	Root  []byte
 	Index uint64 // the entry the proof was for
@@ -256,4 +257,10 @@ func HeadOf(checkpoint []byte, vkey string) (uint64, []byte, error) {
 		return 0, nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	return cp.Size, cp.Hash, nil
+}
+
+// CheckpointHead reads the size and root a checkpoint names, without
+// checking its signature: for heads recorded in signed ledger records.
+func CheckpointHead(checkpoint []byte) (uint64, []byte, error) {
+	return parseCheckpointBody(checkpoint)
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -419,5 +420,32 @@ func TestHeadOf(t *testing.T) {
 	_, other, _ := note.GenerateKey(nil, "other")
 	if _, _, err := HeadOf(raw, other); err == nil {
 		t.Fatal("verified under another key")
+	}
+}
+
+func TestCheckWritesNothing(t *testing.T) {
+	none := filepath.Join(t.TempDir(), "none")
+	if st, err := Check(none, Options{}); err != nil || st.Exists {
+		t.Fatalf("Check of nothing = %+v, %v", st, err)
+	}
+	if _, err := os.Stat(none); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal("Check created the directory")
+	}
+	if _, err := Check(none, Options{Expect: []Head{{Size: 2, Source: "the anchor"}}}); !IsCorrupt(err) {
+		t.Fatalf("Check of a log that must exist = %v", err)
+	}
+	dir := t.TempDir()
+	head, _ := makeLog(t, dir, 5)
+	before := fingerprint(t, dir)
+	st, err := Check(dir, Options{Expect: []Head{head}})
+	if err != nil || !st.Exists || st.Size != 5 || !bytes.Equal(st.Root, head.Root) || st.LogID != head.LogID {
+		t.Fatalf("Check = %+v, %v", st, err)
+	}
+	size, root, err := CheckpointHead(st.Checkpoint)
+	if err != nil || size != 5 || !bytes.Equal(root, head.Root) {
+		t.Fatalf("CheckpointHead = %d %x %v", size, root, err)
+	}
+	if fingerprint(t, dir) != before {
+		t.Fatal("Check wrote")
 	}
 }

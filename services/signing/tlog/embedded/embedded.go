@@ -76,8 +76,9 @@ type Options struct {
 	// Label names the directory in errors (default: the directory).
 	Label string
 	// OnCheckpoint, when set, is called after Append verified a checkpoint
-	// it hands out; the checkpoint is then durable in the log.
-	OnCheckpoint func(Published)
+	// it hands out; the checkpoint is then durable in the log. An error
+	// fails the Append.
+	OnCheckpoint func(Published) error
 }
 
 // Log is an open embedded log. It is safe for concurrent use.
@@ -96,7 +97,7 @@ type Log struct {
 	last []byte     // the checkpoint last recorded by this process
 
 	files        files
-	onCheckpoint func(Published)
+	onCheckpoint func(Published) error
 	// vmu guards the verified tree and the broken state: the signer
 	// extends the tree before signing, Append checks its edge.
 	vmu      sync.Mutex
@@ -113,57 +114,18 @@ type Log struct {
 // against each other and against o.Expect: a failed check is a
 // *CorruptError and nothing is written.
 func Open(ctx context.Context, dir string, o Options) (*Log, error) {
-	label := cmp.Or(o.Label, dir)
-	var must *Head
-	for i, h := range o.Expect {
-		if h.Size > 0 && must == nil {
-			must = &o.Expect[i]
-		}
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && must != nil {
-		return nil, corruptf("%s is missing, but %s recorded a tree of %d entries: restore it from a backup", label, must.Source, must.Size)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("embedded log: %w", err)
-	}
-	skey, vkey, err := loadOrCreateKey(dir, label, must)
+	in, err := inspect(dir, o, true)
 	if err != nil {
 		return nil, err
 	}
-	signer, err := note.NewSigner(skey)
+	signer, err := note.NewSigner(in.skey)
 	if err != nil {
 		return nil, fmt.Errorf("embedded log: %s: %w", filepath.Join(dir, PrivateKeyFile), err)
 	}
-	verifier, err := note.NewVerifier(vkey)
-	if err != nil {
-		return nil, fmt.Errorf("embedded log: %s: %w", filepath.Join(dir, PublicKeyFile), err)
-	}
-	if signer.Name() != verifier.Name() || signer.KeyHash() != verifier.KeyHash() {
+	if signer.Name() != in.verifier.Name() || signer.KeyHash() != in.verifier.KeyHash() {
 		return nil, fmt.Errorf("embedded log: %s and %s are not one key pair", PrivateKeyFile, PublicKeyFile)
 	}
-	id := LogID(vkey)
-	for _, h := range o.Expect {
-		if h.LogID != "" && h.LogID != id {
-			return nil, corruptf("%s holds log %.16s…, but %s recorded log %.16s…: the log was replaced", label, id, h.Source, h.LogID)
-		}
-	}
-	f := files{dir: filepath.Join(dir, tilesDir), label: filepath.Join(label, tilesDir)}
-	d, err := readDisk(f, verifier)
-	if err != nil {
-		return nil, err
-	}
-	expect := slices.Clone(o.Expect)
-	last, err := readLastCheckpoint(dir, label, verifier)
-	if err != nil {
-		return nil, err
-	}
-	if last != nil {
-		expect = append(expect, *last)
-	}
-	t, err := verify(f, d, expect)
-	if err != nil {
-		return nil, err
-	}
+	verifier, vkey, f, t := in.verifier, in.vkey, in.files, in.tree
 	if o.BatchMaxSize == 0 {
 		o.BatchMaxSize = 256
 	}
@@ -194,6 +156,106 @@ func Open(ctx context.Context, dir string, o Options) (*Log, error) {
 	l.appender, l.reader, l.shutdown, l.cancel = appender, reader, shutdown, cancel
 	l.awaiter = tessera.NewPublicationAwaiter(lctx, reader.ReadCheckpoint, 5*time.Millisecond)
 	return l, nil
+}
+
+// Status is what Check found.
+type Status struct {
+	// Exists is false for a directory with no log in it yet.
+	Exists bool
+	LogID  string
+	// Size and Root are the tree's as its files hold it (Tessera's tree
+	// state, which may be ahead of the published checkpoint after a crash).
+	Size uint64
+	Root []byte
+	// Checkpoint is the published checkpoint, if any.
+	Checkpoint []byte
+}
+
+// Check makes every check Open makes, and writes nothing: no key pair is
+// made, no log started.
+func Check(dir string, o Options) (*Status, error) {
+	in, err := inspect(dir, o, false)
+	if err != nil {
+		return nil, err
+	}
+	if in == nil {
+		return &Status{}, nil
+	}
+	return &Status{Exists: true, LogID: LogID(in.vkey), Size: in.tree.size, Root: in.tree.root(), Checkpoint: in.disk.cpRaw}, nil
+}
+
+// inspected is a log directory whose files passed the checks.
+type inspected struct {
+	skey, vkey string
+	verifier   note.Verifier
+	files      files
+	disk       *disk
+	tree       *tree
+}
+
+// inspect checks a log directory: its key pair, the log's identity and
+// size against o.Expect, and the whole tree against its files. With create
+// it makes the directory and key pair of a new log; without, it returns
+// nil for a directory with no log.
+func inspect(dir string, o Options, create bool) (*inspected, error) {
+	label := cmp.Or(o.Label, dir)
+	var must *Head
+	for i, h := range o.Expect {
+		if h.Size > 0 && must == nil {
+			must = &o.Expect[i]
+		}
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if must != nil {
+			return nil, corruptf("%s is missing, but %s recorded a tree of %d entries: restore it from a backup", label, must.Source, must.Size)
+		}
+		if !create {
+			return nil, nil
+		}
+	}
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("embedded log: %w", err)
+		}
+	}
+	skey, vkey, err := loadOrCreateKey(dir, label, must, create)
+	if err != nil {
+		return nil, err
+	}
+	if vkey == "" {
+		if _, err := os.Stat(filepath.Join(dir, tilesDir, "tile")); err == nil {
+			return nil, corruptf("%s holds tiles but no key pair (%s, %s)", label, PrivateKeyFile, PublicKeyFile)
+		}
+		return nil, nil
+	}
+	verifier, err := note.NewVerifier(vkey)
+	if err != nil {
+		return nil, fmt.Errorf("embedded log: %s: %w", filepath.Join(dir, PublicKeyFile), err)
+	}
+	id := LogID(vkey)
+	for _, h := range o.Expect {
+		if h.LogID != "" && h.LogID != id {
+			return nil, corruptf("%s holds log %.16s…, but %s recorded log %.16s…: the log was replaced", label, id, h.Source, h.LogID)
+		}
+	}
+	f := files{dir: filepath.Join(dir, tilesDir), label: filepath.Join(label, tilesDir)}
+	d, err := readDisk(f, verifier)
+	if err != nil {
+		return nil, err
+	}
+	expect := slices.Clone(o.Expect)
+	last, err := readLastCheckpoint(dir, label, verifier)
+	if err != nil {
+		return nil, err
+	}
+	if last != nil {
+		expect = append(expect, *last)
+	}
+	t, err := verify(f, d, expect)
+	if err != nil {
+		return nil, err
+	}
+	return &inspected{skey: skey, vkey: vkey, verifier: verifier, files: f, disk: d, tree: t}, nil
 }
 
 // guardedSigner signs a checkpoint only after the log's files are
@@ -338,7 +400,9 @@ func (l *Log) Append(ctx context.Context, s tlog.Submission) (*tlog.Proof, error
 		return nil, corruptf("the proof it produced for entry %d does not verify (a damaged hash tile?): %v", idx.Index, err)
 	}
 	if l.onCheckpoint != nil {
-		l.onCheckpoint(Published{Size: cp.Size, Root: cp.Hash, Index: idx.Index})
+		if err := l.onCheckpoint(Published{LogID: l.ID(), Size: cp.Size, Root: cp.Hash, Index: idx.Index}); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -454,7 +518,7 @@ func VerifyCheckpoint(p *tlog.Proof, vkey string) error {
 
 // loadOrCreateKey reads the key pair, or makes one when both halves are
 // missing and no recorded head says the log existed (must).
-func loadOrCreateKey(dir, label string, must *Head) (skey, vkey string, err error) {
+func loadOrCreateKey(dir, label string, must *Head, create bool) (skey, vkey string, err error) {
 	priv, pub := filepath.Join(dir, PrivateKeyFile), filepath.Join(dir, PublicKeyFile)
 	s, errS := safefile.ReadRegular(priv, maxKeyFile)
 	v, errV := safefile.ReadRegular(pub, maxKeyFile)
@@ -463,6 +527,8 @@ func loadOrCreateKey(dir, label string, must *Head) (skey, vkey string, err erro
 		return strings.TrimSpace(string(s)), strings.TrimSpace(string(v)), nil
 	case errors.Is(errS, fs.ErrNotExist) && errors.Is(errV, fs.ErrNotExist) && must != nil:
 		return "", "", corruptf("%s has no key pair (%s, %s), but %s recorded a tree of %d entries: restore the directory from a backup", label, PrivateKeyFile, PublicKeyFile, must.Source, must.Size)
+	case errors.Is(errS, fs.ErrNotExist) && errors.Is(errV, fs.ErrNotExist) && !create:
+		return "", "", nil
 	case errors.Is(errS, fs.ErrNotExist) && errors.Is(errV, fs.ErrNotExist):
 	case errS != nil && !errors.Is(errS, fs.ErrNotExist):
 		return "", "", fmt.Errorf("embedded log: %w", errS)
