@@ -100,6 +100,10 @@ func verifyLedger(ctx context.Context, out io.Writer, path string, trust *author
 		return ledgerOpenError(path, mark, err)
 	}
 	defer log.Close()
+	if err := precheckLedgerHead(log, path, mark); err != nil {
+		fmt.Fprintf(out, "FAIL anchor: %v\n", err)
+		return failed("ledger %s does not hold what %s recorded", path, anchorName(path))
+	}
 	v := ledger.NewVerifier(trust)
 	var problem *ledger.Problem
 	var entries uint64
@@ -123,7 +127,7 @@ func verifyLedger(ctx context.Context, out io.Writer, path string, trust *author
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStop) {
-		return infraErrorf("read ledger: %v", err)
+		return namedLedgerError(path, mark, err)
 	}
 	if problem == nil {
 		problem = v.Finish()

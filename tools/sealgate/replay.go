@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -51,16 +52,24 @@ func replay(ctx context.Context, w io.Writer, state, runID string) error {
 	if err := ledgerExists(path); err != nil {
 		return err
 	}
-	log, err := local.OpenReadOnly(path, local.Options{})
-	if err != nil {
-		return infraErrorf("open ledger: %v", err)
-	}
-	defer log.Close()
 	anchors, err := loadAnchor(state)
 	if err != nil {
 		return err
 	}
-	if err := checkLedgerHead(log, path, anchors.current().Ledger); err != nil {
+	mark := anchors.current().Ledger
+	log, err := local.OpenReadOnly(path, local.Options{})
+	if err != nil {
+		return ledgerOpenError(path, mark, err)
+	}
+	defer log.Close()
+	if err := log.VerifyChain(ctx); err != nil {
+		var ce *local.CorruptEntryError
+		if !errors.As(err, &ce) {
+			return namedLedgerError(path, mark, err)
+		}
+		return infraErrorf("the ledger %s is damaged (%v); run `sealgate ledger verify --state %s`", path, err, state)
+	}
+	if err := checkLedgerHead(log, path, mark); err != nil {
 		return err
 	}
 	run, err := localHistory(log)(ctx, runID)

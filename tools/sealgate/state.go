@@ -117,6 +117,13 @@ func openState(ctx context.Context, dir string) (*state, error) {
 		log.Close()
 		return nil, err
 	}
+	// A shorter ledger or another chain is named as such before its
+	// records are read: another ledger's records would be refused by this
+	// state's trust policy first, and say less.
+	if err := precheckLedgerHead(log, path, cur.Ledger); err != nil {
+		log.Close()
+		return nil, err
+	}
 	st := authority.New(trust)
 	var seal *sealMark
 	err = log.Scan(ctx, 1, func(e local.Entry, err error) error {
@@ -259,6 +266,34 @@ func checkLedgerHead(log *local.Log, path string, m *ledgerMark) error {
 		return infraErrorf("the ledger %s was replaced: its record #%d has hash %.16s…, but %s recorded %.16s…; %s", path, m.Seq, h, anchorName(path), m.Head, restoreHint(filepath.Dir(path)))
 	}
 	return nil
+}
+
+// precheckLedgerHead is checkLedgerHead for a ledger not yet read: an
+// anchored entry that does not read back is left for the chain check to
+// name, record by record.
+func precheckLedgerHead(log *local.Log, path string, m *ledgerMark) error {
+	if m == nil || m.Seq == 0 {
+		return nil
+	}
+	seq, _, err := log.Head()
+	if err != nil {
+		return nil
+	}
+	if seq >= m.Seq {
+		if _, err := log.HashAt(m.Seq); err != nil {
+			return nil
+		}
+	}
+	return checkLedgerHead(log, path, m)
+}
+
+// namedLedgerError names a ledger file bbolt cannot read as what the
+// anchor says is lost.
+func namedLedgerError(path string, m *ledgerMark, err error) error {
+	if errors.Is(err, local.ErrCorruptFile) && m != nil && m.Seq > 0 {
+		return ledgerOpenError(path, m, err)
+	}
+	return infraErrorf("read ledger: %v", err)
 }
 
 // refuseUnanchored refuses a state without an anchor that holds records or

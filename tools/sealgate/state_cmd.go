@@ -131,10 +131,17 @@ func stateCheck(ctx context.Context, w io.Writer, dir string) error {
 		}
 		log, err := local.OpenReadOnly(path, local.Options{})
 		if err != nil {
-			return infraErrorf("open %s: %v", path, err)
+			return ledgerOpenError(path, a.Ledger, err)
 		}
 		defer log.Close()
+		if err := precheckLedgerHead(log, path, a.Ledger); err != nil {
+			return err
+		}
 		if err := log.VerifyChain(ctx); err != nil {
+			var ce *local.CorruptEntryError
+			if !errors.As(err, &ce) {
+				return namedLedgerError(path, a.Ledger, err)
+			}
 			return infraErrorf("%s: %v; run `sealgate ledger verify --state %s`", path, err, dir)
 		}
 		if err := checkLedgerHead(log, path, a.Ledger); err != nil {
