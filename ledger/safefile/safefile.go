@@ -193,3 +193,16 @@ func SyncDir(dir string) error {
 	}
 	return err
 }
+
+// Regular refuses a path that is not a regular file (after following
+// symbolic links), saying what it is.
+func Regular(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return &NotRegularError{Path: path, Kind: kindOf(fi.Mode())}
+	}
+	return nil
+}

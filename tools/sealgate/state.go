@@ -384,12 +384,10 @@ func ledgerExists(path string) error {
 			return err
 		}
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
+	if err := safefile.Regular(path); safefile.IsBound(err) {
+		return usageErrorf("ledger %v", err)
+	} else if err != nil {
 		return usageErrorf("no ledger at %s (%v); give --state DIR or --ledger FILE", path, errors.Unwrap(err))
-	}
-	if !fi.Mode().IsRegular() {
-		return usageErrorf("the ledger %s is not a regular file", path)
 	}
 	return nil
 }

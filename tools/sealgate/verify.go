@@ -244,6 +244,13 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, usageErrorf("%v", err)
 	}
 
+	// The verdict key first: a bad --signing-key is the caller's to fix
+	// before anything is opened, and $SEALGATE_SIGNING_KEY leaves the
+	// environment before the pre-flight starts git.
+	signer, keySource, err := loadSigner(o.signingKey, o.state)
+	if err != nil {
+		return 0, err
+	}
 	st, err := openState(ctx, o.state)
 	if err != nil {
 		return 0, err
@@ -297,10 +304,6 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	co, sealed := sub.Checkout, sub.Sealed
 
 	goenv, err := goToolchain(ctx, cmp.Or(o.buildCache, filepath.Join(st.dir, "gocache")))
-	if err != nil {
-		return 0, err
-	}
-	signer, keySource, err := loadSigner(o.signingKey, st.dir)
 	if err != nil {
 		return 0, err
 	}
