@@ -352,6 +352,11 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 			if embedded.IsCorrupt(err) {
 				hint = "; " + repairHint(st.dir)
 			}
+			if reached == nil {
+				// The service may have failed on the verdict before this
+				// loop saw it: the ledger says whether there is one.
+				reached = recordedVerdict(ctx, st, runID)
+			}
 			if reached != nil {
 				return 0, infraErrorf("no verdict: %s was reached and recorded but not sealed: %v%s", decisionOf(reached.Decision), err, hint)
 			}

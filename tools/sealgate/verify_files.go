@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"sync"
 	"time"
 
 	"github.com/sealgate/sealgate/ledger/safefile"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout/patch"
 )
 
@@ -102,6 +104,17 @@ func writeSealedOutput(flag, path string, data []byte) error {
 	}
 	if err := writeOutput(path, data); err != nil {
 		return infraErrorf("%s: %v", flag, err)
+	}
+	return nil
+}
+
+// recordedVerdict is the run's verdict.reached on the ledger, if any.
+func recordedVerdict(ctx context.Context, st *state, runID string) *pb.VerdictReached {
+	recs, _ := localHistory(st.log)(ctx, runID)
+	for _, r := range recs {
+		if v := r.Record.GetVerdictReached(); v != nil {
+			return v
+		}
 	}
 	return nil
 }
