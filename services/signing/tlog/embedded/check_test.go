@@ -449,3 +449,35 @@ func TestCheckWritesNothing(t *testing.T) {
 		t.Fatal("Check wrote")
 	}
 }
+
+func FuzzBundleLeaves(f *testing.F) {
+	f.Add([]byte{0, 1, 'a', 0, 0})
+	f.Add([]byte{0, 3, 'a'})
+	f.Add([]byte{0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		leaves, err := bundleLeaves(data)
+		if err != nil {
+			return
+		}
+		// What parses re-encodes to the same bytes.
+		var b []byte
+		for _, l := range leaves {
+			b = append(b, byte(len(l)>>8), byte(len(l)))
+			b = append(b, l...)
+		}
+		if !bytes.Equal(b, data) {
+			t.Fatalf("%x re-encodes to %x", data, b)
+		}
+	})
+}
+
+func FuzzCheckpointHead(f *testing.F) {
+	f.Add([]byte("origin\n5\n" + base64.StdEncoding.EncodeToString(make([]byte, 32)) + "\n\n— sig\n"))
+	f.Add([]byte("o\n18446744073709551616\nAA==\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, root, err := CheckpointHead(data)
+		if err == nil && len(root) != 32 {
+			t.Fatalf("a root of %d bytes", len(root))
+		}
+	})
+}
