@@ -103,6 +103,8 @@ type Log struct {
 	vmu      sync.Mutex
 	verified *tree
 	broken   error
+	// stamps are the edge files as last verified (see checkEdge).
+	stamps map[string]os.FileInfo
 	// brokenCtx is cancelled, with the corruption as its cause, when the
 	// log is found damaged while open: waiting appends end at once.
 	brokenCtx  context.Context
@@ -297,12 +299,19 @@ func (l *Log) verifyUpTo(body []byte) error {
 
 // checkEdge checks, before an append, that the files the next
 // integration reads (the rightmost bundle and tiles) still hold what was
-// verified: a damaged one would be copied forward.
+// verified: a damaged one would be copied forward. The files are re-read
+// only when they changed since they were last verified (a stat per file
+// and append otherwise): Tessera never rewrites the partial files of a
+// size it has integrated.
 func (l *Log) checkEdge() error {
 	l.vmu.Lock()
 	defer l.vmu.Unlock()
 	if l.broken != nil {
 		return l.broken
+	}
+	paths := l.verified.edgePaths()
+	if l.stamped(paths) {
+		return nil
 	}
 	if err := l.verified.recheckBundle(l.files); err != nil {
 		return l.fail(err)
@@ -310,7 +319,32 @@ func (l *Log) checkEdge() error {
 	if err := l.verified.checkEdge(l.files); err != nil {
 		return l.fail(err)
 	}
+	l.stamps = map[string]os.FileInfo{}
+	for _, p := range paths {
+		if fi, err := os.Stat(filepath.Join(l.files.dir, p)); err == nil {
+			l.stamps[p] = fi
+		}
+	}
 	return nil
+}
+
+// stamped reports whether every edge file is, by its inode, size and
+// modification time, the one last verified; callers hold vmu.
+func (l *Log) stamped(paths []string) bool {
+	if len(paths) == 0 || len(l.stamps) != len(paths) {
+		return len(paths) == 0
+	}
+	for _, p := range paths {
+		old, ok := l.stamps[p]
+		if !ok {
+			return false
+		}
+		fi, err := os.Stat(filepath.Join(l.files.dir, p))
+		if err != nil || !os.SameFile(old, fi) || fi.Size() != old.Size() || !fi.ModTime().Equal(old.ModTime()) {
+			return false
+		}
+	}
+	return true
 }
 
 // fail marks the log broken; callers hold vmu.

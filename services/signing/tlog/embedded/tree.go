@@ -210,6 +210,21 @@ func (t *tree) push(f files, h []byte) error {
 	}
 }
 
+// edgePaths are the files of the rightmost, partial bundle and tiles.
+func (t *tree) edgePaths() []string {
+	var out []string
+	if have := t.size % tileWidth; have > 0 {
+		out = append(out, layout.EntriesPath(t.size/tileWidth, uint8(have)))
+	}
+	for level, nodes := range t.edge {
+		if len(nodes) > 0 {
+			index := (t.size >> (uint(level) * layout.TileHeight)) / tileWidth
+			out = append(out, layout.TilePath(uint64(level), index, uint8(len(nodes))))
+		}
+	}
+	return out
+}
+
 // checkEdge checks the rightmost, partial tile of every level.
 func (t *tree) checkEdge(f files) error {
 	for level, nodes := range t.edge {
