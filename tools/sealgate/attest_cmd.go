@@ -289,6 +289,9 @@ It exits 0 when every check passes and 1 naming the first that fails.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.maxPatchBytes <= 0 {
+				return usageErrorf("--max-patch-bytes %d must be positive", o.maxPatchBytes)
+			}
 			return attestVerify(cmd.Context(), stdout, args[0], o)
 		},
 	}
@@ -320,7 +323,9 @@ func attestVerify(ctx context.Context, w io.Writer, path string, o *attestVerify
 	case o.base != "" && o.repo == "":
 		return usageErrorf("--base needs --repo")
 	}
-	if o.maxPatchBytes <= 0 {
+	// Zero is the default (callers in this package leave it unset).
+	maxPatch := cmp.Or(o.maxPatchBytes, defaultMaxPatchBytes)
+	if maxPatch < 0 {
 		return usageErrorf("--max-patch-bytes %d must be positive", o.maxPatchBytes)
 	}
 	raw, err := readInput("bundle", path, maxBundleFile, "")
@@ -346,7 +351,7 @@ func attestVerify(ctx context.Context, w io.Writer, path string, o *attestVerify
 	want := attest.Expect{Key: key, LogKey: logKey}
 	var patchDiff []byte
 	if o.patchFile != "" {
-		if patchDiff, err = readInput("--patch-file", o.patchFile, o.maxPatchBytes, "--max-patch-bytes"); err != nil {
+		if patchDiff, err = readInput("--patch-file", o.patchFile, maxPatch, "--max-patch-bytes"); err != nil {
 			return err
 		}
 		sum := sha256.Sum256(patchDiff)

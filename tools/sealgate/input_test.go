@@ -472,3 +472,15 @@ func TestSmallHoles(t *testing.T) {
 		}
 	})
 }
+
+// In-package callers (the demo) leave the patch limit unset: it is the
+// default, not a usage error.
+func TestAttestVerifyDefaultsThePatchLimit(t *testing.T) {
+	dir := t.TempDir()
+	patch := filepath.Join(dir, "p.diff")
+	writeFile(t, patch, []byte("x"))
+	err := attestVerify(context.Background(), &bytes.Buffer{}, filepath.Join(dir, "none.json"), &attestVerifyOptions{patchFile: patch, key: "k", logKey: "l"})
+	if err == nil || strings.Contains(err.Error(), "max-patch-bytes") || !strings.Contains(err.Error(), "bundle") {
+		t.Fatalf("attestVerify = %v", err)
+	}
+}
