@@ -191,7 +191,7 @@ func blame(f files, err error, size uint64, d *disk) error {
 
 // rootFromLeafTiles recomputes the root from the level-0 hash tiles alone.
 func rootFromLeafTiles(f files, size uint64) ([]byte, error) {
-	rng := rangeFactory.NewEmptyRange(0)
+	rng := ranges().NewEmptyRange(0)
 	for idx := uint64(0); idx*tileWidth < size; idx++ {
 		n := min(size-idx*tileWidth, tileWidth)
 		raw, _, err := f.read(func(p uint8) string { return layout.TilePath(0, idx, p) }, uint8(n%tileWidth))

@@ -36,13 +36,16 @@ type tree struct {
 	edge [][][]byte
 }
 
-var rangeFactory = compact.RangeFactory{Hash: rfc6962.DefaultHasher.HashChildren}
+// ranges makes RFC 6962 compact ranges.
+func ranges() *compact.RangeFactory {
+	return &compact.RangeFactory{Hash: rfc6962.DefaultHasher.HashChildren}
+}
 
-func newTree() *tree { return &tree{rng: rangeFactory.NewEmptyRange(0)} }
+func newTree() *tree { return &tree{rng: ranges().NewEmptyRange(0)} }
 
 func (t *tree) clone() *tree {
 	c := &tree{size: t.size, edge: make([][][]byte, len(t.edge))}
-	c.rng, _ = rangeFactory.NewRange(0, t.size, slices.Clone(t.rng.Hashes()))
+	c.rng, _ = ranges().NewRange(0, t.size, slices.Clone(t.rng.Hashes()))
 	for i, e := range t.edge {
 		c.edge[i] = slices.Clone(e)
 	}
