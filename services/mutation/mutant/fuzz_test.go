@@ -163,7 +163,8 @@ L:
 		if err != nil {
 			return
 		}
-		out, err := Schemata(pkg, Select(sites, len(sites), src))
+		chosen := Select(sites, len(sites), src)
+		out, err := Schemata(pkg, chosen, testSwitch(t, chosen))
 		if err != nil {
 			t.Fatalf("Find accepted the source but Schemata failed: %v\nsource:\n%s", err, src)
 		}

@@ -83,12 +83,8 @@ package mutant
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 )
-
-// EnvVar is the environment variable that selects the mutant a process runs.
-const EnvVar = "SEALGATE_MUTANT"
 
 // Package is one Go package's non-test source files.
 type Package struct {
@@ -100,6 +96,13 @@ type Package struct {
 	// files. Files the host build excludes may be included; they get no
 	// sites.
 	Files map[string][]byte
+	// Tests optionally maps base file names to the package directory's
+	// _test.go files. They are never mutated: their names are avoided by
+	// the generated identifiers, and the internal ones are type-checked
+	// with the package to decide whether a changed unexported constant can
+	// become a switched variable. Without them, no constant the package's
+	// tests might use is switched (see the package documentation).
+	Tests map[string][]byte
 }
 
 // Site is one mutation: an operator applied at one token.
@@ -117,6 +120,14 @@ type Site struct {
 	Operator string
 	// Description says what changes, e.g. "< → <=" or "remove statement".
 	Description string
+	// Extra marks a site of the wider operator set: the other distinct
+	// behaviours of a site (< → >, + → *, 5 → 0, ...), worth running when
+	// the change offers too few mutants otherwise (see Offer).
+	Extra bool
+	// Equivalent, when not empty, says why the mutant is provably the same
+	// program as the original (x*1 → x/1): it is never run and counts on
+	// neither side of the ratio. Select never picks it.
+	Equivalent string
 }
 
 // String formats the site as "file:line:col operator (description)".
@@ -127,6 +138,7 @@ func (s Site) String() string {
 // Operator names.
 const (
 	OpRelationalBoundary  = "relational_boundary"
+	OpRelationalReplace   = "relational_replacement"
 	OpRelationalNegation  = "relational_negation"
 	OpLogical             = "logical"
 	OpNotRemoval          = "not_removal"
@@ -144,6 +156,7 @@ const (
 const (
 	descNot        = "!x → x"
 	descIfBody     = "if body never runs"
+	descIfAlways   = "if body always runs"
 	descElseBranch = "else branch never runs"
 	descRemoveStmt = "remove statement"
 )
@@ -170,26 +183,17 @@ func compareSites(a, b Site) int {
 	)
 }
 
-// Find lists every mutation site of pkg whose mutated token is on one of the
-// given lines (base file name → 1-based line numbers), sorted by file, line,
-// column, operator and description. Every file named in lines must be in
-// pkg.Files and not be a test file; lines in files the host build excludes
-// yield no sites. A file that does not parse is an error.
+// Find lists every mutation site of pkg on the given lines (see Inspect,
+// which also classes the lines), sorted by file, line, column, operator and
+// description. Every .go file named in lines must be in pkg.Files and not
+// be a test file; lines in files the host build excludes yield no sites. A
+// file that does not parse is an error.
 func Find(pkg Package, lines map[string][]int) ([]Site, error) {
-	a, err := analyze(pkg)
+	s, err := Inspect(pkg, lines)
 	if err != nil {
 		return nil, err
 	}
-	cands, err := a.candidates(lines)
-	if err != nil {
-		return nil, err
-	}
-	sites := make([]Site, len(cands))
-	for i, c := range cands {
-		sites[i] = c.site
-	}
-	slices.SortFunc(sites, compareSites)
-	return sites, nil
+	return s.Sites, nil
 }
 
 // Excluded returns, sorted, the names of the files of pkg that the host build

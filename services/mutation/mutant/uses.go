@@ -17,7 +17,9 @@ func (w *walker) removal(n ast.Stmt) {
 	if w.lastUse(n) {
 		return
 	}
-	w.add(&candidate{how: rewriteWrap, node: n, list: true}, n.Pos(), OpStatementRemoval, descRemoveStmt)
+	c := &candidate{how: rewriteWrap, node: n, list: true}
+	c.site.Equivalent = w.removalIdentity(n)
+	w.add(c, n.Pos(), OpStatementRemoval, descRemoveStmt)
 }
 
 // readUses maps each local variable (not a parameter) and each imported
