@@ -42,10 +42,10 @@ type analysis struct {
 
 	imp     types.Importer
 	sizes   types.Sizes
-	numeric *types.Interface // the types arithmetic applies to
-	integer *types.Interface // the integer types
-	float   *types.Interface // the floating-point types
-	ordered *types.Interface // the types < applies to
+	numeric *types.Interface             // the types arithmetic applies to
+	integer *types.Interface             // the integer types
+	float   *types.Interface             // the floating-point types
+	ordered *types.Interface             // the types < applies to
 	pkg     *types.Package               // nil when the package did not type-check
 	info    *types.Info                  // nil when the package did not type-check
 	uses    map[types.Object][]token.Pos // see readUses

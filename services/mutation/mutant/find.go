@@ -107,11 +107,11 @@ func (a *analysis) candidates(lines map[string][]int) ([]*candidate, []Skip, err
 
 // walker collects the candidates of one file.
 type walker struct {
-	a     *analysis
-	name  string
-	file  *ast.File
-	tf    *token.File
-	want  map[int]bool
+	a       *analysis
+	name    string
+	file    *ast.File
+	tf      *token.File
+	want    map[int]bool
 	stack   []ast.Node // ancestors of the node being visited
 	out     []*candidate
 	skipped []Skip

@@ -127,7 +127,7 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
-		"GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GO111MODULE=on",
+		"GOFLAGS=-mod=readonly", "GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GO111MODULE=on",
 		"GOCACHE="+filepath.Join(os.TempDir(), "sealgate-test-gocache"))
 	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
@@ -152,10 +152,16 @@ func writeFiles(t *testing.T, dir string, files map[string][]byte) {
 }
 
 // calcFixture reads testdata: the module's files (go.mod, calc/*.go, dep/*.go)
-// and the non-test sources of package calc.
-func calcFixture(t *testing.T) (module, src map[string][]byte) {
+// and the non-test sources of package calc. goLine is go.mod's go directive
+// ("" for none); below go 1.18, generic.go is replaced by its stand-in.
+func calcFixture(t *testing.T, goLine string) (module, src map[string][]byte) {
 	t.Helper()
-	module = map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo 1.22\n")}
+	mod := "module example.com/m\n"
+	if goLine != "" {
+		mod += "\n" + goLine + "\n"
+	}
+	module = map[string][]byte{"go.mod": []byte(mod)}
+	old := goLine == "" || goLine < "go 1.18" && len(goLine) == len("go 1.18")
 	src = make(map[string][]byte)
 	for _, pkg := range []string{"calc", "dep"} {
 		entries, err := os.ReadDir(filepath.Join("testdata", pkg))
@@ -167,20 +173,27 @@ func calcFixture(t *testing.T) (module, src map[string][]byte) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			module[pkg+"/"+e.Name()] = b
-			if pkg == "calc" && !strings.HasSuffix(e.Name(), "_test.go") {
-				src[e.Name()] = b
+			name := e.Name()
+			switch {
+			case name == "generic_old.go.txt" && old:
+				name = "generic.go"
+			case !strings.HasSuffix(name, ".go"), name == "generic.go" && old:
+				continue
+			}
+			module[pkg+"/"+name] = b
+			if pkg == "calc" && !strings.HasSuffix(name, "_test.go") {
+				src[name] = b
 			}
 		}
 	}
 	return module, src
 }
 
-// calcLines requests every line of ops.go, more.go and dep.go except the
+// calcLines requests every line of ops.go, more.go, dep.go and generic.go except the
 // loop guards, which keep mutants from running forever.
 func calcLines(src map[string][]byte) map[string][]int {
 	lines := make(map[string][]int)
-	for _, name := range []string{"ops.go", "more.go", "dep.go"} {
+	for _, name := range []string{"ops.go", "more.go", "dep.go", "generic.go"} {
 		for i, l := range strings.Split(string(src[name]), "\n") {
 			if !strings.Contains(l, "// guard") {
 				lines[name] = append(lines[name], i+1)
@@ -193,7 +206,7 @@ func calcLines(src map[string][]byte) map[string][]int {
 // TestFindCalc checks the sites of the realistic fixture, by line content.
 func TestFindCalc(t *testing.T) {
 	goTool(t) // the type checker finds example.com/m/dep with the go command
-	module, src := calcFixture(t)
+	module, src := calcFixture(t, "go 1.22")
 	dir := t.TempDir()
 	writeFiles(t, dir, module)
 	sites, err := Find(Package{Dir: filepath.Join(dir, "calc"), Files: src}, calcLines(src))
@@ -262,12 +275,18 @@ func TestFindCalc(t *testing.T) {
 // empty, the type checker cannot find example.com/m/dep.
 func TestSchemataBuild(t *testing.T) {
 	goBin := goTool(t)
-	t.Run("typed", func(t *testing.T) { testSchemataBuild(t, goBin, true) })
-	t.Run("untyped", func(t *testing.T) { testSchemataBuild(t, goBin, false) })
+	t.Run("typed", func(t *testing.T) { testSchemataBuild(t, goBin, true, "go 1.22", 1) })
+	t.Run("untyped", func(t *testing.T) { testSchemataBuild(t, goBin, false, "go 1.22", 1) })
+	// Modules that cannot compile type parameters: a sample of the
+	// mutants is compared by hand, all of them are built.
+	t.Run("go1.12", func(t *testing.T) { testSchemataBuild(t, goBin, true, "go 1.12", 5) })
+	t.Run("no-go-line", func(t *testing.T) { testSchemataBuild(t, goBin, true, "", 5) })
 }
 
-func testSchemataBuild(t *testing.T, goBin string, typed bool) {
-	module, src := calcFixture(t)
+// testSchemataBuild builds the fixture's schemata and compares every
+// every-th mutant with the mutation applied by hand.
+func testSchemataBuild(t *testing.T, goBin string, typed bool, goLine string, every int) {
+	module, src := calcFixture(t, goLine)
 	root := t.TempDir()
 	dir := filepath.Join(root, "schemata")
 	writeFiles(t, dir, module)
@@ -289,7 +308,13 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool) {
 		t.Fatalf("typed %v, but %d typed sites", typed, arithmetic)
 	}
 	sites := Select(found, len(found), []byte("baseline\x00patch"))
-	if want := map[bool]int{true: 140, false: 70}[typed]; len(sites) != len(found) || len(sites) < want {
+	runnable := 0
+	for _, s := range found {
+		if s.Equivalent == "" {
+			runnable++
+		}
+	}
+	if want := map[bool]int{true: 140, false: 70}[typed]; len(sites) != runnable || len(sites) < want {
 		t.Fatalf("selected %d of %d sites", len(sites), len(found))
 	}
 	sw := testSwitch(t, sites)
@@ -327,19 +352,41 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool) {
 		return body
 	}
 
+	// The generated code holds no token.
+	for name, b := range out {
+		for id, tok := range sw.Tokens {
+			if bytes.Contains(b, []byte(tok)) {
+				t.Errorf("%s holds the token of mutant %d", name, id)
+			}
+		}
+		if bytes.Contains(b, []byte(sw.Inert)) {
+			t.Errorf("%s holds the inert token", name)
+		}
+	}
+
 	// The same mutations applied by hand, one package per site, built
 	// into one program that prints every package's report.
+	var picked []Site
+	for _, s := range sites {
+		if (s.ID-1)%every == 0 {
+			picked = append(picked, s)
+		}
+	}
 	hand := filepath.Join(root, "hand")
 	handFiles := map[string][]byte{
 		"go.mod":     module["go.mod"],
 		"dep/dep.go": module["dep/dep.go"],
 	}
 	var imports, calls strings.Builder
-	for id := 0; id <= len(sites); id++ {
+	for i := 0; i <= len(picked); i++ {
+		id := 0
+		if i > 0 {
+			id = picked[i-1].ID
+		}
 		pkgDir := fmt.Sprintf("h%d", id)
 		for name, b := range src {
-			if id > 0 && name == sites[id-1].File {
-				b = applyByHand(t, b, sites[id-1])
+			if id > 0 && name == picked[i-1].File {
+				b = applyByHand(t, b, picked[i-1])
 			}
 			handFiles[pkgDir+"/"+name] = b
 		}
@@ -358,30 +405,41 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool) {
 		}
 		byHand[id] = body
 	}
-	if len(byHand) != len(sites)+1 {
-		t.Fatalf("hand program printed %d reports, want %d", len(byHand), len(sites)+1)
+	if len(byHand) != len(picked)+1 {
+		t.Fatalf("hand program printed %d reports, want %d", len(byHand), len(picked)+1)
 	}
 
 	original := report(0)
 	if original != byHand[0] {
 		t.Fatalf("with the switch off the report differs from the original:\n%s\nwant\n%s", original, byHand[0])
 	}
+	if b, err := os.ReadFile(filepath.Join(root, "marker-0")); err == nil {
+		t.Errorf("the inert run wrote the marker: %q", b)
+	}
 	killed := 0
-	for _, s := range sites {
+	for _, s := range picked {
 		got := report(s.ID)
 		if got != byHand[s.ID] {
 			t.Errorf("mutant %d %v: schemata and hand-applied mutant differ:\n%s\nby hand:\n%s", s.ID, s, got, byHand[s.ID])
 		}
+		marker, _ := os.ReadFile(filepath.Join(root, fmt.Sprintf("marker-%d", s.ID)))
+		hit := HitBy(marker, sw, s.ID)
 		if got != original {
 			killed++
+			if !hit {
+				t.Errorf("mutant %d %v changed the report, but its marker says its site did not run: %q", s.ID, s, marker)
+			}
+		}
+		if len(marker) > 0 && !hit {
+			t.Errorf("mutant %d: marker %q is not exactly its token", s.ID, marker)
 		}
 	}
 	// The report notices most mutants; the rest are equivalent ones (e.g.
 	// x >= hi → x > hi in Clamp) or outside what it prints.
-	if killed < len(sites)*3/4 {
-		t.Errorf("the report tells only %d of %d mutants from the original", killed, len(sites))
+	if killed < len(picked)*3/4 {
+		t.Errorf("the report tells only %d of %d mutants from the original", killed, len(picked))
 	}
-	t.Logf("%d sites, %d change the report", len(sites), killed)
+	t.Logf("%d sites, %d compared by hand, %d change the report", len(sites), len(picked), killed)
 }
 
 // applyByHand applies one site's mutation to src as a person would edit the
