@@ -203,7 +203,10 @@ type dataFinder struct {
 	valueFile []string
 	embeds    []embedUse
 	out       []*candidate
-	skipped   []Skip
+	// embedSites are the embedded files' sites, which both a changed
+	// embedding declaration and the file's changed lines can ask for.
+	embedSites map[siteKey]*candidate
+	skipped    []Skip
 
 	testInfo  *types.Info // the package with its internal test files, once checked
 	testFiles []*ast.File
@@ -529,6 +532,11 @@ func (d *dataFinder) withTests() (*types.Info, error) {
 
 // usesAllowVar says why a use of constant name (in info) would not compile,
 // or would change, with a variable of the constant's type; "" when none.
+// A use must have that type; when it is part of a larger constant
+// expression, the constant must be a string or a boolean (numeric constant
+// arithmetic is exact, a variable's is not); and that expression must not
+// be where only a constant compiles: a constant declaration, an array
+// length, the key of an array or slice literal.
 func (d *dataFinder) usesAllowVar(info *types.Info, name *ast.Ident) string {
 	var obj types.Object
 	for id, o := range info.Defs {
@@ -540,74 +548,104 @@ func (d *dataFinder) usesAllowVar(info *types.Info, name *ast.Ident) string {
 		return "its declaration is not found"
 	}
 	vt := types.Default(obj.Type())
-	var reason string
+	exact := true
+	if b, ok := vt.Underlying().(*types.Basic); ok && b.Info()&(types.IsString|types.IsBoolean) != 0 {
+		exact = false
+	}
+	var uses []*ast.Ident
 	for id, o := range info.Uses {
-		if o != obj || reason != "" {
-			continue
-		}
-		where := d.a.fset.PositionFor(id.Pos(), false)
-		at := fmt.Sprintf("%s:%d", filepath.Base(where.Filename), where.Line)
-		if tv := info.Types[id]; !types.Identical(tv.Type, vt) {
-			reason = fmt.Sprintf("it is used as %s at %s", tv.Type, at)
-			continue
-		}
-		if ctx := d.constContext(info, id); ctx != "" {
-			reason = fmt.Sprintf("it is used %s at %s", ctx, at)
+		if o == obj {
+			uses = append(uses, id)
 		}
 	}
-	return reason
+	slices.SortFunc(uses, func(a, b *ast.Ident) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	for _, id := range uses {
+		where := d.a.fset.PositionFor(id.Pos(), false)
+		at := fmt.Sprintf("%s:%d", filepath.Base(where.Filename), where.Line)
+		if ctx := d.constContext(info, id, vt, exact); ctx != "" {
+			return fmt.Sprintf("it is used %s at %s", ctx, at)
+		}
+	}
+	return ""
 }
 
-// constContext says where identifier id is used where only a constant
-// compiles (a constant expression, an array length, a constant
-// declaration), or "".
-func (d *dataFinder) constContext(info *types.Info, id *ast.Ident) string {
-	var found string
+// constContext says why the use id of a constant of type vt needs a
+// constant there, or would change type with a variable, or "": see
+// usesAllowVar.
+func (d *dataFinder) constContext(info *types.Info, id *ast.Ident, vt types.Type, exact bool) string {
+	var stack []ast.Node
 	for _, f := range d.fileOf(id.Pos()) {
-		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
-			if found != "" {
-				return false
-			}
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return false
-			}
-			if n == ast.Node(id) {
-				child := ast.Node(id)
-				for i := len(stack) - 1; i >= 0; i-- {
-					switch p := stack[i].(type) {
-					case *ast.ParenExpr:
-						child = p
-						continue
-					case *ast.GenDecl:
-						if p.Tok == token.CONST {
-							found = "in a constant declaration"
-						}
-					case *ast.ArrayType:
-						if p.Len == child {
-							found = "as an array length"
-						}
-					case ast.Expr:
-						if tv, ok := info.Types[p]; ok && tv.Value != nil {
-							found = "in a constant expression"
-						}
-					}
-					if found != "" {
-						return false
-					}
-					child = stack[i]
-				}
+			if n == nil || stack != nil && stack[len(stack)-1] == ast.Node(id) {
 				return false
 			}
 			if n.Pos() <= id.Pos() && id.Pos() < n.End() {
 				stack = append(stack, n)
-				return true
+				return n != ast.Node(id)
 			}
 			return false
 		})
 	}
-	return found
+	if len(stack) == 0 || stack[len(stack)-1] != ast.Node(id) {
+		return "where the mutator cannot find it"
+	}
+	// The largest constant expression holding the use.
+	m := ast.Node(id)
+	i := len(stack) - 2
+	for ; i >= 0; i-- {
+		pe, ok := stack[i].(ast.Expr)
+		if !ok {
+			break
+		}
+		if _, paren := pe.(*ast.ParenExpr); !paren {
+			if tv, ok := info.Types[pe]; !ok || tv.Value == nil {
+				break
+			}
+		}
+		m = pe
+	}
+	if m != ast.Node(id) && exact {
+		return "in a constant expression, whose arithmetic is exact"
+	}
+	// The expression keeps its type with a variable: the constant's own
+	// type, or a comparison's boolean.
+	if be, ok := ast.Unparen(m.(ast.Expr)).(*ast.BinaryExpr); !ok || m == ast.Node(id) || !isComparison(be.Op) {
+		if tm := info.Types[m.(ast.Expr)].Type; tm == nil || !types.Identical(types.Default(tm), vt) {
+			return fmt.Sprintf("as %s", tm)
+		}
+	}
+	for j := i; j >= 0; j-- {
+		if gd, ok := stack[j].(*ast.GenDecl); ok && gd.Tok == token.CONST {
+			return "in a constant declaration"
+		}
+	}
+	if i < 0 {
+		return ""
+	}
+	switch p := stack[i].(type) {
+	case *ast.ArrayType:
+		if p.Len == m {
+			return "as an array length"
+		}
+	case *ast.KeyValueExpr:
+		if p.Key == m && i > 0 {
+			if cl, ok := stack[i-1].(*ast.CompositeLit); ok {
+				switch info.Types[cl].Type.Underlying().(type) {
+				case *types.Array, *types.Slice:
+					return "as an index key of a composite literal"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func isComparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
 }
 
 // fileOf returns the parsed file (package or internal test) holding pos.
@@ -1234,6 +1272,14 @@ func (d *dataFinder) embedMutants(ev *embedVar, lines map[int]bool, goLines []in
 			for _, l := range goLines {
 				c.sources = append(c.sources, LineClass{File: ev.goFile, Line: l})
 			}
+			if prev := d.embedSites[keyOf(c.site)]; prev != nil {
+				prev.sources = append(prev.sources, c.sources...)
+				continue
+			}
+			if d.embedSites == nil {
+				d.embedSites = make(map[siteKey]*candidate)
+			}
+			d.embedSites[keyOf(c.site)] = c
 			d.out = append(d.out, c)
 		}
 	}
