@@ -94,8 +94,8 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 	}
 	want := []string{
 		"11 data", "12 data", // the map's elements
-		"15 data",            // errors.New("gone"): the string
-		"19 data",            // 5 * time.Second: the number
+		"15 data", // errors.New("gone"): the string
+		"19 data", // 5 * time.Second: the number
 		"21 unjudgeable: its type func(s string) string cannot be named in the file",
 		"23 data", "25 data", "32 data",
 		"38 data",
