@@ -506,7 +506,7 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		c := sealed.Criteria
 		switch {
 		case notes.need > 0 && notes.distinct < notes.need:
-			m.Reason += fmt.Sprintf("; the change offers %d distinct mutants; the floor needs at least %d", notes.distinct, notes.need)
+			m.Reason += fmt.Sprintf("; the change offers %d distinct %s; the floor needs at least %d", notes.distinct, plural(notes.distinct, "mutant"), notes.need)
 		case notes.need > 0 && c.MutationMax < notes.need:
 			m.Reason += fmt.Sprintf("; mutation_max %d is below the %d mutants the floor needs", c.MutationMax, notes.need)
 		}
@@ -750,6 +750,13 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 		}
 	}
 	return ""
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func countLines(m map[string]map[int][]string) int {
