@@ -55,6 +55,7 @@ type planNotes struct {
 	equivalent []mutant.Site // never run: the same program
 	distinct   int           // distinct mutants the change offers
 	need       int           // killed mutants the floor needs (0: none; -1: unreachable)
+	skipped    []string      // sites the schemata cannot write, with why
 }
 
 // Handle reacts to coverage, its own plans and its own results.
@@ -201,7 +202,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	// values, embedded files) on the data lines coverage cannot see.
 	byDir := goLines(w.PristineDir(jobs.TreeOracle), co.Changes, reaching)
 	var sites, equivalent []mutant.Site
-	var dataLines []string
+	var dataLines, skipped []string
 	where := map[string]located{} // pyKey of a Go site → its package
 	pkgs := map[string]mutant.Package{}
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
@@ -219,6 +220,12 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
 			if l.Kind == mutant.LineUnjudgeable {
 				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
+			}
+		}
+		for _, sk := range survey.Skipped {
+			p := path.Join(d, sk.Site.File)
+			if kind[fmt.Sprintf("%s:%d", sk.Site.File, sk.Site.Line)] == mutant.LineData || len(reaching[p][sk.Site.Line]) > 0 {
+				skipped = append(skipped, fmt.Sprintf("%s:%d %s (%s)", p, sk.Site.Line, sk.Site.Description, sk.Reason))
 			}
 		}
 		for _, s := range survey.Sites {
@@ -248,7 +255,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	}
 	// The extra operators join when the primary ones offer fewer mutants
 	// than the floor needs.
-	notes := &planNotes{equivalent: equivalent, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence)}
+	notes := &planNotes{equivalent: equivalent, skipped: skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence)}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	h.notes[c.RunID] = notes
@@ -503,6 +510,9 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		if len(notes.equivalent) > 0 {
 			m.Reason += fmt.Sprintf("; %d equivalent (left out of the ratio)", len(notes.equivalent))
 		}
+		if len(notes.skipped) > 0 {
+			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
+		}
 		c := sealed.Criteria
 		switch {
 		case notes.need > 0 && notes.distinct < notes.need:
@@ -750,6 +760,14 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 		}
 	}
 	return ""
+}
+
+// clip joins at most three items.
+func clip(items []string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:3], "; ") + fmt.Sprintf(" and %d more", len(items)-3)
 }
 
 func plural(n int, word string) string {
