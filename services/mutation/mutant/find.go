@@ -312,12 +312,18 @@ func (w *walker) binary(n *ast.BinaryExpr) {
 			to = token.LAND
 		}
 		w.add(&candidate{how: rewriteNode, node: n, from: n.Op, to: to}, n.OpPos, OpLogical, arrow(n.Op, to))
-		right := &candidate{how: rewriteNode, node: n, from: n.Op, drop: dropRight}
-		right.site.Extra = true
-		w.add(right, n.OpPos, OpLogical, "x "+n.Op.String()+" y → x")
-		left := &candidate{how: rewriteNode, node: n, from: n.Op, drop: dropLeft}
-		left.site.Extra = true
-		w.add(left, n.OpPos, OpLogical, "x "+n.Op.String()+" y → y")
+		// Dropping an operand that holds the last use of a variable or
+		// an import would not compile by hand.
+		if !w.lastUse(n.Y) {
+			right := &candidate{how: rewriteNode, node: n, from: n.Op, drop: dropRight}
+			right.site.Extra = true
+			w.add(right, n.OpPos, OpLogical, "x "+n.Op.String()+" y → x")
+		}
+		if !w.lastUse(n.X) {
+			left := &candidate{how: rewriteNode, node: n, from: n.Op, drop: dropLeft}
+			left.site.Extra = true
+			w.add(left, n.OpPos, OpLogical, "x "+n.Op.String()+" y → y")
+		}
 	case token.ADD, token.SUB, token.MUL, token.QUO:
 		w.arithmetic(n)
 	}
@@ -945,8 +951,11 @@ func (w *walker) assign(n *ast.AssignStmt) {
 			c.site.Equivalent = w.augmentedIdentity(n, to)
 			w.add(c, n.TokPos, OpAugmentedAssignment, arrow(n.Tok, to))
 		}
-		switch n.Tok {
-		case token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN, token.QUO_ASSIGN, token.REM_ASSIGN:
+		switch {
+		case w.lastUse(n.Lhs[0]):
+			// x op= y reads x; x = y does not: when nothing else reads
+			// x, the mutant would not compile by hand.
+		case n.Tok == token.ADD_ASSIGN, n.Tok == token.SUB_ASSIGN, n.Tok == token.MUL_ASSIGN, n.Tok == token.QUO_ASSIGN, n.Tok == token.REM_ASSIGN:
 			// Extra: x op= y → x = y.
 			c := &candidate{how: rewriteNode, node: n, from: n.Tok, to: token.ASSIGN, list: list}
 			c.site.Extra = true

@@ -438,6 +438,44 @@ func f(b uint8) uint8 {
 }
 
 // TestFindPositions checks the column of each kind of token a site names.
+// TestFindExtrasCompileByHand checks that no extra drops the last read of
+// a variable: x && y → x without the only use of y's variable, x += 1 →
+// x = 1 when nothing else reads x.
+func TestFindExtrasCompileByHand(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+func f(a int) bool {
+	b := a > 1
+	c := a > 2
+	n := 0
+	n += a
+	m := 0
+	m += a
+	return b && c || m > 0
+}
+`)}
+	for _, typed := range []bool{true, false} {
+		pkg := Package{Files: files}
+		if !typed {
+			files["q.go"] = []byte("package p\n\nimport \"example.invalid/x\"\n\nvar _ = x.Y\n")
+			pkg.Dir = t.TempDir()
+		}
+		sites, err := Find(pkg, map[string][]int{"p.go": allLines(files)["p.go"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := briefExtra(sites)
+		for _, bad := range []string{"10 logical (x && y → x)", "10 logical (x && y → y)", "7 augmented_assignment (+= → =)"} {
+			if slices.Contains(got, bad) {
+				t.Errorf("typed %v: extra %q drops the last use of a variable", typed, bad)
+			}
+		}
+		if !slices.Contains(got, "9 augmented_assignment (+= → =)") {
+			t.Errorf("typed %v: no m += a → m = a in %q", typed, got)
+		}
+	}
+}
+
 func TestFindPositions(t *testing.T) {
 	src := `package p
 

@@ -193,7 +193,7 @@ func calcFixture(t *testing.T, goLine string) (module, src map[string][]byte) {
 // loop guards, which keep mutants from running forever.
 func calcLines(src map[string][]byte) map[string][]int {
 	lines := make(map[string][]int)
-	for _, name := range []string{"ops.go", "more.go", "dep.go", "generic.go"} {
+	for _, name := range []string{"ops.go", "more.go", "dep.go", "generic.go", "hidden.go"} {
 		for i, l := range strings.Split(string(src[name]), "\n") {
 			if !strings.Contains(l, "// guard") {
 				lines[name] = append(lines[name], i+1)

@@ -32,6 +32,7 @@ func Report() string {
 		line(fmt.Sprint("Countdown ", x), func() interface{} { return Countdown(x) })
 		line(fmt.Sprint("Bump ", x), func() interface{} { return Bump(x) })
 		line(fmt.Sprint("Capped ", x), func() interface{} { return Capped(x) })
+		line(fmt.Sprint("Hidden ", x), func() interface{} { return Hidden(x) })
 	}
 	for _, a := range []bool{false, true} {
 		for _, c := range []bool{false, true} {
