@@ -408,8 +408,16 @@ func Decide(p Policy, e Evidence) Verdict {
 		case s.Killed+s.Survived == 0:
 			gaps = append(gaps, "suite strength is unverified: no mutant ran"+strengthBecause(s))
 		case *lower < p.StrengthFloor:
-			gaps = append(gaps, fmt.Sprintf("suite strength: %d of %d mutants killed, Wilson lower bound %.3f at %.0f%% confidence is below the floor %.3f",
-				s.Killed, s.Killed+s.Survived, *lower, 100*p.StrengthConfidence, p.StrengthFloor))
+			gap := fmt.Sprintf("suite strength: %d of %d mutants killed, Wilson lower bound %.3f at %.0f%% confidence is below the floor %.3f",
+				s.Killed, s.Killed+s.Survived, *lower, 100*p.StrengthConfidence, p.StrengthFloor)
+			if s.Survived == 0 {
+				// Every mutant was killed, yet too few ran to meet the
+				// floor: the mutator says why (the change may offer too
+				// few), and only more tested code can raise the bound.
+				gap += strengthBecause(s)
+				step(AddTest, "")
+			}
+			gaps = append(gaps, gap)
 			for _, m := range s.Survivors {
 				step(KillMutant, fmt.Sprintf("%s %s", m.At, m.Mutation))
 			}

@@ -98,7 +98,10 @@ func TestDecide(t *testing.T) {
 		{name: "coverage NaN", edit: func(e *Evidence) { e.Coverage.Ratio = ptr(math.NaN()) }, want: Inconclusive, reason: "not a ratio"},
 		{name: "coverage switched off explicitly", policy: func(p *Policy) { p.CoverageFloor = 0 }, edit: func(e *Evidence) { e.Coverage = nil }, want: Merge, reason: "not required (floor 0)"},
 		{name: "strength not measured", edit: func(e *Evidence) { e.Strength = nil }, want: Inconclusive, reason: "strength was not measured"},
-		{name: "strength 4 of 4", edit: func(e *Evidence) { e.Strength.Killed = 4 }, want: Inconclusive, reason: "below the floor"},
+		{name: "strength 4 of 4", edit: func(e *Evidence) { e.Strength.Killed = 4 }, want: Inconclusive, reason: "below the floor", step: AddTest},
+		{name: "too few mutants offered", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 3, Reason: "3 mutants: 3 killed; the change offers 3 distinct mutants; the floor needs at least 5"}
+		}, want: Inconclusive, reason: "the change offers 3 distinct mutants; the floor needs at least 5", step: AddTest},
 		{name: "strength with survivors", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 5, Survived: 2, Survivors: []Mutant{{Line{"calc/calc.go", 9}, "< → <="}}}
 		}, want: Inconclusive, reason: "5 of 7", step: KillMutant},

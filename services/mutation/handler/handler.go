@@ -6,6 +6,7 @@
 package handler
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -41,12 +42,27 @@ type Handler struct {
 
 	spaces  map[string]*executor.Workspace
 	settled map[string]bool
+	// switches holds each run's mutant switch (per-run secret tokens):
+	// the executor sets its variable in every mutant and reference run.
+	switches map[string]mutant.Switch
+	// notes holds what planning found beyond the planned jobs: the
+	// equivalent mutants and the count of distinct mutants offered.
+	notes map[string]*planNotes
+}
+
+// planNotes is what the strength record reports beside the mutants run.
+type planNotes struct {
+	equivalent []mutant.Site // never run: the same program
+	distinct   int           // distinct mutants the change offers
+	need       int           // killed mutants the floor needs (0: none; -1: unreachable)
+	skipped    []string      // sites the schemata cannot write, with why
 }
 
 // Handle reacts to coverage, its own plans and its own results.
 func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
 	if h.spaces == nil {
 		h.spaces, h.settled = map[string]*executor.Workspace{}, map[string]bool{}
+		h.switches, h.notes = map[string]mutant.Switch{}, map[string]*planNotes{}
 	}
 	seal := runtime.SealOf(run)
 	if seal == nil {
@@ -78,6 +94,13 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		if rec.Record.Producer.GetIdentity() != keyring.Mutation || h.settled[runID] || hasOwn(run, pb.Kind_KIND_STRENGTH_MEASURED) {
 			return nil
 		}
+		if h.notes[runID] == nil {
+			// Planned before this process started: plan again, without
+			// emitting, for what the strength record reports.
+			if err := h.rebuild(ctx, run, sealed); err != nil {
+				return err
+			}
+		}
 		return h.settle(ctx, run, sealed, emit)
 	case pb.Kind_KIND_VERDICT_REACHED:
 		if w := h.spaces[runID]; w != nil {
@@ -85,6 +108,8 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		}
 		delete(h.spaces, runID)
 		delete(h.settled, runID)
+		delete(h.switches, runID)
+		delete(h.notes, runID)
 	}
 	return nil
 }
@@ -137,21 +162,12 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			reaching[l.Path][int(l.Line)] = append(reaching[l.Path][int(l.Line)], e.Test)
 		}
 	}
-	byDir := map[string]map[string][]int{} // dir → base → lines (Go)
-	pyLines := map[string][]int{}          // path → lines (Python)
+	pyLines := map[string][]int{} // path → lines (Python)
 	for p, lines := range reaching {
 		if strings.HasSuffix(p, ".py") {
 			for l := range lines {
 				pyLines[p] = append(pyLines[p], l)
 			}
-			continue
-		}
-		d := path.Dir(p)
-		if byDir[d] == nil {
-			byDir[d] = map[string][]int{}
-		}
-		for l := range lines {
-			byDir[d][path.Base(p)] = append(byDir[d][path.Base(p)], l)
 		}
 	}
 	// Changed Go source the host build leaves out (build constraints, cgo)
@@ -181,7 +197,13 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	if len(unjudged) > 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: the host build leaves them out (build constraints or cgo)", strings.Join(unjudged, ", ")), emit)
 	}
-	var sites []mutant.Site
+	// Every changed line of the changed Go packages is inspected: code
+	// sites count on the lines tests execute, data sites (package-level
+	// values, embedded files) on the data lines coverage cannot see.
+	byDir := goLines(w.PristineDir(jobs.TreeOracle), co.Changes, reaching)
+	var sites, equivalent []mutant.Site
+	var dataLines, skipped []string
+	where := map[string]located{} // pyKey of a Go site → its package
 	pkgs := map[string]mutant.Package{}
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		pkg, err := readPackage(w.PristineDir(jobs.TreeOracle), d)
@@ -189,14 +211,40 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			return h.strength(ctx, sealed, parents, notMeasured("read %s: %v", d, err), emit)
 		}
 		pkgs[d] = pkg
-		found, err := mutant.Find(pkg, byDir[d])
+		survey, err := mutant.Inspect(pkg, byDir[d])
 		if err != nil {
 			return h.strength(ctx, sealed, parents, notMeasured("find mutation sites in %s: %v", d, err), emit)
 		}
-		for _, s := range found {
+		kind := map[string]mutant.LineKind{}
+		for _, l := range survey.Lines {
+			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
+			if l.Kind == mutant.LineUnjudgeable {
+				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
+			}
+		}
+		for _, sk := range survey.Skipped {
+			p := path.Join(d, sk.Site.File)
+			if kind[fmt.Sprintf("%s:%d", sk.Site.File, sk.Site.Line)] == mutant.LineData || len(reaching[p][sk.Site.Line]) > 0 {
+				skipped = append(skipped, fmt.Sprintf("%s:%d %s (%s)", p, sk.Site.Line, sk.Site.Description, sk.Reason))
+			}
+		}
+		for _, s := range survey.Sites {
+			data := kind[fmt.Sprintf("%s:%d", s.File, s.Line)] == mutant.LineData
+			rel := s.File
 			s.File = path.Join(d, s.File)
+			if _, dup := where[pyKey(s)]; dup || !data && len(reaching[s.File][s.Line]) == 0 {
+				continue // code no test executes, or a file two packages embed
+			}
+			if s.Equivalent != "" {
+				equivalent = append(equivalent, s)
+				continue
+			}
+			where[pyKey(s)] = located{dir: d, file: rel, data: data}
 			sites = append(sites, s)
 		}
+	}
+	if len(dataLines) > 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge changed data: %s", strings.Join(dataLines, "; ")), emit)
 	}
 	pySites, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
 	if err != nil {
@@ -205,25 +253,43 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	for _, ps := range slices.Sorted(maps.Keys(pySites)) {
 		sites = append(sites, pySites[ps].site)
 	}
+	// The extra operators join when the primary ones offer fewer mutants
+	// than the floor needs.
+	notes := &planNotes{equivalent: equivalent, skipped: skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence)}
+	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
+	notes.distinct = distinct
+	h.notes[c.RunID] = notes
 	trees := runTrees(run)
-	chosen := mutant.Select(sites, c.MutationMax, []byte(trees))
+	chosen := mutant.Select(offered, c.MutationMax, []byte(trees))
 	if len(chosen) == 0 {
 		return h.strength(ctx, sealed, parents, &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED,
-			Reason: fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))}, emit)
+			Mutants: equivalentMutants(equivalent, 0),
+			Reason:  fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))}, emit)
 	}
+	var goIDs []int
+	for _, s := range chosen {
+		if _, py := pySites[pyKey(s)]; !py {
+			goIDs = append(goIDs, s.ID)
+		}
+	}
+	sw, err := mutant.NewSwitch(goIDs)
+	if err != nil {
+		return h.strength(ctx, sealed, parents, notMeasured("make the mutant switch: %v", err), emit)
+	}
+	h.switches[c.RunID] = sw
 	overlay := map[string][]byte{}
 	for d, pkg := range pkgs {
 		var mine []mutant.Site
 		for _, s := range chosen {
-			if path.Dir(s.File) == d && strings.HasSuffix(s.File, ".go") {
-				s.File = path.Base(s.File)
+			if at, ok := where[pyKey(s)]; ok && at.dir == d {
+				s.File = at.file
 				mine = append(mine, s)
 			}
 		}
 		if len(mine) == 0 {
 			continue
 		}
-		out, err := mutant.Schemata(pkg, mine)
+		out, err := mutant.Schemata(pkg, mine, sw)
 		if err != nil {
 			return h.strength(ctx, sealed, parents, notMeasured("build the mutant schemata of %s: %v", d, err), emit)
 		}
@@ -237,6 +303,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		}
 	}
 	targetsOf := testPackages(run)
+	allTests := coveredTests(run)
 	var specs []*jobs.Spec
 	for _, s := range chosen {
 		if ps, ok := pySites[pyKey(s)]; ok {
@@ -254,7 +321,13 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
 			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description}}
 		byPkg := map[string][]string{}
-		for _, test := range reaching[s.File][s.Line] {
+		tests := reaching[s.File][s.Line]
+		if at := where[pyKey(s)]; at.data {
+			// Data is read when the package initializes, or any time
+			// after: every test of the package judges it.
+			tests = allTests[importPathOf(targetsOf, at.dir)]
+		}
+		for _, test := range tests {
 			i := strings.LastIndex(test, ".")
 			byPkg[test[:i]] = append(byPkg[test[:i]], test[i+1:])
 		}
@@ -275,6 +348,24 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	}
 	if len(specs) == 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("no test package found for the tests that reach the mutants"), emit)
+	}
+	if len(specs) < len(chosen) {
+		// A data mutant of a package no coverage job ran has no test to
+		// judge it: the data is not judged.
+		var missing []string
+		planned := map[int]bool{}
+		for _, sp := range specs {
+			planned[sp.Mutation.ID] = true
+		}
+		for _, s := range chosen {
+			if at := where[pyKey(s)]; at.data && !planned[s.ID] {
+				missing = append(missing, fmt.Sprintf("%s:%d", s.File, s.Line))
+			}
+		}
+		if len(missing) > 0 {
+			slices.Sort(missing)
+			return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge changed data: no test of its package ran under coverage for %s", strings.Join(slices.Compact(missing), ", ")), emit)
+		}
 	}
 	plan, err := exhandler.Plan(sealed, covRec.Digest, criteria.BudgetMutants, specs)
 	if err != nil {
@@ -414,7 +505,123 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	}
 	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
 		len(order), m.Killed, m.Survived, m.Stillborn)
+	if notes := h.notes[sealed.Criteria.RunID]; notes != nil {
+		m.Mutants = append(m.Mutants, equivalentMutants(notes.equivalent, len(order))...)
+		if len(notes.equivalent) > 0 {
+			m.Reason += fmt.Sprintf("; %d equivalent (left out of the ratio)", len(notes.equivalent))
+		}
+		if len(notes.skipped) > 0 {
+			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
+		}
+		c := sealed.Criteria
+		switch {
+		case notes.need > 0 && notes.distinct < notes.need:
+			m.Reason += fmt.Sprintf("; the change offers %d distinct %s; the floor needs at least %d", notes.distinct, plural(notes.distinct, "mutant"), notes.need)
+		case notes.need > 0 && c.MutationMax < notes.need:
+			m.Reason += fmt.Sprintf("; mutation_max %d is below the %d mutants the floor needs", c.MutationMax, notes.need)
+		}
+	}
 	return h.strength(ctx, sealed, parents, m, emit)
+}
+
+// located is where a Go site's package is: its directory, the site's file
+// relative to it, and whether the site is on a data line.
+type located struct {
+	dir, file string
+	data      bool
+}
+
+// goLines returns, per package directory, the lines to inspect: every
+// changed line of its changed Go source files, and of the changed data
+// files below it when the package may embed them (a file of it says
+// //go:embed). Lines are keyed by file relative to the directory.
+func goLines(root string, changes []checkout.Change, reaching map[string]map[int][]string) map[string]map[string][]int {
+	out := map[string]map[string][]int{}
+	add := func(dir, file string, lines []int) {
+		if out[dir] == nil {
+			out[dir] = map[string][]int{}
+		}
+		out[dir][file] = append(out[dir][file], lines...)
+	}
+	for p, lines := range reaching {
+		if strings.HasSuffix(p, ".go") {
+			for l := range lines {
+				add(path.Dir(p), path.Base(p), []int{l})
+			}
+		}
+	}
+	embeds := map[string]bool{}
+	embedding := func(dir string) bool {
+		if v, ok := embeds[dir]; ok {
+			return v
+		}
+		pkg, err := readPackage(root, dir)
+		embeds[dir] = false
+		if err == nil {
+			for _, b := range pkg.Files {
+				if bytes.Contains(b, []byte("//go:embed")) {
+					embeds[dir] = true
+				}
+			}
+		}
+		return embeds[dir]
+	}
+	for _, ch := range changes {
+		if ch.Kind == checkout.Deleted || len(ch.ChangedLines) == 0 {
+			continue
+		}
+		switch {
+		case ch.Class == checkout.ClassSource && strings.HasSuffix(ch.Path, ".go"):
+			add(path.Dir(ch.Path), path.Base(ch.Path), ch.ChangedLines)
+		case ch.Class == checkout.ClassOther || ch.Class == checkout.ClassForeign:
+			// A file the package of any directory above it may embed.
+			for dir := path.Dir(ch.Path); ; dir = path.Dir(dir) {
+				if embedding(dir) {
+					rel := strings.TrimPrefix(ch.Path, dir+"/")
+					if dir == "." {
+						rel = ch.Path
+					}
+					add(dir, rel, ch.ChangedLines)
+				}
+				if dir == "." || dir == "/" {
+					break
+				}
+			}
+		}
+	}
+	for _, files := range out {
+		for f, ls := range files {
+			slices.Sort(ls)
+			files[f] = slices.Compact(ls)
+		}
+	}
+	return out
+}
+
+// killsNeeded is the fewest mutants, all killed, whose Wilson lower bound
+// meets the floor at the confidence: 0 when there is no floor, -1 when no
+// count up to 1000 does.
+func killsNeeded(floor, confidence float64) int {
+	if floor <= 0 {
+		return 0
+	}
+	for n := 1; n <= 1000; n++ {
+		if adjudication.WilsonLower(n, n, confidence) >= floor {
+			return n
+		}
+	}
+	return -1
+}
+
+// equivalentMutants lists equivalent sites as the strength record does,
+// numbered after the mutants run.
+func equivalentMutants(sites []mutant.Site, after int) []*pb.Mutant {
+	var out []*pb.Mutant
+	for i, s := range sites {
+		out = append(out, &pb.Mutant{Id: fmt.Sprint(after + i + 1), At: &pb.LineRef{Path: s.File, Line: uint32(s.Line)},
+			Operator: s.Operator, Description: s.Description + " (equivalent: " + s.Equivalent + ")", Status: "equivalent"})
+	}
+	return out
 }
 
 // pySite is a Python mutation site as Select takes it, with its edit.
@@ -457,24 +664,29 @@ func findPython(ctx context.Context, python, root string, lines map[string][]int
 	return out, nil
 }
 
-// readPackage reads the non-test Go files of dir in a tree.
+// readPackage reads the Go files of dir in a tree: the non-test ones, and
+// the test files the mutator must see (never mutated).
 func readPackage(root, dir string) (mutant.Package, error) {
 	abs := filepath.Join(root, filepath.FromSlash(dir))
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		return mutant.Package{}, err
 	}
-	pkg := mutant.Package{Dir: abs, Files: map[string][]byte{}}
+	pkg := mutant.Package{Dir: abs, Files: map[string][]byte{}, Tests: map[string][]byte{}}
 	for _, e := range entries {
 		n := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(abs, n))
 		if err != nil {
 			return mutant.Package{}, err
 		}
-		pkg.Files[n] = b
+		if strings.HasSuffix(n, "_test.go") {
+			pkg.Tests[n] = b
+		} else {
+			pkg.Files[n] = b
+		}
 	}
 	return pkg, nil
 }
@@ -504,6 +716,65 @@ func testPackages(run []*record.Decoded) map[string]testPkg {
 		}
 	}
 	return out
+}
+
+// coveredTests maps the import path of each coverage job's package to the
+// tests it ran that passed ("<import path>.<Test>"), sorted.
+func coveredTests(run []*record.Decoded) map[string][]string {
+	coverage := map[string]bool{}
+	for _, r := range run {
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
+				coverage[j.JobId] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, r := range run {
+		res := r.Record.GetJobResult()
+		if res == nil || !coverage[res.JobId] {
+			continue
+		}
+		for _, c := range res.Cases {
+			if c.Outcome != "pass" {
+				continue
+			}
+			if i := strings.LastIndex(c.Name, "."); i > 0 {
+				out[c.Name[:i]] = append(out[c.Name[:i]], c.Name)
+			}
+		}
+	}
+	for ip, ts := range out {
+		slices.Sort(ts)
+		out[ip] = slices.Compact(ts)
+	}
+	return out
+}
+
+// importPathOf returns the import path of the coverage package in
+// directory dir (relative to the repository root), or "".
+func importPathOf(targets map[string]testPkg, dir string) string {
+	for ip, tp := range targets {
+		if path.Clean(path.Join(tp.Module, tp.Package)) == dir {
+			return ip
+		}
+	}
+	return ""
+}
+
+// clip joins at most three items.
+func clip(items []string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:3], "; ") + fmt.Sprintf(" and %d more", len(items)-3)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func countLines(m map[string]map[int][]string) int {
