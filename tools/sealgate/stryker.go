@@ -102,6 +102,9 @@ func strykerStatus(s string) string {
 		return "Killed"
 	case "survived":
 		return "Survived"
+	case "equivalent":
+		// Proven to behave as the original: never run, never counted.
+		return "Ignored"
 	}
 	return "RuntimeError"
 }

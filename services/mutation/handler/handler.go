@@ -272,9 +272,13 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			goIDs = append(goIDs, s.ID)
 		}
 	}
-	sw, err := mutant.NewSwitch(goIDs)
-	if err != nil {
-		return h.strength(ctx, sealed, parents, notMeasured("make the mutant switch: %v", err), emit)
+	// The switch is fresh per run; a run planned before a restart keeps
+	// the one its plan recorded, so the rebuilt schemata match it.
+	sw, ok := recordedSwitch(run)
+	if !ok {
+		if sw, err = mutant.NewSwitch(goIDs); err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("make the mutant switch: %v", err), emit)
+		}
 	}
 	h.switches[c.RunID] = sw
 	overlay := map[string][]byte{}
@@ -319,7 +323,8 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			continue
 		}
 		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
-			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description}}
+			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
+				Var: sw.Var, Token: sw.Tokens[s.ID], Inert: sw.Inert}}
 		byPkg := map[string][]string{}
 		tests := reaching[s.File][s.Line]
 		if at := where[pyKey(s)]; at.data {
@@ -390,6 +395,26 @@ func (h *Handler) rebuild(ctx context.Context, run []*record.Decoded, sealed *cr
 		}
 	}
 	return nil
+}
+
+// recordedSwitch rebuilds the switch of a run whose Go mutants the
+// mutation service already planned (found in its job.planned record).
+func recordedSwitch(run []*record.Decoded) (mutant.Switch, bool) {
+	sw := mutant.Switch{Tokens: map[int]string{}}
+	for _, r := range run {
+		if r.Kind != pb.Kind_KIND_JOB_PLANNED || r.Record.Producer.GetIdentity() != keyring.Mutation {
+			continue
+		}
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			s, err := jobs.ParseSpec(j.Spec)
+			if err != nil || s.Mutation == nil || s.Mutation.Token == "" {
+				continue
+			}
+			sw.Var, sw.Inert = s.Mutation.Var, s.Mutation.Inert
+			sw.Tokens[s.Mutation.ID] = s.Mutation.Token
+		}
+	}
+	return sw, sw.Var != ""
 }
 
 // hasOwn reports whether the mutation service wrote a record of kind in run.
