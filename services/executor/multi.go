@@ -2,10 +2,10 @@ package executor
 
 import (
 	"bytes"
-	"path"
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
