@@ -121,6 +121,21 @@ func oneLine(t *testing.T, what, stderr string, want ...string) {
 }
 
 // ledgerHead reads a ledger's head without writing; "" when there is none.
+// ledgerSeq is the number of the last record of a ledger file.
+func ledgerSeq(t *testing.T, path string) uint64 {
+	t.Helper()
+	l, err := local.OpenReadOnly(path, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	seq, _, err := l.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seq
+}
+
 func ledgerHead(t *testing.T, path string) string {
 	t.Helper()
 	fi, err := os.Stat(path)
@@ -197,8 +212,11 @@ func TestLostLedgerIsNeverStartedOver(t *testing.T) {
 		t.Fatalf("the first seal is at index %d", idx)
 	}
 	older := readFile(t, filepath.Join(good, ledgerFile))
+	olderN := ledgerSeq(t, filepath.Join(good, ledgerFile))
 	lagging := readFile(t, filepath.Join(good, anchorFile))
 	f.mustVerify(good, f.patch("breaks-a-test"), 1)
+	n := ledgerSeq(t, filepath.Join(good, ledgerFile))
+	held := fmt.Sprintf("says it held %d records", n)
 
 	// Another state's ledger, longer than this one's.
 	other := filepath.Join(t.TempDir(), "other")
@@ -210,19 +228,20 @@ func TestLostLedgerIsNeverStartedOver(t *testing.T) {
 		damage func(dir string)
 		want   []string
 	}{
-		{"emptied", func(dir string) { writeFile(t, filepath.Join(dir, ledgerFile), nil) }, []string{"ledger.db is empty", "says it held 20 records"}},
+		{"emptied", func(dir string) { writeFile(t, filepath.Join(dir, ledgerFile), nil) }, []string{"ledger.db is empty", held}},
 		{"truncated", func(dir string) {
-			p := filepath.Join(dir, ledgerFile)
-			fi, _ := os.Stat(p)
-			if err := os.Truncate(p, fi.Size()/2); err != nil {
+			// Down to its first two pages (the meta pages): every record
+			// is gone, whatever room the file had preallocated.
+			if err := os.Truncate(filepath.Join(dir, ledgerFile), 2*4096); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{"ledger.db is truncated or damaged", "says it held 20 records"}},
-		{"deleted", func(dir string) { os.Remove(filepath.Join(dir, ledgerFile)) }, []string{"ledger.db is missing", "says it held 20 records"}},
-		{"an older copy", func(dir string) { writeFile(t, filepath.Join(dir, ledgerFile), older) }, []string{"ledger.db was rolled back: it ends at record #9", "records #10 to #20 are missing"}},
+		}, []string{"ledger.db is truncated or damaged", held}},
+		{"deleted", func(dir string) { os.Remove(filepath.Join(dir, ledgerFile)) }, []string{"ledger.db is missing", held}},
+		{"an older copy", func(dir string) { writeFile(t, filepath.Join(dir, ledgerFile), older) }, []string{
+			fmt.Sprintf("ledger.db was rolled back: it ends at record #%d", olderN), fmt.Sprintf("records #%d to #%d are missing", olderN+1, n)}},
 		{"another ledger", func(dir string) {
 			writeFile(t, filepath.Join(dir, ledgerFile), readFile(t, filepath.Join(other, ledgerFile)))
-		}, []string{"ledger.db was replaced: its record #20"}},
+		}, []string{fmt.Sprintf("ledger.db was replaced: its record #%d", n)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -260,7 +279,7 @@ func TestLostLedgerIsNeverStartedOver(t *testing.T) {
 		copyTree(t, good, dir)
 		writeFile(t, filepath.Join(dir, ledgerFile), older)
 		code, out, errOut := f.run("", "state", "reanchor", "--state", dir)
-		if code != 0 || !strings.Contains(out, "records #10 to #20 are no longer on the ledger") {
+		if code != 0 || !strings.Contains(out, fmt.Sprintf("records #%d to #%d are no longer on the ledger", olderN+1, n)) {
 			t.Fatalf("reanchor: exit %d\n%s%s", code, out, errOut)
 		}
 		// The log goes on where it was: nothing is logged twice at an index.
@@ -277,7 +296,7 @@ func TestLostLedgerIsNeverStartedOver(t *testing.T) {
 		if code != exitNoProof {
 			t.Fatalf("verify without an anchor: exit %d", code)
 		}
-		oneLine(t, "verify", errOut, "has no anchor", "its ledger holds 20 records", "sealgate state reanchor")
+		oneLine(t, "verify", errOut, "has no anchor", fmt.Sprintf("its ledger holds %d records", n), "sealgate state reanchor")
 		if code, out, errOut := f.run("", "state", "reanchor", "--state", dir); code != 0 {
 			t.Fatalf("reanchor: %d %s%s", code, out, errOut)
 		}
