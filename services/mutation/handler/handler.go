@@ -243,6 +243,20 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			sites = append(sites, s)
 		}
 	}
+	// Changed data files non-test source reads by name (not embedded,
+	// which the survey judged above): their content is behaviour no
+	// mutant of the code reaches.
+	judgedData := map[string]bool{}
+	for d, lines := range byDir {
+		for f := range lines {
+			judgedData[path.Join(d, f)] = true
+		}
+	}
+	for _, f := range co.DataReferenced {
+		if !judgedData[f] && !strings.HasSuffix(f, ".go") {
+			dataLines = append(dataLines, f+" (a data file the code reads at run time: no mutant reaches it)")
+		}
+	}
 	if len(dataLines) > 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge changed data: %s", strings.Join(dataLines, "; ")), emit)
 	}
