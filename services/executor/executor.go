@@ -59,6 +59,8 @@ type Workspace struct {
 	jobs     atomic.Int64
 	binaries map[string]*binary
 	targets  map[string][]string
+	// py is the run's Python mutant switch (pymutant.go).
+	py pyRun
 }
 
 // Open materializes the baseline, the patch and the oracle trees of co

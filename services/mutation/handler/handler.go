@@ -27,7 +27,6 @@ import (
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
-	"github.com/sealgate/sealgate/services/mutation/pymutant"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
 )
@@ -41,12 +40,15 @@ type Handler struct {
 
 	spaces  map[string]*executor.Workspace
 	settled map[string]bool
+	// equivalent holds each run's Python mutants that compile to the
+	// original's code, found when planning (and again when rebuilding).
+	equivalent map[string][]*pb.Mutant
 }
 
 // Handle reacts to coverage, its own plans and its own results.
 func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
 	if h.spaces == nil {
-		h.spaces, h.settled = map[string]*executor.Workspace{}, map[string]bool{}
+		h.spaces, h.settled, h.equivalent = map[string]*executor.Workspace{}, map[string]bool{}, map[string][]*pb.Mutant{}
 	}
 	seal := runtime.SealOf(run)
 	if seal == nil {
@@ -85,6 +87,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		}
 		delete(h.spaces, runID)
 		delete(h.settled, runID)
+		delete(h.equivalent, runID)
 	}
 	return nil
 }
@@ -198,9 +201,25 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			sites = append(sites, s)
 		}
 	}
-	pySites, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
+	// Python lines that ran only outside the tests (at import, in
+	// fixtures) are mutated against the tests of the modules importing
+	// them, or cannot be judged.
+	outside, err := h.outsideTests(ctx, run, co, c.Python, w.PristineDir(jobs.TreeOracle))
+	if err != nil {
+		return h.strength(ctx, sealed, parents, notMeasured("lines run outside the tests: %v", err), emit)
+	}
+	for p, lines := range outside {
+		for l := range lines {
+			pyLines[p] = append(pyLines[p], l)
+		}
+	}
+	pySites, equivalent, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
 	if err != nil {
 		return h.strength(ctx, sealed, parents, notMeasured("%v", err), emit)
+	}
+	h.equivalent[c.RunID] = equivalent
+	if lines := unjudgeable(pySites, outside); len(lines) > 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: they run only outside the tests (at import, in fixtures, conftest.py or hooks) and no test module imports their file", strings.Join(lines, ", ")), emit)
 	}
 	for _, ps := range slices.Sorted(maps.Keys(pySites)) {
 		sites = append(sites, pySites[ps].site)
@@ -208,8 +227,12 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	trees := runTrees(run)
 	chosen := mutant.Select(sites, c.MutationMax, []byte(trees))
 	if len(chosen) == 0 {
+		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching)+countLines(outside))
+		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {
+			reason += ": " + few
+		}
 		return h.strength(ctx, sealed, parents, &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED,
-			Reason: fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))}, emit)
+			Mutants: equivalent, Reason: reason}, emit)
 	}
 	overlay := map[string][]byte{}
 	for d, pkg := range pkgs {
@@ -240,9 +263,13 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	var specs []*jobs.Spec
 	for _, s := range chosen {
 		if ps, ok := pySites[pyKey(s)]; ok {
-			// A Python mutant: its edit made in a copy of the oracle
-			// tree, run against the node ids that reach its line.
+			// A Python mutant: its edit made in memory, run against the
+			// node ids that reach its line (or, for a line run only
+			// outside the tests, the modules importing its file).
 			tests := slices.Clone(reaching[s.File][s.Line])
+			if len(tests) == 0 {
+				tests = slices.Clone(outside[s.File][s.Line])
+			}
 			slices.Sort(tests)
 			specs = append(specs, &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".",
 				Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec,
@@ -328,6 +355,8 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 	}
 	if w != nil {
 		w.RegisterTargets(specs)
+		// A Python mutant whose edit does not fit is stillborn by its job.
+		_ = w.RegisterPythonMutants(specs)
 	}
 	for i, job := range planRec.Record.GetJobPlanned().GetJobs() {
 		if answered[job.Token.GetId()] {
@@ -389,6 +418,14 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 			return nil
 		}
 	}
+	runID := sealed.Criteria.RunID
+	if _, ok := h.equivalent[runID]; !ok && h.spaces[runID] == nil {
+		// Planned before this process started: plan again (it is
+		// deterministic) to know the equivalent mutants.
+		if err := h.rebuild(ctx, run, sealed); err != nil {
+			return err
+		}
+	}
 	m := &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
 	for _, id := range order {
 		s, d := planned[id], done[id]
@@ -414,47 +451,19 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	}
 	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
 		len(order), m.Killed, m.Survived, m.Stillborn)
+	if eq := h.equivalent[runID]; len(eq) > 0 {
+		m.Mutants = append(m.Mutants, eq...)
+		m.Reason += fmt.Sprintf("; %d equivalent, reported apart (they compile to the original's bytecode: no test can kill them)", len(eq))
+	}
+	c := sealed.Criteria
+	if few := TooFew(len(order), c.StrengthFloor, c.StrengthConfidence); few != "" {
+		if need := mutantsNeeded(c.StrengthFloor, c.StrengthConfidence); len(order) >= c.MutationMax && need > 0 {
+			// The change may offer more: the limit is what is too low.
+			few = fmt.Sprintf("--mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, need)
+		}
+		m.Reason = few + ": " + m.Reason
+	}
 	return h.strength(ctx, sealed, parents, m, emit)
-}
-
-// pySite is a Python mutation site as Select takes it, with its edit.
-type pySite struct {
-	site        mutant.Site
-	start, end  int
-	replacement string
-}
-
-// pyKey identifies a site across Select, which returns copies.
-func pyKey(s mutant.Site) string {
-	return fmt.Sprintf("%s:%d:%d:%s:%s", s.File, s.Line, s.Col, s.Operator, s.Description)
-}
-
-// findPython finds the mutation sites of the changed, covered lines of
-// Python files (path → lines) in the oracle tree at root.
-func findPython(ctx context.Context, python, root string, lines map[string][]int) (map[string]pySite, error) {
-	out := map[string]pySite{}
-	if len(lines) == 0 {
-		return out, nil
-	}
-	if python == "" {
-		return nil, fmt.Errorf("no Python interpreter was sealed for this run: the mutator cannot judge %s", strings.Join(slices.Sorted(maps.Keys(lines)), ", "))
-	}
-	for _, p := range slices.Sorted(maps.Keys(lines)) {
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %v", p, err)
-		}
-		ls := slices.Sorted(slices.Values(lines[p]))
-		found, err := pymutant.Find(ctx, python, src, ls)
-		if err != nil {
-			return nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
-		}
-		for _, f := range found {
-			ms := mutant.Site{File: p, Line: f.Line, Col: f.Col, Operator: "python_" + f.Operator, Description: f.Description}
-			out[pyKey(ms)] = pySite{site: ms, start: f.Start, end: f.End, replacement: f.Replacement}
-		}
-	}
-	return out, nil
 }
 
 // readPackage reads the non-test Go files of dir in a tree.

@@ -280,6 +280,12 @@ func lineRanges(lines []int) ([]int, string, error) {
 
 // run runs find.py on src and returns its stdout.
 func run(ctx context.Context, python, header string, src []byte) ([]byte, error) {
+	return runScript(ctx, python, script, io.MultiReader(strings.NewReader(header+"\n"), bytes.NewReader(src)))
+}
+
+// runScript runs one of the package's scripts with stdin and returns its
+// stdout.
+func runScript(ctx context.Context, python, script string, stdin io.Reader) ([]byte, error) {
 	if python == "" {
 		return nil, errors.New("pymutant: no Python interpreter given")
 	}
@@ -290,7 +296,7 @@ func run(ctx context.Context, python, header string, src []byte) ([]byte, error)
 	if cmd.Err != nil {
 		return nil, fmt.Errorf("pymutant: Python interpreter %q: %w", python, cmd.Err)
 	}
-	cmd.Stdin = io.MultiReader(strings.NewReader(header+"\n"), bytes.NewReader(src))
+	cmd.Stdin = stdin
 	stdout := &capped{max: MaxOutput, full: cancel}
 	stderr := &capped{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

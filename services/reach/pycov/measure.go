@@ -136,6 +136,37 @@ func Reach(changed map[string][]int, r *Report) (map[string][]cover.Line, error)
 	return reach, nil
 }
 
+// OutsideTests lists, per changed non-test file, the changed lines the
+// report says ran only outside any test: in coverage.py's empty context
+// alone, that is while modules were imported during collection, in
+// fixtures, in conftest.py and in hooks. Reach gives them no test, yet
+// they ran and count as covered: the mutation service runs their mutants
+// against the tests of every module importing their file, or names them as
+// lines it cannot judge, never takes them as tested. Lines are sorted;
+// files without such lines are left out. The errors are those of Measure.
+func OutsideTests(changed map[string][]int, r *Report) (map[string][]int, error) {
+	if r == nil {
+		return nil, errors.New("outside tests: no report")
+	}
+	files, err := changedFiles(changed)
+	if err != nil {
+		return nil, fmt.Errorf("outside tests: %w", err)
+	}
+	out := map[string][]int{}
+	for _, cf := range files {
+		f, ok := r.Files[cf.path]
+		if !ok {
+			continue
+		}
+		for _, l := range cf.lines {
+			if ctx := f.Contexts[l]; len(ctx) == 1 && ctx[0] == "" {
+				out[cf.path] = append(out[cf.path], l)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Reaching inverts a reach map: each line to the sorted names of the tests
 // that reach it. It is cover.Reaching.
 func Reaching(reach map[string][]cover.Line) map[cover.Line][]string {

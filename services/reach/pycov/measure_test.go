@@ -188,6 +188,25 @@ func TestReach(t *testing.T) {
 	}
 }
 
+func TestOutsideTests(t *testing.T) {
+	r := measureReport()
+	// 1 and 3 ran at import only; 8 at import and in a test; 4 and 7 in
+	// tests; 5 and 9 never; 2 and 12 are no statements.
+	got, err := OutsideTests(map[string][]int{"calc/ops.py": {9, 8, 7, 5, 4, 3, 2, 1, 12}, "calc/new.py": {1}}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string][]int{"calc/ops.py": {1, 3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("OutsideTests = %v, want %v", got, want)
+	}
+	if _, err := OutsideTests(map[string][]int{"tests/test_ops.py": {1}}, r); err == nil {
+		t.Error("a test file was accepted")
+	}
+	if _, err := OutsideTests(nil, nil); err == nil {
+		t.Error("no report was accepted")
+	}
+}
+
 func TestNodeID(t *testing.T) {
 	r := &Report{Files: map[string]*File{}}
 	for _, p := range []string{

@@ -204,6 +204,14 @@ func checkTreeReport(t *testing.T, r *Report) {
 	if tests, ok := Reaching(reach)[cover.Line{Path: "calc/ops.py", Line: 15}]; ok {
 		t.Errorf("line 15 reached by %v", tests)
 	}
+	// It is the one changed line that ran only outside the tests.
+	outside, err := OutsideTests(changed, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string][]int{"calc/ops.py": {15}}; !reflect.DeepEqual(outside, want) {
+		t.Errorf("OutsideTests = %v, want %v", outside, want)
+	}
 }
 
 func TestRecordedReport(t *testing.T) {
