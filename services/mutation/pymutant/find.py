@@ -732,6 +732,14 @@ def node_candidates(src, node):
     elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Delete)):
         for c in statement_removal(src, node):
             yield c
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for c in assignment_candidates(src, node):
+                yield c
+    elif isinstance(node, ast.Lambda):
+        body = node.body
+        s = src.span(body)
+        if s and not (isinstance(body, ast.Constant) and body.value is None):
+            yield s + ("None", "lambda", body, ast.Constant(value=None, kind=None))
     elif isinstance(node, ast.Raise):
         s = src.span(node)
         if s and src.keyword_at(node, "raise"):
@@ -967,6 +975,26 @@ def statement_removal(src, node):
     s = src.span(node)
     if s:
         yield s + ("pass", "statement", node, ast.Pass())
+
+
+def assignment_candidates(src, node):
+    """The assigned value → None (None → ""), as mutmut does: not for a
+    literal, whose own operators change it, nor for a dunder name (the
+    module's __all__, __version__ and the like)."""
+    v = node.value
+    if v is None:
+        return
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    if any(n.startswith("__") and n.endswith("__") for t in targets for n in stored_names(t, [])):
+        return
+    s = src.span(v)
+    if s is None:
+        return
+    if isinstance(v, ast.Constant):
+        if v.value is None:
+            yield s + ('""', "assignment", v, ast.Constant(value="", kind=None))
+        return
+    yield s + ("None", "assignment", v, ast.Constant(value=None, kind=None))
 
 
 def call_candidates(src, node):

@@ -116,8 +116,10 @@ var findCases = []findCase{{
 	name: "comparison",
 	src:  "r = a == b, a != b\ns = a < b, a <= b, a > b, a >= b\n",
 	want: []site{
+		{`1:5 assignment "a == b, a != b"→"None"`, "r = None\ns = a < b, a <= b, a > b, a >= b\n"},
 		{`1:7 comparison "=="→"!="`, "r = a != b, a != b\ns = a < b, a <= b, a > b, a >= b\n"},
 		{`1:15 comparison "!="→"=="`, "r = a == b, a == b\ns = a < b, a <= b, a > b, a >= b\n"},
+		{`2:5 assignment "a < b, a <= b, a > b, a >= b"→"None"`, "r = a == b, a != b\ns = None\n"},
 		{`2:7 boundary "<"→"<="`, "r = a == b, a != b\ns = a <= b, a <= b, a > b, a >= b\n"},
 		{`2:7 comparison "<"→">="`, "r = a == b, a != b\ns = a >= b, a <= b, a > b, a >= b\n"},
 		{`2:14 boundary "<="→"<"`, "r = a == b, a != b\ns = a < b, a < b, a > b, a >= b\n"},
@@ -142,12 +144,14 @@ var findCases = []findCase{{
 	name: "is not split across lines",
 	src:  "x = (a is  # same?\n     not b)\n",
 	want: []site{
+		{`1:6 assignment "a is  # same?\n     not b"→"None"`, "x = (None)\n"},
 		{`1:8 identity "is  # same?\n     not"→"is"`, "x = (a is b)\n"},
 	},
 }, {
 	name: "membership",
 	src:  "ok = x in y and z not in w\n",
 	want: []site{
+		{`1:6 assignment "x in y and z not in w"→"None"`, "ok = None\n"},
 		{`1:8 membership "in"→"not in"`, "ok = x not in y and z not in w\n"},
 		{`1:13 boolean "and"→"or"`, "ok = x in y or z not in w\n"},
 		{`1:19 membership "not in"→"in"`, "ok = x in y and z in w\n"},
@@ -156,6 +160,7 @@ var findCases = []findCase{{
 	name: "chained comparison",
 	src:  "ok = a < b <= c\n",
 	want: []site{
+		{`1:6 assignment "a < b <= c"→"None"`, "ok = None\n"},
 		{`1:8 boundary "<"→"<="`, "ok = a <= b <= c\n"},
 		{`1:8 comparison "<"→">="`, "ok = a >= b <= c\n"},
 		{`1:12 boundary "<="→"<"`, "ok = a < b < c\n"},
@@ -165,6 +170,7 @@ var findCases = []findCase{{
 	name: "comparison split across lines in parentheses",
 	src:  "ok = ((a)  # left\n      <\n      (b))\n",
 	want: []site{
+		{`1:7 assignment "(a)  # left\n      <\n      (b)"→"None"`, "ok = (None)\n"},
 		{`2:7 boundary "<"→"<="`, "ok = ((a)  # left\n      <=\n      (b))\n"},
 		{`2:7 comparison "<"→">="`, "ok = ((a)  # left\n      >=\n      (b))\n"},
 	},
@@ -172,6 +178,7 @@ var findCases = []findCase{{
 	name: "strings and comments",
 	src:  "s = 'a < b' + \"not x\"  # c > d and 1\nt = '''x\n== y'''\n",
 	want: []site{
+		{`1:5 assignment "'a < b' + \"not x\""→"None"`, "s = None  # c > d and 1\nt = '''x\n== y'''\n"},
 		{`1:5 string "'a < b'"→"'XXa < bXX'"`, "s = 'XXa < bXX' + \"not x\"  # c > d and 1\nt = '''x\n== y'''\n"},
 		{`1:13 arithmetic "+"→"-"`, "s = 'a < b' - \"not x\"  # c > d and 1\nt = '''x\n== y'''\n"},
 		{`1:15 string "\"not x\""→"\"XXnot xXX\""`, "s = 'a < b' + \"XXnot xXX\"  # c > d and 1\nt = '''x\n== y'''\n"},
@@ -181,14 +188,17 @@ var findCases = []findCase{{
 	name: "f-strings",
 	src:  "s = f\"{a + 1} < {b!r:>{w - 2}}\" + c\n",
 	want: []site{
+		{`1:5 assignment "f\"{a + 1} < {b!r:>{w - 2}}\" + c"→"None"`, "s = None\n"},
 		{`1:33 arithmetic "+"→"-"`, "s = f\"{a + 1} < {b!r:>{w - 2}}\" - c\n"},
 	},
 }, {
 	name: "unicode before the operator",
 	src:  "ä = ñ < b  # ü > 1\nπ = 'é' + ü * 2\n",
 	want: []site{
+		{`1:6 assignment "ñ < b"→"None"`, "ä = None  # ü > 1\nπ = 'é' + ü * 2\n"},
 		{`1:9 boundary "<"→"<="`, "ä = ñ <= b  # ü > 1\nπ = 'é' + ü * 2\n"},
 		{`1:9 comparison "<"→">="`, "ä = ñ >= b  # ü > 1\nπ = 'é' + ü * 2\n"},
+		{`2:6 assignment "'é' + ü * 2"→"None"`, "ä = ñ < b  # ü > 1\nπ = None\n"},
 		{`2:6 string "'é'"→"'XXéXX'"`, "ä = ñ < b  # ü > 1\nπ = 'XXéXX' + ü * 2\n"},
 		{`2:11 arithmetic "+"→"-"`, "ä = ñ < b  # ü > 1\nπ = 'é' - ü * 2\n"},
 		{`2:16 arithmetic "*"→"/"`, "ä = ñ < b  # ü > 1\nπ = 'é' + ü / 2\n"},
@@ -202,7 +212,9 @@ var findCases = []findCase{{
 		{`1:4 condition "not x"→"False"`, "if False:\n    y = not(a)\nz = (not  # c\n     b)\n"},
 		{`1:4 condition "not x"→"True"`, "if True:\n    y = not(a)\nz = (not  # c\n     b)\n"},
 		{`1:4 not "not "→""`, "if x:\n    y = not(a)\nz = (not  # c\n     b)\n"},
+		{`2:9 assignment "not(a)"→"None"`, "if not x:\n    y = None\nz = (not  # c\n     b)\n"},
 		{`2:9 not "not"→""`, "if not x:\n    y = (a)\nz = (not  # c\n     b)\n"},
+		{`3:6 assignment "not  # c\n     b"→"None"`, "if not x:\n    y = not(a)\nz = (None)\n"},
 		{`3:6 not "not  # c\n     "→""`, "if not x:\n    y = not(a)\nz = (b)\n"},
 	},
 }, {
@@ -250,6 +262,7 @@ var findCases = []findCase{{
 	src:  "a = True\nb = False if c else None\n",
 	want: []site{
 		{`1:5 boolean-literal "True"→"False"`, "a = False\nb = False if c else None\n"},
+		{`2:5 assignment "False if c else None"→"None"`, "a = True\nb = None\n"},
 		{`2:5 boolean-literal "False"→"True"`, "a = True\nb = True if c else None\n"},
 		{`2:14 condition "c"→"False"`, "a = True\nb = False if False else None\n"},
 		{`2:14 condition "c"→"True"`, "a = True\nb = False if True else None\n"},
@@ -259,19 +272,24 @@ var findCases = []findCase{{
 	name: "arithmetic",
 	src:  "r = a + b - c\ns = a * b / c // d % e\nt = a ** b\nu = -a\n",
 	want: []site{
+		{`1:5 assignment "a + b - c"→"None"`, "r = None\ns = a * b / c // d % e\nt = a ** b\nu = -a\n"},
 		{`1:7 arithmetic "+"→"-"`, "r = a - b - c\ns = a * b / c // d % e\nt = a ** b\nu = -a\n"},
 		{`1:11 arithmetic "-"→"+"`, "r = a + b + c\ns = a * b / c // d % e\nt = a ** b\nu = -a\n"},
+		{`2:5 assignment "a * b / c // d % e"→"None"`, "r = a + b - c\ns = None\nt = a ** b\nu = -a\n"},
 		{`2:7 arithmetic "*"→"/"`, "r = a + b - c\ns = a / b / c // d % e\nt = a ** b\nu = -a\n"},
 		{`2:11 arithmetic "/"→"*"`, "r = a + b - c\ns = a * b * c // d % e\nt = a ** b\nu = -a\n"},
 		{`2:15 arithmetic "//"→"/"`, "r = a + b - c\ns = a * b / c / d % e\nt = a ** b\nu = -a\n"},
 		{`2:20 arithmetic "%"→"*"`, "r = a + b - c\ns = a * b / c // d * e\nt = a ** b\nu = -a\n"},
+		{`3:5 assignment "a ** b"→"None"`, "r = a + b - c\ns = a * b / c // d % e\nt = None\nu = -a\n"},
 		{`3:7 arithmetic "**"→"*"`, "r = a + b - c\ns = a * b / c // d % e\nt = a * b\nu = -a\n"},
+		{`4:5 assignment "-a"→"None"`, "r = a + b - c\ns = a * b / c // d % e\nt = a ** b\nu = None\n"},
 	},
 }, {
 	// a / b * c would read (a / b) * c, not a / (b * c).
 	name: "power only where the product groups the same",
 	src:  "v = x / a ** b\n",
 	want: []site{
+		{`1:5 assignment "x / a ** b"→"None"`, "v = None\n"},
 		{`1:7 arithmetic "/"→"*"`, "v = x * a ** b\n"},
 	},
 }, {
@@ -279,9 +297,11 @@ var findCases = []findCase{{
 	src:  "ok = a and b or c\nok = a or b and c\n",
 	want: []site{
 		{`1:1 statement "ok = a and b or c"→"pass"`, "pass\nok = a or b and c\n"},
+		{`1:6 assignment "a and b or c"→"None"`, "ok = None\nok = a or b and c\n"},
 		{`1:8 boolean "and"→"or"`, "ok = a or b or c\nok = a or b and c\n"},
 		{`1:14 boolean "or"→"and"`, "ok = a and b and c\nok = a or b and c\n"},
 		{`2:1 statement "ok = a or b and c"→"pass"`, "ok = a and b or c\npass\n"},
+		{`2:6 assignment "a or b and c"→"None"`, "ok = a and b or c\nok = None\n"},
 		{`2:8 boolean "or"→"and"`, "ok = a and b or c\nok = a and b and c\n"},
 		{`2:13 boolean "and"→"or"`, "ok = a and b or c\nok = a or b or c\n"},
 	},
@@ -289,6 +309,7 @@ var findCases = []findCase{{
 	name: "numbers",
 	src:  "n = [0x1F, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n",
 	want: []site{
+		{`1:5 assignment "[0x1F, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -2]"→"None"`, "n = None\n"},
 		{`1:6 number "0x1F"→"30"`, "n = [30, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n"},
 		{`1:6 number "0x1F"→"32"`, "n = [32, 1_000, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n"},
 		{`1:12 number "1_000"→"1001"`, "n = [0x1F, 1001, 1.5, 1e3, 3j, 1e400, 0, 7., -2]\n"},
@@ -308,16 +329,20 @@ var findCases = []findCase{{
 	name: "BOM, CRLF and lone CR line ends",
 	src:  "\ufeffa = b < c\r\nd = e > f\rg = h == i\n",
 	want: []site{
+		{`1:8 assignment "b < c"→"None"`, "\ufeffa = None\r\nd = e > f\rg = h == i\n"},
 		{`1:10 boundary "<"→"<="`, "\ufeffa = b <= c\r\nd = e > f\rg = h == i\n"},
 		{`1:10 comparison "<"→">="`, "\ufeffa = b >= c\r\nd = e > f\rg = h == i\n"},
+		{`2:5 assignment "e > f"→"None"`, "\ufeffa = b < c\r\nd = None\rg = h == i\n"},
 		{`2:7 boundary ">"→">="`, "\ufeffa = b < c\r\nd = e >= f\rg = h == i\n"},
 		{`2:7 comparison ">"→"<="`, "\ufeffa = b < c\r\nd = e <= f\rg = h == i\n"},
+		{`3:5 assignment "h == i"→"None"`, "\ufeffa = b < c\r\nd = e > f\rg = None\n"},
 		{`3:7 comparison "=="→"!="`, "\ufeffa = b < c\r\nd = e > f\rg = h != i\n"},
 	},
 }, {
 	name: "an ASCII source may declare another ASCII-compatible encoding",
 	src:  "# -*- coding: latin-1 -*-\nx = y < z\n",
 	want: []site{
+		{`2:5 assignment "y < z"→"None"`, "# -*- coding: latin-1 -*-\nx = None\n"},
 		{`2:7 boundary "<"→"<="`, "# -*- coding: latin-1 -*-\nx = y <= z\n"},
 		{`2:7 comparison "<"→">="`, "# -*- coding: latin-1 -*-\nx = y >= z\n"},
 	},
@@ -329,7 +354,9 @@ var findCases = []findCase{{
 		{`2:9 number "1"→"0"`, "def f(d, x):\n    y = 0\n    y = g(x)\n    d.k = x\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
 		{`2:9 number "1"→"2"`, "def f(d, x):\n    y = 2\n    y = g(x)\n    d.k = x\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
 		{`3:5 statement "y = g(x)"→"pass"`, "def f(d, x):\n    y = 1\n    pass\n    d.k = x\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
+		{`3:9 assignment "g(x)"→"None"`, "def f(d, x):\n    y = 1\n    y = None\n    d.k = x\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
 		{`4:5 statement "d.k = x"→"pass"`, "def f(d, x):\n    y = 1\n    y = g(x)\n    pass\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
+		{`4:11 assignment "x"→"None"`, "def f(d, x):\n    y = 1\n    y = g(x)\n    d.k = None\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
 		{`5:5 statement "del d[x]"→"pass"`, "def f(d, x):\n    y = 1\n    y = g(x)\n    d.k = x\n    pass\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
 		{`6:5 statement "h(x)"→"pass"`, "def f(d, x):\n    y = 1\n    y = g(x)\n    d.k = x\n    del d[x]\n    pass\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'not a docstring'\n    x\n    return y\n"},
 		{`10:5 string "'not a docstring'"→"'XXnot a docstringXX'" equivalent`, "def f(d, x):\n    y = 1\n    y = g(x)\n    d.k = x\n    del d[x]\n    h(x)\n    print(x)\n    log.info(x)\n    self.logger.warning(x)\n    'XXnot a docstringXX'\n    x\n    return y\n"},
@@ -373,6 +400,7 @@ var findCases = []findCase{{
 	name: "string literals",
 	src:  `"""Module doc."""` + "\nx = [b'a', r\"b\\\\\", u'c', '''d''', \"\", Rb'e', f'{g}']\n",
 	want: []site{
+		{`2:5 assignment "[b'a', r\"b\\\\\", u'c', '''d''', \"\", Rb'e', f'{g}']"→"None"`, "\"\"\"Module doc.\"\"\"\nx = None\n"},
 		{`2:6 string "b'a'"→"b'XXaXX'"`, "\"\"\"Module doc.\"\"\"\nx = [b'XXaXX', r\"b\\\\\", u'c', '''d''', \"\", Rb'e', f'{g}']\n"},
 		{`2:12 string "r\"b\\\\\""→"r\"XXb\\\\XX\""`, "\"\"\"Module doc.\"\"\"\nx = [b'a', r\"XXb\\\\XX\", u'c', '''d''', \"\", Rb'e', f'{g}']\n"},
 		{`2:20 string "u'c'"→"u'XXcXX'"`, "\"\"\"Module doc.\"\"\"\nx = [b'a', r\"b\\\\\", u'XXcXX', '''d''', \"\", Rb'e', f'{g}']\n"},
@@ -392,12 +420,18 @@ var findCases = []findCase{{
 	name: "method calls",
 	src:  "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n",
 	want: []site{
+		{`5:9 assignment "x.copy()"→"None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = None\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`5:10 method-call ".copy()"→""`, "import os\n\n\ndef f(x, s, a, b):\n    y = x\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
+		{`6:9 assignment "s.strip('/').lower()"→"None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = None\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`6:10 method-call ".strip('/')"→""`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`6:17 string "'/'"→"'XX/XX'"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('XX/XX').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`6:21 method-call ".lower()"→""`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/')\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
+		{`7:9 assignment "(a + b).upper()"→"None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = None\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`7:12 arithmetic "+"→"-"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a - b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`7:16 method-call ".upper()"→""`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b)\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
+		{`8:9 assignment "os.getcwd()"→"None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = None\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
+		{`9:9 assignment "super().f()"→"None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = None\n    t = x.get(a)\n    x.sort()\n    return y, z, w, v, u, t\n"},
+		{`10:9 assignment "x.get(a)"→"None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = None\n    x.sort()\n    return y, z, w, v, u, t\n"},
 		{`11:5 statement "x.sort()"→"pass"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    pass\n    return y, z, w, v, u, t\n"},
 		{`12:5 return-none "return y, z, w, v, u, t"→"return None"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return None\n"},
 		{`12:5 return-value "return y, z, w, v, u, t"→"return ()"`, "import os\n\n\ndef f(x, s, a, b):\n    y = x.copy()\n    z = s.strip('/').lower()\n    w = (a + b).upper()\n    v = os.getcwd()\n    u = super().f()\n    t = x.get(a)\n    x.sort()\n    return ()\n"},
@@ -453,6 +487,7 @@ var findCases = []findCase{{
 	name: "duplicate mutants",
 	src:  "x = a if c else a\n",
 	want: []site{
+		{`1:5 assignment "a if c else a"→"None"`, "x = None\n"},
 		{`1:10 condition "c"→"False"`, "x = a if False else a\n"},
 		{`1:10 negation "c"→"not (c)"`, "x = a if not (c) else a\n"},
 	},
@@ -460,11 +495,14 @@ var findCases = []findCase{{
 	name: "negative numbers only where the minus groups with the number",
 	src:  "a = 0 ** 2\nb = 0 .real\nc = x[0]\n",
 	want: []site{
+		{`1:5 assignment "0 ** 2"→"None"`, "a = None\nb = 0 .real\nc = x[0]\n"},
 		{`1:5 number "0"→"1"`, "a = 1 ** 2\nb = 0 .real\nc = x[0]\n"},
 		{`1:7 arithmetic "**"→"*" equivalent`, "a = 0 * 2\nb = 0 .real\nc = x[0]\n"},
 		{`1:10 number "2"→"1" equivalent`, "a = 0 ** 1\nb = 0 .real\nc = x[0]\n"},
 		{`1:10 number "2"→"3" equivalent`, "a = 0 ** 3\nb = 0 .real\nc = x[0]\n"},
+		{`2:5 assignment "0 .real"→"None"`, "a = 0 ** 2\nb = None\nc = x[0]\n"},
 		{`2:5 number "0"→"1"`, "a = 0 ** 2\nb = 1 .real\nc = x[0]\n"},
+		{`3:5 assignment "x[0]"→"None"`, "a = 0 ** 2\nb = 0 .real\nc = None\n"},
 		{`3:7 number "0"→"-1"`, "a = 0 ** 2\nb = 0 .real\nc = x[-1]\n"},
 		{`3:7 number "0"→"1"`, "a = 0 ** 2\nb = 0 .real\nc = x[1]\n"},
 	},
@@ -473,6 +511,7 @@ var findCases = []findCase{{
 	src:   "a = 1\nb = (2 +\n  3)\nc = 4\n",
 	lines: []int{2, 4, 99},
 	want: []site{
+		{`2:6 assignment "2 +\n  3"→"None"`, "a = 1\nb = (None)\nc = 4\n"},
 		{`2:6 number "2"→"1"`, "a = 1\nb = (1 +\n  3)\nc = 4\n"},
 		{`2:6 number "2"→"3"`, "a = 1\nb = (3 +\n  3)\nc = 4\n"},
 		{`2:8 arithmetic "+"→"-"`, "a = 1\nb = (2 -\n  3)\nc = 4\n"},
@@ -535,7 +574,7 @@ func TestFind(t *testing.T) {
 
 func TestFindDescriptions(t *testing.T) {
 	python := interpreter(t)
-	src := "def f(a, b, x, y, it) -> int:\n    if a is not b and not x:\n        return x in y < 1.5 and True\n    elif a:\n        raise KeyError(a)\n    else:\n        a.sort()\n    for i in it:\n        break\n    try:\n        x += next(it, None)\n    except KeyError:\n        return g(a.lower(), 'k')\n    return h(x)\n"
+	src := "def f(a, b, x, y, it) -> int:\n    n = len(a)\n    key = lambda v: -v\n    if a is not b and not x:\n        return x in y < 1.5 and True\n    elif a:\n        raise KeyError(a)\n    else:\n        a.sort()\n    for i in it:\n        break\n    try:\n        x += next(it, None)\n    except KeyError:\n        return g(a.lower(), 'k')\n    return h(x)\n"
 	sites, err := Find(t.Context(), python, []byte(src), allLines(src))
 	if err != nil {
 		t.Fatal(err)
@@ -548,6 +587,8 @@ func TestFindDescriptions(t *testing.T) {
 	}
 	want := map[string]string{
 		OpArithmetic:     "",
+		OpAssignment:     `replace the assigned value "len(a)" with None`,
+		OpLambda:         `make the lambda return None instead of "-v"`,
 		OpAugmented:      `replace "+=" with "-="`,
 		OpBoolean:        `replace "and" with "or"`,
 		OpBooleanLiteral: `replace "True" with "False"`,

@@ -54,13 +54,16 @@
 //	call-default     next(it, None) → next(it): the literal default of
 //	                 next, getattr, get, pop, setdefault and getenv
 //	                 dropped (not a None that is their default anyway)
+//	assignment       the value assigned → None, and None → "" (mutmut's):
+//	                 not a literal, not to a dunder name
+//	lambda           lambda ...: EXPR → lambda ...: None
 //
 // A site replaces a span of the source's bytes. For an operator it is the
 // token (for is not and not in both tokens and what lies between them);
 // for not it is the keyword and everything up to the operand's first token
 // (so the replacement is empty); for return-none and return-value, raise
 // and statement the whole statement; for negation and condition the
-// condition; for branch and except the body, from its first statement's
+// condition; for assignment the value assigned, for lambda its body; for branch and except the body, from its first statement's
 // start to its last one's end; for method-call the dot to the closing
 // parenthesis and for call-default the comma to the literal's end (both
 // replaced with nothing).
@@ -131,13 +134,16 @@ const (
 	OpString         = "string"
 	OpMethodCall     = "method-call"
 	OpCallDefault    = "call-default"
+	OpAssignment     = "assignment"
+	OpLambda         = "lambda"
 )
 
 // Operators lists every operator, sorted.
 func Operators() []string {
 	ops := []string{OpComparison, OpIdentity, OpMembership, OpBoolean, OpNot, OpArithmetic, OpAugmented,
 		OpBooleanLiteral, OpNumber, OpReturnNone, OpBoundary, OpReturnValue, OpNegation, OpCondition,
-		OpBranch, OpStatement, OpRaise, OpExcept, OpLoopControl, OpString, OpMethodCall, OpCallDefault}
+		OpBranch, OpStatement, OpRaise, OpExcept, OpLoopControl, OpString, OpMethodCall, OpCallDefault,
+		OpAssignment, OpLambda}
 	slices.Sort(ops)
 	return ops
 }

@@ -269,6 +269,19 @@ func describe(op, orig, repl string, after []byte) (string, error) {
 			return "", fmt.Errorf("default argument %q is replaced with %q, not removed", orig, repl)
 		}
 		return fmt.Sprintf("remove the default argument %s", snippet(strings.TrimSpace(orig[1:]))), nil
+	case OpAssignment:
+		switch {
+		case orig == "None" && repl == `""`:
+			return `replace the assigned None with ""`, nil
+		case orig != "None" && repl == "None":
+			return fmt.Sprintf("replace the assigned value %s with None", snippet(orig)), nil
+		}
+		return "", fmt.Errorf("the assigned value %q is replaced with %q, not None (or None with \"\")", orig, repl)
+	case OpLambda:
+		if repl != "None" || orig == "None" {
+			return "", fmt.Errorf("the lambda's body %q is replaced with %q, not None", orig, repl)
+		}
+		return fmt.Sprintf("make the lambda return None instead of %s", snippet(orig)), nil
 	case OpNumber:
 		if err := checkNumber(orig, repl); err != nil {
 			return "", err

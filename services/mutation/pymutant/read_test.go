@@ -13,11 +13,13 @@ const readSrc = "a = b < c\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) or 
 // readOut is find.py's output for readSrc, all lines. 1.5 has no site:
 // 0x1F + 2.5 is the program 32 + 1.5 is (both fold to 33.5).
 const readOut = `{"sites":[` +
+	`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"assignment","original":"b < c","replacement":"None","start":4},` +
 	`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"boundary","original":"<","replacement":"<=","start":6},` +
 	`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","start":6},` +
 	`{"col":6,"end":31,"equivalent":false,"line":3,"operator":"condition","original":"not  x","replacement":"False","start":25},` +
 	`{"col":6,"end":31,"equivalent":false,"line":3,"operator":"condition","original":"not  x","replacement":"True","start":25},` +
 	`{"col":6,"end":30,"equivalent":false,"line":3,"operator":"not","original":"not  ","replacement":"","start":25},` +
+	`{"col":9,"end":69,"equivalent":false,"line":4,"operator":"assignment","original":"(p is\n  not q) or 0x1F + 1.5","replacement":"None","start":41},` +
 	`{"col":12,"end":52,"equivalent":false,"line":4,"operator":"identity","original":"is\n  not","replacement":"is","start":44},` +
 	`{"col":10,"end":58,"equivalent":false,"line":5,"operator":"boolean","original":"or","replacement":"and","start":56},` +
 	`{"col":13,"end":63,"equivalent":false,"line":5,"operator":"number","original":"0x1F","replacement":"30","start":59},` +
@@ -36,11 +38,13 @@ func TestReadSites(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d:%d [%d,%d) %s %q→%q (%s)", s.Line, s.Col, s.Start, s.End, s.Operator, s.Original, s.Replacement, s.Description))
 	}
 	want := []string{
+		`1:5 [4,9) assignment "b < c"→"None" (replace the assigned value "b < c" with None)`,
 		`1:7 [6,7) boundary "<"→"<=" (replace "<" with "<=")`,
 		`1:7 [6,7) comparison "<"→">=" (replace "<" with ">=")`,
 		`3:6 [25,31) condition "not  x"→"False" (replace the condition "not  x" with False)`,
 		`3:6 [25,31) condition "not  x"→"True" (replace the condition "not  x" with True)`,
 		`3:6 [25,30) not "not  "→"" (remove "not")`,
+		`4:9 [41,69) assignment "(p is\n  not q) or 0x1F + 1.5"→"None" (replace the assigned value "(p is…" with None)`,
 		`4:12 [44,52) identity "is\n  not"→"is" (replace "is not" with "is")`,
 		`5:10 [56,58) boolean "or"→"and" (replace "or" with "and")`,
 		`5:13 [59,63) number "0x1F"→"30" (replace "0x1F" with "30")`,
@@ -148,11 +152,13 @@ func TestApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
+		"a = None\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) or 0x1F + 1.5\n    return y\n",
 		"a = b <= c\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) or 0x1F + 1.5\n    return y\n",
 		"a = b >= c\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) or 0x1F + 1.5\n    return y\n",
 		"a = b < c\ndef f(x):\n  if False:\n    y = (p is\n  not q) or 0x1F + 1.5\n    return y\n",
 		"a = b < c\ndef f(x):\n  if True:\n    y = (p is\n  not q) or 0x1F + 1.5\n    return y\n",
 		"a = b < c\ndef f(x):\n  if x:\n    y = (p is\n  not q) or 0x1F + 1.5\n    return y\n",
+		"a = b < c\ndef f(x):\n  if not  x:\n    y = None\n    return y\n",
 		"a = b < c\ndef f(x):\n  if not  x:\n    y = (p is q) or 0x1F + 1.5\n    return y\n",
 		"a = b < c\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) and 0x1F + 1.5\n    return y\n",
 		"a = b < c\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) or 30 + 1.5\n    return y\n",
