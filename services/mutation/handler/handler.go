@@ -141,13 +141,9 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		}
 	}
 	byDir := map[string]map[string][]int{} // dir → base → lines (Go)
-	pyLines := map[string][]int{}          // path → lines (Python)
 	for p, lines := range reaching {
 		if strings.HasSuffix(p, ".py") {
-			for l := range lines {
-				pyLines[p] = append(pyLines[p], l)
-			}
-			continue
+			continue // Python sites are found from the coverage.py report
 		}
 		d := path.Dir(p)
 		if byDir[d] == nil {
@@ -201,24 +197,15 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			sites = append(sites, s)
 		}
 	}
-	// Python lines that ran only outside the tests (at import, in
-	// fixtures) are mutated against the tests of the modules importing
-	// them, or cannot be judged.
-	outside, err := h.outsideTests(ctx, run, co, c.Python, w.PristineDir(jobs.TreeOracle))
-	if err != nil {
-		return h.strength(ctx, sealed, parents, notMeasured("lines run outside the tests: %v", err), emit)
-	}
-	for p, lines := range outside {
-		for l := range lines {
-			pyLines[p] = append(pyLines[p], l)
-		}
-	}
-	pySites, equivalent, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
+	// Python sites, each with the tests that ran its statement (or, for
+	// a statement that ran only at import or in fixtures, the test
+	// modules importing its file, or none: then it cannot be judged).
+	pySites, equivalent, err := h.pythonSites(ctx, run, co, c.Python, w.PristineDir(jobs.TreeOracle))
 	if err != nil {
 		return h.strength(ctx, sealed, parents, notMeasured("%v", err), emit)
 	}
 	h.equivalent[c.RunID] = equivalent
-	if lines := unjudgeable(pySites, outside); len(lines) > 0 {
+	if lines := unjudgeable(pySites); len(lines) > 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: they run only outside the tests (at import, in fixtures, conftest.py or hooks) and no test module imports their file", strings.Join(lines, ", ")), emit)
 	}
 	for _, ps := range slices.Sorted(maps.Keys(pySites)) {
@@ -227,7 +214,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	trees := runTrees(run)
 	chosen := mutant.Select(sites, c.MutationMax, []byte(trees))
 	if len(chosen) == 0 {
-		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching)+countLines(outside))
+		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
 		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {
 			reason += ": " + few
 		}
@@ -264,13 +251,9 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	for _, s := range chosen {
 		if ps, ok := pySites[pyKey(s)]; ok {
 			// A Python mutant: its edit made in memory, run against the
-			// node ids that reach its line (or, for a line run only
-			// outside the tests, the modules importing its file).
-			tests := slices.Clone(reaching[s.File][s.Line])
-			if len(tests) == 0 {
-				tests = slices.Clone(outside[s.File][s.Line])
-			}
-			slices.Sort(tests)
+			// node ids that reach its statement (or, for a statement run
+			// only outside the tests, the modules importing its file).
+			tests := slices.Clone(ps.tests)
 			specs = append(specs, &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".",
 				Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec,
 				Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,

@@ -37,21 +37,17 @@ func TestTooFew(t *testing.T) {
 }
 
 func TestUnjudgeable(t *testing.T) {
-	site := func(file string, line int) pySite {
-		return pySite{site: mutant.Site{File: file, Line: line, Operator: "python_number", Description: "x"}}
+	site := func(file string, line int, outside bool, tests ...string) pySite {
+		return pySite{site: mutant.Site{File: file, Line: line, Operator: "python_number", Description: "x"}, outside: outside, tests: tests}
 	}
 	sites := map[string]pySite{
-		"a": site("p/m.py", 3), // run outside the tests, imported by a test
-		"b": site("p/m.py", 4), // run outside the tests, imported by nothing
-		"c": site("p/m.py", 9), // reached by a test
-		"d": site("p/n.py", 1), // run outside the tests, imported by nothing
-		"e": site("p/n.py", 1),
+		"a": site("p/m.py", 3, true, "tests/test_m.py"), // run outside the tests, imported by a test
+		"b": site("p/m.py", 4, true),                    // run outside the tests, imported by nothing
+		"c": site("p/m.py", 9, false, "tests/test_m.py::test_x"),
+		"d": site("p/n.py", 1, true),
+		"e": site("p/n.py", 1, true),
 	}
-	outside := map[string]map[int][]string{
-		"p/m.py": {3: {"tests/test_m.py"}, 4: nil, 5: nil}, // 5 offers no site
-		"p/n.py": {1: {}},
-	}
-	if got, want := unjudgeable(sites, outside), []string{"p/m.py:4", "p/n.py:1"}; !slices.Equal(got, want) {
+	if got, want := unjudgeable(sites), []string{"p/m.py:4", "p/n.py:1"}; !slices.Equal(got, want) {
 		t.Errorf("unjudgeable = %v, want %v", got, want)
 	}
 }

@@ -7,7 +7,8 @@
 # Linux and a large patch can name more lines than that holds.
 #
 # Output on stdout: {"sites": [...]}, every site with its byte span in the
-# source (see the Go package for the fields). Exit status 3 with one line
+# source and the first line of the statement it is in (see the Go package
+# for the fields). Exit status 3 with one line
 # "pymutant: ..." on stderr means the source was rejected (it does not
 # parse, is not UTF-8, ...); any other failure exits non-zero too.
 #
@@ -260,6 +261,14 @@ class Source(object):
                     if feature is not None:
                         self.future |= feature.compiler_flag
         self.chunks = self.top_level_chunks()
+        # The first line of the innermost statement on each line (1-based),
+        # the line coverage.py reports a statement's execution on: a site
+        # on a continuation line is run when its statement is.
+        self.statement_line = list(range(len(self.lines) + 1))
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.stmt) and getattr(node, "end_lineno", None):
+                for ln in range(node.lineno, min(node.end_lineno, len(self.lines)) + 1):
+                    self.statement_line[ln] = node.lineno
         self.codes = {}
         self.signatures = Signatures()
         self.bindings_of = {}
@@ -1105,6 +1114,7 @@ def find(raw, header):
             "replacement": repl,
             "operator": op,
             "equivalent": equivalent,
+            "statement_line": src.statement_line[line] if line < len(src.statement_line) else line,
         })
     return sites
 

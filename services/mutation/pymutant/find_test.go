@@ -766,7 +766,7 @@ func TestFindInterpreterFailures(t *testing.T) {
 		{
 			name: "site on a line not asked for",
 			python: func(t *testing.T) string {
-				return fake(t, `cat >/dev/null; echo '{"sites":[{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","start":6}]}'`)
+				return fake(t, `cat >/dev/null; echo '{"sites":[{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","statement_line":1,"start":6}]}'`)
 			},
 			want: "not asked for",
 		},
@@ -829,5 +829,36 @@ func TestFindInterpreterFailures(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// TestFindStatementLine: a site on a continuation line of a multi-line
+// statement names its statement's first line, the line coverage.py reports
+// the statement's execution on; a site in a block names its own statement.
+func TestFindStatementLine(t *testing.T) {
+	python := interpreter(t)
+	src := "x = f(a,\n      b < c)\nif (d and\n        e > 1):\n    y = g(\n        h - 2)\n"
+	sites, err := Find(t.Context(), python, []byte(src), allLines(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{
+		`2:9 comparison "<"→">="`:                    1,
+		`3:7 boolean "and"→"or"`:                     3,
+		`4:11 comparison ">"→"<="`:                   3,
+		`6:11 arithmetic "-"→"+"`:                    5,
+		`5:9 assignment "g(\n        h - 2)"→"None"`: 5,
+	}
+	got := map[string]int{}
+	for _, s := range sites {
+		got[brief(s)] = s.StatementLine
+		if s.StatementLine < 1 || s.StatementLine > s.Line {
+			t.Errorf("%s: statement line %d", brief(s), s.StatementLine)
+		}
+	}
+	for b, line := range want {
+		if got[b] != line {
+			t.Errorf("%s: statement line %d, want %d (sites %v)", b, got[b], line, got)
+		}
 	}
 }

@@ -26,9 +26,9 @@ func TestScriptOutputFormat(t *testing.T) {
 // here independently of its implementation, and apply with Apply.
 func FuzzReadSites(f *testing.F) {
 	f.Add([]byte(readSrc), []byte(readOut))
-	f.Add([]byte("not x\n"), []byte(`{"sites":[{"col":1,"end":4,"equivalent":false,"line":1,"operator":"not","original":"not ","replacement":"","start":0}]}`))
-	f.Add([]byte("x = 1e3\n"), []byte(`{"sites":[{"col":5,"end":7,"equivalent":true,"line":1,"operator":"number","original":"1e3","replacement":"999.0","start":4}]}`))
-	f.Add([]byte("x = 'a'.strip()\n"), []byte(`{"sites":[{"col":8,"end":15,"equivalent":false,"line":1,"operator":"method-call","original":".strip()","replacement":"","start":7}]}`))
+	f.Add([]byte("not x\n"), []byte(`{"sites":[{"col":1,"end":4,"equivalent":false,"line":1,"operator":"not","original":"not ","replacement":"","statement_line":1,"start":0}]}`))
+	f.Add([]byte("x = 1e3\n"), []byte(`{"sites":[{"col":5,"end":7,"equivalent":true,"line":1,"operator":"number","original":"1e3","replacement":"999.0","statement_line":1,"start":4}]}`))
+	f.Add([]byte("x = 'a'.strip()\n"), []byte(`{"sites":[{"col":8,"end":15,"equivalent":false,"line":1,"operator":"method-call","original":".strip()","replacement":"","statement_line":1,"start":7}]}`))
 	f.Add([]byte(""), []byte(`{"sites":[]}`))
 	// Real script output, when there is an interpreter to write it (the
 	// fuzz target itself needs none).

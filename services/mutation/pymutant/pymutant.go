@@ -206,6 +206,11 @@ type Site struct {
 	// Equivalent: the mutant compiles to the original's code. No test can
 	// kill it; it is reported apart and never run.
 	Equivalent bool
+	// StatementLine is the first line of the innermost statement holding
+	// the site, at most Line: the line coverage.py reports the statement's
+	// execution on. A site on a continuation line of a multi-line
+	// statement runs when its statement does.
+	StatementLine int
 }
 
 // SourceError reports that the script rejected the Python source itself:

@@ -26,6 +26,7 @@ type wireSite struct {
 	Replacement *string `json:"replacement"`
 	Operator    *string `json:"operator"`
 	Equivalent  *bool   `json:"equivalent"`
+	Statement   *int    `json:"statement_line"`
 }
 
 // wireOutput is find.py's whole output.
@@ -69,7 +70,7 @@ func ReadSites(src, out []byte) ([]Site, error) {
 	sites := make([]Site, 0, len(*w.Sites))
 	for i, ws := range *w.Sites {
 		if ws.Line == nil || ws.Col == nil || ws.Start == nil || ws.End == nil ||
-			ws.Original == nil || ws.Replacement == nil || ws.Operator == nil || ws.Equivalent == nil {
+			ws.Original == nil || ws.Replacement == nil || ws.Operator == nil || ws.Equivalent == nil || ws.Statement == nil {
 			return nil, fmt.Errorf("site %d: missing field", i)
 		}
 		s := Site{
@@ -86,6 +87,10 @@ func ReadSites(src, out []byte) ([]Site, error) {
 		if err != nil {
 			return nil, fmt.Errorf("site %d: %w", i, err)
 		}
+		if st := *ws.Statement; st < 1 || st > s.Line {
+			return nil, fmt.Errorf("site %d: statement line %d is not from 1 to the site's line %d", i, st, s.Line)
+		}
+		s.StatementLine = *ws.Statement
 		s.Description = desc
 		if i > 0 && compareSites(sites[i-1], s) >= 0 {
 			return nil, fmt.Errorf("site %d: out of order or a duplicate", i)

@@ -13,19 +13,19 @@ const readSrc = "a = b < c\ndef f(x):\n  if not  x:\n    y = (p is\n  not q) or 
 // readOut is find.py's output for readSrc, all lines. 1.5 has no site:
 // 0x1F + 2.5 is the program 32 + 1.5 is (both fold to 33.5).
 const readOut = `{"sites":[` +
-	`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"assignment","original":"b < c","replacement":"None","start":4},` +
-	`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"boundary","original":"<","replacement":"<=","start":6},` +
-	`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","start":6},` +
-	`{"col":6,"end":31,"equivalent":false,"line":3,"operator":"condition","original":"not  x","replacement":"False","start":25},` +
-	`{"col":6,"end":31,"equivalent":false,"line":3,"operator":"condition","original":"not  x","replacement":"True","start":25},` +
-	`{"col":6,"end":30,"equivalent":false,"line":3,"operator":"not","original":"not  ","replacement":"","start":25},` +
-	`{"col":9,"end":69,"equivalent":false,"line":4,"operator":"assignment","original":"(p is\n  not q) or 0x1F + 1.5","replacement":"None","start":41},` +
-	`{"col":12,"end":52,"equivalent":false,"line":4,"operator":"identity","original":"is\n  not","replacement":"is","start":44},` +
-	`{"col":10,"end":58,"equivalent":false,"line":5,"operator":"boolean","original":"or","replacement":"and","start":56},` +
-	`{"col":13,"end":63,"equivalent":false,"line":5,"operator":"number","original":"0x1F","replacement":"30","start":59},` +
-	`{"col":13,"end":63,"equivalent":false,"line":5,"operator":"number","original":"0x1F","replacement":"32","start":59},` +
-	`{"col":18,"end":65,"equivalent":false,"line":5,"operator":"arithmetic","original":"+","replacement":"-","start":64},` +
-	`{"col":5,"end":82,"equivalent":false,"line":6,"operator":"return-none","original":"return y","replacement":"return None","start":74}` +
+	`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"assignment","original":"b < c","replacement":"None","start":4,"statement_line":1},` +
+	`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"boundary","original":"<","replacement":"<=","start":6,"statement_line":1},` +
+	`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","start":6,"statement_line":1},` +
+	`{"col":6,"end":31,"equivalent":false,"line":3,"operator":"condition","original":"not  x","replacement":"False","start":25,"statement_line":3},` +
+	`{"col":6,"end":31,"equivalent":false,"line":3,"operator":"condition","original":"not  x","replacement":"True","start":25,"statement_line":3},` +
+	`{"col":6,"end":30,"equivalent":false,"line":3,"operator":"not","original":"not  ","replacement":"","start":25,"statement_line":3},` +
+	`{"col":9,"end":69,"equivalent":false,"line":4,"operator":"assignment","original":"(p is\n  not q) or 0x1F + 1.5","replacement":"None","start":41,"statement_line":4},` +
+	`{"col":12,"end":52,"equivalent":false,"line":4,"operator":"identity","original":"is\n  not","replacement":"is","start":44,"statement_line":4},` +
+	`{"col":10,"end":58,"equivalent":false,"line":5,"operator":"boolean","original":"or","replacement":"and","start":56,"statement_line":4},` +
+	`{"col":13,"end":63,"equivalent":false,"line":5,"operator":"number","original":"0x1F","replacement":"30","start":59,"statement_line":4},` +
+	`{"col":13,"end":63,"equivalent":false,"line":5,"operator":"number","original":"0x1F","replacement":"32","start":59,"statement_line":4},` +
+	`{"col":18,"end":65,"equivalent":false,"line":5,"operator":"arithmetic","original":"+","replacement":"-","start":64,"statement_line":4},` +
+	`{"col":5,"end":82,"equivalent":false,"line":6,"operator":"return-none","original":"return y","replacement":"return None","start":74,"statement_line":6}` +
 	`]}` + "\n"
 
 func TestReadSites(t *testing.T) {
@@ -61,7 +61,7 @@ func TestReadSites(t *testing.T) {
 }
 
 // site1 is readOut's first site, to build bad outputs from.
-const site1 = `{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","start":6}`
+const site1 = `{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"<","replacement":">=","statement_line":1,"start":6}`
 
 func TestReadSitesRejects(t *testing.T) {
 	one := func(site string) string { return `{"sites":[` + site + `]}` }
@@ -98,39 +98,42 @@ func TestReadSitesRejects(t *testing.T) {
 		{"line 0", readSrc, edit(`"line":1`, `"line":0`), `is not within the source's`},
 		{"line past the end", readSrc, edit(`"line":1`, `"line":100`), `is not within the source's`},
 		{"wrong column", readSrc, edit(`"col":7`, `"col":6`), `column`},
+		{"statement line 0", readSrc, edit(`"statement_line":1`, `"statement_line":0`), `statement line 0`},
+		{"statement line after the site", readSrc, edit(`"statement_line":1`, `"statement_line":2`), `statement line 2`},
+		{"no statement line", readSrc, edit(`,"statement_line":1`, ``), `missing field`},
 		{"unknown operator", readSrc, edit(`"comparison"`, `"Comparison"`), `unknown operator`},
 		{"operator of another kind", readSrc, edit(`"comparison"`, `"arithmetic"`), `does not apply`},
 		{"wrong replacement", readSrc, edit(`"replacement":">="`, `"replacement":">"`), `is replaced with`},
 		{"empty replacement", readSrc, edit(`"replacement":">="`, `"replacement":""`), `is replaced with`},
 		{"replacement is the original", readSrc, edit(`"replacement":">="`, `"replacement":"<"`), `is the original`},
 		{"invalid UTF-8 in output", readSrc, edit(`"replacement":">="`, "\"replacement\":\">=\xff\""), `not valid UTF-8`},
-		{"span splits a character", "x = 'é' < y\n", one(`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"\ufffd","replacement":">=","start":6}`), `is not the source's`},
-		{"out of order", readSrc, `{"sites":[{"col":6,"end":30,"equivalent":false,"line":3,"operator":"not","original":"not  ","replacement":"","start":25},` + site1 + `]}`, `out of order`},
+		{"span splits a character", "x = 'é' < y\n", one(`{"col":7,"end":7,"equivalent":false,"line":1,"operator":"comparison","original":"\ufffd","replacement":">=","statement_line":1,"start":6}`), `is not the source's`},
+		{"out of order", readSrc, `{"sites":[{"col":6,"end":30,"equivalent":false,"line":3,"operator":"not","original":"not  ","replacement":"","statement_line":3,"start":25},` + site1 + `]}`, `out of order`},
 		{"duplicate", readSrc, `{"sites":[` + site1 + "," + site1 + `]}`, `duplicate`},
 		{"too many sites", readSrc, many, `sites, more than`},
 		{"too long", readSrc, `{"sites":[]}` + strings.Repeat(" ", MaxOutput), `bytes, more than`},
-		{"not with a replacement", "not x\n", one(`{"col":1,"end":4,"equivalent":false,"line":1,"operator":"not","original":"not ","replacement":"x","start":0}`), `not removed`},
-		{"not inside a name", "nothing\n", one(`{"col":1,"end":3,"equivalent":false,"line":1,"operator":"not","original":"not","replacement":"","start":0}`), `not keyword`},
-		{"not without its gap", "not  x\n", one(`{"col":1,"end":3,"equivalent":false,"line":1,"operator":"not","original":"not","replacement":"","start":0}`), `not keyword`},
-		{"not gap with code", "not y x\n", one(`{"col":1,"end":6,"equivalent":false,"line":1,"operator":"not","original":"not y ","replacement":"","start":0}`), `not keyword`},
-		{"not gap with unterminated comment", "not # c\n", one(`{"col":1,"end":7,"equivalent":false,"line":1,"operator":"not","original":"not # c","replacement":"","start":0}`), `not keyword`},
-		{"is not with code in the gap", "a is x not b\n", one(`{"col":3,"end":10,"equivalent":false,"line":1,"operator":"identity","original":"is x not","replacement":"is","start":2}`), `does not apply`},
-		{"is not written as one word", "a isnot b\n", one(`{"col":3,"end":7,"equivalent":false,"line":1,"operator":"identity","original":"isnot","replacement":"is","start":2}`), `does not apply`},
-		{"not in with the wrong replacement", "a not in b\n", one(`{"col":3,"end":8,"equivalent":false,"line":1,"operator":"membership","original":"not in","replacement":"not  in","start":2}`), `is replaced with`},
-		{"return without a value", "return\n", one(`{"col":1,"end":6,"equivalent":false,"line":1,"operator":"return-none","original":"return","replacement":"return None","start":0}`), `with a value`},
-		{"return inside a name", "returned\n", one(`{"col":1,"end":8,"equivalent":false,"line":1,"operator":"return-none","original":"returned","replacement":"return None","start":0}`), `with a value`},
-		{"return replaced otherwise", "return x\n", one(`{"col":1,"end":8,"equivalent":false,"line":1,"operator":"return-none","original":"return x","replacement":"return 0","start":0}`), `replaced with "return 0"`},
-		{"int plus two", "x = 0x1F\n", one(`{"col":5,"end":8,"equivalent":false,"line":1,"operator":"number","original":"0x1F","replacement":"33","start":4}`), `not 32`},
-		{"int written in hex", "x = 0x1F\n", one(`{"col":5,"end":8,"equivalent":false,"line":1,"operator":"number","original":"0x1F","replacement":"0x20","start":4}`), `not 32`},
-		{"not a number", "x = y\n", one(`{"col":5,"end":5,"equivalent":false,"line":1,"operator":"number","original":"y","replacement":"1","start":4}`), `not an int or float`},
-		{"imaginary", "x = 1j\n", one(`{"col":5,"end":6,"equivalent":false,"line":1,"operator":"number","original":"1j","replacement":"2j","start":4}`), `not an int or float`},
-		{"octal-looking int", "x = 017\n", one(`{"col":5,"end":7,"equivalent":false,"line":1,"operator":"number","original":"017","replacement":"16","start":4}`), `not an int or float`},
-		{"float wrong value", "x = 1.5\n", one(`{"col":5,"end":7,"equivalent":false,"line":1,"operator":"number","original":"1.5","replacement":"2.6","start":4}`), `plus or minus one`},
-		{"float as inf", "x = 1e308\n", one(`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"number","original":"1e308","replacement":"inf","start":4}`), `not a float literal`},
-		{"float unchanged", "x = 1e300\n", one(`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"number","original":"1e300","replacement":"1e+300","start":4}`), `plus or minus one`},
-		{"float out of range", "x = 1e400\n", one(`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"number","original":"1e400","replacement":"1e401","start":4}`), `out of range`},
-		{"float with underscores", "x = 1.5\n", one(`{"col":5,"end":7,"equivalent":false,"line":1,"operator":"number","original":"1.5","replacement":"2_0.5","start":4}`), `not a float literal`},
-		{"number too long", "x = " + strings.Repeat("1", 101) + "\n", one(`{"col":5,"end":105,"equivalent":false,"line":1,"operator":"number","original":"` + strings.Repeat("1", 101) + `","replacement":"1` + strings.Repeat("1", 99) + `2","start":4}`), `more than 100`},
+		{"not with a replacement", "not x\n", one(`{"col":1,"end":4,"equivalent":false,"line":1,"operator":"not","original":"not ","replacement":"x","statement_line":1,"start":0}`), `not removed`},
+		{"not inside a name", "nothing\n", one(`{"col":1,"end":3,"equivalent":false,"line":1,"operator":"not","original":"not","replacement":"","statement_line":1,"start":0}`), `not keyword`},
+		{"not without its gap", "not  x\n", one(`{"col":1,"end":3,"equivalent":false,"line":1,"operator":"not","original":"not","replacement":"","statement_line":1,"start":0}`), `not keyword`},
+		{"not gap with code", "not y x\n", one(`{"col":1,"end":6,"equivalent":false,"line":1,"operator":"not","original":"not y ","replacement":"","statement_line":1,"start":0}`), `not keyword`},
+		{"not gap with unterminated comment", "not # c\n", one(`{"col":1,"end":7,"equivalent":false,"line":1,"operator":"not","original":"not # c","replacement":"","statement_line":1,"start":0}`), `not keyword`},
+		{"is not with code in the gap", "a is x not b\n", one(`{"col":3,"end":10,"equivalent":false,"line":1,"operator":"identity","original":"is x not","replacement":"is","statement_line":1,"start":2}`), `does not apply`},
+		{"is not written as one word", "a isnot b\n", one(`{"col":3,"end":7,"equivalent":false,"line":1,"operator":"identity","original":"isnot","replacement":"is","statement_line":1,"start":2}`), `does not apply`},
+		{"not in with the wrong replacement", "a not in b\n", one(`{"col":3,"end":8,"equivalent":false,"line":1,"operator":"membership","original":"not in","replacement":"not  in","statement_line":1,"start":2}`), `is replaced with`},
+		{"return without a value", "return\n", one(`{"col":1,"end":6,"equivalent":false,"line":1,"operator":"return-none","original":"return","replacement":"return None","statement_line":1,"start":0}`), `with a value`},
+		{"return inside a name", "returned\n", one(`{"col":1,"end":8,"equivalent":false,"line":1,"operator":"return-none","original":"returned","replacement":"return None","statement_line":1,"start":0}`), `with a value`},
+		{"return replaced otherwise", "return x\n", one(`{"col":1,"end":8,"equivalent":false,"line":1,"operator":"return-none","original":"return x","replacement":"return 0","statement_line":1,"start":0}`), `replaced with "return 0"`},
+		{"int plus two", "x = 0x1F\n", one(`{"col":5,"end":8,"equivalent":false,"line":1,"operator":"number","original":"0x1F","replacement":"33","statement_line":1,"start":4}`), `not 32`},
+		{"int written in hex", "x = 0x1F\n", one(`{"col":5,"end":8,"equivalent":false,"line":1,"operator":"number","original":"0x1F","replacement":"0x20","statement_line":1,"start":4}`), `not 32`},
+		{"not a number", "x = y\n", one(`{"col":5,"end":5,"equivalent":false,"line":1,"operator":"number","original":"y","replacement":"1","statement_line":1,"start":4}`), `not an int or float`},
+		{"imaginary", "x = 1j\n", one(`{"col":5,"end":6,"equivalent":false,"line":1,"operator":"number","original":"1j","replacement":"2j","statement_line":1,"start":4}`), `not an int or float`},
+		{"octal-looking int", "x = 017\n", one(`{"col":5,"end":7,"equivalent":false,"line":1,"operator":"number","original":"017","replacement":"16","statement_line":1,"start":4}`), `not an int or float`},
+		{"float wrong value", "x = 1.5\n", one(`{"col":5,"end":7,"equivalent":false,"line":1,"operator":"number","original":"1.5","replacement":"2.6","statement_line":1,"start":4}`), `plus or minus one`},
+		{"float as inf", "x = 1e308\n", one(`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"number","original":"1e308","replacement":"inf","statement_line":1,"start":4}`), `not a float literal`},
+		{"float unchanged", "x = 1e300\n", one(`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"number","original":"1e300","replacement":"1e+300","statement_line":1,"start":4}`), `plus or minus one`},
+		{"float out of range", "x = 1e400\n", one(`{"col":5,"end":9,"equivalent":false,"line":1,"operator":"number","original":"1e400","replacement":"1e401","statement_line":1,"start":4}`), `out of range`},
+		{"float with underscores", "x = 1.5\n", one(`{"col":5,"end":7,"equivalent":false,"line":1,"operator":"number","original":"1.5","replacement":"2_0.5","statement_line":1,"start":4}`), `not a float literal`},
+		{"number too long", "x = " + strings.Repeat("1", 101) + "\n", one(`{"col":5,"end":105,"equivalent":false,"line":1,"operator":"number","original":"` + strings.Repeat("1", 101) + `","replacement":"1` + strings.Repeat("1", 99) + `2","statement_line":1,"start":4}`), `more than 100`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -188,22 +188,30 @@ func TestReach(t *testing.T) {
 	}
 }
 
-func TestOutsideTests(t *testing.T) {
+func TestRunners(t *testing.T) {
+	x := NewRunners(measureReport())
+	for _, tc := range []struct {
+		path string
+		line int
+		want Runs
+		ok   bool
+	}{
+		{"calc/ops.py", 1, Runs{Outside: true}, true}, // at import only
+		{"calc/ops.py", 4, Runs{Tests: []string{"tests/test_ops.py::TestK::test_m", "tests/test_ops.py::test_add"}}, true},
+		{"calc/ops.py", 8, Runs{Tests: []string{"tests/test_ops.py::test_add"}, Outside: true}, true},
+		{"calc/ops.py", 5, Runs{}, false}, // missing: never ran
+		{"calc/ops.py", 2, Runs{}, false}, // no statement
+		{"calc/new.py", 1, Runs{}, false}, // not in the report
+	} {
+		got, ok, err := x.Of(tc.path, tc.line)
+		if err != nil || ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Of(%s, %d) = %+v, %v, %v; want %+v, %v", tc.path, tc.line, got, ok, err, tc.want, tc.ok)
+		}
+	}
 	r := measureReport()
-	// 1 and 3 ran at import only; 8 at import and in a test; 4 and 7 in
-	// tests; 5 and 9 never; 2 and 12 are no statements.
-	got, err := OutsideTests(map[string][]int{"calc/ops.py": {9, 8, 7, 5, 4, 3, 2, 1, 12}, "calc/new.py": {1}}, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := map[string][]int{"calc/ops.py": {1, 3}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("OutsideTests = %v, want %v", got, want)
-	}
-	if _, err := OutsideTests(map[string][]int{"tests/test_ops.py": {1}}, r); err == nil {
-		t.Error("a test file was accepted")
-	}
-	if _, err := OutsideTests(nil, nil); err == nil {
-		t.Error("no report was accepted")
+	r.Files["calc/ops.py"].Contexts[7] = []string{"calc.ops.testing_helper"}
+	if _, _, err := NewRunners(r).Of("calc/ops.py", 7); err == nil || !strings.Contains(err.Error(), "names no test file") {
+		t.Errorf("a context naming no test: %v", err)
 	}
 }
 

@@ -204,13 +204,14 @@ func checkTreeReport(t *testing.T, r *Report) {
 	if tests, ok := Reaching(reach)[cover.Line{Path: "calc/ops.py", Line: 15}]; ok {
 		t.Errorf("line 15 reached by %v", tests)
 	}
-	// It is the one changed line that ran only outside the tests.
-	outside, err := OutsideTests(changed, r)
-	if err != nil {
-		t.Fatal(err)
+	// What ran it is code outside the tests; a line of a multi-line
+	// statement is the statement's.
+	x := NewRunners(r)
+	if runs, ok, err := x.Of("calc/ops.py", 15); err != nil || !ok || !runs.Outside || len(runs.Tests) != 0 {
+		t.Errorf("Of(calc/ops.py, 15) = %+v, %v, %v; want run outside the tests only", runs, ok, err)
 	}
-	if want := map[string][]int{"calc/ops.py": {15}}; !reflect.DeepEqual(outside, want) {
-		t.Errorf("OutsideTests = %v, want %v", outside, want)
+	if runs, ok, err := x.Of("calc/ops.py", 8); err != nil || !ok || runs.Outside || !reflect.DeepEqual(runs.Tests, []string{"tests/test_ops.py::test_classify"}) {
+		t.Errorf("Of(calc/ops.py, 8) = %+v, %v, %v", runs, ok, err)
 	}
 }
 
