@@ -103,6 +103,9 @@ func strykerStatus(s string) string {
 		return "Killed"
 	case "survived":
 		return "Survived"
+	case "equivalent":
+		// Compiles to the original's code: no test can kill it.
+		return "Ignored"
 	}
 	return "RuntimeError"
 }
