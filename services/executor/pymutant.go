@@ -264,10 +264,13 @@ func readPyReports(b []byte) ([]pyReport, error) {
 		return nil, errors.New("the test reports are not valid UTF-8")
 	}
 	var out []pyReport
-	for i, line := range bytes.Split(b, []byte("\n")) {
-		if len(line) == 0 && i == bytes.Count(b, []byte("\n")) {
-			break // after the last line end
-		}
+	if len(b) == 0 {
+		return out, nil
+	}
+	if b[len(b)-1] != '\n' {
+		return nil, errors.New("the test reports end in the middle of a line")
+	}
+	for i, line := range bytes.Split(b[:len(b)-1], []byte("\n")) {
 		if len(out) == maxPyReportLines {
 			return nil, fmt.Errorf("the test reports have more than %d lines", maxPyReportLines)
 		}
