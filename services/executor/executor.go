@@ -81,6 +81,8 @@ type Workspace struct {
 	// references are the unmutated runs of the tests that judge mutants,
 	// per module and package: how long each passing one took.
 	references map[string]map[string]time.Duration
+	// py is the run's Python mutant switch (pymutant.go).
+	py pyRun
 }
 
 // Open materializes the baseline, the patch and the oracle trees of co

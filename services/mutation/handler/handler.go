@@ -28,7 +28,6 @@ import (
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
-	"github.com/sealgate/sealgate/services/mutation/pymutant"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
 )
@@ -48,6 +47,9 @@ type Handler struct {
 	// notes holds what planning found beyond the planned jobs: the
 	// equivalent mutants and the count of distinct mutants offered.
 	notes map[string]*planNotes
+	// equivalent holds each run's Python mutants that compile to the
+	// original's code, found when planning (and again when rebuilding).
+	pyEquivalent map[string][]*pb.Mutant
 }
 
 // planNotes is what the strength record reports beside the mutants run.
@@ -62,7 +64,7 @@ type planNotes struct {
 func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
 	if h.spaces == nil {
 		h.spaces, h.settled = map[string]*executor.Workspace{}, map[string]bool{}
-		h.switches, h.notes = map[string]mutant.Switch{}, map[string]*planNotes{}
+		h.switches, h.notes, h.pyEquivalent = map[string]mutant.Switch{}, map[string]*planNotes{}, map[string][]*pb.Mutant{}
 	}
 	seal := runtime.SealOf(run)
 	if seal == nil {
@@ -110,6 +112,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		delete(h.settled, runID)
 		delete(h.switches, runID)
 		delete(h.notes, runID)
+		delete(h.pyEquivalent, runID)
 	}
 	return nil
 }
@@ -160,14 +163,6 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 				reaching[l.Path] = map[int][]string{}
 			}
 			reaching[l.Path][int(l.Line)] = append(reaching[l.Path][int(l.Line)], e.Test)
-		}
-	}
-	pyLines := map[string][]int{} // path → lines (Python)
-	for p, lines := range reaching {
-		if strings.HasSuffix(p, ".py") {
-			for l := range lines {
-				pyLines[p] = append(pyLines[p], l)
-			}
 		}
 	}
 	// Changed Go source the host build leaves out (build constraints, cgo)
@@ -260,9 +255,16 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	if len(dataLines) > 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge changed data: %s", strings.Join(dataLines, "; ")), emit)
 	}
-	pySites, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
+	// Python sites, each with the tests that ran its statement (or, for
+	// a statement that ran only at import or in fixtures, the test
+	// modules importing its file, or none: then it cannot be judged).
+	pySites, pyEq, err := h.pythonSites(ctx, run, co, c.Python, w.PristineDir(jobs.TreeOracle))
 	if err != nil {
 		return h.strength(ctx, sealed, parents, notMeasured("%v", err), emit)
+	}
+	h.pyEquivalent[c.RunID] = pyEq
+	if lines := unjudgeable(pySites); len(lines) > 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: they run only outside the tests (at import, in fixtures, conftest.py or hooks) and no test module imports their file", strings.Join(lines, ", ")), emit)
 	}
 	for _, ps := range slices.Sorted(maps.Keys(pySites)) {
 		sites = append(sites, pySites[ps].site)
@@ -276,9 +278,12 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	trees := runTrees(run)
 	chosen := mutant.Select(offered, c.MutationMax, []byte(trees))
 	if len(chosen) == 0 {
+		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
+		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {
+			reason += ": " + few
+		}
 		return h.strength(ctx, sealed, parents, &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED,
-			Mutants: equivalentMutants(equivalent, 0),
-			Reason:  fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))}, emit)
+			Mutants: append(equivalentMutants(equivalent, 0), pyEq...), Reason: reason}, emit)
 	}
 	var goIDs []int
 	for _, s := range chosen {
@@ -325,10 +330,10 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	var specs []*jobs.Spec
 	for _, s := range chosen {
 		if ps, ok := pySites[pyKey(s)]; ok {
-			// A Python mutant: its edit made in a copy of the oracle
-			// tree, run against the node ids that reach its line.
-			tests := slices.Clone(reaching[s.File][s.Line])
-			slices.Sort(tests)
+			// A Python mutant: its edit made in memory, run against the
+			// node ids that reach its statement (or, for a statement run
+			// only outside the tests, the modules importing its file).
+			tests := slices.Clone(ps.tests)
 			specs = append(specs, &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".",
 				Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec,
 				Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
@@ -458,6 +463,8 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 	}
 	if w != nil {
 		w.RegisterTargets(specs)
+		// A Python mutant whose edit does not fit is stillborn by its job.
+		_ = w.RegisterPythonMutants(specs)
 	}
 	for i, job := range planRec.Record.GetJobPlanned().GetJobs() {
 		if answered[job.Token.GetId()] {
@@ -519,6 +526,7 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 			return nil
 		}
 	}
+	runID := sealed.Criteria.RunID
 	m := &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
 	for _, id := range order {
 		s, d := planned[id], done[id]
@@ -544,20 +552,26 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	}
 	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
 		len(order), m.Killed, m.Survived, m.Stillborn)
-	if notes := h.notes[sealed.Criteria.RunID]; notes != nil {
-		m.Mutants = append(m.Mutants, equivalentMutants(notes.equivalent, len(order))...)
+	c := sealed.Criteria
+	if eq := h.pyEquivalent[runID]; len(eq) > 0 {
+		m.Mutants = append(m.Mutants, eq...)
+		m.Reason += fmt.Sprintf("; %d Python equivalent (they compile to the original's bytecode; left out of the ratio)", len(eq))
+	}
+	if notes := h.notes[runID]; notes != nil {
+		m.Mutants = append(m.Mutants, equivalentMutants(notes.equivalent, len(order)+len(h.pyEquivalent[runID]))...)
 		if len(notes.equivalent) > 0 {
 			m.Reason += fmt.Sprintf("; %d equivalent (left out of the ratio)", len(notes.equivalent))
 		}
 		if len(notes.skipped) > 0 {
 			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
 		}
-		c := sealed.Criteria
 		switch {
 		case notes.need > 0 && notes.distinct < notes.need:
 			m.Reason += fmt.Sprintf("; the change offers %d distinct %s; the floor needs at least %d", notes.distinct, plural(notes.distinct, "mutant"), notes.need)
 		case notes.need > 0 && c.MutationMax < notes.need:
-			m.Reason += fmt.Sprintf("; mutation_max %d is below the %d mutants the floor needs", c.MutationMax, notes.need)
+			m.Reason += fmt.Sprintf("; --mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, notes.need)
+		case notes.need < 0:
+			m.Reason += fmt.Sprintf("; no number of mutants can meet the floor %.3f at %.0f%% confidence", c.StrengthFloor, 100*c.StrengthConfidence)
 		}
 	}
 	return h.strength(ctx, sealed, parents, m, emit)
@@ -639,12 +653,12 @@ func goLines(root string, changes []checkout.Change, reaching map[string]map[int
 
 // killsNeeded is the fewest mutants, all killed, whose Wilson lower bound
 // meets the floor at the confidence: 0 when there is no floor, -1 when no
-// count up to 1000 does.
+// count up to 100,000 does.
 func killsNeeded(floor, confidence float64) int {
 	if floor <= 0 {
 		return 0
 	}
-	for n := 1; n <= 1000; n++ {
+	for n := 1; n <= 100_000; n++ {
 		if adjudication.WilsonLower(n, n, confidence) >= floor {
 			return n
 		}
@@ -661,46 +675,6 @@ func equivalentMutants(sites []mutant.Site, after int) []*pb.Mutant {
 			Operator: s.Operator, Description: s.Description + " (equivalent: " + s.Equivalent + ")", Status: "equivalent"})
 	}
 	return out
-}
-
-// pySite is a Python mutation site as Select takes it, with its edit.
-type pySite struct {
-	site        mutant.Site
-	start, end  int
-	replacement string
-}
-
-// pyKey identifies a site across Select, which returns copies.
-func pyKey(s mutant.Site) string {
-	return fmt.Sprintf("%s:%d:%d:%s:%s", s.File, s.Line, s.Col, s.Operator, s.Description)
-}
-
-// findPython finds the mutation sites of the changed, covered lines of
-// Python files (path → lines) in the oracle tree at root.
-func findPython(ctx context.Context, python, root string, lines map[string][]int) (map[string]pySite, error) {
-	out := map[string]pySite{}
-	if len(lines) == 0 {
-		return out, nil
-	}
-	if python == "" {
-		return nil, fmt.Errorf("no Python interpreter was sealed for this run: the mutator cannot judge %s", strings.Join(slices.Sorted(maps.Keys(lines)), ", "))
-	}
-	for _, p := range slices.Sorted(maps.Keys(lines)) {
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %v", p, err)
-		}
-		ls := slices.Sorted(slices.Values(lines[p]))
-		found, err := pymutant.Find(ctx, python, src, ls)
-		if err != nil {
-			return nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
-		}
-		for _, f := range found {
-			ms := mutant.Site{File: p, Line: f.Line, Col: f.Col, Operator: "python_" + f.Operator, Description: f.Description}
-			out[pyKey(ms)] = pySite{site: ms, start: f.Start, end: f.End, replacement: f.Replacement}
-		}
-	}
-	return out, nil
 }
 
 // readPackage reads the Go files of dir in a tree: the non-test ones, and
