@@ -545,15 +545,35 @@ func because(c *Coverage) string {
 // --mutation-max allows fewer), which starts its reason, or "".
 func tooFewMutants(s *Strength) string {
 	r := s.Reason
-	if !strings.HasPrefix(r, "the change offers ") && !strings.HasPrefix(r, "--mutation-max ") {
-		if _, after, ok := strings.Cut(r, ": the change offers "); ok {
-			r = "the change offers " + after
-		} else {
-			return ""
+	start := -1
+	for _, marker := range []string{"the change offers ", "--mutation-max "} {
+		for _, lead := range []string{"", ": ", "; "} {
+			if lead == "" {
+				if strings.HasPrefix(r, marker) {
+					start = 0
+				}
+			} else if i := strings.Index(r, lead+marker); i >= 0 && (start < 0 || i+len(lead) < start) {
+				start = i + len(lead)
+			}
 		}
 	}
-	sentence, _, _ := strings.Cut(r, ": ")
-	return sentence
+	if start < 0 {
+		return ""
+	}
+	// The sentence is two clauses joined by "; ": the count, then what
+	// the floor needs. It ends where the next clause of the reason starts.
+	r = r[start:]
+	first, rest, ok := strings.Cut(r, "; ")
+	if !ok {
+		return ""
+	}
+	end := len(rest)
+	for _, stop := range []string{"; ", ": ", " ("} {
+		if i := strings.Index(rest, stop); i >= 0 && i < end {
+			end = i
+		}
+	}
+	return first + "; " + strings.TrimSuffix(rest[:end], ")")
 }
 
 func strengthBecause(s *Strength) string {

@@ -113,6 +113,12 @@ func TestDecide(t *testing.T) {
 		{name: "too few mutants for --mutation-max", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 3, Reason: "--mutation-max 3 allows only 3 mutants; the floor needs at least 5: 3 mutants on the changed, covered lines: 3 killed"}
 		}, want: Inconclusive, reason: "--mutation-max 3 allows only 3 mutants", step: RaiseLimit},
+		{name: "--mutation-max named after the counts", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 2, Reason: "2 mutants on the changed, covered lines: 2 killed, 0 survived, 0 stillborn (left out of the ratio); --mutation-max 2 allows only 2 mutants; the floor needs at least 5"}
+		}, want: Inconclusive, reason: "--mutation-max 2 allows only 2 mutants; the floor needs at least 5", step: RaiseLimit},
+		{name: "one mutant offered, after equivalents", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 1, Reason: "1 mutants on the changed, covered lines: 1 killed; 2 equivalent (left out of the ratio); the change offers 1 distinct mutant; the floor needs at least 5"}
+		}, want: Inconclusive, reason: "below the floor 0.750: the change offers 1 distinct mutant; the floor needs at least 5", step: AddTest},
 		{name: "no mutant offered", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Reason: "no mutation site on the 2 changed, covered lines: the change offers 0 distinct mutants; the floor needs at least 5"}
 		}, want: Inconclusive, reason: "the change offers 0 distinct mutants; the floor needs at least 5", step: AddTest},

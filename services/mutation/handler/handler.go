@@ -565,13 +565,12 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		if len(notes.skipped) > 0 {
 			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
 		}
+		few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
 		switch {
-		case notes.need > 0 && notes.distinct < notes.need:
-			m.Reason += fmt.Sprintf("; the change offers %d distinct %s; the floor needs at least %d", notes.distinct, plural(notes.distinct, "mutant"), notes.need)
+		case few != "":
+			m.Reason += "; " + few
 		case notes.need > 0 && c.MutationMax < notes.need:
 			m.Reason += fmt.Sprintf("; --mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, notes.need)
-		case notes.need < 0:
-			m.Reason += fmt.Sprintf("; no number of mutants can meet the floor %.3f at %.0f%% confidence", c.StrengthFloor, 100*c.StrengthConfidence)
 		}
 	}
 	return h.strength(ctx, sealed, parents, m, emit)

@@ -237,9 +237,9 @@ func TooFew(offered int, floor, confidence float64) string {
 	need := killsNeeded(floor, confidence)
 	switch {
 	case need < 0:
-		return fmt.Sprintf("the change offers %d distinct mutants; no number of mutants can meet the floor %.3f at %.0f%% confidence", offered, floor, 100*confidence)
+		return fmt.Sprintf("the change offers %d distinct %s; no number of mutants can meet the floor %.3f at %.0f%% confidence", offered, plural(offered, "mutant"), floor, 100*confidence)
 	case offered < need:
-		return fmt.Sprintf("the change offers %d distinct mutants; the floor needs at least %d", offered, need)
+		return fmt.Sprintf("the change offers %d distinct %s; the floor needs at least %d", offered, plural(offered, "mutant"), need)
 	}
 	return ""
 }

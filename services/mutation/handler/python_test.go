@@ -14,7 +14,7 @@ func TestTooFew(t *testing.T) {
 		floor, confidence float64
 		want              string
 	}{
-		{1, 0.75, 0.80, "the change offers 1 distinct mutants; the floor needs at least 5"},
+		{1, 0.75, 0.80, "the change offers 1 distinct mutant; the floor needs at least 5"},
 		{4, 0.75, 0.80, "the change offers 4 distinct mutants; the floor needs at least 5"},
 		{5, 0.75, 0.80, ""},
 		{0, 0.75, 0.80, "the change offers 0 distinct mutants; the floor needs at least 5"},
