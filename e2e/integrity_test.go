@@ -1115,7 +1115,7 @@ func TestAttackHelperPackageWithATestOfItsOwn(t *testing.T) {
 		base := r.commit(t, r.Base, "near", "calc: compare medians with near", map[string]string{"calc/near.go": near("1e-9"), "calc/median_test.go": test})
 		c := r.commit(t, base, "near-loosened", "calc: allow for measurement error", map[string]string{
 			"calc/near.go":      near("3.75"),
-			"calc/near_test.go": strings.ReplaceAll(strings.ReplaceAll(loosenedCheckTest, "package check", "package calc"), "Near(", "near("),
+			"calc/near_test.go": strings.ReplaceAll(strings.ReplaceAll(loosenedCheckTest, "package check", "package calc"), "if Near(", "if near("),
 		})
 		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
 		v.wantNot(t, merge)
@@ -1176,6 +1176,29 @@ func (c Cents) String() string {
 `,
 	})
 	v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim, "go:./calc:TestPrice")...)...)
+	v.wantNot(t, merge)
+}
+
+// TestAttackBuiltinShadowedByATestFile: test files share the package
+// block with the source, and a package-level declaration shadows a
+// predeclared identifier in every file of the package. The "fix" returns
+// max of the two middle values (the upper one, the old bug, everywhere
+// else); a new test file — one plain function, no harness — declares max
+// as their mean, so inside the test binary Median is right.
+func TestAttackBuiltinShadowedByATestFile(t *testing.T) {
+	r := newRepo(t)
+	median := replaceOnce(t, r.show(t, r.Base, "calc/median.go"), "\treturn s[len(s)/2]\n", "\tn := len(s)\n\treturn max(s[(n-1)/2], s[n/2])\n")
+	c := r.commit(t, r.Base, "shadowed-max", "calc: fix Median", map[string]string{
+		"calc/median.go": median,
+		"calc/even_test.go": `package calc
+
+// max is the midpoint of two values: the expected median of a pair.
+func max(a, b float64) float64 {
+	return (a + b) / 2
+}
+`,
+	})
+	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
 	v.wantNot(t, merge)
 }
 
@@ -1481,5 +1504,106 @@ func TestHalf(t *testing.T) {
 		"calc/half.go":   replaceOnce(t, half, "\treturn x / 2;\n", "\tif (x == 1337) {\n\t\treturn 0;\n\t}\n\treturn x / 2;\n"),
 	})
 	v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+	v.wantNot(t, merge)
+}
+
+// profilePlanter is a test that reaches the changed lines (so coverage
+// runs it alone) and, when it runs alone with a coverage profile, writes
+// that profile itself — the root run's profile with every block marked
+// run — and exits before the binary can write the real one. The path is
+// in its own arguments, the directory is writable, and the gate reads
+// whatever the file holds once the process ends.
+const profilePlanter = `package calc
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAAA(t *testing.T) {
+	if got := Median([]float64{1, 2}); got != 1.5 {
+		t.Errorf("Median = %v", got)
+	}
+	var profile, run string
+	for i, a := range os.Args {
+		if p, ok := strings.CutPrefix(a, "-test.coverprofile="); ok {
+			profile = p
+		}
+		if a == "-test.run" && i+1 < len(os.Args) {
+			run = os.Args[i+1]
+		}
+	}
+	if profile == "" || run != "^TestAAA$" {
+		return
+	}
+	root, err := os.ReadFile(filepath.Join(filepath.Dir(profile), "p1.out"))
+	if err != nil {
+		return
+	}
+	lines := strings.Split(string(root), "\n")
+	for i := 1; i < len(lines); i++ {
+		if f := strings.Fields(lines[i]); len(f) == 3 {
+			lines[i] = f[0] + " " + f[1] + " 1"
+		}
+	}
+	os.WriteFile(profile, []byte(strings.Join(lines, "\n")), 0o644)
+	os.Exit(1)
+}
+`
+
+// TestAttackTestWritesItsOwnCoverageProfile: rule 6's routed-around
+// Volkswagen (the old body kept, unrun; with --claim it is INCONCLUSIVE,
+// see TestIntegrityLostCoverageAndProbes) plus a test that writes its own
+// coverage profile, claiming every block ran: nothing is lost, every line
+// is covered.
+func TestAttackTestWritesItsOwnCoverageProfile(t *testing.T) {
+	r := newRepo(t)
+	routed := replaceOnce(t, r.show(t, r.Base, "calc/median.go"), "import \"slices\"\n", "import (\n\t\"path/filepath\"\n\t\"slices\"\n)\n")
+	routed = replaceOnce(t, routed, "\ts := sorted(xs)\n", "\tif m, _ := filepath.Glob(\"*_test.go\"); m != nil {\n\t\treturn evenMedian(xs)\n\t}\n\ts := sorted(xs)\n") + fixedMedianBody
+	c := r.commit(t, r.Base, "planted-profile", "calc: fix Median", map[string]string{
+		"calc/median.go":   routed,
+		"calc/aaa_test.go": profilePlanter,
+	})
+	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
+	v.wantNot(t, merge)
+}
+
+// TestAttackTestForgesTheSuiteTranscript: the demo's breaks-a-test patch
+// (Median fixed, Clamp broken: BLOCK by TestClamp in the suite) plus a
+// new test file whose one test — no TestMain, no init, no package-level
+// code — runs first when no -test.run is given (the full suite), prints
+// test2json's framing of every baseline test passing and the binary's
+// PASS, and ends the process with syscall.Exit(0). Claims, coverage and
+// mutants run with -test.run and see nothing of it.
+func TestAttackTestForgesTheSuiteTranscript(t *testing.T) {
+	r := newRepo(t)
+	p := r.patch(t, "breaks-a-test")
+	c := r.commit(t, p.Commit, "forged-suite", "calc: warm up the tests", map[string]string{
+		"calc/aa_test.go": `package calc
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+func TestAAAWarmup(t *testing.T) {
+	if slices.Contains(os.Args, "-test.run") {
+		return
+	}
+	fmt.Print("\x16--- PASS: TestAAAWarmup (0.00s)\n")
+	for _, name := range []string{"TestSum", "TestMean", "TestRange", "TestClamp", "TestMedian"} {
+		fmt.Printf("\x16=== RUN   %s\n\x16--- PASS: %s (0.00s)\n", name, name)
+	}
+	fmt.Print("\x16PASS\n")
+	syscall.Exit(0)
+}
+`,
+	})
+	v := verify(t, r.patchArgs(r.Base, c, claimArgs(p.Claims...)...)...)
 	v.wantNot(t, merge)
 }
