@@ -58,6 +58,12 @@ type Request struct {
 	Suite *criteria.Command `json:"suite,omitempty"`
 	// SealPlan are the seal checks, in order.
 	SealPlan []criteria.Command `json:"seal_plan,omitempty"`
+	// TestsCommit is a revision whose test files are a grader's held-out
+	// tests; TestPatch the same as a diff touching only test files and
+	// test data. At most one: both sides run with them (see
+	// checkout.Input).
+	TestsCommit string `json:"tests_commit,omitempty"`
+	TestPatch   []byte `json:"test_patch,omitempty"`
 }
 
 // Options returns the JSON of the request's criteria options.
@@ -136,11 +142,15 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		return nil, &UsageError{fmt.Errorf("timeout %d ms must be positive", req.TimeoutMillis)}
 	}
 	for _, c := range req.Claims {
-		if err := criteria.ValidateClaim(c); err != nil {
+		if err := criteria.ValidateRequestClaim(c); err != nil {
 			return nil, &UsageError{err}
 		}
 	}
-	in := checkout.Input{Repo: req.Repository, Baseline: req.Baseline, PatchCommit: req.PatchCommit, PatchDiff: req.PatchDiff, TestSupport: req.TestSupport}
+	if req.TestsCommit != "" && req.TestPatch != nil {
+		return nil, &UsageError{errors.New("give the trusted tests as a commit or as a test patch, one of them")}
+	}
+	in := checkout.Input{Repo: req.Repository, Baseline: req.Baseline, PatchCommit: req.PatchCommit, PatchDiff: req.PatchDiff, TestSupport: req.TestSupport,
+		TestsCommit: req.TestsCommit, TestPatch: req.TestPatch}
 	co, err := checkout.Prepare(ctx, in, scratch)
 	if err != nil {
 		if checkout.IsUsage(err) {
@@ -148,15 +158,22 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		}
 		return nil, fmt.Errorf("checkout: %w", err)
 	}
+	claims, bare, err := resolveBareClaims(ctx, co, req.Claims)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &UsageError{err}
+	}
 	declared := map[string]bool{}
 	for label := range req.Commands {
 		declared[label] = true
 	}
-	if err := checkClaimsDeclared(ctx, co, req.Claims, declared); err != nil {
+	if err := checkClaimsDeclared(ctx, co, claims, declared); err != nil {
 		return nil, &UsageError{err}
 	}
 	python := req.Python
-	if python == "" && needsPython(co, req.Claims) {
+	if python == "" && needsPython(co, claims) {
 		// Not finding one is not an error here: the jobs that need it are
 		// then answered as not run, saying why, and the verdict cannot be
 		// MERGE.
@@ -176,14 +193,18 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	c := &criteria.Criteria{
 		Python: python, Commands: req.Commands, Suite: req.Suite, SealPlan: req.SealPlan,
 		Schema: criteria.Schema, RunID: runID, Repository: req.Repository,
-		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
-		Claims: req.Claims, DiscoverClaims: len(req.Claims) == 0,
+		Baseline: co.BaselineCommit, PatchDigest: co.DiffSHA256,
+		Claims: claims, DiscoverClaims: len(claims) == 0, BareClaims: bare,
 		CoverageFloor: req.CoverageFloor, StrengthFloor: req.StrengthFloor, StrengthConfidence: req.StrengthConfidence,
 		MutationMax: req.MutationMax, TestSupport: req.TestSupport, RequireSandbox: req.RequireSandbox,
 		FullEvidence: req.FullEvidence, DeadlineUnixMilli: started.Add(timeout).UnixMilli(),
 	}
 	if req.PatchCommit != "" {
-		c.PatchCommit = co.Patch.Commit()
+		c.PatchCommit = co.PatchCommit
+	}
+	if len(co.Trusted) > 0 {
+		c.TrustedTests = &criteria.TrustedTests{Commit: co.TrustedCommit, PatchDigest: co.TrustedPatchSHA256,
+			Paths: co.Trusted, Discarded: co.TrustedOverridden}
 	}
 	c.Limits.StabilityReruns = req.StabilityReruns
 	// Each process gets a share of the run's deadline, so that a hanging
@@ -200,6 +221,13 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	if req.PatchDiff != nil {
 		if body.PatchBlob, err = blobs.Put(ctx, req.PatchDiff); err != nil {
 			return nil, fmt.Errorf("store the patch: %w", err)
+		}
+	}
+	if req.TestPatch != nil {
+		// Stored under its digest, which the criteria seal: every service
+		// lays the same trusted tests over its trees.
+		if _, err := blobs.Put(ctx, req.TestPatch); err != nil {
+			return nil, fmt.Errorf("store the trusted test patch: %w", err)
 		}
 	}
 	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})
