@@ -98,8 +98,9 @@ func newPreflight(t *testing.T) *preflight {
 		"a/a_test.go":        goTest("a", "TestLoad"),
 		"b/b.go":             "package b\n\nfunc B() int { return 1 }\n",
 		"b/b_test.go":        goTest("b", "TestLoad", "TestB"),
-		"testdata/x_test.go": goTest("x", "TestLoad"),
-		"vendor/v/v_test.go": goTest("v", "TestLoad"),
+		"testdata/x_test.go": goTest("x", "TestLoad", "TestHidden"),
+		"vendor/v/v_test.go": goTest("v", "TestLoad", "TestHidden"),
+		"_skip/s_test.go":    goTest("s", "TestHidden"),
 		"tests/test_one.py":  "def test_foo():\n    pass\n",
 		"tests/test_two.py":  "def test_foo():\n    pass\n\nclass TestK:\n    def test_m(self):\n        pass\n",
 	})
@@ -222,7 +223,8 @@ func TestPreflightRefusesBadClaimsAndTests(t *testing.T) {
 		want string
 	}{
 		"unknown go name":      {Request{Claims: []string{"go:TestNope"}}, "no test file declares TestNope"},
-		"testdata and vendor":  {Request{Claims: []string{"go:TestGraderNew"}}, "no test file declares TestGraderNew"},
+		"testdata and vendor":  {Request{Claims: []string{"go:TestHidden"}}, "no test file declares TestHidden"},
+		"not trusted here":     {Request{Claims: []string{"go:TestGraderNew"}}, "no test file declares TestGraderNew"},
 		"ambiguous pytest":     {Request{Claims: []string{"pytest:test_foo"}}, "2 test modules declare test_foo"},
 		"unknown pytest":       {Request{Claims: []string{"pytest:test_nope"}}, "no test file declares test_nope"},
 		"bad bare name":        {Request{Claims: []string{"go:Load"}}, "is not a Go test name"},
