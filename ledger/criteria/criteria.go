@@ -82,6 +82,12 @@ type Criteria struct {
 	// file (go:TestName, pytest:test_x) to the claims pre-flight resolved
 	// it to, which are in Claims: a reader sees what the name meant.
 	BareClaims map[string][]string `json:"bare_claims,omitempty"`
+	// BaselinePasses are the claims a grader says pass on the baseline
+	// (a dataset's PASS_TO_PASS tests), sorted, each one of Claims. One
+	// that fails on both sides shows that this run's environment is not
+	// the grader's, not that the patch broke it: it is unverified, never
+	// refuted.
+	BaselinePasses []string `json:"baseline_passes,omitempty"`
 	// TrustedTests are a grader's held-out tests, laid over both sides
 	// before anything is judged; nil without.
 	TrustedTests *TrustedTests `json:"trusted_tests,omitempty"`
@@ -222,6 +228,9 @@ func Seal(c *Criteria) (*Sealed, error) {
 		t := *c.TrustedTests
 		t.Paths, t.Discarded = sortedUnique(t.Paths), sortedUnique(t.Discarded)
 		cc.TrustedTests = &t
+	}
+	if c.BaselinePasses != nil {
+		cc.BaselinePasses = sortedUnique(c.BaselinePasses)
 	}
 	if c.BareClaims != nil {
 		cc.BareClaims = make(map[string][]string, len(c.BareClaims))
@@ -385,13 +394,18 @@ func (c *Criteria) Validate() error {
 		if !IsBareClaim(bare) {
 			bad("bare_claims: %q is not a claim without its package or file", bare)
 		}
-		if len(resolved) == 0 {
-			bad("bare_claims: %q resolves to nothing", bare)
-		}
+		// Resolving to nothing is recorded, not refused: a grader's test
+		// list may name tests no test file declares (the request says
+		// whether that is an error).
 		for _, r := range resolved {
 			if !slices.Contains(c.Claims, r) {
 				bad("bare_claims: %q resolves to %q, which is not a claim", bare, r)
 			}
+		}
+	}
+	for _, p := range c.BaselinePasses {
+		if !slices.Contains(c.Claims, p) {
+			bad("baseline_passes: %q is not a claim", p)
 		}
 	}
 	if c.Python != "" && !strings.HasPrefix(c.Python, "/") {

@@ -8,7 +8,8 @@ import (
 func TestTrustedTestsAndBareClaimsSeal(t *testing.T) {
 	c := valid()
 	c.TrustedTests = &TrustedTests{PatchDigest: strings.Repeat("c", 64), Paths: []string{"b_test.go", "a_test.go"}, Discarded: []string{"b_test.go"}}
-	c.BareClaims = map[string][]string{"go:TestA": {"go:./calc:TestA"}}
+	c.BareClaims = map[string][]string{"go:TestA": {"go:./calc:TestA"}, "go:TestGone": {}}
+	c.BaselinePasses = []string{"go:./calc:TestB", "go:./calc:TestA"}
 	s, err := Seal(c)
 	if err != nil {
 		t.Fatal(err)
@@ -21,12 +22,13 @@ func TestTrustedTestsAndBareClaimsSeal(t *testing.T) {
 		t.Fatalf("round trip: %v", err)
 	}
 	if !strings.Contains(string(s.Canonical), `"trusted_tests":{"discarded":["b_test.go"],"patch_digest":"`) ||
-		!strings.Contains(string(s.Canonical), `"bare_claims":{"go:TestA":["go:./calc:TestA"]}`) {
+		!strings.Contains(string(s.Canonical), `"bare_claims":{"go:TestA":["go:./calc:TestA"],"go:TestGone":[]}`) ||
+		!strings.Contains(string(s.Canonical), `"baseline_passes":["go:./calc:TestA","go:./calc:TestB"]`) {
 		t.Fatalf("trusted tests or bare claims not sealed: %s", s.Canonical)
 	}
 	// Without them nothing changes: criteria sealed before stay the same.
 	plain, _ := Seal(valid())
-	if strings.Contains(string(plain.Canonical), "trusted_tests") || strings.Contains(string(plain.Canonical), "bare_claims") {
+	if strings.Contains(string(plain.Canonical), "trusted_tests") || strings.Contains(string(plain.Canonical), "bare_claims") || strings.Contains(string(plain.Canonical), "baseline_passes") {
 		t.Fatalf("empty fields sealed: %s", plain.Canonical)
 	}
 }
@@ -48,7 +50,7 @@ func TestTrustedTestsAndBareClaimsRefused(t *testing.T) {
 			c.TrustedTests = &TrustedTests{PatchDigest: digest, Paths: []string{"a_test.go"}, Discarded: []string{"b.go"}}
 		},
 		"bare not bare":    func(c *Criteria) { c.BareClaims = map[string][]string{"go:./calc:TestA": {"go:./calc:TestA"}} },
-		"bare to nothing":  func(c *Criteria) { c.BareClaims = map[string][]string{"go:TestA": {}} },
+		"baseline passes":  func(c *Criteria) { c.BaselinePasses = []string{"go:./other:TestA"} },
 		"bare to no claim": func(c *Criteria) { c.BareClaims = map[string][]string{"go:TestA": {"go:./other:TestA"}} },
 	} {
 		c := valid()

@@ -117,7 +117,10 @@ func hasGoFiles(t *tree.Tree, dir string) bool {
 // are too. A Go name several packages declare resolves to all of them; a
 // pytest id several modules declare is ambiguous, and a name nobody
 // declares is unknown: both are the caller's to fix.
-func resolveBareClaims(ctx context.Context, co *checkout.Checkout, claims []string) ([]string, map[string][]string, error) {
+//
+// With lenient, a bare claim that names nothing, or an ambiguous pytest id,
+// resolves to no claim (recorded as such) instead.
+func resolveBareClaims(ctx context.Context, co *checkout.Checkout, claims []string, lenient bool) ([]string, map[string][]string, error) {
 	var out []string
 	bare := map[string][]string{}
 	indexes := map[*tree.Tree]*testIndex{}
@@ -143,12 +146,16 @@ func resolveBareClaims(ctx context.Context, co *checkout.Checkout, claims []stri
 			if err != nil {
 				return nil, nil, err
 			}
-			if resolved, err = ix.resolve(c); err != nil {
+			if resolved, err = ix.resolve(c); err != nil && !lenient {
 				return nil, nil, err
 			}
 			if len(resolved) > 0 {
 				break
 			}
+		}
+		if len(resolved) == 0 && lenient {
+			bare[c] = []string{}
+			continue
 		}
 		if len(resolved) == 0 {
 			return nil, nil, fmt.Errorf("claim %s: no test file declares %s (with the trusted tests, on either side); check the name, or name its package or file", c, bareName(c))

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +65,15 @@ type Request struct {
 	// checkout.Input).
 	TestsCommit string `json:"tests_commit,omitempty"`
 	TestPatch   []byte `json:"test_patch,omitempty"`
+	// BaselinePasses are claims (of Claims, bare ones too) a grader says
+	// pass on the baseline: one that fails on both sides is unverified,
+	// not refuted (criteria.Criteria.BaselinePasses).
+	BaselinePasses []string `json:"baseline_passes,omitempty"`
+	// LenientClaims records a bare claim no test file declares (or, for
+	// pytest, several modules do) as resolving to nothing, instead of
+	// refusing the request: a grader's test list can name tests the gate
+	// cannot find. At least one claim must resolve.
+	LenientClaims bool `json:"lenient_claims,omitempty"`
 }
 
 // Options returns the JSON of the request's criteria options.
@@ -158,12 +168,28 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		}
 		return nil, fmt.Errorf("checkout: %w", err)
 	}
-	claims, bare, err := resolveBareClaims(ctx, co, req.Claims)
+	for _, c := range req.BaselinePasses {
+		if !slices.Contains(req.Claims, c) {
+			return nil, &UsageError{fmt.Errorf("baseline pass %s is not one of the claims", c)}
+		}
+	}
+	claims, bare, err := resolveBareClaims(ctx, co, req.Claims, req.LenientClaims)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, &UsageError{err}
+	}
+	if len(req.Claims) > 0 && len(claims) == 0 {
+		return nil, &UsageError{fmt.Errorf("none of the %d claims names a test a test file declares; check the names", len(req.Claims))}
+	}
+	var baselinePasses []string
+	for _, c := range req.BaselinePasses {
+		if r, ok := bare[c]; ok {
+			baselinePasses = append(baselinePasses, r...)
+		} else {
+			baselinePasses = append(baselinePasses, c)
+		}
 	}
 	declared := map[string]bool{}
 	for label := range req.Commands {
@@ -194,7 +220,7 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		Python: python, Commands: req.Commands, Suite: req.Suite, SealPlan: req.SealPlan,
 		Schema: criteria.Schema, RunID: runID, Repository: req.Repository,
 		Baseline: co.BaselineCommit, PatchDigest: co.DiffSHA256,
-		Claims: claims, DiscoverClaims: len(claims) == 0, BareClaims: bare,
+		Claims: claims, DiscoverClaims: len(claims) == 0, BareClaims: bare, BaselinePasses: baselinePasses,
 		CoverageFloor: req.CoverageFloor, StrengthFloor: req.StrengthFloor, StrengthConfidence: req.StrengthConfidence,
 		MutationMax: req.MutationMax, TestSupport: req.TestSupport, RequireSandbox: req.RequireSandbox,
 		FullEvidence: req.FullEvidence, DeadlineUnixMilli: started.Add(timeout).UnixMilli(),
@@ -212,6 +238,17 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	// swallows the run.
 	c.Limits.ClaimTimeoutSec = max(1, int(min(timeout/4, criteria.DefaultClaimTimeoutSec*time.Second)/time.Second))
 	c.Limits.SuiteTimeoutSec = max(1, int(min(timeout/2, criteria.DefaultSuiteTimeoutSec*time.Second)/time.Second))
+	// Each claim is two jobs at least, and two test runs: a grader's long
+	// list of claims (PASS_TO_PASS) gets room in the budget and the plan's
+	// fan-out, sealed with the rest.
+	if n := len(claims); n > 0 {
+		c.TaskGraph.MaxFanout = uint32(max(criteria.DefaultMaxFanout, 4*n+64))
+		c.Budget = map[string]uint64{
+			criteria.BudgetTestRuns:   uint64(max(512, 8*n+256)),
+			criteria.BudgetMutants:    uint64(max(c.MutationMax, 0)),
+			criteria.BudgetCPUSeconds: uint64(max(4*3600, 16*n)),
+		}
+	}
 	c.ApplyDefaults()
 	sealed, err := criteria.Seal(c)
 	if err != nil {
