@@ -119,3 +119,18 @@ func TestSummaryAndMarkdown(t *testing.T) {
 		t.Errorf("an agreement listed as a disagreement:\n%s", md)
 	}
 }
+
+func TestTestSupport(t *testing.T) {
+	tp := "diff --git a/pkg/testutil/util.go b/pkg/testutil/util.go\nnew file mode 100644\n--- /dev/null\n+++ b/pkg/testutil/util.go\n@@ -0,0 +1 @@\n+package testutil\n" +
+		"diff --git a/a_test.go b/a_test.go\n--- a/a_test.go\n+++ b/a_test.go\n@@ -1 +1 @@\n-x\n+y\n" +
+		"diff --git a/fixtures/data.json b/fixtures/data.json\n--- a/fixtures/data.json\n+++ b/fixtures/data.json\n@@ -1 +1 @@\n-x\n+y\n" +
+		"diff --git a/e2e/run.sh b/e2e/run.sh\n--- a/e2e/run.sh\n+++ b/e2e/run.sh\n@@ -1 +1 @@\n-x\n+y\n" +
+		"diff --git a/go.mod b/go.mod\n--- a/go.mod\n+++ b/go.mod\n@@ -1 +1 @@\n-x\n+y\n"
+	got := TestSupport(tp)
+	if strings.Join(got, ",") != "e2e/run.sh,pkg/testutil/util.go" {
+		t.Fatalf("TestSupport = %q", got)
+	}
+	if TestSupport("") != nil || TestSupport("not a diff") != nil {
+		t.Fatal("support from nothing")
+	}
+}

@@ -182,3 +182,8 @@ func (c *Checkout) layTrusted(t *tree.Tree, paths []string) error {
 	c.Baseline, c.Patch = base, patched
 	return nil
 }
+
+// TrustedPathAllowed reports whether a trusted test patch may touch p by
+// its name alone — a test file or test data — without a test-support glob
+// (binary: the patch changes it as a binary file).
+func TrustedPathAllowed(p string, binary bool) bool { return checkTrustedPath(p, nil, binary) == nil }

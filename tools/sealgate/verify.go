@@ -51,6 +51,10 @@ type verifyOptions struct {
 	// --test-patch); testPatch is the file's content, read by check.
 	tests, testPatchFile string
 	testPatch            []byte
+	// baselinePasses and lenientClaims are set by sealgate eval: the
+	// dataset's PASS_TO_PASS claims, and claims that may name nothing.
+	baselinePasses []string
+	lenientClaims  bool
 	// Set from the flags and the repository's .sealgate.yaml by
 	// applyConfig.
 	commands map[string]criteria.Command
@@ -233,7 +237,7 @@ func (o *verifyOptions) request() *gateway.Request {
 		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
 		RequireSandbox: o.sandbox == "bwrap", FullEvidence: o.fullEvidence, ClientVersion: version(),
 		Python: o.python, Commands: o.commands, Suite: o.suite, SealPlan: o.sealPlan,
-		TestsCommit: o.tests, TestPatch: o.testPatch,
+		TestsCommit: o.tests, TestPatch: o.testPatch, BaselinePasses: o.baselinePasses, LenientClaims: o.lenientClaims,
 	}
 }
 
