@@ -248,6 +248,12 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, usageErrorf("--repo %s: %v", o.repo, err)
 	}
+	// The jobs' directories live under the state directory, and the
+	// sandbox takes only absolute paths.
+	stateDir, err := filepath.Abs(o.state)
+	if err != nil {
+		return 0, usageErrorf("--state %s: %v", o.state, err)
+	}
 	req := o.request()
 	req.Repository, req.Baseline, req.PatchCommit = repo, o.base, o.patch
 	if o.patchFile != "" {
@@ -269,7 +275,7 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, usageErrorf("%v", err)
 	}
 
-	st, err := openState(ctx, o.state)
+	st, err := openState(ctx, stateDir)
 	if err != nil {
 		return 0, err
 	}
