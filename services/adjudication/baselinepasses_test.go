@@ -44,3 +44,34 @@ func TestBaselinePassesFailingOnBothSides(t *testing.T) {
 		})
 	}
 }
+
+// A grader's test name that resolved to no test (sealed so, leniently) is
+// an unverified claim: the verdict cannot be MERGE on the other claims
+// alone. Its honest twin resolves and merges.
+func TestBareClaimResolvingToNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		bare map[string][]string
+		want Decision
+	}{
+		{"resolves to nothing", map[string][]string{"go:TestGone": {}, "go:TestMedian": {claim}}, Inconclusive},
+		{"resolves", map[string][]string{"go:TestMedian": {claim}}, Merge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newRunWith(t, []string{claim}, 0, 0, func(c *criteria.Criteria) { c.BareClaims = tc.bare })
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			v, a := decide(t, b)
+			if v.Decision != tc.want {
+				t.Fatalf("got %s: %s", v.Decision, v.Reason)
+			}
+			if tc.want == Inconclusive && (len(a.Claims) != 2 || a.Claims[1].ID != "go:TestGone" || a.Claims[1].Classification != Invalid) {
+				t.Fatalf("claims %+v", a.Claims)
+			}
+			validate(t, a)
+		})
+	}
+}

@@ -184,6 +184,17 @@ func (r *Run) Gather(missing []string) Evidence {
 		deadline := len(missing) > 0
 		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, deadline), deadline)))
 	}
+	if r.Sealed != nil {
+		// A bare claim (a grader's test name) no test file declares was
+		// sealed as resolving to nothing: it was asked for and cannot be
+		// checked, so it is never silently dropped.
+		for _, bare := range slices.Sorted(maps.Keys(r.Sealed.Criteria.BareClaims)) {
+			if len(r.Sealed.Criteria.BareClaims[bare]) == 0 {
+				e.Claims = append(e.Claims, Claim{ID: bare, Outcome: Unverified, Class: Invalid,
+					Why: "no test file declares it (on either side, with the trusted tests): it names nothing the gate can run"})
+			}
+		}
+	}
 	e.Collateral = r.collateral()
 	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
 	e.Seals = r.seals()
