@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,60 +64,39 @@ func TestEvalSWEBenchDataset(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	repos := filepath.Join(dir, "repos")
-	var instances []string
-	preds := map[string][]map[string]any{}
-	byName := map[string]realworld.Fix{}
+	var fixes []realworld.Fix
 	for _, f := range realworld.Fixes() {
-		byName[f.Name] = f
-	}
-	for _, name := range evalFixes {
-		f := byName[name]
-		gh, err := realworld.GitHubRepo(f.Module)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The mirror layout SWE-bench's harness uses: owner__name.
-		repo, err := realworld.Build(ctx, filepath.Join(repos, strings.Replace(gh, "/", "__", 1)), f, realworld.Proxy{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		inst, p, err := repo.SWEBench(ctx, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(inst)
-		if err != nil {
-			t.Fatal(err)
-		}
-		instances = append(instances, string(b))
-		t.Logf("%s: FAIL_TO_PASS %s, PASS_TO_PASS %s", inst.InstanceID, inst.FailToPass, inst.PassToPass)
-		for kind, patch := range map[string]string{"gold": p.Gold, "empty": p.Empty, "wrong": p.Wrong} {
-			preds[kind] = append(preds[kind], map[string]any{"instance_id": inst.InstanceID, "model_name_or_path": kind, "model_patch": patch})
+		if slices.Contains(evalFixes, f.Name) {
+			fixes = append(fixes, f)
 		}
 	}
-	instFile := filepath.Join(dir, "instances.jsonl")
-	writeFile(t, instFile, strings.Join(instances, "\n")+"\n")
-	// Each predictions file in another of the accepted forms.
-	predFile := map[string]string{}
-	for kind, list := range preds {
+	d, err := realworld.WriteDataset(ctx, dir, fixes, realworld.Proxy{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	instFile, repos := d.Instances, d.Repos
+	// The predictions in each of the accepted forms: JSON Lines (gold), a
+	// JSON array (empty), SWE-bench's object keyed by instance_id (wrong).
+	predFile := map[string]string{"gold": d.Predictions[realworld.PredictGold]}
+	for _, kind := range []string{realworld.PredictEmpty, realworld.PredictWrong} {
+		b, err := os.ReadFile(d.Predictions[kind])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []map[string]any
+		keyed := map[string]any{}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var p map[string]any
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatal(err)
+			}
+			list = append(list, p)
+			keyed[p["instance_id"].(string)] = map[string]any{"model_name_or_path": p["model_name_or_path"], "model_patch": p["model_patch"]}
+		}
 		var data []byte
-		var err error
-		switch kind {
-		case "gold": // JSON Lines
-			var lines []string
-			for _, p := range list {
-				b, _ := json.Marshal(p)
-				lines = append(lines, string(b))
-			}
-			data = []byte(strings.Join(lines, "\n") + "\n")
-		case "empty": // a JSON array
+		if kind == realworld.PredictEmpty {
 			data, err = json.Marshal(list)
-		case "wrong": // SWE-bench's object keyed by instance_id
-			keyed := map[string]any{}
-			for _, p := range list {
-				keyed[p["instance_id"].(string)] = map[string]any{"model_name_or_path": p["model_name_or_path"], "model_patch": p["model_patch"]}
-			}
+		} else {
 			data, err = json.Marshal(keyed)
 		}
 		if err != nil {
@@ -125,6 +105,11 @@ func TestEvalSWEBenchDataset(t *testing.T) {
 		predFile[kind] = filepath.Join(dir, kind+".json")
 		writeFile(t, predFile[kind], string(data))
 	}
+	instances, err := os.ReadFile(instFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("dataset:\n%s", instances)
 
 	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
 	run := func(kind, workers string) (string, map[string]evalResult, evalSummary) {
@@ -138,15 +123,11 @@ func TestEvalSWEBenchDataset(t *testing.T) {
 			t.Errorf("no progress on stderr:\n%s", r.stderr)
 		}
 		results := map[string]evalResult{}
-		for _, line := range instances {
-			var inst struct {
-				ID string `json:"instance_id"`
-			}
-			_ = json.Unmarshal([]byte(line), &inst)
+		for _, id := range d.IDs {
 			var res evalResult
-			readJSON(t, filepath.Join(out, "instances", inst.ID+".json"), &res)
-			results[inst.ID] = res
-			t.Logf("%s %s: %s %s, resolved %v: %s%s", kind, inst.ID, res.Status, res.Decision, res.Resolved, res.Reason, res.Error)
+			readJSON(t, filepath.Join(out, "instances", id+".json"), &res)
+			results[id] = res
+			t.Logf("%s %s: %s %s, resolved %v: %s%s", kind, id, res.Status, res.Decision, res.Resolved, res.Reason, res.Error)
 		}
 		var sum evalSummary
 		readJSON(t, filepath.Join(out, "report.json"), &sum)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -179,4 +180,81 @@ func (g git) raw(ctx context.Context, args ...string) (string, error) {
 		return "", fmt.Errorf("realworld: git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
+}
+
+// Prediction kinds WriteDataset writes.
+const (
+	PredictGold  = "gold"
+	PredictEmpty = "empty"
+	PredictWrong = "wrong"
+)
+
+// Dataset is a SWE-bench-format dataset WriteDataset wrote.
+type Dataset struct {
+	// Repos holds one git repository per module, named owner__name as
+	// SWE-bench's harness names its mirrors.
+	Repos string
+	// Instances is the dataset (JSON Lines); Predictions the predictions
+	// files (JSON Lines) by kind: PredictGold, PredictEmpty, PredictWrong.
+	Instances   string
+	Predictions map[string]string
+	// IDs are the instances' ids, in the file's order; Skipped the fixes
+	// left out because an earlier fix of the same module is in (one
+	// mirror per module).
+	IDs, Skipped []string
+}
+
+// WriteDataset builds each fix's repository under dir/repos and writes
+// the fixes as a SWE-bench-format dataset (with up to passToPass
+// PASS_TO_PASS tests each) and its three predictions files into dir.
+func WriteDataset(ctx context.Context, dir string, fixes []Fix, p Proxy, passToPass int) (*Dataset, error) {
+	d := &Dataset{Repos: filepath.Join(dir, "repos"), Instances: filepath.Join(dir, "instances.jsonl"), Predictions: map[string]string{}}
+	var instances []string
+	preds := map[string][]string{}
+	seen := map[string]bool{}
+	for _, f := range fixes {
+		gh, err := GitHubRepo(f.Module)
+		if err != nil {
+			return nil, err
+		}
+		if seen[gh] {
+			d.Skipped = append(d.Skipped, f.Name)
+			continue
+		}
+		seen[gh] = true
+		repo, err := Build(ctx, filepath.Join(d.Repos, strings.Replace(gh, "/", "__", 1)), f, p)
+		if err != nil {
+			return nil, err
+		}
+		inst, pr, err := repo.SWEBench(ctx, passToPass)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(inst)
+		if err != nil {
+			return nil, err
+		}
+		instances = append(instances, string(b))
+		d.IDs = append(d.IDs, inst.InstanceID)
+		for kind, patch := range map[string]string{PredictGold: pr.Gold, PredictEmpty: pr.Empty, PredictWrong: pr.Wrong} {
+			b, err := json.Marshal(map[string]string{"instance_id": inst.InstanceID, "model_name_or_path": kind, "model_patch": patch})
+			if err != nil {
+				return nil, err
+			}
+			preds[kind] = append(preds[kind], string(b))
+		}
+	}
+	if len(instances) == 0 {
+		return nil, fmt.Errorf("realworld: no fix to write")
+	}
+	if err := os.WriteFile(d.Instances, []byte(strings.Join(instances, "\n")+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("realworld: %w", err)
+	}
+	for kind, lines := range preds {
+		d.Predictions[kind] = filepath.Join(dir, "predictions-"+kind+".jsonl")
+		if err := os.WriteFile(d.Predictions[kind], []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			return nil, fmt.Errorf("realworld: %w", err)
+		}
+	}
+	return d, nil
 }
