@@ -438,8 +438,16 @@ func (c *Criteria) Validate() error {
 }
 
 // ValidateClaim checks a claim's syntax: go:./pkg/path:TestName,
-// pytest:path/test_x.py::test_name, or cmd:LABEL.
+// pytest:path/test_x.py::test_name, or cmd:LABEL. A claim is one line of
+// printable UTF-8: it is shown in verdicts and passed to test runners, so a
+// newline or a control character in it is refused, as is a pytest node id
+// with an empty name and a command label that is not one word (the labels
+// of .sealgate.yaml: 1 to 64 letters, digits, '.', '_' or '-', starting
+// with a letter or digit).
 func ValidateClaim(claim string) error {
+	if i := strings.IndexFunc(claim, isControlRune); i >= 0 || !utf8.ValidString(claim) {
+		return fmt.Errorf("claim %q: a claim is one line of printable text (no newline, tab or control character)", claim)
+	}
 	scheme, rest, ok := strings.Cut(claim, ":")
 	switch {
 	case !ok || rest == "":
@@ -452,17 +460,22 @@ func ValidateClaim(claim string) error {
 		if !strings.HasPrefix(name, "Test") || strings.ContainsAny(name, " \t^$*+?()[]{}|\\") {
 			return fmt.Errorf("claim %q: %q is not a Go test name", claim, name)
 		}
-		if slices.Contains(strings.Split(pkg, "/"), "..") {
+		if slices.Contains(strings.Split(pkg, "/"), "..") || strings.ContainsAny(pkg, " ") {
 			return fmt.Errorf("claim %q: package path must stay inside the repository", claim)
 		}
 	case scheme == "pytest":
-		file, _, ok := strings.Cut(rest, "::")
+		file, name, ok := strings.Cut(rest, "::")
 		if !ok || !strings.HasSuffix(file, ".py") || strings.HasPrefix(file, "/") || slices.Contains(strings.Split(file, "/"), "..") {
 			return fmt.Errorf("claim %q: want pytest:relative/test_file.py::test_name", claim)
 		}
+		for _, part := range strings.Split(name, "::") {
+			if strings.TrimSpace(part) == "" || strings.TrimSpace(part) != part || strings.HasPrefix(part, "-") {
+				return fmt.Errorf("claim %q: every name after the file (test, class::test) must be non-empty, without surrounding spaces or a leading '-'", claim)
+			}
+		}
 	case scheme == "cmd":
-		if strings.TrimSpace(rest) != rest || strings.ContainsAny(rest, "\n\t") {
-			return fmt.Errorf("claim %q: a command label is one word without surrounding spaces", claim)
+		if !isCommandLabel(rest) {
+			return fmt.Errorf("claim %q: a command label is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", claim)
 		}
 	default:
 		return fmt.Errorf("claim %q: unknown kind %q (go, pytest or cmd)", claim, scheme)
@@ -536,6 +549,27 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return true
+}
+
+func isControlRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029'
+}
+
+// isCommandLabel is the spelling of a cmd:LABEL claim's label.
+func isCommandLabel(s string) bool {
+	if len(s) == 0 || len(s) > 64 || !isAlnum(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isAlnum(s[i]) && s[i] != '.' && s[i] != '_' && s[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 func isCommit(s string) bool {

@@ -71,9 +71,20 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestValidateClaim(t *testing.T) {
-	good := []string{"go:./calc:TestAdd", "go:.:TestX", "pytest:tests/test_x.py::test_y[1-2]", "cmd:lint"}
+	good := []string{"go:./calc:TestAdd", "go:.:TestX", "pytest:tests/test_x.py::test_y[1-2]", "cmd:lint",
+		"pytest:tests/test_x.py::TestK::test_m", "pytest:tests/test_x.py::test_p[a b]", "cmd:unit-tests_2.x",
+		"pytest:tests/test_ü.py::test_ü"}
 	bad := []string{"", "go:", "go:calc:TestAdd", "go:./calc:Add", "go:./calc:Test.*", "go:./../x:TestA",
-		"pytest:/abs/test_x.py::t", "pytest:tests/test_x.py", "pytest:../x.py::t", "cmd:", "cmd: x", "rust:foo"}
+		"pytest:/abs/test_x.py::t", "pytest:tests/test_x.py", "pytest:../x.py::t", "cmd:", "cmd: x", "rust:foo",
+		// Newlines and control characters anywhere.
+		"go:./calc:TestAdd\n", "go:./calc\n:TestAdd", "pytest:tests/test_x.py::test_y\nFAKE PASS", "cmd:lint\r",
+		"pytest:tests/test_x.py::test_\x00y", "pytest:tests/test_x.py::test_\x1b[31m", "go:./calc:TestAdd\u2028",
+		"pytest:tests/test_x.py::t\xff",
+		// Command labels are one word.
+		"cmd:unit tests", "cmd:a b", "cmd:lint ", "cmd:-x", "cmd:.hidden", "cmd:a/b", "cmd:" + strings.Repeat("a", 65),
+		// Empty pytest names.
+		"pytest:tests/test_x.py::", "pytest:tests/test_x.py:: ", "pytest:tests/test_x.py::TestK::",
+		"pytest:tests/test_x.py::::test_y", "pytest:tests/test_x.py::-k", "pytest:tests/test_x.py:: test_y"}
 	for _, c := range good {
 		if err := ValidateClaim(c); err != nil {
 			t.Errorf("%q: %v", c, err)

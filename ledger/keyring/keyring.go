@@ -20,6 +20,7 @@ import (
 
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/safefile"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 )
 
@@ -143,9 +144,13 @@ func FileName(identity string) string {
 	return strings.ReplaceAll(identity, "/", "_") + ".key"
 }
 
-// ReadKey reads an Ed25519 private key from a PKCS#8 PEM file.
+// maxKeyFile bounds a key file: a PEM Ed25519 key is about 120 bytes.
+const maxKeyFile = 64 << 10
+
+// ReadKey reads an Ed25519 private key from a PKCS#8 PEM file: a regular
+// file of at most 64 KiB (a FIFO or a device given as a key is refused).
 func ReadKey(path string) (ed25519.PrivateKey, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadRegular(path, maxKeyFile)
 	if err != nil {
 		return nil, err
 	}
@@ -174,24 +179,9 @@ func createKey(path string) (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("keyring: %w", err)
 	}
 	data := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
-	// Write to a temporary file and rename, so a crash never leaves half a key.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".key-*")
-	if err != nil {
-		return nil, fmt.Errorf("keyring: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("keyring: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("keyring: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("keyring: %w", err)
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
+	// Written whole, synced and linked into place: a crash never leaves
+	// half a key, and of two processes making it at once one wins.
+	if err := safefile.WriteNew(path, data, 0o600); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			// Another process created it first: use theirs.
 			return ReadKey(path)

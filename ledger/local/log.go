@@ -679,3 +679,24 @@ func (l *Log) next(key []byte, topic string, after uint64) (offset uint64, e Ent
 	})
 	return offset, e, found, err
 }
+
+// HashAt returns the hash of entry seq, after checking the stored entry
+// against it; an error wrapping ErrMissingEntry when there is no such
+// entry. Callers that recorded a head outside the file compare it with
+// this to tell a ledger that still holds it from one rolled back or
+// replaced.
+func (l *Log) HashAt(seq uint64) (Hash, error) {
+	var e Entry
+	err := l.view(func(tx *bbolt.Tx) error {
+		b, err := bucketsOf(tx)
+		if err != nil {
+			return err
+		}
+		e, err = checkEntry(seq, b.entries.Get(seqKey(seq)))
+		return err
+	})
+	if err != nil {
+		return Hash{}, fmt.Errorf("ledger/local: entry %d: %w", seq, err)
+	}
+	return e.Hash, nil
+}

@@ -407,11 +407,35 @@ func Decide(p Policy, e Evidence) Verdict {
 			gaps = append(gaps, fmt.Sprintf("suite strength is %s, not measured by the gate", s.Source))
 		case s.Killed+s.Survived == 0:
 			gaps = append(gaps, "suite strength is unverified: no mutant ran"+strengthBecause(s))
+			if few := tooFewMutants(s); few != "" {
+				step(AddTest, few)
+			}
 		case *lower < p.StrengthFloor:
-			gaps = append(gaps, fmt.Sprintf("suite strength: %d of %d mutants killed, Wilson lower bound %.3f at %.0f%% confidence is below the floor %.3f",
-				s.Killed, s.Killed+s.Survived, *lower, 100*p.StrengthConfidence, p.StrengthFloor))
+			few := tooFewMutants(s)
+			gap := fmt.Sprintf("suite strength: %d of %d mutants killed, Wilson lower bound %.3f at %.0f%% confidence is below the floor %.3f",
+				s.Killed, s.Killed+s.Survived, *lower, 100*p.StrengthConfidence, p.StrengthFloor)
+			switch {
+			case few != "":
+				gap += ": " + few
+			case s.Survived == 0:
+				// Every mutant was killed, yet too few ran to meet the
+				// floor: the mutator says why, and only more tested code
+				// can raise the bound.
+				gap += strengthBecause(s)
+				step(AddTest, "")
+			}
+			gaps = append(gaps, gap)
 			for _, m := range s.Survivors {
 				step(KillMutant, fmt.Sprintf("%s %s", m.At, m.Mutation))
+			}
+			switch {
+			case strings.HasPrefix(few, "--mutation-max"):
+				step(RaiseLimit, "mutation_max")
+			case few != "" && len(s.Survivors) == 0:
+				// Every mutant the change offers is killed and still too
+				// few: more of the change must be reached by tests for
+				// the gate to judge it.
+				step(AddTest, few)
 			}
 		}
 	}
@@ -514,6 +538,22 @@ func because(c *Coverage) string {
 		return ""
 	}
 	return " (" + c.Reason + ")"
+}
+
+// tooFewMutants returns the mutation service's sentence saying the change
+// offers fewer distinct mutants than the floor needs (or that
+// --mutation-max allows fewer), which starts its reason, or "".
+func tooFewMutants(s *Strength) string {
+	r := s.Reason
+	if !strings.HasPrefix(r, "the change offers ") && !strings.HasPrefix(r, "--mutation-max ") {
+		if _, after, ok := strings.Cut(r, ": the change offers "); ok {
+			r = "the change offers " + after
+		} else {
+			return ""
+		}
+	}
+	sentence, _, _ := strings.Cut(r, ": ")
+	return sentence
 }
 
 func strengthBecause(s *Strength) string {

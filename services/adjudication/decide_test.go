@@ -98,12 +98,24 @@ func TestDecide(t *testing.T) {
 		{name: "coverage NaN", edit: func(e *Evidence) { e.Coverage.Ratio = ptr(math.NaN()) }, want: Inconclusive, reason: "not a ratio"},
 		{name: "coverage switched off explicitly", policy: func(p *Policy) { p.CoverageFloor = 0 }, edit: func(e *Evidence) { e.Coverage = nil }, want: Merge, reason: "not required (floor 0)"},
 		{name: "strength not measured", edit: func(e *Evidence) { e.Strength = nil }, want: Inconclusive, reason: "strength was not measured"},
-		{name: "strength 4 of 4", edit: func(e *Evidence) { e.Strength.Killed = 4 }, want: Inconclusive, reason: "below the floor"},
+		{name: "strength 4 of 4", edit: func(e *Evidence) { e.Strength.Killed = 4 }, want: Inconclusive, reason: "below the floor", step: AddTest},
+		{name: "too few mutants offered", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 3, Reason: "3 mutants: 3 killed; the change offers 3 distinct mutants; the floor needs at least 5"}
+		}, want: Inconclusive, reason: "the change offers 3 distinct mutants; the floor needs at least 5", step: AddTest},
 		{name: "strength with survivors", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 5, Survived: 2, Survivors: []Mutant{{Line{"calc/calc.go", 9}, "< → <="}}}
 		}, want: Inconclusive, reason: "5 of 7", step: KillMutant},
 		{name: "strength on a deleted file", edit: func(e *Evidence) { e.Strength.Unjudgeable = []string{"calc/old.go (deleted)"} }, want: Inconclusive, reason: "cannot judge calc/old.go"},
 		{name: "no mutant ran", edit: func(e *Evidence) { e.Strength = &Strength{Source: Computed} }, want: Inconclusive, reason: "no mutant ran"},
+		{name: "too few mutants, all killed", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 2, Reason: "the change offers 2 distinct mutants; the floor needs at least 5: 2 mutants on the changed, covered lines: 2 killed"}
+		}, want: Inconclusive, reason: "below the floor 0.750: the change offers 2 distinct mutants; the floor needs at least 5", step: AddTest},
+		{name: "too few mutants for --mutation-max", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 3, Reason: "--mutation-max 3 allows only 3 mutants; the floor needs at least 5: 3 mutants on the changed, covered lines: 3 killed"}
+		}, want: Inconclusive, reason: "--mutation-max 3 allows only 3 mutants", step: RaiseLimit},
+		{name: "no mutant offered", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Reason: "no mutation site on the 2 changed, covered lines: the change offers 0 distinct mutants; the floor needs at least 5"}
+		}, want: Inconclusive, reason: "the change offers 0 distinct mutants; the floor needs at least 5", step: AddTest},
 		{name: "strength switched off explicitly", policy: func(p *Policy) { p.StrengthFloor = 0 }, edit: func(e *Evidence) { e.Strength = nil }, want: Merge, reason: "not required (floor 0)"},
 		{name: "conflicting results", edit: func(e *Evidence) { e.Conflicts = []string{"claim-1-patch"} }, want: Inconclusive, reason: "conflicting"},
 		{name: "refused record", edit: func(e *Evidence) { e.Refusals = []string{"bad_signature"} }, want: Inconclusive, reason: "refused"},

@@ -3,6 +3,7 @@ package adjudication
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -315,7 +316,44 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	if patch.Spec.Tree == jobs.TreeOracle && r.Trees != nil && len(r.Trees.OracleRestored) > 0 {
 		c.Why += fmt.Sprintf("; judged by the baseline's test files: the patch's changes to %s were put back", strings.Join(r.Trees.OracleRestored, ", "))
 	}
+	if data := r.restoredData(id); c.Outcome == Refuted && patch.Detail.Outcome == jobs.OutcomeFail && len(data) > 0 {
+		// The claim fails on the patch where the oracle put back test data
+		// the patch changed: a new test may need the patch's fixture. The
+		// gate cannot tell a wrong fix from a fixture the fix needs.
+		c.Outcome = Unverified
+		c.Why = fmt.Sprintf("it fails on the patch with the baseline's versions of test data the patch changes (%s): it may depend on them; %s", clip(data), c.Why)
+	}
 	return c
+}
+
+// restoredData lists the test data (not Go or Python code) the oracle put
+// back in or under the claim's package (Go) or test module's directory
+// (pytest).
+func (r *Run) restoredData(claim string) []string {
+	if r.Trees == nil {
+		return nil
+	}
+	var dir string
+	switch {
+	case strings.HasPrefix(claim, "go:"):
+		pkg, _, _ := strings.Cut(strings.TrimPrefix(claim, "go:"), ":")
+		dir = path.Clean(strings.TrimPrefix(pkg, "./"))
+	case strings.HasPrefix(claim, "pytest:"):
+		file, _, _ := strings.Cut(strings.TrimPrefix(claim, "pytest:"), "::")
+		dir = path.Dir(file)
+	default:
+		return nil
+	}
+	var out []string
+	for _, f := range r.Trees.OracleRestored {
+		if strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".py") {
+			continue
+		}
+		if dir == "." || f == dir || strings.HasPrefix(f, dir+"/") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Suites lists the ids of the full-suite jobs planned on the patch, sorted:

@@ -435,3 +435,31 @@ func TestRunEditedTestFailingIsForAHuman(t *testing.T) {
 		validate(t, a)
 	}
 }
+
+func TestRunClaimNeedingTheFixtureItChangedIsUnverified(t *testing.T) {
+	// A new test that reads a fixture the patch changes fails on the patch
+	// with the baseline's fixture put back: not a refutation (the fix may
+	// need its fixture), not a pass.
+	b := newRun(t, []string{claim}, 0, 0)
+	b.recs[2].Record.GetTreesMaterialized().OracleRestored = []string{"calc/testdata/golden.txt"}
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeAbsent)
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomeFail)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMean=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMean=pass")
+	v, a := decide(t, b)
+	if v.Decision != Inconclusive || !strings.Contains(v.Reason, "calc/testdata/golden.txt") {
+		t.Fatalf("got %s: %s", v.Decision, v.Reason)
+	}
+	validate(t, a)
+	// Without changed test data the same failure refutes the claim.
+	b = newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeAbsent)
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomeFail)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMean=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMean=pass")
+	if v, _ := decide(t, b); v.Decision != Block {
+		t.Fatalf("without changed test data: %s: %s", v.Decision, v.Reason)
+	}
+}

@@ -81,6 +81,8 @@ type Workspace struct {
 	// references are the unmutated runs of the tests that judge mutants,
 	// per module and package: how long each passing one took.
 	references map[string]map[string]time.Duration
+	// py is the run's Python mutant switch (pymutant.go).
+	py pyRun
 }
 
 // Open materializes the baseline, the patch and the oracle trees of co
@@ -340,12 +342,15 @@ func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
 	return w.splice(dir, s.Splice)
 }
 
-// env is the environment of every job: named variables only.
-func (e *Executor) env() []string {
-	return []string{
+// env is the environment of a pytest or command process: named variables
+// only. Its Go build cache is one of the run's own, per side (see start),
+// never the gate's: tested code could plant entries there for later
+// builds.
+func (e *Executor) env(cache string) []string {
+	env := []string{
 		"PATH=" + filepath.Join(e.Go.Root, "bin") + ":/usr/bin:/bin",
 		"GOROOT=" + e.Go.Root,
-		"GOCACHE=" + e.Go.Cache,
+		"GOCACHE=" + cache,
 		"GOMODCACHE=" + e.Go.ModCache,
 		"GOPROXY=off",
 		"GOTOOLCHAIN=local",
@@ -354,11 +359,15 @@ func (e *Executor) env() []string {
 		"GOFLAGS=",
 		"LC_ALL=C",
 	}
+	if cfg := e.goConfigDir(); cfg != "" {
+		env = append(env, "XDG_CONFIG_HOME="+cfg)
+	}
+	return env
 }
 
 // envWithPath is env with dirs put first in PATH.
-func (e *Executor) envWithPath(dirs []string) []string {
-	env := e.env()
+func (e *Executor) envWithPath(cache string, dirs []string) []string {
+	env := e.env(cache)
 	if len(dirs) == 0 {
 		return env
 	}

@@ -492,7 +492,9 @@ func (w *Workspace) store(data []byte, b *goBin) error {
 	if err := os.MkdirAll(w.binDir(), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(w.binDir(), b.name), data, 0o755)
+	// Executable, not readable: a test cannot read its own binary (the
+	// mutant schemata's switch is compiled in).
+	return os.WriteFile(filepath.Join(w.binDir(), b.name), data, 0o111)
 }
 
 // errorsIsNotExist reports a missing file.

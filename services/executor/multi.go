@@ -1,17 +1,21 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sealgate/sealgate/services/executor/gotest"
+	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
 )
 
 // proc is one process of a multi-process job (coverage, mutant).
@@ -24,6 +28,7 @@ type proc struct {
 	rw      []string // extra writable binds (outside the tree)
 	path    []string // directories put before the job environment's PATH
 	timeout time.Duration
+	side    string // the side whose Go build cache the process gets
 }
 
 type procResult struct {
@@ -49,9 +54,16 @@ func (e *Executor) start(ctx context.Context, w *Workspace, a *Answer, p proc) (
 	}
 	l := w.Limits
 	l.Timeout = p.timeout
+	// A Go build cache of the run's own, one per side: a declared command
+	// that runs go test builds into it, and what one side's code plants
+	// there reaches neither the other side nor a later run.
+	cache := filepath.Join(w.dir, "gocache-"+cmpOr(p.side, "none"))
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return procResult{}, err
+	}
 	spec := sandbox.Spec{
-		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(p.path), p.env...),
-		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache), p.ro...), Writable: append(existing(e.Go.Cache), p.rw...),
+		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(cache, p.path), p.env...),
+		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache, e.goConfigDir()), p.ro...), Writable: append([]string{cache}, p.rw...),
 		Limits: l, Stdout: stdout, Stderr: stderr,
 	}
 	res, err := e.Sandbox.Run(ctx, spec)
@@ -114,21 +126,40 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 const treeSchemata = "schemata"
 
 // executeMutant runs the tests that reach a mutant's line, one at a time,
-// with the mutant switched on, until one fails: each package's schemata
-// test binary is built once per run, and each test has run once unmutated
-// (the reference run) before it judges a mutant.
+// with the mutant switched on, until one kills it: each package's schemata
+// test binary is built once per run (unreadable to the tests it runs), each
+// test has run once with the switch's inert token (the reference run), and
+// every run happens in a copy of the oracle tree, not of the schemata
+// source, which holds the tokens' digests.
+//
+// A kill is attributable or it is none: the test that reaches the mutant
+// ran (its own run event), failed by its own fail event, and the mutated
+// site executed in that process (the hit marker holds exactly this
+// mutant's token). A panic at package initialization, a build failure, an
+// exit before the tests start, or a failure the mutated site had no part in
+// is no kill: the mutant is stillborn, out of both sides of the ratio. A
+// timeout counts only with the hit marker and a fast reference run.
 func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
 	done := func(outcome, format string, args ...any) *Answer {
 		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
 		return a
 	}
-	src := w.pristine[treeSchemata]
-	if src == "" {
+	if w.pristine[treeSchemata] == "" {
 		return done(jobs.OutcomeStillborn, "no schemata tree was built for this run")
+	}
+	m := s.Mutation
+	sw := mutant.Switch{Var: m.Var, Tokens: map[int]string{m.ID: m.Token}, Inert: m.Inert}
+	if m.Var == "" || m.Token == "" || m.Inert == "" {
+		return done(jobs.OutcomeStillborn, "the mutant has no switch: it cannot be told apart from its reference run")
+	}
+	_, runTree, err := w.variantOf(w.mutantRunKey())
+	if err != nil {
+		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	timeout := timeoutOf(s)
 	ran := 0
+	var unattributed []string
 	for _, tg := range s.Targets {
 		t := goTarget{variant: treeSchemata, module: s.Module, pkg: tg.Package, importPath: tg.ImportPath}
 		b, err := e.buildTest(ctx, w, a, t, 2*timeout)
@@ -138,7 +169,7 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 		if b.failed != "" || b.noTests {
 			return done(jobs.OutcomeStillborn, "the schemata build of %s failed: %s", tg.Package, cmpOr(b.failed, "no test files"))
 		}
-		refs, err := e.references(ctx, w, a, s, b, t, timeout)
+		refs, err := e.references(ctx, w, a, s, b, t, runTree, sw, timeout)
 		if err != nil {
 			return done(jobs.OutcomeUnrunnable, "%v", err)
 		}
@@ -147,43 +178,94 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			if !ok {
 				continue // fails unmutated: it cannot judge a mutant
 			}
-			dir, out, cleanup, err := w.jobTree(src)
-			if err != nil {
-				cleanup()
-				return done(jobs.OutcomeUnrunnable, "%v", err)
-			}
-			_, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", "^" + test + "$"},
-				[]string{"SEALGATE_MUTANT=" + strconv.Itoa(s.Mutation.ID)}, timeout)
-			cleanup()
+			outcome, hit, r, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, timeout)
 			if err != nil {
 				return done(jobs.OutcomeUnrunnable, "%v", err)
 			}
-			a.Detail.Runs = append(a.Detail.Runs, jobs.Run{Verdict: test, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(),
-				WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
 			ran++
 			switch {
-			case r.res.Termination == sandbox.Exited && r.res.ExitCode == 0:
+			case outcome.Kind == gotest.OutcomePass:
 				continue
-			case r.res.Termination == sandbox.Timeout && ref >= timeout/3:
-				return done(jobs.OutcomeStillborn, "%s timed out and its reference run took %v of the %v limit", test, ref.Round(time.Millisecond), timeout)
-			case r.res.Termination == sandbox.Exited, r.res.Termination == sandbox.Timeout:
+			case outcome.Kind == gotest.OutcomeFail && hit:
 				a.Detail.KilledBy = tg.ImportPath + "." + test
-				return done(jobs.OutcomeKilled, "%s fails with the mutant (%s, exit %d)", test, r.res.Termination, r.res.ExitCode)
+				return done(jobs.OutcomeKilled, "%s fails with the mutant after its site ran (%s)", test, outcome.Reason)
+			case outcome.Kind == gotest.OutcomeHarnessDied && r.res.Termination == sandbox.Timeout || outcome.Kind == gotest.OutcomeHarnessDied && strings.Contains(outcome.Reason, "-timeout"):
+				if hit && ref < timeout/3 {
+					a.Detail.KilledBy = tg.ImportPath + "." + test
+					return done(jobs.OutcomeKilled, "%s hangs with the mutant after its site ran; its reference run took %v", test, ref.Round(time.Millisecond))
+				}
+				return done(jobs.OutcomeStillborn, "%s timed out with the mutant (site ran: %v; reference run %v of the %v limit)", test, hit, ref.Round(time.Millisecond), timeout)
+			case outcome.Kind == gotest.OutcomeFail:
+				// It failed, but not where the mutant is: whatever failed
+				// it, the mutant did not. Keep looking.
+				unattributed = append(unattributed, test)
+				continue
 			default:
-				return done(jobs.OutcomeStillborn, "%s died with the mutant (%s): a harness death is no kill", test, r.res.Termination)
+				return done(jobs.OutcomeStillborn, "%s with the mutant is no verdict of the test (%s): no attributable kill", test, outcome)
 			}
 		}
 	}
-	if ran == 0 {
+	switch {
+	case ran == 0:
 		return done(jobs.OutcomeStillborn, "no test that reaches the line passes unmutated")
+	case len(unattributed) > 0:
+		return done(jobs.OutcomeStillborn, "%s failed with the mutant without its site running: a failure the mutant had no part in is no kill", strings.Join(unattributed, ", "))
 	}
-	return done(jobs.OutcomeSurvived, "%d test(s) reaching %s:%d pass with %s", ran, s.Mutation.Path, s.Mutation.Line, s.Mutation.Description)
+	return done(jobs.OutcomeSurvived, "%d test(s) reaching %s:%d pass with %s", ran, m.Path, m.Line, m.Description)
+}
+
+// mutantRunKey is the tree mutant and reference runs happen in: the oracle
+// with the files the schemata tree also splices and drops.
+func (w *Workspace) mutantRunKey() string {
+	return variantKey(jobs.TreeOracle, nil, w.Spliceable(""), w.HarnessDrops(""), nil)
+}
+
+// mutantRun runs test with the switch's value for id (id 0: the inert
+// token) in a fresh copy of the run tree, and judges the test by its own
+// events; hit says whether the marker holds exactly the mutant's token.
+func (e *Executor) mutantRun(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, runTree, test string, sw mutant.Switch, id int, timeout time.Duration) (gotest.Outcome, bool, procResult, error) {
+	dir, out, cleanup, err := w.jobTree(runTree)
+	defer cleanup()
+	if err != nil {
+		return gotest.Outcome{}, false, procResult{}, err
+	}
+	v := e.viewOf(w, dir, out)
+	marker := path.Join(filepathSlash(v.out), "hit")
+	var env string
+	if id == 0 {
+		env, err = sw.InertEnv(marker)
+	} else {
+		env, err = sw.Env(id, marker)
+	}
+	if err != nil {
+		return gotest.Outcome{}, false, procResult{}, err
+	}
+	stream, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", "^" + test + "$"}, []string{env}, timeout)
+	if err != nil {
+		return gotest.Outcome{}, false, r, err
+	}
+	label := test
+	if id == 0 {
+		label = "REFERENCE " + test
+	}
+	a.Detail.Runs = append(a.Detail.Runs, jobs.Run{Verdict: label, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(),
+		WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
+	hitBytes, err := jobfile.Read(out, "hit", 4096)
+	hit := err == nil && id != 0 && mutant.HitBy(hitBytes, sw, id)
+	if r.dropped > 0 || stream == nil {
+		return gotest.Outcome{Kind: gotest.OutcomeInconsistent, Reason: "the test stream could not be read whole"}, hit, r, nil
+	}
+	report, err := gotest.Read(bytes.NewReader(stream))
+	if err != nil {
+		return gotest.Outcome{Kind: gotest.OutcomeInconsistent, Reason: err.Error()}, hit, r, nil
+	}
+	return gotest.Verdict(report, t.importPath, test, r.res.ExitCode, termination(r.res.Termination)), hit, r, nil
 }
 
 // references runs, once per run and package, every test that will judge
-// a mutant of the package with the schemata binary unmutated, and returns
-// how long each passing one took.
-func (e *Executor) references(ctx context.Context, w *Workspace, a *Answer, s *jobs.Spec, b *goBin, t goTarget, timeout time.Duration) (map[string]time.Duration, error) {
+// a mutant of the package with the schemata binary and the switch's inert
+// token, and returns how long each passing one took.
+func (e *Executor) references(ctx context.Context, w *Workspace, a *Answer, s *jobs.Spec, b *goBin, t goTarget, runTree string, sw mutant.Switch, timeout time.Duration) (map[string]time.Duration, error) {
 	key := s.Module + "\x00" + t.pkg
 	w.mu.Lock()
 	refs, ok := w.references[key]
@@ -199,19 +281,11 @@ func (e *Executor) references(ctx context.Context, w *Workspace, a *Answer, s *j
 	}
 	refs = map[string]time.Duration{}
 	for _, test := range w.referenceTests(key, all) {
-		dir, out, cleanup, err := w.jobTree(w.pristine[treeSchemata])
-		if err != nil {
-			cleanup()
-			return nil, err
-		}
-		_, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", "^" + test + "$"}, nil, timeout)
-		cleanup()
+		outcome, _, r, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, 0, timeout)
 		if err != nil {
 			return nil, err
 		}
-		a.Detail.Runs = append(a.Detail.Runs, jobs.Run{Verdict: "REFERENCE " + test, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(),
-			WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
-		if r.res.Termination == sandbox.Exited && r.res.ExitCode == 0 {
+		if outcome.Kind == gotest.OutcomePass {
 			refs[test] = r.res.Wall
 		}
 	}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -195,6 +196,14 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 			m.tests[rel] = true
 		}
 	}
+	// A package that embeds a changed data file (//go:embed) is measured
+	// too: its data mutants run against every test of the package.
+	for _, dir := range w.embeddingChangedData() {
+		if m, rel, ip, ok := modOf(dir); ok {
+			m.cover = append(m.cover, ip)
+			m.tests[rel] = true
+		}
+	}
 	for _, claim := range c.Claims {
 		pkg, _, err := jobs.ParseClaim(claim)
 		if err != nil {
@@ -223,6 +232,51 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 		}
 	}
 	return append(out, w.baselineCoverageJobs(c)...)
+}
+
+// embeddingChangedData lists the directories, above a changed file that is
+// not Go source, whose package's non-test files hold a //go:embed
+// directive: packages that may compile the changed data in.
+func (w *Workspace) embeddingChangedData() []string {
+	root := w.pristine[jobs.TreeOracle]
+	embeds := map[string]bool{}
+	embedding := func(dir string) bool {
+		if v, ok := embeds[dir]; ok {
+			return v
+		}
+		embeds[dir] = false
+		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dir), n)); err == nil && bytes.Contains(b, []byte("//go:embed")) {
+				embeds[dir] = true
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, ch := range w.co.Changes {
+		if ch.Kind == checkout.Deleted || ch.Class != checkout.ClassOther && ch.Class != checkout.ClassForeign {
+			continue
+		}
+		for dir := path.Dir(ch.Path); ; dir = path.Dir(dir) {
+			if embedding(dir) {
+				out = append(out, dir)
+			}
+			if dir == "." || dir == "/" {
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // baselineCoverageJobs plans, per package of the Go claims, one run of the

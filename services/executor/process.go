@@ -164,7 +164,7 @@ func (e *Executor) pytestProc(dir, out string, s *jobs.Spec) (proc, func(procRes
 	report := filepath.Join(out, "junit.xml")
 	argv := append([]string{s.Python}, PytestArgs(report)...)
 	argv = append(argv, s.Tests...)
-	p := proc{dir: dir, argv: argv, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out},
+	p := proc{dir: dir, side: s.Side, argv: argv, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out},
 		timeout: timeoutOf(s)}
 	return p, func(r procResult) judged {
 		rep, err := readJUnit(out, "junit.xml")
@@ -378,7 +378,7 @@ func (e *Executor) commandProc(dir, out string, s *jobs.Spec) (proc, func(procRe
 	if s.Python != "" {
 		path = []string{filepath.Dir(s.Python)}
 	}
-	p := proc{dir: dir, argv: argv, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, path: path, timeout: timeoutOf(s)}
+	p := proc{dir: dir, side: s.Side, argv: argv, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, path: path, timeout: timeoutOf(s)}
 	return p, func(r procResult) judged {
 		exit := r.res.ExitCode
 		j := judged{}

@@ -13,7 +13,6 @@ import (
 	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
-	"github.com/sealgate/sealgate/services/executor/junit"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/reach/pycov"
 )
@@ -196,7 +195,7 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 		return fail(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	data, report, junitPath := filepath.Join(out, "coverage.data"), filepath.Join(out, "coverage.json"), filepath.Join(out, "junit.xml")
-	p := proc{dir: dir, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s),
+	p := proc{dir: dir, side: s.Side, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s),
 		argv: append([]string{s.Python, "-m", "coverage", "run", "--rcfile=" + rc, "--data-file=" + data}, PytestArgs(junitPath)...)}
 	r, err := e.start(ctx, w, a, p)
 	if err != nil {
@@ -271,68 +270,4 @@ func commandSuite(c *criteria.Criteria) *jobs.Spec {
 	}
 	return &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Runner: jobs.RunnerCommand,
 		Run: c.Suite.Run, JUnit: c.Suite.JUnit, Python: c.Python, TimeoutSec: c.Limits.SuiteTimeoutSec}
-}
-
-// executePytestMutant runs the tests that reach a Python mutant's line,
-// in a copy of the oracle tree with the mutant's edit made, stopping at the
-// first failure (-x). A failing test kills it; all passing lets it
-// survive; anything that is not a test verdict (collection errors, no
-// tests, a timeout, a death) makes it stillborn, out of both sides of the
-// ratio.
-func (e *Executor) executePytestMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
-	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
-	done := func(outcome, format string, args ...any) *Answer {
-		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
-		return a
-	}
-	m := s.Mutation
-	var tests []string
-	for _, t := range s.Targets {
-		tests = append(tests, t.Tests...)
-	}
-	if len(tests) == 0 {
-		return done(jobs.OutcomeStillborn, "no test reaches the mutant's line")
-	}
-	dir, out, cleanup, err := w.processTrees(s)
-	defer cleanup()
-	if err != nil {
-		return done(jobs.OutcomeUnrunnable, "%v", err)
-	}
-	file := filepath.Join(dir, filepath.FromSlash(m.Path))
-	src, err := os.ReadFile(file)
-	if err != nil || m.Start < 0 || m.End < m.Start || m.End > len(src) {
-		return done(jobs.OutcomeStillborn, "the mutant's edit does not fit %s", m.Path)
-	}
-	mutated := append(append(append([]byte{}, src[:m.Start]...), m.Replacement...), src[m.End:]...)
-	if err := os.WriteFile(file, mutated, 0o644); err != nil {
-		return done(jobs.OutcomeUnrunnable, "%v", err)
-	}
-	report := filepath.Join(out, "junit.xml")
-	argv := append(append([]string{s.Python}, PytestArgs(report)...), "-x")
-	r, err := e.start(ctx, w, a, proc{dir: dir, argv: append(argv, tests...), env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s)})
-	if err != nil {
-		return done(jobs.OutcomeUnrunnable, "sandbox: %v", err)
-	}
-	if r.res.Termination != sandbox.Exited {
-		return done(jobs.OutcomeStillborn, "the tests did not finish with the mutant (%s)", r.res.Termination)
-	}
-	rep, rerr := readJUnit(out, "junit.xml")
-	switch r.res.ExitCode {
-	case 0:
-		if rerr != nil || rep.Totals.Cases == 0 {
-			return done(jobs.OutcomeStillborn, "exit 0 but no test was reported")
-		}
-		return done(jobs.OutcomeSurvived, "%d reaching tests pass with the mutant", rep.Totals.Cases)
-	case 1:
-		if rerr == nil {
-			for _, c := range rep.Cases {
-				if c.Status == junit.StatusFailed || c.Status == junit.StatusErrored {
-					a.Detail.KilledBy = junit.NodeID(c)
-					return done(jobs.OutcomeKilled, "%s fails with the mutant", a.Detail.KilledBy)
-				}
-			}
-		}
-		return done(jobs.OutcomeKilled, "pytest exit 1 with the mutant")
-	}
-	return done(jobs.OutcomeStillborn, "pytest exit %d with the mutant, %s", r.res.ExitCode, pytestExit(r.res.ExitCode))
 }

@@ -407,18 +407,20 @@ func TestExecutePytestMutant(t *testing.T) {
 		killedBy string
 		runs     int
 	}{
-		// -x: test_mul passes, test_add fails and stops the run.
-		{"killed", mutant(1, "calc.py", plus, plus+1, "-", mul, add, sub), jobs.OutcomeKilled, add + " fails with the mutant", add, 1},
-		// -x again: the slow test hangs with this mutant, but the run
-		// stops at test_add before it.
-		{"stops at the first failure", withTimeout(mutant(9, "calc.py", plus, plus+1, "-", add, slow), 20), jobs.OutcomeKilled, add + " fails", add, 1},
-		{"survived", mutant(2, "calc.py", one, one+1, "2", add, mul, sub), jobs.OutcomeSurvived, "3 reaching tests pass with the mutant", "", 1},
+		// The reference run of the three tests, then the mutant's: test_mul
+		// passes, test_add fails in its call phase and stops the run.
+		{"killed", mutant(1, "calc.py", plus, plus+1, "-", mul, add, sub), jobs.OutcomeKilled, add + " fails in its call phase with the mutant", add, 2},
+		// The slow test hangs with this mutant, but the run stops at
+		// test_add before it.
+		{"stops at the first failure", withTimeout(mutant(9, "calc.py", plus, plus+1, "-", add, slow), 20), jobs.OutcomeKilled, add + " fails", add, 2},
+		// The reference run of these three tests is made: one run.
+		{"survived", mutant(2, "calc.py", one, one+1, "2", add, mul, sub), jobs.OutcomeSurvived, "3 reaching tests pass with the mutant; the mutated code at calc.py:2 never ran in them", "", 1},
 		{"edit past the end", mutant(3, "calc.py", len(src)+1, len(src)+2, "-", add), jobs.OutcomeStillborn, "the mutant's edit does not fit calc.py", "", 0},
 		{"edit backwards", mutant(4, "calc.py", plus+1, plus, "-", add), jobs.OutcomeStillborn, "does not fit", "", 0},
 		{"no such file", mutant(5, "nowhere.py", 0, 1, "-", add), jobs.OutcomeStillborn, "does not fit nowhere.py", "", 0},
 		{"no reaching tests", mutant(6, "calc.py", plus, plus+1, "-"), jobs.OutcomeStillborn, "no test reaches the mutant's line", "", 0},
 		// A syntax error: the test modules do not collect.
-		{"does not compile", mutant(7, "calc.py", plus, plus+1, "+)", add), jobs.OutcomeStillborn, "pytest exit 4 with the mutant", "", 1},
+		{"does not compile", mutant(7, "calc.py", plus, plus+1, "+)", add), jobs.OutcomeStillborn, "with the mutant, ", "", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := env.e.Execute(ctx, env.w, tc.spec)

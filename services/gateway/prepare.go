@@ -235,9 +235,10 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	c.Limits.StabilityReruns = req.StabilityReruns
 	// Each process gets a share of the run's deadline, so that a hanging
 	// test is a timeout the verdict can name (hang), not a deadline that
-	// swallows the run.
-	c.Limits.ClaimTimeoutSec = max(1, int(min(timeout/4, criteria.DefaultClaimTimeoutSec*time.Second)/time.Second))
-	c.Limits.SuiteTimeoutSec = max(1, int(min(timeout/2, criteria.DefaultSuiteTimeoutSec*time.Second)/time.Second))
+	// swallows the run: a claim's process a quarter of it, a suite's half
+	// (--timeout 1h: 15 and 30 minutes).
+	c.Limits.ClaimTimeoutSec = max(1, int(timeout/4/time.Second))
+	c.Limits.SuiteTimeoutSec = max(1, int(timeout/2/time.Second))
 	// Each claim is two jobs at least, and two test runs: a grader's long
 	// list of claims (PASS_TO_PASS) gets room in the budget and the plan's
 	// fan-out, sealed with the rest.

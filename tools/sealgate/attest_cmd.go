@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/safefile"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/signing/attest"
 	"github.com/sealgate/sealgate/services/signing/tlog"
@@ -106,7 +107,7 @@ the services it runs (sealgate serve --keys), and every process the policy
 				return infraErrorf("%v", err)
 			}
 			path := filepath.Join(svcOut, trustFile)
-			if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			if err := safefile.WriteAtomic(path, append(b, '\n'), 0o644); err != nil {
 				return infraErrorf("%v", err)
 			}
 			for _, id := range keyring.Identities() {
@@ -131,15 +132,13 @@ func writeKeyPair(dir string, a attest.Algorithm) (*attest.Signer, error) {
 		return nil, err
 	}
 	priv, pub := filepath.Join(dir, verdictKeyFile), filepath.Join(dir, verdictPubFile)
-	// Written under a temporary name, owner-only from the first byte.
-	tmp := priv + ".tmp"
-	if err := os.WriteFile(tmp, privPEM, 0o600); err != nil {
+	// Each written whole or not at all, owner-only from the first byte;
+	// the public half last, so a crash never leaves a public key whose
+	// private half is not the one on disk.
+	if err := safefile.WriteAtomic(priv, privPEM, 0o600); err != nil {
 		return nil, err
 	}
-	if err := os.Rename(tmp, priv); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(pub, pubPEM, 0o644); err != nil {
+	if err := safefile.WriteAtomic(pub, pubPEM, 0o644); err != nil {
 		return nil, err
 	}
 	return attest.ParseSigner(privPEM)
@@ -151,9 +150,9 @@ func writeKeyPair(dir string, a attest.Algorithm) (*attest.Signer, error) {
 func loadSigner(flag, state string) (*attest.Signer, string, error) {
 	switch {
 	case flag != "":
-		b, err := os.ReadFile(flag)
+		b, err := readInput("--signing-key", flag, maxKeyFile, "")
 		if err != nil {
-			return nil, "", usageErrorf("--signing-key: %v", err)
+			return nil, "", err
 		}
 		s, err := attest.ParseSigner(b)
 		if err != nil {
@@ -172,7 +171,7 @@ func loadSigner(flag, state string) (*attest.Signer, string, error) {
 		return s, "$" + signingKeyEnv, nil
 	}
 	dir := filepath.Join(state, keysDir)
-	b, err := os.ReadFile(filepath.Join(dir, verdictKeyFile))
+	b, err := safefile.ReadRegular(filepath.Join(dir, verdictKeyFile), maxKeyFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		s, err := writeKeyPair(dir, attest.Ed25519)
 		if err != nil {
@@ -190,11 +189,26 @@ func loadSigner(flag, state string) (*attest.Signer, string, error) {
 	return s, filepath.Join(dir, verdictKeyFile), nil
 }
 
-// openLog opens the transparency log a verification seals into.
-func openLog(ctx context.Context, kind, rekorURL, state string) (tlog.Log, string, error) {
+// openLog opens the transparency log a verification seals into. The
+// embedded log must still hold what the anchor and the ledger's last seal
+// say it held, and its files must recompute to its checkpoints; a damaged
+// or rolled-back log is refused (exit 4) before anything is appended.
+// Each checkpoint it hands out is recorded in the anchor.
+func openLog(ctx context.Context, kind, rekorURL, state string, anchors *anchorStore, seal *sealMark) (tlog.Log, string, error) {
 	switch cmp.Or(kind, tlog.KindEmbedded) {
 	case tlog.KindEmbedded:
-		l, err := embedded.Open(ctx, filepath.Join(state, tlogDir), embedded.Options{})
+		dir := filepath.Join(state, tlogDir)
+		expect, err := logExpectations(anchors.current(), seal, anchors.path)
+		if err != nil {
+			return nil, "", err
+		}
+		l, err := embedded.Open(ctx, dir, embedded.Options{
+			Expect: expect, Label: dir,
+			OnCheckpoint: func(p embedded.Published) error { return anchors.markLog(p.LogID, p) },
+		})
+		if embedded.IsCorrupt(err) {
+			return nil, "", infraErrorf("%v; %s", err, repairHint(state))
+		}
 		if err != nil {
 			return nil, "", infraErrorf("%v", err)
 		}
@@ -209,10 +223,36 @@ func openLog(ctx context.Context, kind, rekorURL, state string) (tlog.Log, strin
 	return nil, "", usageErrorf("--tlog %q: want embedded or rekor", kind)
 }
 
+// logExpectations are the heads the embedded log must still hold: the
+// anchor's and the ledger's last seal's, unless their log was moved aside
+// on purpose.
+func logExpectations(a anchor, seal *sealMark, anchorPath string) ([]embedded.Head, error) {
+	var out []embedded.Head
+	if m := a.Log; m != nil && !a.retired(m.LogID) {
+		root, _ := hex.DecodeString(m.RootHash)
+		out = append(out, embedded.Head{LogID: m.LogID, Size: m.TreeSize, Root: root, Source: "the anchor " + anchorPath})
+	}
+	if seal != nil && !a.retired(seal.rec.LogId) {
+		size, root, err := embedded.CheckpointHead(seal.rec.Checkpoint)
+		if err != nil || size != seal.rec.TreeSize {
+			return nil, infraErrorf("the ledger's seal of run %s (record #%d) names no readable checkpoint: run `sealgate ledger verify`", seal.run, seal.seq)
+		}
+		out = append(out, embedded.Head{LogID: seal.rec.LogId, Size: size, Root: root,
+			Source: fmt.Sprintf("the ledger's last seal (run %s, record #%d)", seal.run, seal.seq)})
+	}
+	return out, nil
+}
+
+// repairHint is what to do about a damaged embedded log.
+func repairHint(state string) string {
+	return fmt.Sprintf("restore %s from a backup, or run `sealgate state repair-log --state %s` (rebuilds it from its own files and the sealed bundles; --move-aside starts a new log)", filepath.Join(state, tlogDir), state)
+}
+
 type attestVerifyOptions struct {
 	patchFile, repo, base, patch string
 	key, logKey                  string
 	json                         bool
+	maxPatchBytes                int64
 }
 
 func newAttestCmd(stdout io.Writer) *cobra.Command {
@@ -249,6 +289,9 @@ It exits 0 when every check passes and 1 naming the first that fails.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.maxPatchBytes <= 0 {
+				return usageErrorf("--max-patch-bytes %d must be positive", o.maxPatchBytes)
+			}
 			return attestVerify(cmd.Context(), stdout, args[0], o)
 		},
 	}
@@ -260,6 +303,7 @@ It exits 0 when every check passes and 1 naming the first that fails.`,
 	f.StringVar(&o.key, "key", "", "the verdict public key, PEM (required)")
 	f.StringVar(&o.logKey, "log-key", "", "the transparency log's key (required)")
 	f.BoolVar(&o.json, "json", false, "print the report as JSON")
+	f.Int64Var(&o.maxPatchBytes, "max-patch-bytes", defaultMaxPatchBytes, "largest --patch-file read, in bytes")
 	cmd.AddCommand(v)
 	return cmd
 }
@@ -279,25 +323,38 @@ func attestVerify(ctx context.Context, w io.Writer, path string, o *attestVerify
 	case o.base != "" && o.repo == "":
 		return usageErrorf("--base needs --repo")
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return usageErrorf("bundle: %v", err)
+	// Zero is the default (callers in this package leave it unset).
+	maxPatch := cmp.Or(o.maxPatchBytes, defaultMaxPatchBytes)
+	if maxPatch < 0 {
+		return usageErrorf("--max-patch-bytes %d must be positive", o.maxPatchBytes)
 	}
-	key, err := os.ReadFile(o.key)
+	raw, err := readInput("bundle", path, maxBundleFile, "")
 	if err != nil {
-		return usageErrorf("--key: %v", err)
+		return err
 	}
-	logKey, err := os.ReadFile(o.logKey)
+	key, err := readInput("--key", o.key, maxKeyFile, "")
 	if err != nil {
-		return usageErrorf("--log-key: %v", err)
+		return err
+	}
+	// Keys the caller gives are the caller's to fix: garbage is a usage
+	// error, not a verification that failed.
+	if _, err := attest.ParseVerifier(key); err != nil {
+		return usageErrorf("--key %s is not a verdict public key (PEM): %v", o.key, err)
+	}
+	logKey, err := readInput("--log-key", o.logKey, maxKeyFile, "")
+	if err != nil {
+		return err
+	}
+	if _, err := attest.LogIDOf(logKey); err != nil {
+		return usageErrorf("--log-key %s is neither a note verifier key (log.pub) nor a PEM public key: %v", o.logKey, err)
 	}
 	want := attest.Expect{Key: key, LogKey: logKey}
+	var patchDiff []byte
 	if o.patchFile != "" {
-		b, err := os.ReadFile(o.patchFile)
-		if err != nil {
-			return usageErrorf("--patch-file: %v", err)
+		if patchDiff, err = readInput("--patch-file", o.patchFile, maxPatch, "--max-patch-bytes"); err != nil {
+			return err
 		}
-		sum := sha256.Sum256(b)
+		sum := sha256.Sum256(patchDiff)
 		want.PatchSHA256 = hex.EncodeToString(sum[:])
 	}
 	if o.repo != "" && o.base != "" {
@@ -309,9 +366,7 @@ func attestVerify(ctx context.Context, w io.Writer, path string, o *attestVerify
 		}
 		defer os.RemoveAll(scratch)
 		in := checkout.Input{Repo: o.repo, Baseline: o.base, PatchCommit: o.patch}
-		if o.patchFile != "" {
-			in.PatchDiff, _ = os.ReadFile(o.patchFile)
-		}
+		in.PatchDiff = patchDiff
 		co, err := checkout.Prepare(ctx, in, scratch)
 		if err != nil {
 			if checkout.IsUsage(err) {

@@ -93,9 +93,9 @@ func (o *verifyOptions) applyConfig(cmd *cobra.Command) error {
 // configuration.
 func (o *verifyOptions) loadConfig(ctx context.Context) (*repoconfig.Config, string, error) {
 	if o.configFile != "" {
-		b, err := os.ReadFile(o.configFile)
+		b, err := readInput("--config", o.configFile, maxConfigFile, "")
 		if err != nil {
-			return nil, "", usageErrorf("--config: %v", err)
+			return nil, "", err
 		}
 		cfg, err := repoconfig.Parse(b)
 		if err != nil {

@@ -110,6 +110,10 @@ type demoRow struct {
 }
 
 func runDemo(ctx context.Context, stdout, stderr io.Writer, state string, verbose bool, lang string, build demoBuild) error {
+	state, err := absState(state)
+	if err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp("", "sealgate-demo-")
 	if err != nil {
 		return infraErrorf("%v", err)

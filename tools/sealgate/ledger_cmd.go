@@ -77,19 +77,33 @@ the ledger is clean and 1 naming the first bad record.`,
 			if err != nil {
 				return err
 			}
-			return verifyLedger(cmd.Context(), cmd.OutOrStdout(), paths.ledger, trust)
+			// The state's own ledger must also hold what its anchor
+			// recorded: a clean chain that is shorter is a lost one.
+			var mark *ledgerMark
+			if !cmd.Flags().Changed("ledger") {
+				anchors, err := loadAnchor(filepath.Dir(paths.ledger))
+				if err != nil {
+					return err
+				}
+				mark = anchors.current().Ledger
+			}
+			return verifyLedger(cmd.Context(), cmd.OutOrStdout(), paths.ledger, trust, mark)
 		},
 	}
 	paths.register(cmd)
 	return cmd
 }
 
-func verifyLedger(ctx context.Context, out io.Writer, path string, trust *authority.Trust) error {
+func verifyLedger(ctx context.Context, out io.Writer, path string, trust *authority.Trust, mark *ledgerMark) error {
 	log, err := local.OpenReadOnly(path, local.Options{})
 	if err != nil {
-		return infraErrorf("open ledger: %v", err)
+		return ledgerOpenError(path, mark, err)
 	}
 	defer log.Close()
+	if err := precheckLedgerHead(log, path, mark); err != nil {
+		fmt.Fprintf(out, "FAIL anchor: %v\n", err)
+		return failed("ledger %s does not hold what %s recorded", path, anchorName(path))
+	}
 	v := ledger.NewVerifier(trust)
 	var problem *ledger.Problem
 	var entries uint64
@@ -113,7 +127,7 @@ func verifyLedger(ctx context.Context, out io.Writer, path string, trust *author
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStop) {
-		return infraErrorf("read ledger: %v", err)
+		return namedLedgerError(path, mark, err)
 	}
 	if problem == nil {
 		problem = v.Finish()
@@ -121,6 +135,10 @@ func verifyLedger(ctx context.Context, out io.Writer, path string, trust *author
 	if problem != nil {
 		fmt.Fprintf(out, "FAIL %s\n", problem)
 		return failed("ledger %s has a bad record: %s", path, problem)
+	}
+	if err := checkLedgerHead(log, path, mark); err != nil {
+		fmt.Fprintf(out, "FAIL anchor: %v\n", err)
+		return failed("ledger %s does not hold what %s recorded", path, anchorName(path))
 	}
 	_, head, err := log.Head()
 	if err != nil {
@@ -276,7 +294,7 @@ func demo(ctx context.Context, out, acked io.Writer, stateDir string, runs, jobs
 		return infraErrorf("close ledger: %v", err)
 	}
 	fmt.Fprintf(out, "\n$ sealgate ledger verify --state %s\n", stateDir)
-	return verifyLedger(ctx, out, filepath.Join(stateDir, ledgerFile), st.trust)
+	return verifyLedger(ctx, out, filepath.Join(st.dir, ledgerFile), st.trust, st.anchors.current().Ledger)
 }
 
 func appendDemo(ctx context.Context, out, acked io.Writer, st *state, runs, jobs int, printAcked, refusals bool) error {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -35,9 +34,9 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	}
 	in := &pb.SubmitRequest{Repository: repo, Baseline: o.base, Criteria: opts}
 	if o.patchFile != "" {
-		b, err := os.ReadFile(o.patchFile)
+		b, err := o.readPatch()
 		if err != nil {
-			return 0, usageErrorf("--patch-file: %v", err)
+			return 0, err
 		}
 		in.Patch = &pb.SubmitRequest_PatchDiff{PatchDiff: b}
 	} else {
@@ -114,12 +113,12 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, infraErrorf("%v", err)
 	}
 	if o.out != "" {
-		if err := os.WriteFile(o.out, got.Artefact, 0o644); err != nil {
+		if err := writeOutput(o.out, got.Artefact); err != nil {
 			return 0, infraErrorf("--out: %v", err)
 		}
 	}
 	if o.attestation != "" {
-		if err := os.WriteFile(o.attestation, got.Attestation, 0o644); err != nil {
+		if err := writeOutput(o.attestation, got.Attestation); err != nil {
 			return 0, infraErrorf("--attestation: %v", err)
 		}
 	}

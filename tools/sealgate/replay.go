@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -15,6 +15,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/local"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/safefile"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
 	adjhandler "github.com/sealgate/sealgate/services/adjudication/handler"
@@ -51,11 +52,26 @@ func replay(ctx context.Context, w io.Writer, state, runID string) error {
 	if err := ledgerExists(path); err != nil {
 		return err
 	}
+	anchors, err := loadAnchor(state)
+	if err != nil {
+		return err
+	}
+	mark := anchors.current().Ledger
 	log, err := local.OpenReadOnly(path, local.Options{})
 	if err != nil {
-		return infraErrorf("open ledger: %v", err)
+		return ledgerOpenError(path, mark, err)
 	}
 	defer log.Close()
+	if err := log.VerifyChain(ctx); err != nil {
+		var ce *local.CorruptEntryError
+		if !errors.As(err, &ce) {
+			return namedLedgerError(path, mark, err)
+		}
+		return infraErrorf("the ledger %s is damaged (%v); run `sealgate ledger verify --state %s`", path, err, state)
+	}
+	if err := checkLedgerHead(log, path, mark); err != nil {
+		return err
+	}
 	run, err := localHistory(log)(ctx, runID)
 	var recs []*record.Decoded
 	var verdict, sealed *record.Decoded
@@ -162,7 +178,7 @@ func replaySeal(ctx context.Context, w io.Writer, state string, r *adjudication.
 		fmt.Fprintf(w, "seal: logged to %s at %d; check it with `sealgate attest verify` and the log's key\n", vs.LogKind, vs.LogIndex)
 		return nil
 	}
-	if want.LogKey, err = os.ReadFile(filepath.Join(state, tlogDir, embedded.PublicKeyFile)); err != nil {
+	if want.LogKey, err = embeddedLogKey(state, vs.LogId); err != nil {
 		return infraErrorf("the embedded log's key: %v", err)
 	}
 	rep := attest.Verify(ctx, b, want)
@@ -191,4 +207,18 @@ func match(ok bool) string {
 		return "recomputed bytes match"
 	}
 	return "DIFFERS"
+}
+
+// embeddedLogKey finds the verifier key of the embedded log a seal names:
+// the current log's, or that of a log moved aside (STATE/tlog.aside-*).
+func embeddedLogKey(state, logID string) ([]byte, error) {
+	dirs, _ := filepath.Glob(filepath.Join(state, tlogDir+".aside-*"))
+	dirs = append([]string{filepath.Join(state, tlogDir)}, dirs...)
+	for _, d := range dirs {
+		key, err := safefile.ReadRegular(filepath.Join(d, embedded.PublicKeyFile), maxKeyFile)
+		if err == nil && embedded.LogID(string(key)) == logID {
+			return key, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s in %s or a log moved aside is the key of log %.16s…", embedded.PublicKeyFile, filepath.Join(state, tlogDir), logID)
 }

@@ -154,6 +154,11 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		return usageErrorf("%v", err)
 	}
 	state := o.state
+	if state != "" {
+		if state, err = absState(state); err != nil {
+			return err
+		}
+	}
 	if state == "" {
 		if state, err = os.MkdirTemp("", "sealgate-serve-"); err != nil {
 			return infraErrorf("%v", err)
@@ -206,7 +211,16 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		if deps.signer, _, err = loadSigner(o.signingKey, state); err != nil {
 			return err
 		}
-		if deps.tlog, _, err = openLog(ctx, o.tlogKind, o.rekorURL, state); err != nil {
+		// The state directory's anchor keeps the embedded log's last
+		// checkpoint; the ledger is Kafka's, with no head kept here.
+		anchors, err := loadAnchor(state)
+		if err != nil {
+			return err
+		}
+		if anchors.cur == nil && logHasEntries(state) {
+			return infraErrorf("the state %s has no anchor (%s is missing), but its transparency log holds entries: if the anchor was lost, restore it from a backup; to adopt the log as it is, run `sealgate state reanchor --state %s`", state, anchors.path, state)
+		}
+		if deps.tlog, _, err = openLog(ctx, o.tlogKind, o.rekorURL, state, anchors, nil); err != nil {
 			return err
 		}
 		defer deps.tlog.Close()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"slices"
 	"strconv"
 
@@ -94,7 +93,7 @@ func writeStrykerReport(ctx context.Context, file, repo string, co *checkout.Che
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	return os.WriteFile(file, buf.Bytes(), 0o644)
+	return writeOutput(file, buf.Bytes())
 }
 
 func strykerStatus(s string) string {
@@ -103,6 +102,9 @@ func strykerStatus(s string) string {
 		return "Killed"
 	case "survived":
 		return "Survived"
+	case "equivalent":
+		// Proven to behave as the original: never run, never counted.
+		return "Ignored"
 	}
 	return "RuntimeError"
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 	"github.com/sealgate/sealgate/services/telemetry"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -47,8 +48,10 @@ type verifyOptions struct {
 	python, testCommand, junit   string
 	seals                        []string
 	configFile                   string
+	maxPatchBytes                int64
 	// tests and testPatchFile are a grader's trusted tests (--tests,
-	// --test-patch); testPatch is the file's content, read by check.
+	// --test-patch); testPatch is the file's content, read by check
+	// within --max-patch-bytes.
 	tests, testPatchFile string
 	testPatch            []byte
 	// baselinePasses and lenientClaims are set by sealgate eval: the
@@ -144,6 +147,7 @@ Progress goes to stderr.`,
 	f.StringArrayVar(&o.seals, "seal", nil, "a seal check: a command that must run, exit 0 and report cases (repeatable; added to the config file's)")
 	f.StringVar(&o.configFile, "config", "", "read the repository configuration from this file instead of .sealgate.yaml at the baseline commit")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
+	f.Int64Var(&o.maxPatchBytes, "max-patch-bytes", defaultMaxPatchBytes, "largest --patch-file read, in bytes (a FIFO, device or directory is never read)")
 	return cmd
 }
 
@@ -189,9 +193,9 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 		return usageErrorf("--tests and --test-patch exclude each other: give the trusted tests as a revision or as a diff file")
 	}
 	if o.testPatchFile != "" {
-		b, err := os.ReadFile(o.testPatchFile)
+		b, err := readInput("--test-patch", o.testPatchFile, cmp.Or(o.maxPatchBytes, defaultMaxPatchBytes), "--max-patch-bytes")
 		if err != nil {
-			return usageErrorf("--test-patch: %v", err)
+			return err
 		}
 		o.testPatch = b
 	}
@@ -225,7 +229,7 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	case o.tlogKind != tlog.KindRekor && o.rekorURL != "":
 		return usageErrorf("--rekor-url is for --tlog rekor")
 	}
-	return nil
+	return o.checkFiles()
 }
 
 // request is the verification the options ask for, without its
@@ -248,18 +252,12 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, usageErrorf("--repo %s: %v", o.repo, err)
 	}
-	// The jobs' directories live under the state directory, and the
-	// sandbox takes only absolute paths.
-	stateDir, err := filepath.Abs(o.state)
-	if err != nil {
-		return 0, usageErrorf("--state %s: %v", o.state, err)
-	}
 	req := o.request()
 	req.Repository, req.Baseline, req.PatchCommit = repo, o.base, o.patch
 	if o.patchFile != "" {
-		b, err := os.ReadFile(o.patchFile)
+		b, err := o.readPatch()
 		if err != nil {
-			return 0, usageErrorf("--patch-file: %v", err)
+			return 0, err
 		}
 		req.PatchDiff = b
 	}
@@ -275,7 +273,14 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		return 0, usageErrorf("%v", err)
 	}
 
-	st, err := openState(ctx, stateDir)
+	// The verdict key first: a bad --signing-key is the caller's to fix
+	// before anything is opened, and $SEALGATE_SIGNING_KEY leaves the
+	// environment before the pre-flight starts git.
+	signer, keySource, err := loadSigner(o.signingKey, o.state)
+	if err != nil {
+		return 0, err
+	}
+	st, err := openState(ctx, o.state)
 	if err != nil {
 		return 0, err
 	}
@@ -291,8 +296,12 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	}
 
 	// Pre-flight: a bad revision or a diff that does not parse or apply is
-	// the caller's to fix, before anything is sealed.
-	scratch, err := os.MkdirTemp("", "sealgate-preflight-")
+	// the caller's to fix, before anything is sealed. Its scratch lives
+	// under STATE/work, which the next start cleans after a crash.
+	if err := os.MkdirAll(filepath.Join(st.dir, workDir), 0o755); err != nil {
+		return 0, infraErrorf("%v", err)
+	}
+	scratch, err := os.MkdirTemp(filepath.Join(st.dir, workDir), "preflight-")
 	if err != nil {
 		return 0, infraErrorf("%v", err)
 	}
@@ -310,7 +319,10 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	rootCtx, root := tel.Tracer.Tracer(telemetry.Scope).Start(telemetry.WithRunRoot(ctx, runID), "sealgate.run",
 		trace.WithAttributes(telemetry.Attr("gateway", runID)...))
 	defer root.End()
+	view := newProgress(stderr, runID)
+	stopProgress := preflightProgress(view, req.PatchDiff, 5*time.Second)
 	sub, err := gateway.Prepare(rootCtx, req, runID, started, blobs, gw, scratch)
+	stopProgress()
 	if err != nil {
 		var ue *gateway.UsageError
 		if errors.As(err, &ue) {
@@ -324,11 +336,7 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, err
 	}
-	signer, keySource, err := loadSigner(o.signingKey, st.dir)
-	if err != nil {
-		return 0, err
-	}
-	tl, tlogDesc, err := openLog(ctx, o.tlogKind, o.rekorURL, st.dir)
+	tl, tlogDesc, err := openLog(ctx, o.tlogKind, o.rekorURL, st.dir, st.anchors, st.lastSeal)
 	if err != nil {
 		return 0, err
 	}
@@ -336,7 +344,6 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	view := newProgress(stderr, runID)
 	svcs, err := startServices(runCtx, st, blobs, box, goenv, view.job, signer, tl, tel)
 	if err != nil {
 		return 0, err
@@ -370,10 +377,19 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 		case <-ctx.Done():
 			return 0, infraErrorf("interrupted before a verdict: run %s has no verdict", runID)
 		case err := <-svcs.failure():
-			if reached != nil {
-				return 0, infraErrorf("no verdict: %s was reached but not sealed: %v", decisionOf(reached.Decision), err)
+			hint := ""
+			if embedded.IsCorrupt(err) {
+				hint = "; " + repairHint(st.dir)
 			}
-			return 0, infraErrorf("no verdict: %v", err)
+			if reached == nil {
+				// The service may have failed on the verdict before this
+				// loop saw it: the ledger says whether there is one.
+				reached = recordedVerdict(ctx, st, runID)
+			}
+			if reached != nil {
+				return 0, infraErrorf("no verdict: %s was reached and recorded but not sealed: %v%s", decisionOf(reached.Decision), err, hint)
+			}
+			return 0, infraErrorf("no verdict: %v%s", err, hint)
 		case msg, ok := <-msgs:
 			if !ok {
 				return 0, infraErrorf("the ledger subscription ended before a verdict")
@@ -402,21 +418,23 @@ func runVerify(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 			if err != nil {
 				return 0, infraErrorf("the verdict's sealed artefact: %v", err)
 			}
+			// The ledger now holds the seal: the anchor says so.
+			if err := st.anchors.save(nil); err != nil {
+				return 0, err
+			}
 			if _, err := stdout.Write(art); err != nil {
 				return 0, infraErrorf("%v", err)
 			}
-			if o.out != "" {
-				if err := os.WriteFile(o.out, art, 0o644); err != nil {
-					return 0, infraErrorf("--out: %v", err)
-				}
+			if err := writeSealedOutput("--out", o.out, art); err != nil {
+				return 0, err
 			}
 			if o.attestation != "" {
 				b, err := blobs.Get(ctx, sealedRec.BundleBlob)
 				if err != nil {
 					return 0, infraErrorf("the attestation bundle: %v", err)
 				}
-				if err := os.WriteFile(o.attestation, b, 0o644); err != nil {
-					return 0, infraErrorf("--attestation: %v", err)
+				if err := writeSealedOutput("--attestation", o.attestation, b); err != nil {
+					return 0, err
 				}
 			}
 			if o.mutationReport != "" {

@@ -139,8 +139,9 @@ func TestVerifyDeferredTestAddedToBaselineFile(t *testing.T) {
 	}
 
 	// The same new test, but the patch also weakens TestMedian in that
-	// file and leaves the bug: the file's baseline tests fail on the
-	// patched code, so the new test never runs and nothing is merged.
+	// file and leaves the bug. The baseline's TestMedian still judges the
+	// patch in the suite (red on both sides); the new test, expecting the
+	// bug's value, proves nothing: nothing is merged, no fix proven.
 	weakened := strings.Replace(f.show(f.repo.Base, "calc/median_test.go"), "{[]float64{3, 10}, 6.5},", "{[]float64{3, 10}, 10},", 1)
 	weakened = strings.Replace(weakened, "{[]float64{8, 2, 4, 6}, 5},", "{[]float64{8, 2, 4, 6}, 6},", 1)
 	sneaky := f.commit(f.repo.Base, map[string]string{"calc/median_test.go": weakened + strings.Replace(pairTest, "1.5", "2", 2)})
@@ -148,8 +149,8 @@ func TestVerifyDeferredTestAddedToBaselineFile(t *testing.T) {
 	if code == 0 || a.Decision == "MERGE" {
 		t.Fatalf("exit %d, %s: %s\n%s", code, a.Decision, a.Reason, log)
 	}
-	if c := a.Claims[0]; c.Classification != "not_executed" || c.Outcome != "UNVERIFIED" {
-		t.Fatalf("claim %+v", c)
+	if c := a.Claims[0]; c.Classification == "fixed" || a.FixProven {
+		t.Fatalf("claim %+v, fix proven %v", c, a.FixProven)
 	}
 }
 

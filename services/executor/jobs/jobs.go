@@ -171,6 +171,13 @@ type MutantRef struct {
 	Col         int    `json:"col"`
 	Operator    string `json:"operator"`
 	Description string `json:"description"`
+	// Var, Token and Inert are a Go mutant's switch (mutant.Switch): the
+	// environment variable every process of the job gets, the token that
+	// activates this mutant, and the one reference runs get, which
+	// activates none. They never reach the tested code's tree.
+	Var   string `json:"var,omitempty"`
+	Token string `json:"token,omitempty"`
+	Inert string `json:"inert,omitempty"`
 	// Start, End and Replacement are a source mutant's edit (Python):
 	// the bytes [Start, End) of Path replaced.
 	Start       int    `json:"start,omitempty"`

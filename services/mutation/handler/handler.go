@@ -6,6 +6,7 @@
 package handler
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -27,7 +28,6 @@ import (
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
-	"github.com/sealgate/sealgate/services/mutation/pymutant"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
 )
@@ -41,12 +41,30 @@ type Handler struct {
 
 	spaces  map[string]*executor.Workspace
 	settled map[string]bool
+	// switches holds each run's mutant switch (per-run secret tokens):
+	// the executor sets its variable in every mutant and reference run.
+	switches map[string]mutant.Switch
+	// notes holds what planning found beyond the planned jobs: the
+	// equivalent mutants and the count of distinct mutants offered.
+	notes map[string]*planNotes
+	// equivalent holds each run's Python mutants that compile to the
+	// original's code, found when planning (and again when rebuilding).
+	pyEquivalent map[string][]*pb.Mutant
+}
+
+// planNotes is what the strength record reports beside the mutants run.
+type planNotes struct {
+	equivalent []mutant.Site // never run: the same program
+	distinct   int           // distinct mutants the change offers
+	need       int           // killed mutants the floor needs (0: none; -1: unreachable)
+	skipped    []string      // sites the schemata cannot write, with why
 }
 
 // Handle reacts to coverage, its own plans and its own results.
 func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
 	if h.spaces == nil {
 		h.spaces, h.settled = map[string]*executor.Workspace{}, map[string]bool{}
+		h.switches, h.notes, h.pyEquivalent = map[string]mutant.Switch{}, map[string]*planNotes{}, map[string][]*pb.Mutant{}
 	}
 	seal := runtime.SealOf(run)
 	if seal == nil {
@@ -78,6 +96,13 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		if rec.Record.Producer.GetIdentity() != keyring.Mutation || h.settled[runID] || hasOwn(run, pb.Kind_KIND_STRENGTH_MEASURED) {
 			return nil
 		}
+		if h.notes[runID] == nil {
+			// Planned before this process started: plan again, without
+			// emitting, for what the strength record reports.
+			if err := h.rebuild(ctx, run, sealed); err != nil {
+				return err
+			}
+		}
 		return h.settle(ctx, run, sealed, emit)
 	case pb.Kind_KIND_VERDICT_REACHED:
 		if w := h.spaces[runID]; w != nil {
@@ -85,6 +110,9 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		}
 		delete(h.spaces, runID)
 		delete(h.settled, runID)
+		delete(h.switches, runID)
+		delete(h.notes, runID)
+		delete(h.pyEquivalent, runID)
 	}
 	return nil
 }
@@ -137,23 +165,6 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			reaching[l.Path][int(l.Line)] = append(reaching[l.Path][int(l.Line)], e.Test)
 		}
 	}
-	byDir := map[string]map[string][]int{} // dir → base → lines (Go)
-	pyLines := map[string][]int{}          // path → lines (Python)
-	for p, lines := range reaching {
-		if strings.HasSuffix(p, ".py") {
-			for l := range lines {
-				pyLines[p] = append(pyLines[p], l)
-			}
-			continue
-		}
-		d := path.Dir(p)
-		if byDir[d] == nil {
-			byDir[d] = map[string][]int{}
-		}
-		for l := range lines {
-			byDir[d][path.Base(p)] = append(byDir[d][path.Base(p)], l)
-		}
-	}
 	// Changed Go source the host build leaves out (build constraints, cgo)
 	// can carry no mutant that runs here: strength cannot be verified.
 	changedDirs := map[string][]string{}
@@ -181,7 +192,13 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	if len(unjudged) > 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: the host build leaves them out (build constraints or cgo)", strings.Join(unjudged, ", ")), emit)
 	}
-	var sites []mutant.Site
+	// Every changed line of the changed Go packages is inspected: code
+	// sites count on the lines tests execute, data sites (package-level
+	// values, embedded files) on the data lines coverage cannot see.
+	byDir := goLines(w.PristineDir(jobs.TreeOracle), co.Changes, reaching)
+	var sites, equivalent []mutant.Site
+	var dataLines, skipped []string
+	where := map[string]located{} // pyKey of a Go site → its package
 	pkgs := map[string]mutant.Package{}
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		pkg, err := readPackage(w.PristineDir(jobs.TreeOracle), d)
@@ -189,41 +206,113 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			return h.strength(ctx, sealed, parents, notMeasured("read %s: %v", d, err), emit)
 		}
 		pkgs[d] = pkg
-		found, err := mutant.Find(pkg, byDir[d])
+		survey, err := mutant.Inspect(pkg, byDir[d])
 		if err != nil {
 			return h.strength(ctx, sealed, parents, notMeasured("find mutation sites in %s: %v", d, err), emit)
 		}
-		for _, s := range found {
+		kind := map[string]mutant.LineKind{}
+		for _, l := range survey.Lines {
+			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
+			if l.Kind == mutant.LineUnjudgeable {
+				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
+			}
+		}
+		for _, sk := range survey.Skipped {
+			p := path.Join(d, sk.Site.File)
+			if kind[fmt.Sprintf("%s:%d", sk.Site.File, sk.Site.Line)] == mutant.LineData || len(reaching[p][sk.Site.Line]) > 0 {
+				skipped = append(skipped, fmt.Sprintf("%s:%d %s (%s)", p, sk.Site.Line, sk.Site.Description, sk.Reason))
+			}
+		}
+		for _, s := range survey.Sites {
+			data := kind[fmt.Sprintf("%s:%d", s.File, s.Line)] == mutant.LineData
+			rel := s.File
 			s.File = path.Join(d, s.File)
+			if _, dup := where[pyKey(s)]; dup || !data && len(reaching[s.File][s.Line]) == 0 {
+				continue // code no test executes, or a file two packages embed
+			}
+			if s.Equivalent != "" {
+				equivalent = append(equivalent, s)
+				continue
+			}
+			where[pyKey(s)] = located{dir: d, file: rel, data: data}
 			sites = append(sites, s)
 		}
 	}
-	pySites, err := findPython(ctx, c.Python, w.PristineDir(jobs.TreeOracle), pyLines)
+	// Changed data files non-test source reads by name (not embedded,
+	// which the survey judged above): their content is behaviour no
+	// mutant of the code reaches.
+	judgedData := map[string]bool{}
+	for d, lines := range byDir {
+		for f := range lines {
+			judgedData[path.Join(d, f)] = true
+		}
+	}
+	for _, f := range co.DataReferenced {
+		if !judgedData[f] && !strings.HasSuffix(f, ".go") {
+			dataLines = append(dataLines, f+" (a data file the code reads at run time: no mutant reaches it)")
+		}
+	}
+	if len(dataLines) > 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge changed data: %s", strings.Join(dataLines, "; ")), emit)
+	}
+	// Python sites, each with the tests that ran its statement (or, for
+	// a statement that ran only at import or in fixtures, the test
+	// modules importing its file, or none: then it cannot be judged).
+	pySites, pyEq, err := h.pythonSites(ctx, run, co, c.Python, w.PristineDir(jobs.TreeOracle))
 	if err != nil {
 		return h.strength(ctx, sealed, parents, notMeasured("%v", err), emit)
+	}
+	h.pyEquivalent[c.RunID] = pyEq
+	if lines := unjudgeable(pySites); len(lines) > 0 {
+		return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge %s: they run only outside the tests (at import, in fixtures, conftest.py or hooks) and no test module imports their file", strings.Join(lines, ", ")), emit)
 	}
 	for _, ps := range slices.Sorted(maps.Keys(pySites)) {
 		sites = append(sites, pySites[ps].site)
 	}
+	// The extra operators join when the primary ones offer fewer mutants
+	// than the floor needs.
+	notes := &planNotes{equivalent: equivalent, skipped: skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence)}
+	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
+	notes.distinct = distinct
+	h.notes[c.RunID] = notes
 	trees := runTrees(run)
-	chosen := mutant.Select(sites, c.MutationMax, []byte(trees))
+	chosen := mutant.Select(offered, c.MutationMax, []byte(trees))
 	if len(chosen) == 0 {
+		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
+		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {
+			reason += ": " + few
+		}
 		return h.strength(ctx, sealed, parents, &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED,
-			Reason: fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))}, emit)
+			Mutants: append(equivalentMutants(equivalent, 0), pyEq...), Reason: reason}, emit)
 	}
+	var goIDs []int
+	for _, s := range chosen {
+		if _, py := pySites[pyKey(s)]; !py {
+			goIDs = append(goIDs, s.ID)
+		}
+	}
+	// The switch is fresh per run; a run planned before a restart keeps
+	// the one its plan recorded, so the rebuilt schemata match it.
+	sw, ok := recordedSwitch(run)
+	if !ok {
+		if sw, err = mutant.NewSwitch(goIDs); err != nil {
+			return h.strength(ctx, sealed, parents, notMeasured("make the mutant switch: %v", err), emit)
+		}
+	}
+	h.switches[c.RunID] = sw
 	overlay := map[string][]byte{}
 	for d, pkg := range pkgs {
 		var mine []mutant.Site
 		for _, s := range chosen {
-			if path.Dir(s.File) == d && strings.HasSuffix(s.File, ".go") {
-				s.File = path.Base(s.File)
+			if at, ok := where[pyKey(s)]; ok && at.dir == d {
+				s.File = at.file
 				mine = append(mine, s)
 			}
 		}
 		if len(mine) == 0 {
 			continue
 		}
-		out, err := mutant.Schemata(pkg, mine)
+		out, err := mutant.Schemata(pkg, mine, sw)
 		if err != nil {
 			return h.strength(ctx, sealed, parents, notMeasured("build the mutant schemata of %s: %v", d, err), emit)
 		}
@@ -237,13 +326,14 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		}
 	}
 	targetsOf := testPackages(run)
+	allTests := coveredTests(run)
 	var specs []*jobs.Spec
 	for _, s := range chosen {
 		if ps, ok := pySites[pyKey(s)]; ok {
-			// A Python mutant: its edit made in a copy of the oracle
-			// tree, run against the node ids that reach its line.
-			tests := slices.Clone(reaching[s.File][s.Line])
-			slices.Sort(tests)
+			// A Python mutant: its edit made in memory, run against the
+			// node ids that reach its statement (or, for a statement run
+			// only outside the tests, the modules importing its file).
+			tests := slices.Clone(ps.tests)
 			specs = append(specs, &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".",
 				Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec,
 				Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
@@ -252,9 +342,16 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			continue
 		}
 		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
-			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description}}
+			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
+				Var: sw.Var, Token: sw.Tokens[s.ID], Inert: sw.Inert}}
 		byPkg := map[string][]string{}
-		for _, test := range reaching[s.File][s.Line] {
+		tests := reaching[s.File][s.Line]
+		if at := where[pyKey(s)]; at.data {
+			// Data is read when the package initializes, or any time
+			// after: every test of the package judges it.
+			tests = allTests[importPathOf(targetsOf, at.dir)]
+		}
+		for _, test := range tests {
 			i := strings.LastIndex(test, ".")
 			byPkg[test[:i]] = append(byPkg[test[:i]], test[i+1:])
 		}
@@ -275,6 +372,24 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	}
 	if len(specs) == 0 {
 		return h.strength(ctx, sealed, parents, notMeasured("no test package found for the tests that reach the mutants"), emit)
+	}
+	if len(specs) < len(chosen) {
+		// A data mutant of a package no coverage job ran has no test to
+		// judge it: the data is not judged.
+		var missing []string
+		planned := map[int]bool{}
+		for _, sp := range specs {
+			planned[sp.Mutation.ID] = true
+		}
+		for _, s := range chosen {
+			if at := where[pyKey(s)]; at.data && !planned[s.ID] {
+				missing = append(missing, fmt.Sprintf("%s:%d", s.File, s.Line))
+			}
+		}
+		if len(missing) > 0 {
+			slices.Sort(missing)
+			return h.strength(ctx, sealed, parents, notMeasured("the mutator cannot judge changed data: no test of its package ran under coverage for %s", strings.Join(slices.Compact(missing), ", ")), emit)
+		}
 	}
 	plan, err := exhandler.Plan(sealed, covRec.Digest, criteria.BudgetMutants, specs)
 	if err != nil {
@@ -299,6 +414,26 @@ func (h *Handler) rebuild(ctx context.Context, run []*record.Decoded, sealed *cr
 		}
 	}
 	return nil
+}
+
+// recordedSwitch rebuilds the switch of a run whose Go mutants the
+// mutation service already planned (found in its job.planned record).
+func recordedSwitch(run []*record.Decoded) (mutant.Switch, bool) {
+	sw := mutant.Switch{Tokens: map[int]string{}}
+	for _, r := range run {
+		if r.Kind != pb.Kind_KIND_JOB_PLANNED || r.Record.Producer.GetIdentity() != keyring.Mutation {
+			continue
+		}
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			s, err := jobs.ParseSpec(j.Spec)
+			if err != nil || s.Mutation == nil || s.Mutation.Token == "" {
+				continue
+			}
+			sw.Var, sw.Inert = s.Mutation.Var, s.Mutation.Inert
+			sw.Tokens[s.Mutation.ID] = s.Mutation.Token
+		}
+	}
+	return sw, sw.Var != ""
 }
 
 // hasOwn reports whether the mutation service wrote a record of kind in run.
@@ -328,6 +463,8 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 	}
 	if w != nil {
 		w.RegisterTargets(specs)
+		// A Python mutant whose edit does not fit is stillborn by its job.
+		_ = w.RegisterPythonMutants(specs)
 	}
 	for i, job := range planRec.Record.GetJobPlanned().GetJobs() {
 		if answered[job.Token.GetId()] {
@@ -389,6 +526,7 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 			return nil
 		}
 	}
+	runID := sealed.Criteria.RunID
 	m := &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
 	for _, id := range order {
 		s, d := planned[id], done[id]
@@ -414,67 +552,154 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	}
 	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
 		len(order), m.Killed, m.Survived, m.Stillborn)
+	c := sealed.Criteria
+	if eq := h.pyEquivalent[runID]; len(eq) > 0 {
+		m.Mutants = append(m.Mutants, eq...)
+		m.Reason += fmt.Sprintf("; %d Python equivalent (they compile to the original's bytecode; left out of the ratio)", len(eq))
+	}
+	if notes := h.notes[runID]; notes != nil {
+		m.Mutants = append(m.Mutants, equivalentMutants(notes.equivalent, len(order)+len(h.pyEquivalent[runID]))...)
+		if len(notes.equivalent) > 0 {
+			m.Reason += fmt.Sprintf("; %d equivalent (left out of the ratio)", len(notes.equivalent))
+		}
+		if len(notes.skipped) > 0 {
+			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
+		}
+		switch {
+		case notes.need > 0 && notes.distinct < notes.need:
+			m.Reason += fmt.Sprintf("; the change offers %d distinct %s; the floor needs at least %d", notes.distinct, plural(notes.distinct, "mutant"), notes.need)
+		case notes.need > 0 && c.MutationMax < notes.need:
+			m.Reason += fmt.Sprintf("; --mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, notes.need)
+		case notes.need < 0:
+			m.Reason += fmt.Sprintf("; no number of mutants can meet the floor %.3f at %.0f%% confidence", c.StrengthFloor, 100*c.StrengthConfidence)
+		}
+	}
 	return h.strength(ctx, sealed, parents, m, emit)
 }
 
-// pySite is a Python mutation site as Select takes it, with its edit.
-type pySite struct {
-	site        mutant.Site
-	start, end  int
-	replacement string
+// located is where a Go site's package is: its directory, the site's file
+// relative to it, and whether the site is on a data line.
+type located struct {
+	dir, file string
+	data      bool
 }
 
-// pyKey identifies a site across Select, which returns copies.
-func pyKey(s mutant.Site) string {
-	return fmt.Sprintf("%s:%d:%d:%s:%s", s.File, s.Line, s.Col, s.Operator, s.Description)
+// goLines returns, per package directory, the lines to inspect: every
+// changed line of its changed Go source files, and of the changed data
+// files below it when the package may embed them (a file of it says
+// //go:embed). Lines are keyed by file relative to the directory.
+func goLines(root string, changes []checkout.Change, reaching map[string]map[int][]string) map[string]map[string][]int {
+	out := map[string]map[string][]int{}
+	add := func(dir, file string, lines []int) {
+		if out[dir] == nil {
+			out[dir] = map[string][]int{}
+		}
+		out[dir][file] = append(out[dir][file], lines...)
+	}
+	for p, lines := range reaching {
+		if strings.HasSuffix(p, ".go") {
+			for l := range lines {
+				add(path.Dir(p), path.Base(p), []int{l})
+			}
+		}
+	}
+	embeds := map[string]bool{}
+	embedding := func(dir string) bool {
+		if v, ok := embeds[dir]; ok {
+			return v
+		}
+		pkg, err := readPackage(root, dir)
+		embeds[dir] = false
+		if err == nil {
+			for _, b := range pkg.Files {
+				if bytes.Contains(b, []byte("//go:embed")) {
+					embeds[dir] = true
+				}
+			}
+		}
+		return embeds[dir]
+	}
+	for _, ch := range changes {
+		if ch.Kind == checkout.Deleted || len(ch.ChangedLines) == 0 {
+			continue
+		}
+		switch {
+		case ch.Class == checkout.ClassSource && strings.HasSuffix(ch.Path, ".go"):
+			add(path.Dir(ch.Path), path.Base(ch.Path), ch.ChangedLines)
+		case ch.Class == checkout.ClassOther || ch.Class == checkout.ClassForeign:
+			// A file the package of any directory above it may embed.
+			for dir := path.Dir(ch.Path); ; dir = path.Dir(dir) {
+				if embedding(dir) {
+					rel := strings.TrimPrefix(ch.Path, dir+"/")
+					if dir == "." {
+						rel = ch.Path
+					}
+					add(dir, rel, ch.ChangedLines)
+				}
+				if dir == "." || dir == "/" {
+					break
+				}
+			}
+		}
+	}
+	for _, files := range out {
+		for f, ls := range files {
+			slices.Sort(ls)
+			files[f] = slices.Compact(ls)
+		}
+	}
+	return out
 }
 
-// findPython finds the mutation sites of the changed, covered lines of
-// Python files (path → lines) in the oracle tree at root.
-func findPython(ctx context.Context, python, root string, lines map[string][]int) (map[string]pySite, error) {
-	out := map[string]pySite{}
-	if len(lines) == 0 {
-		return out, nil
+// killsNeeded is the fewest mutants, all killed, whose Wilson lower bound
+// meets the floor at the confidence: 0 when there is no floor, -1 when no
+// count up to 100,000 does.
+func killsNeeded(floor, confidence float64) int {
+	if floor <= 0 {
+		return 0
 	}
-	if python == "" {
-		return nil, fmt.Errorf("no Python interpreter was sealed for this run: the mutator cannot judge %s", strings.Join(slices.Sorted(maps.Keys(lines)), ", "))
-	}
-	for _, p := range slices.Sorted(maps.Keys(lines)) {
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %v", p, err)
-		}
-		ls := slices.Sorted(slices.Values(lines[p]))
-		found, err := pymutant.Find(ctx, python, src, ls)
-		if err != nil {
-			return nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
-		}
-		for _, f := range found {
-			ms := mutant.Site{File: p, Line: f.Line, Col: f.Col, Operator: "python_" + f.Operator, Description: f.Description}
-			out[pyKey(ms)] = pySite{site: ms, start: f.Start, end: f.End, replacement: f.Replacement}
+	for n := 1; n <= 100_000; n++ {
+		if adjudication.WilsonLower(n, n, confidence) >= floor {
+			return n
 		}
 	}
-	return out, nil
+	return -1
 }
 
-// readPackage reads the non-test Go files of dir in a tree.
+// equivalentMutants lists equivalent sites as the strength record does,
+// numbered after the mutants run.
+func equivalentMutants(sites []mutant.Site, after int) []*pb.Mutant {
+	var out []*pb.Mutant
+	for i, s := range sites {
+		out = append(out, &pb.Mutant{Id: fmt.Sprint(after + i + 1), At: &pb.LineRef{Path: s.File, Line: uint32(s.Line)},
+			Operator: s.Operator, Description: s.Description + " (equivalent: " + s.Equivalent + ")", Status: "equivalent"})
+	}
+	return out
+}
+
+// readPackage reads the Go files of dir in a tree: the non-test ones, and
+// the test files the mutator must see (never mutated).
 func readPackage(root, dir string) (mutant.Package, error) {
 	abs := filepath.Join(root, filepath.FromSlash(dir))
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		return mutant.Package{}, err
 	}
-	pkg := mutant.Package{Dir: abs, Files: map[string][]byte{}}
+	pkg := mutant.Package{Dir: abs, Files: map[string][]byte{}, Tests: map[string][]byte{}}
 	for _, e := range entries {
 		n := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(abs, n))
 		if err != nil {
 			return mutant.Package{}, err
 		}
-		pkg.Files[n] = b
+		if strings.HasSuffix(n, "_test.go") {
+			pkg.Tests[n] = b
+		} else {
+			pkg.Files[n] = b
+		}
 	}
 	return pkg, nil
 }
@@ -504,6 +729,65 @@ func testPackages(run []*record.Decoded) map[string]testPkg {
 		}
 	}
 	return out
+}
+
+// coveredTests maps the import path of each coverage job's package to the
+// tests it ran that passed ("<import path>.<Test>"), sorted.
+func coveredTests(run []*record.Decoded) map[string][]string {
+	coverage := map[string]bool{}
+	for _, r := range run {
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
+				coverage[j.JobId] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, r := range run {
+		res := r.Record.GetJobResult()
+		if res == nil || !coverage[res.JobId] {
+			continue
+		}
+		for _, c := range res.Cases {
+			if c.Outcome != "pass" {
+				continue
+			}
+			if i := strings.LastIndex(c.Name, "."); i > 0 {
+				out[c.Name[:i]] = append(out[c.Name[:i]], c.Name)
+			}
+		}
+	}
+	for ip, ts := range out {
+		slices.Sort(ts)
+		out[ip] = slices.Compact(ts)
+	}
+	return out
+}
+
+// importPathOf returns the import path of the coverage package in
+// directory dir (relative to the repository root), or "".
+func importPathOf(targets map[string]testPkg, dir string) string {
+	for ip, tp := range targets {
+		if path.Clean(path.Join(tp.Module, tp.Package)) == dir {
+			return ip
+		}
+	}
+	return ""
+}
+
+// clip joins at most three items.
+func clip(items []string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:3], "; ") + fmt.Sprintf(" and %d more", len(items)-3)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func countLines(m map[string]map[int][]string) int {

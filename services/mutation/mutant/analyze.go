@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -34,9 +35,17 @@ type analysis struct {
 	// shadowed when it is declared.
 	declared map[string]bool
 
+	// imported holds every import path of the buildable files.
+	imported map[string]bool
+	// tests are the package directory's test files, nil when not given.
+	tests map[string][]byte
+
 	imp     types.Importer
 	sizes   types.Sizes
-	numeric *types.Interface             // the constraint of the arithmetic helpers
+	numeric *types.Interface             // the types arithmetic applies to
+	integer *types.Interface             // the integer types
+	float   *types.Interface             // the floating-point types
+	ordered *types.Interface             // the types < applies to
 	pkg     *types.Package               // nil when the package did not type-check
 	info    *types.Info                  // nil when the package did not type-check
 	uses    map[types.Object][]token.Pos // see readUses
@@ -52,6 +61,11 @@ func validate(pkg Package) error {
 		}
 		if strings.HasSuffix(name, "_test.go") {
 			return fmt.Errorf("mutant: file %q is a test file", name)
+		}
+	}
+	for name := range pkg.Tests {
+		if name != filepath.Base(name) || strings.ContainsAny(name, `/\`) || !strings.HasSuffix(name, "_test.go") {
+			return fmt.Errorf("mutant: test file %q is not the base name of a _test.go file", name)
 		}
 	}
 	return nil
@@ -109,6 +123,8 @@ func analyze(pkg Package) (*analysis, error) {
 		all:      make(map[string]bool, len(pkg.Files)),
 		idents:   make(map[string]bool),
 		declared: make(map[string]bool),
+		imported: make(map[string]bool),
+		tests:    pkg.Tests,
 	}
 	for name := range pkg.Files {
 		a.all[name] = true
@@ -127,8 +143,25 @@ func analyze(pkg Package) (*analysis, error) {
 		a.files[name] = f
 		a.src[name] = src
 		collectNames(f, a.idents, a.declared)
+		for _, spec := range f.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil {
+				a.imported[p] = true
+			}
+		}
 	}
-	a.numeric = numericConstraint()
+	// The test files' names are avoided by the generated identifiers.
+	for name, src := range pkg.Tests {
+		if f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution); err == nil {
+			collectNames(f, a.idents, make(map[string]bool))
+		}
+	}
+	a.numeric = constraint(numericKinds())
+	a.integer = constraint([]types.BasicKind{
+		types.Int, types.Int8, types.Int16, types.Int32, types.Int64,
+		types.Uint, types.Uint8, types.Uint16, types.Uint32, types.Uint64, types.Uintptr,
+	})
+	a.float = constraint([]types.BasicKind{types.Float32, types.Float64})
+	a.ordered = constraint(append(slices.Clone(numericKinds()[:13]), types.String))
 	a.sizes = types.SizesFor("gc", build.Default.GOARCH)
 	if a.sizes == nil {
 		a.sizes = types.SizesFor("gc", "amd64")
@@ -180,8 +213,8 @@ func (a *analysis) typeCheck() {
 	a.pkg, a.info = pkg, info
 }
 
-// numericKinds are the basic types the switch file's arithmetic helpers
-// accept (with ~), in the order the constraint lists them.
+// numericKinds are the basic types arithmetic applies to (with ~): the
+// ordered ones first.
 func numericKinds() []types.BasicKind {
 	return []types.BasicKind{
 		types.Int, types.Int8, types.Int16, types.Int32, types.Int64,
@@ -190,11 +223,11 @@ func numericKinds() []types.BasicKind {
 	}
 }
 
-// numericConstraint is the switch file's sealgateNumber constraint as a
-// go/types interface.
-func numericConstraint() *types.Interface {
+// constraint is the interface of the given basic types and those whose
+// underlying type they are, for types.Satisfies.
+func constraint(kinds []types.BasicKind) *types.Interface {
 	var terms []*types.Term
-	for _, k := range numericKinds() {
+	for _, k := range kinds {
 		terms = append(terms, types.NewTerm(true, types.Typ[k]))
 	}
 	iface := types.NewInterfaceType(nil, []types.Type{types.NewUnion(terms)})

@@ -13,21 +13,49 @@ import (
 type rewrite int
 
 const (
-	// rewriteNode replaces the node, rendering its operands itself.
+	// rewriteNode replaces the node, rendering its operands itself; the
+	// candidates that rewrite one node are its alternatives.
 	rewriteNode rewrite = iota
 	// rewriteWrap wraps the already rendered text of the range.
 	rewriteWrap
+	// rewriteVariant is a data mutant: an edit of a package-level value,
+	// selected at run time among the value's variants.
+	rewriteVariant
+	// rewriteDecl turns a constant declaration's spec into a variable
+	// (added by Schemata for the constants it switches).
+	rewriteDecl
+	// rewriteEmbed is a data mutant of an embedded file: the variable is
+	// initialized with the file's content, or the running mutant's
+	// variant of it.
+	rewriteEmbed
 )
 
 // candidate is a site together with what Schemata needs to rewrite it.
 type candidate struct {
 	site       Site
-	start, end int // byte offsets of the rewritten range
+	file       string // the Go file rewritten (site.File, or the file embedding it)
+	start, end int    // byte offsets of the rewritten range
 	how        rewrite
 	node       ast.Node
 	from, to   token.Token
 	form       form // how a node rewrite is written
 	list       bool // statements: the statement is in a statement list
+
+	typ     types.Type     // formHelper, formLocal: the operands' type
+	pos     token.Pos      // formLocal: where the type is named
+	capture [2]bool        // formCapture: the operands evaluated into variables
+	value   constant.Value // int constant: the new value, for → 0 and → -c
+	drop    int            // logical: swap (0), dropLeft, dropRight
+
+	edit    edit   // rewriteVariant: the change within the value
+	closure string // rewriteVariant: the value's type, as the function literal returns it
+
+	convert            *ast.GenDecl // a constant's declaration, turned into variables
+	spec               ast.Spec     // the constant's spec
+	declStart, declEnd int          // the declaration's offsets
+
+	embed   *embedVar   // rewriteEmbed: the variable holding the embedded file
+	sources []LineClass // data lines of .go files the mutant also judges
 }
 
 // form selects among the ways to write an expression rewrite.
@@ -35,22 +63,31 @@ type form int
 
 const (
 	formPlain     form = iota // the operator's only form
-	formHelper                // a call of a generic helper of the switch file
+	formHelper                // a call of a typed helper of the switch file
+	formLocal                 // a typed function literal at the site
+	formCapture               // a function literal capturing the operands with :=
 	formDuplicate             // the operands are written once per branch
 	formXor                   // an untyped boolean compared with the switch
 )
 
-// candidates finds the candidates of every requested line.
-func (a *analysis) candidates(lines map[string][]int) ([]*candidate, error) {
+// Logical operand removal.
+const (
+	dropLeft  = 1
+	dropRight = 2
+)
+
+// candidates finds the code candidates of every requested .go line.
+func (a *analysis) candidates(lines map[string][]int) ([]*candidate, []Skip, error) {
 	names := make([]string, 0, len(lines))
 	for name := range lines {
 		if !a.all[name] {
-			return nil, fmt.Errorf("mutant: file %q is not in the package", name)
+			return nil, nil, fmt.Errorf("mutant: file %q is not in the package", name)
 		}
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	var out []*candidate
+	var skipped []Skip
 	for _, name := range names {
 		f, ok := a.files[name]
 		if !ok || len(lines[name]) == 0 {
@@ -63,19 +100,21 @@ func (a *analysis) candidates(lines map[string][]int) ([]*candidate, error) {
 		w := &walker{a: a, name: name, file: f, tf: a.fset.File(f.Pos()), want: want}
 		w.walk()
 		out = append(out, w.out...)
+		skipped = append(skipped, w.skipped...)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // walker collects the candidates of one file.
 type walker struct {
-	a     *analysis
-	name  string
-	file  *ast.File
-	tf    *token.File
-	want  map[int]bool
-	stack []ast.Node // ancestors of the node being visited
-	out   []*candidate
+	a       *analysis
+	name    string
+	file    *ast.File
+	tf      *token.File
+	want    map[int]bool
+	stack   []ast.Node // ancestors of the node being visited
+	out     []*candidate
+	skipped []Skip
 }
 
 func (w *walker) walk() {
@@ -99,7 +138,8 @@ func (w *walker) off(pos token.Pos) int { return w.tf.Offset(pos) }
 
 func (w *walker) add(c *candidate, pos token.Pos, operator, desc string) {
 	p := w.a.fset.PositionFor(pos, false)
-	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc}
+	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Extra: c.site.Extra, Equivalent: c.site.Equivalent}
+	c.file = w.name
 	if c.node != nil && c.start == 0 && c.end == 0 {
 		c.start, c.end = w.off(c.node.Pos()), w.off(c.node.End())
 	}
@@ -149,23 +189,19 @@ func (w *walker) visit(n ast.Node) {
 		w.binary(n)
 	case *ast.UnaryExpr:
 		if n.Op == token.NOT && w.at(n.OpPos) && !w.inConstContext(n) {
-			// An untyped operand stays untyped through the comparison the
-			// rewrite uses; a typed one keeps its type through a helper.
-			c := &candidate{how: rewriteNode, node: n, form: formHelper}
-			if w.untypedBool(n.X) {
-				c.form = formXor
-			}
-			w.add(c, n.OpPos, OpNotRemoval, descNot)
+			w.not(n)
 		}
 		if n.Op == token.SUB || n.Op == token.ADD {
-			if lit, ok := n.X.(*ast.BasicLit); ok && lit.Kind == token.INT {
+			if lit, ok := n.X.(*ast.BasicLit); ok && lit.Kind == token.INT && !w.inPackageValue() {
 				w.intConstant(n)
 			}
 		}
 	case *ast.Ident:
-		w.boolLiteral(n)
+		if !w.inPackageValue() {
+			w.boolLiteral(n)
+		}
 	case *ast.BasicLit:
-		if n.Kind == token.INT {
+		if n.Kind == token.INT && !w.inPackageValue() {
 			if p, _ := w.parent(n); !isSign(p) {
 				w.intConstant(n)
 			}
@@ -183,9 +219,70 @@ func (w *walker) visit(n ast.Node) {
 	}
 }
 
+// inPackageValue reports whether the visited node is in the value of a
+// package-level variable, outside function literals: there the data
+// operators change literals (see data.go), not the int_constant and
+// bool_literal operators.
+func (w *walker) inPackageValue() bool {
+	if len(w.stack) < 2 {
+		return false
+	}
+	if d, ok := w.stack[1].(*ast.GenDecl); !ok || d.Tok != token.VAR {
+		return false
+	}
+	for _, n := range w.stack[2:] {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+	}
+	return true
+}
+
 func isSign(n ast.Node) bool {
 	u, ok := n.(*ast.UnaryExpr)
 	return ok && (u.Op == token.SUB || u.Op == token.ADD)
+}
+
+// skip records a site the schemata cannot write.
+func (w *walker) skip(pos token.Pos, operator, desc, reason string) {
+	p := w.a.fset.PositionFor(pos, false)
+	w.skipped = append(w.skipped, Skip{Site: Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc}, Reason: reason})
+}
+
+// not handles !x → x. An untyped operand, or one of the predeclared type
+// bool, stays right through a comparison with the switch; a named boolean
+// type keeps its type through a typed helper.
+func (w *walker) not(n *ast.UnaryExpr) {
+	c := &candidate{how: rewriteNode, node: n, form: formXor}
+	switch {
+	case w.untypedBool(n.X):
+	case !w.a.typed():
+		w.skip(n.OpPos, OpNotRemoval, descNot, "without type information the type of the operand is unknown")
+		return
+	case types.Identical(w.a.info.TypeOf(n.X), types.Typ[types.Bool]):
+	default:
+		if !w.typedForm(c, w.a.info.TypeOf(n.X), n.Pos()) {
+			w.skip(n.OpPos, OpNotRemoval, descNot, "the operand's type "+w.a.info.TypeOf(n.X).String()+" cannot be named in the file")
+			return
+		}
+	}
+	w.add(c, n.OpPos, OpNotRemoval, descNot)
+}
+
+// typedForm sets c's form to a typed helper of the switch file, or else a
+// typed function literal at pos, for operands of type t; false when t can
+// be named in neither place.
+func (w *walker) typedForm(c *candidate, t types.Type, pos token.Pos) bool {
+	c.typ, c.pos = t, pos
+	if _, ok := w.a.pkgType(t, newImportSet(names{prefix: "x"})); ok {
+		c.form = formHelper
+		return true
+	}
+	if _, ok := w.a.siteType(t, pos); ok {
+		c.form = formLocal
+		return true
+	}
+	return false
 }
 
 // binary handles the relational, logical and arithmetic operators.
@@ -193,38 +290,164 @@ func (w *walker) binary(n *ast.BinaryExpr) {
 	if !w.at(n.OpPos) || w.inConstContext(n) {
 		return
 	}
-	c := &candidate{how: rewriteNode, node: n, from: n.Op}
 	switch n.Op {
 	case token.LSS, token.LEQ, token.GTR, token.GEQ:
-		c.to = boundary(n.Op)
-		// A generic helper evaluates each operand once; it cannot infer a
-		// type when both operands are untyped, but then they are constants
-		// and copying them is cheap.
-		c.form = formHelper
-		if w.untypedOperand(n.X) && w.untypedOperand(n.Y) {
-			c.form = formDuplicate
+		for _, to := range orderings(n.Op) {
+			w.ordering(n, to, to != boundary(n.Op))
 		}
-		w.add(c, n.OpPos, OpRelationalBoundary, arrow(n.Op, c.to))
 	case token.EQL, token.NEQ:
-		c.to = token.NEQ
+		to := token.NEQ
 		if n.Op == token.NEQ {
-			c.to = token.EQL
+			to = token.EQL
 		}
-		w.add(c, n.OpPos, OpRelationalNegation, arrow(n.Op, c.to))
+		w.add(&candidate{how: rewriteNode, node: n, from: n.Op, to: to}, n.OpPos, OpRelationalNegation, arrow(n.Op, to))
+		if w.a.typed() && w.ordered(n) {
+			for _, to := range []token.Token{token.LSS, token.LEQ, token.GTR, token.GEQ} {
+				w.ordering(n, to, true)
+			}
+		}
 	case token.LAND, token.LOR:
-		c.to = token.LOR
+		to := token.LOR
 		if n.Op == token.LOR {
-			c.to = token.LAND
+			to = token.LAND
 		}
-		w.add(c, n.OpPos, OpLogical, arrow(n.Op, c.to))
+		w.add(&candidate{how: rewriteNode, node: n, from: n.Op, to: to}, n.OpPos, OpLogical, arrow(n.Op, to))
+		// Dropping an operand that holds the last use of a variable or
+		// an import would not compile by hand.
+		if !w.lastUse(n.Y) {
+			right := &candidate{how: rewriteNode, node: n, from: n.Op, drop: dropRight}
+			right.site.Extra = true
+			w.add(right, n.OpPos, OpLogical, "x "+n.Op.String()+" y → x")
+		}
+		if !w.lastUse(n.X) {
+			left := &candidate{how: rewriteNode, node: n, from: n.Op, drop: dropLeft}
+			left.site.Extra = true
+			w.add(left, n.OpPos, OpLogical, "x "+n.Op.String()+" y → y")
+		}
 	case token.ADD, token.SUB, token.MUL, token.QUO:
-		if !w.arithmetic(n) {
-			return
-		}
-		c.to = map[token.Token]token.Token{token.ADD: token.SUB, token.SUB: token.ADD, token.MUL: token.QUO, token.QUO: token.MUL}[n.Op]
-		c.form = formHelper
-		w.add(c, n.OpPos, OpArithmetic, arrow(n.Op, c.to))
+		w.arithmetic(n)
 	}
+}
+
+// orderings returns the operators an ordering operator becomes: its
+// boundary first, then the others.
+func orderings(op token.Token) []token.Token {
+	out := []token.Token{boundary(op)}
+	for _, to := range []token.Token{token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ} {
+		if to != op && to != out[0] {
+			out = append(out, to)
+		}
+	}
+	return out
+}
+
+// ordered reports whether the operands of the comparison n have an ordered
+// type.
+func (w *walker) ordered(n *ast.BinaryExpr) bool {
+	t := w.operandType(n)
+	if t == nil {
+		return false
+	}
+	return types.Satisfies(t, w.a.ordered)
+}
+
+// operandType returns the type both operands of n have after conversion:
+// that of an operand that is not a constant, or nil.
+func (w *walker) operandType(n *ast.BinaryExpr) types.Type {
+	for _, e := range []ast.Expr{n.X, n.Y} {
+		if tv, ok := w.a.info.Types[e]; ok && tv.Value == nil && !w.untypedOperand(e) {
+			return tv.Type
+		}
+	}
+	for _, e := range []ast.Expr{n.X, n.Y} {
+		if tv, ok := w.a.info.Types[e]; ok {
+			if b, isBasic := tv.Type.(*types.Basic); !isBasic || b.Info()&types.IsUntyped == 0 {
+				return tv.Type
+			}
+		}
+	}
+	return nil
+}
+
+// ordering adds n's operator → to, a relational site. Both operands
+// untyped: they are constants (or pure shifts of them), written once per
+// branch. Typed: a typed helper evaluates each operand once, in order.
+// Otherwise the operands with effects are captured with := in a function
+// literal, which needs no type name.
+func (w *walker) ordering(n *ast.BinaryExpr, to token.Token, extra bool) {
+	c := &candidate{how: rewriteNode, node: n, from: n.Op, to: to}
+	c.site.Extra = extra
+	desc := arrow(n.Op, to)
+	operator := OpRelationalBoundary
+	if to != boundary(n.Op) || n.Op == token.EQL || n.Op == token.NEQ {
+		operator = OpRelationalReplace
+	}
+	switch {
+	case w.untypedOperand(n.X) && w.untypedOperand(n.Y) && !w.effects(n.X) && !w.effects(n.Y):
+		c.form = formDuplicate
+	case w.a.typed() && w.typedForm(c, w.operandType(n), n.Pos()):
+	case !w.a.typed() && !w.effects(n.X) && !w.effects(n.Y):
+		c.form = formDuplicate
+	default:
+		c.form = formCapture
+		for i, e := range []ast.Expr{n.X, n.Y} {
+			if w.constant(e) || !w.effects(e) {
+				continue
+			}
+			if w.untypedOperand(e) || w.callsRecover(e) {
+				w.skip(n.OpPos, operator, desc, "an operand with effects cannot be captured without its type")
+				return
+			}
+			c.capture[i] = true
+		}
+	}
+	w.add(c, n.OpPos, operator, desc)
+}
+
+// constant reports whether e is a constant expression, by types.
+func (w *walker) constant(e ast.Expr) bool {
+	if !w.a.typed() {
+		return false
+	}
+	tv, ok := w.a.info.Types[e]
+	return ok && tv.Value != nil
+}
+
+// effects reports whether evaluating e may call a function or receive:
+// whether its place in the order of evaluation matters.
+func (w *walker) effects(e ast.Expr) bool {
+	if w.constant(e) {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			found = found || !w.isPureCall(n)
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// callsRecover reports whether e calls recover directly: moved into a
+// function literal, the call would no longer stop a panic.
+func (w *walker) callsRecover(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "recover" {
+				found = true
+			}
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !found && !lit
+	})
+	return found
 }
 
 func boundary(op token.Token) token.Token {
@@ -241,22 +464,70 @@ func boundary(op token.Token) token.Token {
 
 func arrow(from, to token.Token) string { return from.String() + " → " + to.String() }
 
-// arithmetic reports whether n is a non-constant expression of a numeric
-// type whose operator a generic helper can replace: at least one operand
-// has a type of its own, from which the helper's type parameter is
-// inferred, and the divisor of the mutant is not a constant zero.
-func (w *walker) arithmetic(n *ast.BinaryExpr) bool {
+// arithmetic handles + - * / on numbers, in non-constant expressions where
+// at least one operand has a type of its own: the operator becomes its
+// counterpart (+ ↔ -, * ↔ /), or, as extras, each other arithmetic
+// operator (% on integers). No mutant divides by a constant zero. x*1 →
+// x/1 and its converse, and on integers x+0 → x-0 and its converse, are
+// equivalent mutants.
+func (w *walker) arithmetic(n *ast.BinaryExpr) {
 	if !w.a.typed() {
-		return false
+		return
 	}
 	tv, ok := w.a.info.Types[n]
 	if !ok || tv.Value != nil || !types.Satisfies(tv.Type, w.a.numeric) {
-		return false
+		return
 	}
 	if w.untypedOperand(n.X) && w.untypedOperand(n.Y) {
+		return
+	}
+	primary := map[token.Token]token.Token{token.ADD: token.SUB, token.SUB: token.ADD, token.MUL: token.QUO, token.QUO: token.MUL}[n.Op]
+	targets := []token.Token{primary}
+	for _, to := range []token.Token{token.ADD, token.SUB, token.MUL, token.QUO, token.REM} {
+		if to != n.Op && to != primary {
+			targets = append(targets, to)
+		}
+	}
+	integer := types.Satisfies(tv.Type, w.a.integer)
+	for _, to := range targets {
+		if (to == token.QUO || to == token.REM) && w.isConstZero(n.Y) || to == token.REM && !integer {
+			continue
+		}
+		c := &candidate{how: rewriteNode, node: n, from: n.Op, to: to}
+		c.site.Extra = to != primary
+		if !w.typedForm(c, tv.Type, n.Pos()) {
+			w.skip(n.OpPos, OpArithmetic, arrow(n.Op, to), "the type "+tv.Type.String()+" cannot be named in the file")
+			continue
+		}
+		c.site.Equivalent = w.arithmeticIdentity(n.Op, to, n.Y, integer, tv.Type)
+		w.add(c, n.OpPos, OpArithmetic, arrow(n.Op, to))
+	}
+}
+
+// arithmeticIdentity says why x op y and x to y are the same program, or
+// "".
+func (w *walker) arithmeticIdentity(op, to token.Token, y ast.Expr, integer bool, t types.Type) string {
+	real := integer || types.Satisfies(t, w.a.float)
+	switch {
+	case real && (op == token.MUL && to == token.QUO || op == token.QUO && to == token.MUL) && w.isConst(y, 1):
+		return "x*1 and x/1 are both x"
+	case integer && (op == token.ADD && to == token.SUB || op == token.SUB && to == token.ADD) && w.isConst(y, 0):
+		return "x+0 and x-0 are both x on integers"
+	}
+	return ""
+}
+
+// isConst reports whether e is the constant v.
+func (w *walker) isConst(e ast.Expr, v int64) bool {
+	tv, ok := w.a.info.Types[e]
+	if !ok || tv.Value == nil {
 		return false
 	}
-	return n.Op != token.MUL || !w.isConstZero(n.Y)
+	switch tv.Value.Kind() {
+	case constant.Int, constant.Float:
+		return constant.Compare(tv.Value, token.EQL, constant.MakeInt64(v))
+	}
+	return false
 }
 
 // untypedOperand reports whether e is, as far as can be told, an untyped
@@ -405,15 +676,25 @@ func (w *walker) intConstant(e ast.Expr) {
 	}
 	text := string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())])
 	one := constant.MakeInt64(1)
+	seen := map[string]bool{tv.Value.ExactString(): true}
+	fits := func(v constant.Value) bool {
+		return !seen[v.ExactString()] && !constant.Compare(v, token.LSS, lo) && !constant.Compare(v, token.GTR, hi) && w.constantFits(parent, child, v)
+	}
 	for _, op := range []token.Token{token.ADD, token.SUB} {
 		v := constant.BinaryOp(tv.Value, op, one)
-		if constant.Compare(v, token.LSS, lo) || constant.Compare(v, token.GTR, hi) {
-			continue
+		if fits(v) {
+			seen[v.ExactString()] = true
+			w.add(&candidate{how: rewriteWrap, node: e, to: op}, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
 		}
-		if !w.constantFits(parent, child, v) {
-			continue
+	}
+	// Extras: the constant becomes 0, or its negation.
+	for _, v := range []constant.Value{constant.MakeInt64(0), constant.UnaryOp(token.SUB, tv.Value, 0)} {
+		if fits(v) {
+			seen[v.ExactString()] = true
+			c := &candidate{how: rewriteWrap, node: e, value: v}
+			c.site.Extra = true
+			w.add(c, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
 		}
-		w.add(&candidate{how: rewriteWrap, node: e, to: op}, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
 	}
 }
 
@@ -571,6 +852,13 @@ func (w *walker) intRange(b *types.Basic) (lo, hi constant.Value, ok bool) {
 func (w *walker) ifStmt(n *ast.IfStmt) {
 	if w.at(n.If) {
 		w.add(&candidate{how: rewriteWrap, node: n.Cond, to: token.IF}, n.If, OpBranchRemoval, descIfBody)
+		if n.Else == nil {
+			// Without an else, the condition becoming true is another
+			// behaviour (with one, it is "else branch never runs").
+			c := &candidate{how: rewriteWrap, node: n.Cond, to: token.ELSE}
+			c.site.Extra = true
+			w.add(c, n.If, OpBranchRemoval, descIfAlways)
+		}
 	}
 	if n.Else != nil {
 		if pos := w.elsePos(n); w.at(pos) {
@@ -659,12 +947,70 @@ func (w *walker) assign(n *ast.AssignStmt) {
 			}
 		}
 		if to != token.ILLEGAL {
-			w.add(&candidate{how: rewriteNode, node: n, from: n.Tok, to: to, list: list}, n.TokPos, OpAugmentedAssignment, arrow(n.Tok, to))
+			c := &candidate{how: rewriteNode, node: n, from: n.Tok, to: to, list: list}
+			c.site.Equivalent = w.augmentedIdentity(n, to)
+			w.add(c, n.TokPos, OpAugmentedAssignment, arrow(n.Tok, to))
+		}
+		switch {
+		case w.lastUse(n.Lhs[0]):
+			// x op= y reads x; x = y does not: when nothing else reads
+			// x, the mutant would not compile by hand.
+		case n.Tok == token.ADD_ASSIGN, n.Tok == token.SUB_ASSIGN, n.Tok == token.MUL_ASSIGN, n.Tok == token.QUO_ASSIGN, n.Tok == token.REM_ASSIGN:
+			// Extra: x op= y → x = y.
+			c := &candidate{how: rewriteNode, node: n, from: n.Tok, to: token.ASSIGN, list: list}
+			c.site.Extra = true
+			w.add(c, n.TokPos, OpAugmentedAssignment, arrow(n.Tok, token.ASSIGN))
 		}
 	}
 	if list && w.at(n.Pos()) && !w.blankOnly(n) {
 		w.removal(n)
 	}
+}
+
+// augmentedIdentity says why x op= y and x to= y are the same program, or
+// "": x /= 1 and x *= 1 on integers and floats, x -= 0 and x += 0 on
+// integers.
+func (w *walker) augmentedIdentity(n *ast.AssignStmt, to token.Token) string {
+	if !w.a.typed() {
+		return ""
+	}
+	t := w.a.info.TypeOf(n.Lhs[0])
+	if t == nil {
+		return ""
+	}
+	integer := types.Satisfies(t, w.a.integer)
+	switch {
+	case (integer || types.Satisfies(t, w.a.float)) && (n.Tok == token.QUO_ASSIGN && to == token.MUL_ASSIGN || n.Tok == token.MUL_ASSIGN && to == token.QUO_ASSIGN) && w.isConst(n.Rhs[0], 1):
+		return "x /= 1 and x *= 1 leave x as it is"
+	case integer && (n.Tok == token.SUB_ASSIGN && to == token.ADD_ASSIGN || n.Tok == token.ADD_ASSIGN && to == token.SUB_ASSIGN) && w.isConst(n.Rhs[0], 0):
+		return "x -= 0 and x += 0 leave an integer as it is"
+	}
+	return ""
+}
+
+// removalIdentity says why removing n is the same program, or "": n is
+// x += 0, x -= 0 (integers), x *= 1 or x /= 1 (integers, floats) of a
+// variable named by an identifier.
+func (w *walker) removalIdentity(n ast.Stmt) string {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok || !w.a.typed() || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return ""
+	}
+	if _, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); !ok {
+		return ""
+	}
+	t := w.a.info.TypeOf(as.Lhs[0])
+	if t == nil {
+		return ""
+	}
+	integer := types.Satisfies(t, w.a.integer)
+	switch {
+	case integer && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN) && w.isConst(as.Rhs[0], 0):
+		return "x += 0 and x -= 0 leave an integer as it is"
+	case (integer || types.Satisfies(t, w.a.float)) && (as.Tok == token.MUL_ASSIGN || as.Tok == token.QUO_ASSIGN) && w.isConst(as.Rhs[0], 1):
+		return "x *= 1 and x /= 1 leave x as it is"
+	}
+	return ""
 }
 
 // blankOnly reports whether n assigns only to _ and has no effect on its

@@ -20,11 +20,30 @@ func allLines(files map[string][]byte) map[string][]int {
 	return lines
 }
 
-// brief formats sites as "line operator (description)".
+// brief formats the sites of the primary operators as "line operator
+// (description)"; extras are left out.
 func brief(sites []Site) []string {
-	out := make([]string, len(sites))
-	for i, s := range sites {
-		out[i] = fmt.Sprintf("%d %s (%s)", s.Line, s.Operator, s.Description)
+	var out []string
+	for _, s := range sites {
+		if !s.Extra {
+			out = append(out, fmt.Sprintf("%d %s (%s)", s.Line, s.Operator, s.Description))
+		}
+	}
+	return out
+}
+
+// briefExtra formats the extra sites as brief does, with an equivalence
+// mark.
+func briefExtra(sites []Site) []string {
+	var out []string
+	for _, s := range sites {
+		if s.Extra {
+			eq := ""
+			if s.Equivalent != "" {
+				eq = " equivalent"
+			}
+			out = append(out, fmt.Sprintf("%d %s (%s)%s", s.Line, s.Operator, s.Description, eq))
+		}
 	}
 	return out
 }
@@ -109,6 +128,9 @@ func f(x int) int {
 }
 `,
 		want: []string{
+			// var m = n + 1: a package-level value, data.
+			"9 data_number (1 → 0)",
+			"9 data_number (1 → 2)",
 			"12 arithmetic (+ → -)",
 			"12 arithmetic (+ → -)",
 		},
@@ -416,6 +438,44 @@ func f(b uint8) uint8 {
 }
 
 // TestFindPositions checks the column of each kind of token a site names.
+// TestFindExtrasCompileByHand checks that no extra drops the last read of
+// a variable: x && y → x without the only use of y's variable, x += 1 →
+// x = 1 when nothing else reads x.
+func TestFindExtrasCompileByHand(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+func f(a int) bool {
+	b := a > 1
+	c := a > 2
+	n := 0
+	n += a
+	m := 0
+	m += a
+	return b && c || m > 0
+}
+`)}
+	for _, typed := range []bool{true, false} {
+		pkg := Package{Files: files}
+		if !typed {
+			files["q.go"] = []byte("package p\n\nimport \"example.invalid/x\"\n\nvar _ = x.Y\n")
+			pkg.Dir = t.TempDir()
+		}
+		sites, err := Find(pkg, map[string][]int{"p.go": allLines(files)["p.go"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := briefExtra(sites)
+		for _, bad := range []string{"10 logical (x && y → x)", "10 logical (x && y → y)", "7 augmented_assignment (+= → =)"} {
+			if slices.Contains(got, bad) {
+				t.Errorf("typed %v: extra %q drops the last use of a variable", typed, bad)
+			}
+		}
+		if !slices.Contains(got, "9 augmented_assignment (+= → =)") {
+			t.Errorf("typed %v: no m += a → m = a in %q", typed, got)
+		}
+	}
+}
+
 func TestFindPositions(t *testing.T) {
 	src := `package p
 
@@ -453,7 +513,9 @@ func f(x int, xs []int) int {
 	}
 	var got []string
 	for _, s := range sites {
-		got = append(got, s.String())
+		if !s.Extra {
+			got = append(got, s.String())
+		}
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Find =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
@@ -498,7 +560,7 @@ func f(a, b int, s string) (int, bool) {
 		"8 incdec (++ → --)",
 		"9 relational_boundary (< → <=)",
 		"9 logical (&& → ||)",
-		"9 not_removal (!x → x)",
+		// !nowhere.X: its type is unknown, so !x → x is skipped.
 		"10 relational_negation (== → !=)",
 		"10 bool_literal (true → false)",
 	}
@@ -598,7 +660,7 @@ func TestFindErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Find error = %v, want one containing %q", err, tt.want)
 			}
-			_, err = Schemata(Package{Files: tt.files}, nil)
+			_, err = Schemata(Package{Files: tt.files}, nil, testSwitch(t, nil))
 			if err == nil && tt.lines == nil {
 				t.Errorf("Schemata succeeded on an invalid package")
 			}
@@ -610,7 +672,7 @@ func TestFindErrors(t *testing.T) {
 	if sites, err := Find(Package{}, nil); err != nil || len(sites) != 0 {
 		t.Errorf("Find on an empty package = %v, %v", sites, err)
 	}
-	if _, err := Schemata(Package{}, nil); err == nil {
+	if _, err := Schemata(Package{}, nil, testSwitch(t, nil)); err == nil {
 		t.Errorf("Schemata of an empty package succeeded")
 	}
 }

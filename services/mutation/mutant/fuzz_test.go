@@ -106,6 +106,37 @@ func h(v int8, s string, c complex128, p uintptr, f float64, n int) (bool, int8,
 	return ok, v * k, c * 2i / (c + 1), p + 8, float64(n)/2 + f*2
 }
 `,
+		// Package-level data: maps, slices, structs, constants, strings.
+		`package p
+
+import "errors"
+
+type T struct {
+	A int
+	B string
+}
+
+var m = map[string]bool{"a": true, "b": false}
+
+var s = []T{{A: 1, B: "x"}, {2, "y"}}
+
+var arr = [2]uint8{255, 0}
+
+var e = errors.New("no")
+
+const c = "k"
+
+const (
+	d = 4
+	f = 1.5
+)
+
+var g = [...]int{1, 2}
+
+var h = map[int]int{1: 2, 3: 4}
+
+func use() (string, int, float64) { return c + "!", d, f * 2 }
+`,
 		// Labels, goto, init statements, range over a function, comments
 		// inside expressions.
 		`package p
@@ -158,12 +189,15 @@ L:
 				lines["p.go"] = append(lines["p.go"], l)
 			}
 		}
-		pkg := Package{Dir: t.TempDir(), Files: files}
+		// Without a directory, imports resolve in GOROOT only, without
+		// the go command: fast enough to fuzz.
+		pkg := Package{Files: files, Tests: map[string][]byte{}}
 		sites, err := Find(pkg, lines)
 		if err != nil {
 			return
 		}
-		out, err := Schemata(pkg, Select(sites, len(sites), src))
+		chosen := Select(sites, len(sites), src)
+		out, err := Schemata(pkg, chosen, testSwitch(t, chosen))
 		if err != nil {
 			t.Fatalf("Find accepted the source but Schemata failed: %v\nsource:\n%s", err, src)
 		}

@@ -4,14 +4,27 @@
 // Compiling dominates the cost of a Go mutant, so the package uses mutant
 // schemata: Schemata rewrites the package so that each selected site sits
 // behind a run-time switch, the test binary is built once, and a process runs
-// mutant n when the environment variable SEALGATE_MUTANT is n (unset, 0 or
-// anything that is not a decimal number runs the original program). Each
-// rewrite evaluates every operand exactly once on every path, in the
-// original order, and keeps the type of the expression it replaces, so with
-// the switch off the package behaves as the original. One exception: on
-// architectures that fuse floating-point multiply-add, an arithmetic or
-// ordering site whose float operand is a product may round differently,
-// because the operand becomes a function argument.
+// the mutant whose secret token its environment carries (see Switch: the
+// variable's name and the tokens are fresh per run, the generated code holds
+// only their SHA-256 digests, and the first time the running mutant's site
+// executes it appends the token to a marker file, so a kill can be tied to
+// the site). Each rewrite evaluates every operand exactly once on every path,
+// in the original order, and keeps the type of the expression it replaces,
+// so with the switch off the package behaves as the original. One
+// exception: on architectures that fuse floating-point multiply-add, an
+// arithmetic or ordering site whose float operand is a product may round
+// differently, because the operand becomes a function argument.
+//
+// The generated code uses no type parameters and nothing newer than Go 1.9,
+// so it compiles whatever go version the module declares (pflag says go
+// 1.12; a go.mod without a go line reads as go 1.16). A rewrite that must
+// keep its operands' type names it with go/types: a helper function of the
+// switch file per operator family and type (importing the type's package
+// under a generated name), or a typed function literal at the site for type
+// parameters and types declared in a function; a comparison whose type
+// cannot be named evaluates its operands with := in a function literal. A
+// site whose type can be named in neither way is skipped and reported (see
+// Survey.Skipped).
 //
 // Sites are found only where the mutated token is on a requested line. The
 // operators, by Site.Operator, with their descriptions:
@@ -19,7 +32,7 @@
 //	relational_boundary   < → <=, <= → <, > → >=, >= → >
 //	relational_negation   == → !=, != → ==
 //	logical               && → ||, || → &&
-//	not_removal           !x → x
+//	not_removal           !x → x            (typed, or an untyped operand)
 //	bool_literal          true → false, false → true (the predeclared constants)
 //	arithmetic            + → -, - → +, * → /, / → *        (typed)
 //	augmented_assignment  -= → +=, /= → *=; += → -=, *= → /= (the last two typed)
@@ -32,16 +45,35 @@
 //	                      other than :=, an increment or decrement
 //	loop_control          break → continue, continue → break
 //
+// and, marked Extra, the other distinct behaviours of the same sites, which
+// Offer adds when the primary ones are too few for the strength floor:
+//
+//	relational_replacement  < → >, < → >=, < → ==, < → != (and so on for
+//	                        each ordering); == → <, <=, >, >= on ordered types
+//	logical                 x && y → x, x && y → y (and for ||)
+//	arithmetic              + → *, + → /, + → % (integers), and so on
+//	int_constant            5 → 0, 5 → -5
+//	branch_removal          if body always runs (an if without else)
+//	augmented_assignment    x op= y → x = y
+//
+// Changed package-level data gets the data operators (see data.go and
+// Inspect, which classes every requested line as data, unjudgeable data or
+// not data). A mutant that is provably the same program — x*1 → x/1, x/1 →
+// x*1, and on integers x+0 → x-0 and x-0 → x+0, the same as augmented
+// assignments, and the removal of such an assignment to a variable — is
+// marked Equivalent: never run, never counted.
+//
 // An operator is applied to the syntax tree, not the text: || → && in
 // a || b || c changes one node, as if written (a || b) && c.
 //
 // Sites are never offered where the mutant would not compile if written by
 // hand, or could not be written as a schema, or is trivially the same
 // program:
-//   - anything in a constant declaration or an array length;
+//   - anything in a constant declaration or an array length (a changed
+//     constant gets data mutants instead);
 //   - arithmetic on anything but numbers (string +), on constant
-//     expressions, with two untyped operands, or * → / by a constant zero;
-//     += → -= on strings, *= → /= by a constant zero;
+//     expressions, with two untyped operands, or / and % by a constant
+//     zero; += → -= on strings, *= → /= by a constant zero;
 //   - integer constants that are part of a larger constant expression, in a
 //     float context, case labels, composite-literal keys, shift operands,
 //     range expressions or arguments of generic functions, and new values
@@ -61,34 +93,29 @@
 // with go/build: in GOROOT directly, elsewhere by `go list` run in
 // Package.Dir (so the module's requirements must be in the module cache or
 // vendored; the go command's environment applies). When the package does
-// not type-check, for any reason, Find offers
-// only the other operators: it then decides from syntax alone, treating a
-// name true or false declared anywhere in the package as shadowing the
-// constants and approximating the last-use rule by name, and Schemata can
-// check its output only by parsing it (the rare rewrite that needs types to
-// be right, such as an ordering of two named untyped constants, may then
-// fail to compile). With types, Schemata type-checks its output and returns
-// an error rather than a package that does not compile.
+// not type-check, for any reason, Find offers only the other operators (and
+// !x → x only on an operand that is untyped by its syntax): it then decides
+// from syntax alone, treating a name true or false declared anywhere in the
+// package as shadowing the constants and approximating the last-use rule by
+// name, and Schemata can check its output only by parsing it (the rare
+// rewrite that needs types to be right, such as an ordering of a named
+// untyped constant with an operand that calls a function, may then fail to
+// compile). With types, Schemata type-checks its output and returns an
+// error rather than a package that does not compile.
 //
 // Suppression comments are not honoured (//nolint, "// mutator:disable",
 // //go-mutesting:disable, "// sealgate:ignore" and the like change nothing):
 // a patch must not be able to exempt its own lines.
 //
 // Only files that the go command builds for the host (go/build.Default:
-// GOOS, GOARCH, build constraints, cgo) are considered; see Excluded. The
-// switch file uses type parameters, so the module must declare go 1.18 or
-// later.
+// GOOS, GOARCH, build constraints, cgo) are considered; see Excluded.
 package mutant
 
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 )
-
-// EnvVar is the environment variable that selects the mutant a process runs.
-const EnvVar = "SEALGATE_MUTANT"
 
 // Package is one Go package's non-test source files.
 type Package struct {
@@ -100,6 +127,13 @@ type Package struct {
 	// files. Files the host build excludes may be included; they get no
 	// sites.
 	Files map[string][]byte
+	// Tests optionally maps base file names to the package directory's
+	// _test.go files. They are never mutated: their names are avoided by
+	// the generated identifiers, and the internal ones are type-checked
+	// with the package to decide whether a changed unexported constant can
+	// become a switched variable. Without them, no constant the package's
+	// tests might use is switched (see the package documentation).
+	Tests map[string][]byte
 }
 
 // Site is one mutation: an operator applied at one token.
@@ -117,6 +151,14 @@ type Site struct {
 	Operator string
 	// Description says what changes, e.g. "< → <=" or "remove statement".
 	Description string
+	// Extra marks a site of the wider operator set: the other distinct
+	// behaviours of a site (< → >, + → *, 5 → 0, ...), worth running when
+	// the change offers too few mutants otherwise (see Offer).
+	Extra bool
+	// Equivalent, when not empty, says why the mutant is provably the same
+	// program as the original (x*1 → x/1): it is never run and counts on
+	// neither side of the ratio. Select never picks it.
+	Equivalent string
 }
 
 // String formats the site as "file:line:col operator (description)".
@@ -127,6 +169,7 @@ func (s Site) String() string {
 // Operator names.
 const (
 	OpRelationalBoundary  = "relational_boundary"
+	OpRelationalReplace   = "relational_replacement"
 	OpRelationalNegation  = "relational_negation"
 	OpLogical             = "logical"
 	OpNotRemoval          = "not_removal"
@@ -144,6 +187,7 @@ const (
 const (
 	descNot        = "!x → x"
 	descIfBody     = "if body never runs"
+	descIfAlways   = "if body always runs"
 	descElseBranch = "else branch never runs"
 	descRemoveStmt = "remove statement"
 )
@@ -170,26 +214,17 @@ func compareSites(a, b Site) int {
 	)
 }
 
-// Find lists every mutation site of pkg whose mutated token is on one of the
-// given lines (base file name → 1-based line numbers), sorted by file, line,
-// column, operator and description. Every file named in lines must be in
-// pkg.Files and not be a test file; lines in files the host build excludes
-// yield no sites. A file that does not parse is an error.
+// Find lists every mutation site of pkg on the given lines (see Inspect,
+// which also classes the lines), sorted by file, line, column, operator and
+// description. Every .go file named in lines must be in pkg.Files and not
+// be a test file; lines in files the host build excludes yield no sites. A
+// file that does not parse is an error.
 func Find(pkg Package, lines map[string][]int) ([]Site, error) {
-	a, err := analyze(pkg)
+	s, err := Inspect(pkg, lines)
 	if err != nil {
 		return nil, err
 	}
-	cands, err := a.candidates(lines)
-	if err != nil {
-		return nil, err
-	}
-	sites := make([]Site, len(cands))
-	for i, c := range cands {
-		sites[i] = c.site
-	}
-	slices.SortFunc(sites, compareSites)
-	return sites, nil
+	return s.Sites, nil
 }
 
 // Excluded returns, sorted, the names of the files of pkg that the host build

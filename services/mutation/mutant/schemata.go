@@ -1,39 +1,37 @@
 package mutant
 
 import (
-	"cmp"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
-	"go/token"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // Schemata returns the rewritten sources of pkg in which every site of sites
-// is behind the run-time switch: base file name → gofmt-formatted source,
+// is behind the run-time switch sw: base file name → gofmt-formatted source,
 // for the files that contain sites plus the switch file, which declares the
-// switch and is always included (its name, "0_sealgate_mutant.go" unless
-// the package has a file of that name, sorts first so that the switch is
-// initialized before any other package variable). Files without sites are
-// omitted: they stay as they are.
+// switch and is always included (its name is "0_sealgate_mutant.go" unless
+// the package has a file of that name). Files without sites are omitted:
+// they stay as they are.
 //
 // Every site must have been returned by Find for the same pkg (its ID
-// aside) and have a distinct positive ID; the IDs need not be 1..n, so one
-// selection across packages can be split by package. Running the package
-// with EnvVar set to a site's ID runs that mutant; any other value runs the
-// original. Schemata refuses, with an error, sites nested so deeply that
+// aside), have a distinct positive ID, have a token in sw, and not be
+// Equivalent; the IDs need not be 1..n, so one selection and one Switch
+// across packages can be split by package. Running the package with sw.Var
+// set to a site's token (see Switch) runs that mutant; any other value runs
+// the original. Schemata refuses, with an error, sites nested so deeply that
 // the rewritten file would exceed 32 times its size plus 4 MiB.
 //
-// The generated code uses identifiers starting with sealgate that the
-// package does not use (sealgateMutant, sealgateRunning, ... with a numeric
-// suffix when needed); the package's test files are not seen and must not
-// declare them. When pkg type-checks, so must the result, or Schemata
-// returns an error; otherwise the result is only known to parse.
-func Schemata(pkg Package, sites []Site) (map[string][]byte, error) {
+// The generated code uses identifiers that start with a prefix no
+// identifier of the package uses ("sealgate", else "sealgate1_", ...);
+// test files not given in pkg.Tests are not seen and must not use it. It
+// holds no token, only their SHA-256 digests, and uses no language feature
+// newer than Go 1.9: it compiles whatever go version the module declares.
+// When pkg type-checks, so must the result, or Schemata returns an error;
+// otherwise the result is only known to parse.
+func Schemata(pkg Package, sites []Site, sw Switch) (map[string][]byte, error) {
 	ids := make(map[int]bool, len(sites))
 	keys := make(map[siteKey]bool, len(sites))
 	lines := make(map[string][]int)
@@ -47,43 +45,59 @@ func Schemata(pkg Package, sites []Site) (map[string][]byte, error) {
 		if keys[keyOf(s)] {
 			return nil, fmt.Errorf("mutant: site %s is listed twice", s)
 		}
+		if s.Equivalent != "" {
+			return nil, fmt.Errorf("mutant: site %s is equivalent to the original: it cannot be run", s)
+		}
 		ids[s.ID], keys[keyOf(s)] = true, true
 		lines[s.File] = append(lines[s.File], s.Line)
+	}
+	if err := sw.check(sortedIDs(sites)); err != nil {
+		return nil, err
 	}
 	a, err := analyze(pkg)
 	if err != nil {
 		return nil, err
 	}
-	cands, err := a.candidates(lines)
+	if a.pkgName == "" {
+		return nil, fmt.Errorf("mutant: the package has no file the host builds")
+	}
+	found, err := a.survey(lines)
 	if err != nil {
 		return nil, err
 	}
-	byKey := make(map[siteKey]*candidate, len(cands))
-	for _, c := range cands {
+	byKey := make(map[siteKey]*candidate, len(found.cands))
+	for _, c := range found.cands {
 		byKey[keyOf(c.site)] = c
 	}
 	chosen := make(map[string][]*candidate)
+	converted := make(map[ast.Spec]bool)
 	for _, s := range sites {
 		c, ok := byKey[keyOf(s)]
 		if !ok {
 			return nil, fmt.Errorf("mutant: site %s is not a mutation site of the package", s)
 		}
 		c.site.ID = s.ID
-		chosen[s.File] = append(chosen[s.File], c)
+		chosen[c.file] = append(chosen[c.file], c)
+		if c.convert != nil && !converted[c.spec] {
+			// The constant becomes a variable, so that the switch can
+			// select its value at run time.
+			converted[c.spec] = true
+			chosen[c.file] = append(chosen[c.file], &candidate{site: c.site, file: c.file, how: rewriteDecl,
+				start: c.declStart, end: c.declEnd, convert: c.convert, spec: c.spec})
+		}
 	}
 
-	if a.pkgName == "" {
-		return nil, fmt.Errorf("mutant: the package has no file the host builds")
-	}
 	n := a.generatedNames(pkg)
+	h := newHelpers(n)
 	out := make(map[string][]byte, len(chosen)+1)
 	for _, name := range slices.Sorted(maps.Keys(chosen)) {
 		cs := chosen[name]
 		// Rewrites copy some operands (a logical operator's right operand,
-		// the operands of an increment or of an assignment), so deeply
-		// nested sites could multiply the text; past a limit, refuse.
+		// the operands of an increment or of an assignment, a value with
+		// data mutants), so deeply nested sites could multiply the text;
+		// past a limit, refuse.
 		limit := maxGrowth*len(a.src[name]) + maxExtra
-		r := &renderer{src: a.src[name], names: n, limit: limit}
+		r := &renderer{a: a, src: a.src[name], names: n, helpers: h, limit: limit}
 		text, err := r.file(cs)
 		if err != nil {
 			return nil, fmt.Errorf("mutant: %s: %w", name, err)
@@ -94,167 +108,27 @@ func Schemata(pkg Package, sites []Site) (map[string][]byte, error) {
 		}
 		out[name] = formatted
 	}
-	sw, err := format.Source([]byte(n.switchFile(a.pkgName, false)))
+	swSrc, err := format.Source([]byte(n.switchFile(a.pkgName, sw, sortedIDs(sites), h, false)))
 	if err != nil {
 		return nil, fmt.Errorf("mutant: switch file: %w", err)
 	}
-	out[n.file] = sw
-	if err := a.verify(out, n); err != nil {
+	out[n.file] = swSrc
+	if err := a.verify(out, n, h); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// names are the file name and identifiers the schemata adds to a package:
-// "sealgate" + a role + a suffix that makes them unused in the package.
-type names struct {
-	file, suffix string
-}
-
-// roles are the identifiers of the switch file, after the "sealgate" prefix.
-func roles() []string {
-	return []string{
-		"Mutant", "MutantFromEnv", "Running", "Off", "os", "Ordered", "Number",
-		"LSS", "LEQ", "GTR", "GEQ", "NOT", "ADD", "SUB", "MUL", "QUO",
-	}
-}
-
-// id returns the identifier of a role.
-func (n names) id(role string) string { return "sealgate" + role + n.suffix }
-
-// generatedNames picks names the package does not use.
-func (a *analysis) generatedNames(pkg Package) names {
-	for i := 0; ; i++ {
-		n := names{file: "0_sealgate_mutant.go"}
-		if i > 0 {
-			n.suffix = strconv.Itoa(i)
-			n.file = "0_sealgate_mutant" + n.suffix + ".go"
-		}
-		if _, taken := pkg.Files[n.file]; taken {
-			continue
-		}
-		free := true
-		for _, r := range roles() {
-			free = free && !a.idents[n.id(r)]
-		}
-		if free {
-			return n
-		}
-	}
-}
-
-// switchFile returns the source of the switch file. The stub, for type
-// checking, declares the same names but reads no environment and imports
-// nothing.
-func (n names) switchFile(pkgName string, stub bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "// Code generated by sealgate (mutant schemata); DO NOT EDIT.\n\npackage %s\n\n", pkgName)
-	if stub {
-		fmt.Fprintf(&b, "var %s int\n", n.id("Mutant"))
-	} else {
-		fmt.Fprintf(&b, `import %[1]s "os"
-
-// %[2]s is the mutant this process runs: the decimal value of %[3]s, or 0
-// (the original program) when that is unset or not a decimal number. Its
-// file sorts first, so it is initialized before the package's other
-// variables.
-var %[2]s = %[4]s()
-
-func %[4]s() int {
-	s := %[1]s.Getenv(%[3]q)
-	if s == "" || len(s) > 9 {
-		return 0
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n
-}
-`, n.id("os"), n.id("Mutant"), EnvVar, n.id("MutantFromEnv"))
-	}
-	m := n.id("Mutant")
-	fmt.Fprintf(&b, `
-// %[1]s returns the mutant this process runs. Sites compare its result,
-// which gives an untyped boolean and keeps vet from reading the conditions
-// of nested sites as contradictions.
-func %[1]s() int { return %[2]s }
-
-// %[3]s returns the shift count that makes 1>>count 1 when mutant id runs
-// and 0 otherwise: an untyped constant plus or minus 1>>count takes the type
-// the constant takes, which a typed value could not.
-func %[3]s(id int) uint {
-	if %[2]s == id {
-		return 0
-	}
-	return 64
-}
-
-// %[4]s holds the types < applies to.
-type %[4]s interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
-}
-
-// %[5]s holds the types - applies to.
-type %[5]s interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~complex64 | ~complex128
-}
-
-// %[6]s returns x != !on as x's type: !x, or x when mutant id runs.
-func %[6]s[T ~bool](id int, x T) T {
-	if %[2]s == id {
-		return x
-	}
-	return !x
-}
-`, n.id("Running"), m, n.id("Off"), n.id("Ordered"), n.id("Number"), n.id("NOT"))
-	for _, h := range []struct{ role, orig, mut string }{
-		{"LSS", "<", "<="}, {"LEQ", "<=", "<"}, {"GTR", ">", ">="}, {"GEQ", ">=", ">"},
-	} {
-		fmt.Fprintf(&b, `
-// %[1]s returns 1 when x %[3]s y (x %[4]s y when mutant id runs), else 0.
-func %[1]s[T %[2]s](id int, x, y T) int {
-	if %[5]s == id {
-		if x %[4]s y {
-			return 1
-		}
-		return 0
-	}
-	if x %[3]s y {
-		return 1
-	}
-	return 0
-}
-`, n.id(h.role), n.id("Ordered"), h.orig, h.mut, m)
-	}
-	for _, h := range []struct{ role, orig, mut string }{
-		{"ADD", "+", "-"}, {"SUB", "-", "+"}, {"MUL", "*", "/"}, {"QUO", "/", "*"},
-	} {
-		fmt.Fprintf(&b, `
-// %[1]s returns x %[3]s y (x %[4]s y when mutant id runs).
-func %[1]s[T %[2]s](id int, x, y T) T {
-	if %[5]s == id {
-		return x %[4]s y
-	}
-	return x %[3]s y
-}
-`, n.id(h.role), n.id("Number"), h.orig, h.mut, m)
-	}
-	return b.String()
-}
-
 // verify type-checks the package with the rewritten files when the original
 // type-checked. The switch file is replaced by a stub with the same
-// declarations that imports nothing, so that verifying does not load os from
-// source; the real switch file is fixed text.
-func (a *analysis) verify(out map[string][]byte, n names) error {
+// functions that imports only what the helpers' types need, so that
+// verifying does not load os and crypto from source; the rest of the real
+// switch file is fixed text.
+func (a *analysis) verify(out map[string][]byte, n names, h *helpers) error {
 	if !a.typed() {
 		return nil
 	}
-	stub := n.switchFile(a.pkgName, true)
+	stub := n.switchFile(a.pkgName, Switch{}, nil, h, true)
 	files := make([]*ast.File, 0, len(a.names)+1)
 	f, err := parser.ParseFile(a.fset, a.path(n.file), stub, parser.SkipObjectResolution)
 	if err != nil {
@@ -276,281 +150,4 @@ func (a *analysis) verify(out map[string][]byte, n names) error {
 		return fmt.Errorf("mutant: rewritten package does not type-check: %w", err)
 	}
 	return nil
-}
-
-// group is the candidates that rewrite one byte range of a file, and the
-// groups nested in it.
-type group struct {
-	start, end int
-	node       *candidate   // at most one candidate rewrites the node itself
-	wraps      []*candidate // applied in ID order around the rendered node
-	children   []*group
-}
-
-// Limits on the size of a rewritten file: maxGrowth times the original plus
-// maxExtra bytes.
-const (
-	maxGrowth = 32
-	maxExtra  = 4 << 20
-)
-
-// renderer rewrites one file's source.
-type renderer struct {
-	src   []byte
-	names names
-	limit int // the largest text a rewrite may produce
-}
-
-func (r *renderer) file(cs []*candidate) (string, error) {
-	byRange := make(map[[2]int]*group)
-	var groups []*group
-	for _, c := range cs {
-		k := [2]int{c.start, c.end}
-		g := byRange[k]
-		if g == nil {
-			g = &group{start: c.start, end: c.end}
-			byRange[k] = g
-			groups = append(groups, g)
-		}
-		if c.how == rewriteNode {
-			if g.node != nil {
-				return "", fmt.Errorf("sites %s and %s rewrite the same node", g.node.site, c.site)
-			}
-			g.node = c
-		} else {
-			g.wraps = append(g.wraps, c)
-		}
-	}
-	for _, g := range groups {
-		slices.SortFunc(g.wraps, func(a, b *candidate) int { return cmp.Compare(a.site.ID, b.site.ID) })
-	}
-	// Nest the groups: outer ranges first.
-	slices.SortFunc(groups, func(a, b *group) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
-	})
-	var roots []*group
-	var stack []*group
-	for _, g := range groups {
-		for len(stack) > 0 && stack[len(stack)-1].end <= g.start {
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) == 0 {
-			roots = append(roots, g)
-		} else {
-			top := stack[len(stack)-1]
-			if g.end > top.end {
-				return "", fmt.Errorf("rewritten ranges overlap at offsets %d and %d", top.start, g.start)
-			}
-			top.children = append(top.children, g)
-		}
-		stack = append(stack, g)
-	}
-	return r.span(0, len(r.src), roots)
-}
-
-// span renders src[start:end], replacing the given groups, which lie within
-// it and are sorted.
-func (r *renderer) span(start, end int, groups []*group) (string, error) {
-	var b strings.Builder
-	at := start
-	for _, g := range groups {
-		if g.start < at || g.end > end {
-			return "", fmt.Errorf("rewritten range %d-%d is outside %d-%d", g.start, g.end, at, end)
-		}
-		b.Write(r.src[at:g.start])
-		text, err := r.group(g)
-		if err != nil {
-			return "", err
-		}
-		// Keep a rewrite from gluing to a neighbouring token, as in
-		// `return+x*2` → `return sealgateMUL(...)`.
-		if s := b.String(); s != "" && text != "" && isWordByte(s[len(s)-1]) && isWordByte(text[0]) {
-			b.WriteByte(' ')
-		}
-		b.WriteString(text)
-		if g.end < end && text != "" && isWordByte(text[len(text)-1]) && isWordByte(r.src[g.end]) {
-			b.WriteByte(' ')
-		}
-		at = g.end
-	}
-	b.Write(r.src[at:end])
-	return b.String(), nil
-}
-
-// isWordByte reports whether c can continue an identifier, keyword or
-// number.
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-// within returns the groups of gs that lie in [start, end).
-func within(gs []*group, start, end int) []*group {
-	var out []*group
-	for _, g := range gs {
-		if g.start >= start && g.end <= end {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-func (r *renderer) group(g *group) (string, error) {
-	var text string
-	var err error
-	if g.node != nil {
-		text, err = r.node(g)
-	} else {
-		text, err = r.span(g.start, g.end, g.children)
-	}
-	if err != nil {
-		return "", err
-	}
-	for _, c := range g.wraps {
-		text = r.wrap(c, text)
-	}
-	if len(text) > r.limit {
-		return "", fmt.Errorf("site %s: the rewrite exceeds %d bytes: too many nested sites", g.site(), r.limit)
-	}
-	return text, nil
-}
-
-// site returns a site of g, for messages.
-func (g *group) site() Site {
-	if g.node != nil {
-		return g.node.site
-	}
-	return g.wraps[0].site
-}
-
-// pieces renders the given operand nodes of g's node, checking that every
-// nested group falls in one of them.
-func (r *renderer) pieces(g *group, nodes ...ast.Node) ([]string, error) {
-	out := make([]string, len(nodes))
-	used := 0
-	for i, n := range nodes {
-		s, e := r.offset(g, n)
-		inner := within(g.children, s, e)
-		used += len(inner)
-		text, err := r.span(s, e, inner)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = text
-	}
-	if used != len(g.children) {
-		return nil, fmt.Errorf("site %s: a nested site is outside the operands", g.node.site)
-	}
-	return out, nil
-}
-
-// offset converts n's position to offsets, relative to g's node whose
-// offsets are known.
-func (r *renderer) offset(g *group, n ast.Node) (int, int) {
-	base := g.node.node.Pos()
-	return g.start + int(n.Pos()-base), g.start + int(n.End()-base)
-}
-
-// node renders the rewrite of a candidate that replaces its node.
-func (r *renderer) node(g *group) (string, error) {
-	c := g.node
-	// Comparisons of the running mutant are untyped booleans, so these
-	// conditions combine with operands of any boolean type.
-	on := fmt.Sprintf("%s() == %d", r.names.id("Running"), c.site.ID)
-	off := fmt.Sprintf("%s() != %d", r.names.id("Running"), c.site.ID)
-	switch n := c.node.(type) {
-	case *ast.BinaryExpr:
-		p, err := r.pieces(g, n.X, n.Y)
-		if err != nil {
-			return "", err
-		}
-		x, y := p[0], p[1]
-		switch {
-		case c.form == formHelper:
-			helper := r.names.id(map[token.Token]string{
-				token.LSS: "LSS", token.LEQ: "LEQ", token.GTR: "GTR", token.GEQ: "GEQ",
-				token.ADD: "ADD", token.SUB: "SUB", token.MUL: "MUL", token.QUO: "QUO",
-			}[c.from])
-			if c.site.Operator == OpArithmetic {
-				return fmt.Sprintf("%s(%d, %s, %s)", helper, c.site.ID, x, y), nil
-			}
-			return fmt.Sprintf("(%s(%d, %s, %s) != 0)", helper, c.site.ID, x, y), nil
-		case c.site.Operator == OpRelationalNegation:
-			// (x == y) != on: the comparison, negated when the mutant runs.
-			return fmt.Sprintf("(((%s) %s (%s)) != (%s))", x, c.from, y, on), nil
-		case c.site.Operator == OpLogical:
-			// With s true when the mutant runs for &&, false when it runs
-			// for ||: x && (s || y) || s && y is x && y when s is false and
-			// x || y when s is true, evaluates x once and y at most once,
-			// and keeps the operands' type.
-			s := on
-			if c.from == token.LOR {
-				s = off
-			}
-			return fmt.Sprintf("((%s) && (%s || (%s)) || %s && (%s))", x, s, y, s, y), nil
-		}
-		return fmt.Sprintf("(%s && ((%s) %s (%s)) || %s && ((%s) %s (%s)))", on, x, c.to, y, off, x, c.from, y), nil
-	case *ast.UnaryExpr:
-		p, err := r.pieces(g, n.X)
-		if err != nil {
-			return "", err
-		}
-		if c.form == formXor {
-			// x != off: !x, or x when the mutant runs.
-			return fmt.Sprintf("((%s) != (%s))", p[0], off), nil
-		}
-		return fmt.Sprintf("%s(%d, %s)", r.names.id("NOT"), c.site.ID, p[0]), nil
-	case *ast.Ident:
-		if _, err := r.pieces(g); err != nil {
-			return "", err
-		}
-		if n.Name == "true" {
-			return "(" + off + ")", nil
-		}
-		return "(" + on + ")", nil
-	case *ast.IncDecStmt:
-		p, err := r.pieces(g, n.X)
-		if err != nil {
-			return "", err
-		}
-		return r.stmt(c, fmt.Sprintf("if %s { %s%s } else { %s%s }", on, p[0], c.to, p[0], c.from)), nil
-	case *ast.AssignStmt:
-		p, err := r.pieces(g, n.Lhs[0], n.Rhs[0])
-		if err != nil {
-			return "", err
-		}
-		return r.stmt(c, fmt.Sprintf("if %s { %s %s %s } else { %s %s %s }", on, p[0], c.to, p[1], p[0], c.from, p[1])), nil
-	case *ast.BranchStmt:
-		if _, err := r.pieces(g); err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("if %s { %s } else { %s }", on, c.to, c.from), nil
-	}
-	return "", fmt.Errorf("site %s: unexpected node %T", c.site, c.node)
-}
-
-// stmt places an if statement where the original statement was: as is in a
-// statement list, as a called function literal elsewhere (a for loop's post
-// statement, an if or switch init statement).
-func (r *renderer) stmt(c *candidate, ifStmt string) string {
-	if c.list {
-		return ifStmt
-	}
-	return "func() { " + ifStmt + " }()"
-}
-
-// wrap renders a candidate that wraps the rendered text of its range.
-func (r *renderer) wrap(c *candidate, text string) string {
-	id := c.site.ID
-	switch c.site.Operator {
-	case OpIntConstant:
-		return fmt.Sprintf("(%s %s 1>>%s(%d))", text, c.to, r.names.id("Off"), id)
-	case OpBranchRemoval:
-		if c.to == token.ELSE {
-			return fmt.Sprintf("(%s() == %d || (%s))", r.names.id("Running"), id, text)
-		}
-		return fmt.Sprintf("(%s() != %d && (%s))", r.names.id("Running"), id, text)
-	case OpStatementRemoval:
-		return fmt.Sprintf("if %s() != %d { %s }", r.names.id("Running"), id, text)
-	}
-	return text
 }

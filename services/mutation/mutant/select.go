@@ -9,13 +9,59 @@ import (
 )
 
 // Select picks at most limit of sites: one site of every (file, line) before
-// any line gets a second, taking lines round-robin across files. Which line
-// and which site come first is decided by seed (the baseline and patch
-// digests, say), so that a run is reproducible and another seed picks
-// another order; the order does not depend on the order of sites. Select
-// returns copies of the picked sites with IDs 1..n in selection order;
-// limit <= 0 selects nothing.
+// any line gets a second, taking lines round-robin across files, and every
+// site of the primary operators before any Extra one. Equivalent sites are
+// never picked. Which line and which site come first is decided by seed
+// (the baseline and patch digests, say), so that a run is reproducible and
+// another seed picks another order; the order does not depend on the order
+// of sites. Select returns copies of the picked sites with IDs 1..n in
+// selection order; limit <= 0 selects nothing.
 func Select(sites []Site, limit int, seed []byte) []Site {
+	var primary, extra []Site
+	for _, s := range sites {
+		switch {
+		case s.Equivalent != "":
+		case s.Extra:
+			extra = append(extra, s)
+		default:
+			primary = append(primary, s)
+		}
+	}
+	out := selectRounds(primary, limit, seed, 0)
+	if len(out) < limit {
+		out = append(out, selectRounds(extra, limit-len(out), seed, len(out))...)
+	}
+	return out
+}
+
+// Offer returns the sites worth running when the change must yield at
+// least need distinct mutants: the primary operators' when they are
+// enough, else every site, extras included (all the distinct behaviours of
+// each site). distinct counts the sites that are not equivalent, extras
+// included: the most mutants the change offers.
+func Offer(sites []Site, need int) (offer []Site, distinct int) {
+	primary := 0
+	for _, s := range sites {
+		if s.Equivalent == "" {
+			distinct++
+			if !s.Extra {
+				primary++
+			}
+		}
+	}
+	if primary >= need {
+		for _, s := range sites {
+			if !s.Extra {
+				offer = append(offer, s)
+			}
+		}
+		return offer, distinct
+	}
+	return slices.Clone(sites), distinct
+}
+
+// selectRounds is Select over sites of one tier, numbering from base+1.
+func selectRounds(sites []Site, limit int, seed []byte, base int) []Site {
 	if limit <= 0 || len(sites) == 0 {
 		return nil
 	}
@@ -83,7 +129,7 @@ func Select(sites []Site, limit int, seed []byte) []Site {
 					continue
 				}
 				s := q[j].sites[round]
-				s.ID = len(out) + 1
+				s.ID = base + len(out) + 1
 				out = append(out, s)
 				if len(out) == limit {
 					return out

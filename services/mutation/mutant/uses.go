@@ -17,7 +17,9 @@ func (w *walker) removal(n ast.Stmt) {
 	if w.lastUse(n) {
 		return
 	}
-	w.add(&candidate{how: rewriteWrap, node: n, list: true}, n.Pos(), OpStatementRemoval, descRemoveStmt)
+	c := &candidate{how: rewriteWrap, node: n, list: true}
+	c.site.Equivalent = w.removalIdentity(n)
+	w.add(c, n.Pos(), OpStatementRemoval, descRemoveStmt)
 }
 
 // readUses maps each local variable (not a parameter) and each imported
@@ -92,9 +94,9 @@ func markParams(fl *ast.FieldList, info *types.Info, params map[types.Object]boo
 	}
 }
 
-// lastUse reports whether statement n holds every use of a local variable or
-// an import it refers to.
-func (w *walker) lastUse(n ast.Stmt) bool {
+// lastUse reports whether n (a statement, or an operand a mutant drops)
+// holds every use of a local variable or an import it refers to.
+func (w *walker) lastUse(n ast.Node) bool {
 	if w.a.typed() {
 		uses := w.a.readUses()
 		last := false
@@ -128,7 +130,7 @@ func contains(n ast.Node, p token.Pos) bool { return n.Pos() <= p && p < n.End()
 // names an import must occur outside n in the file, and one that names a
 // variable declared in the body of the enclosing function must occur outside
 // n at least twice there (its declaration and a use).
-func (w *walker) lastUseByName(n ast.Stmt) bool {
+func (w *walker) lastUseByName(n ast.Node) bool {
 	var fn *ast.FuncDecl
 	for _, a := range w.stack {
 		if fd, ok := a.(*ast.FuncDecl); ok {

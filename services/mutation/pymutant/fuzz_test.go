@@ -12,7 +12,7 @@ func TestScriptOutputFormat(t *testing.T) {
 	// readOut, which the ReadSites tests and the fuzz seeds use, must be
 	// what the script really writes.
 	python := interpreter(t)
-	out, err := run(t.Context(), python, "1-5", []byte(readSrc))
+	out, err := run(t.Context(), python, "1-6", []byte(readSrc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +26,9 @@ func TestScriptOutputFormat(t *testing.T) {
 // here independently of its implementation, and apply with Apply.
 func FuzzReadSites(f *testing.F) {
 	f.Add([]byte(readSrc), []byte(readOut))
-	f.Add([]byte("not x\n"), []byte(`{"sites":[{"col":1,"end":4,"line":1,"operator":"not","original":"not ","replacement":"","start":0}]}`))
-	f.Add([]byte("x = 1e3\n"), []byte(`{"sites":[{"col":5,"end":7,"line":1,"operator":"number","original":"1e3","replacement":"1001.0","start":4}]}`))
+	f.Add([]byte("not x\n"), []byte(`{"sites":[{"col":1,"end":4,"equivalent":false,"line":1,"operator":"not","original":"not ","replacement":"","statement_line":1,"start":0}]}`))
+	f.Add([]byte("x = 1e3\n"), []byte(`{"sites":[{"col":5,"end":7,"equivalent":true,"line":1,"operator":"number","original":"1e3","replacement":"999.0","statement_line":1,"start":4}]}`))
+	f.Add([]byte("x = 'a'.strip()\n"), []byte(`{"sites":[{"col":8,"end":15,"equivalent":false,"line":1,"operator":"method-call","original":".strip()","replacement":"","statement_line":1,"start":7}]}`))
 	f.Add([]byte(""), []byte(`{"sites":[]}`))
 	// Real script output, when there is an interpreter to write it (the
 	// fuzz target itself needs none).
@@ -38,6 +39,7 @@ func FuzzReadSites(f *testing.F) {
 			"\ufeffa = b < c\r\nd = e > f\rg = h == i\n",
 			"def f(x):\n    if not x is not None and x not in y:\n        return x ** 2 // 3 % 4\n    x += True\n    x -= 1.5e3\n    return (x,\n      0x1F)\n",
 			"x = (a  # c\n     is  \\\n     not b) or (not  # d\n  c)\n",
+			"def f(xs, d, s) -> bool:\n    for x in xs:\n        if x > 1:\n            break\n        elif x:\n            d.k = s.strip()\n        else:\n            continue\n    try:\n        g(next(xs, None), b'r', \"s\")\n    except KeyError:\n        raise ValueError('m')\n    while d:\n        d -= 1\n    return s.copy() if d else h()\n",
 		} {
 			out, err := run(f.Context(), python, "1-100", []byte(src))
 			if err != nil {
@@ -54,7 +56,7 @@ func FuzzReadSites(f *testing.F) {
 		if sites == nil || len(sites) > MaxSites || len(out) > MaxOutput {
 			t.Fatalf("accepted %d sites (nil: %v) from %d bytes", len(sites), sites == nil, len(out))
 		}
-		ops := []string{OpComparison, OpIdentity, OpMembership, OpBoolean, OpNot, OpArithmetic, OpAugmented, OpBooleanLiteral, OpNumber, OpReturnNone}
+		ops := Operators()
 		for i, s := range sites {
 			if s.Start < 0 || s.Start >= s.End || s.End > len(src) {
 				t.Fatalf("site %d: span [%d, %d) of %d bytes", i, s.Start, s.End, len(src))
@@ -77,7 +79,7 @@ func FuzzReadSites(f *testing.F) {
 			if !utf8.ValidString(s.Original) || !utf8.ValidString(s.Replacement) {
 				t.Fatalf("site %d: invalid UTF-8", i)
 			}
-			if s.Replacement == s.Original || (s.Replacement == "") != (s.Operator == OpNot) {
+			if s.Replacement == s.Original || (s.Replacement == "") != (s.Operator == OpNot || s.Operator == OpMethodCall || s.Operator == OpCallDefault) {
 				t.Fatalf("site %d: %s replaces %q with %q", i, s.Operator, s.Original, s.Replacement)
 			}
 			if s.Description == "" {

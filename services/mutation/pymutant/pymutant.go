@@ -12,6 +12,7 @@
 // The operators, by Site.Operator:
 //
 //	comparison       == ↔ !=, < ↔ >=, <= ↔ >
+//	boundary         < ↔ <=, > ↔ >= (the boundary moved both ways)
 //	identity         is ↔ is not
 //	membership       in ↔ not in
 //	boolean          and ↔ or (one site per operator token)
@@ -19,15 +20,60 @@
 //	arithmetic       + ↔ -, * ↔ /, // → /, % → *, ** → *  (binary only)
 //	augmented        += ↔ -=, *= ↔ /=, //= → /=, %= → *=
 //	boolean-literal  True ↔ False
-//	number           n → n+1 for int and float literals; an int's
-//	                 replacement is written in decimal (0x1F → 32), a
-//	                 float's as Python's repr of n+1 (1.5 → 2.5)
+//	number           n → n+1 and n → n-1 for int and float literals; an
+//	                 int's replacement is written in decimal (0x1F → 32),
+//	                 a float's as Python's repr (1.5 → 2.5), a negative
+//	                 one with its minus (0 → -1)
 //	return-none      return EXPR → return None
+//	return-value     return EXPR → return True / False / 0 / 0.0 / "" /
+//	                 [] / {} / (), as a literal types the value: a
+//	                 comparison, a non-empty display, the function's
+//	                 return annotation, or the literals its other return
+//	                 statements give
+//	negation         the condition of an if, elif, while or conditional
+//	                 expression → not (condition); not where an operator
+//	                 already negates it (a not, one comparison)
+//	condition        that condition → True or False (a while: False only)
+//	branch           the body of an if or elif that has an else, or a
+//	                 plain else's body → pass (without an else, the
+//	                 condition False is that mutant)
+//	statement        a statement → pass: a call, await or yield (not a
+//	                 logging call or print), an augmented assignment, a
+//	                 del, an assignment that leaves every name it binds
+//	                 bound elsewhere in its scope (removing a local's only
+//	                 binding would only raise NameError)
+//	raise            raise ... → pass
+//	except           an except handler's body → raise (re-raise)
+//	loop-control     break ↔ continue
+//	string           "s" → "XXsXX" (not a docstring, not a message: of an
+//	                 exception raised, an assertion, a warning, a
+//	                 logging call)
+//	method-call      x.m() → x for any method without arguments,
+//	                 s.strip(...) → s for the methods that keep a string
+//	                 a string (not on a module name, not as a statement)
+//	call-default     next(it, None) → next(it): the literal default of
+//	                 next, getattr, get, pop, setdefault and getenv
+//	                 dropped (not a None that is their default anyway)
+//	assignment       the value assigned → None, and None → "" (mutmut's):
+//	                 not a literal, not to a dunder name
+//	lambda           lambda ...: EXPR → lambda ...: None
 //
 // A site replaces a span of the source's bytes. For an operator it is the
 // token (for is not and not in both tokens and what lies between them);
 // for not it is the keyword and everything up to the operand's first token
-// (so the replacement is empty); for return-none it is the whole statement.
+// (so the replacement is empty); for return-none and return-value, raise
+// and statement the whole statement; for negation and condition the
+// condition; for assignment the value assigned, for lambda its body; for branch and except the body, from its first statement's
+// start to its last one's end; for method-call the dot to the closing
+// parenthesis and for call-default the comma to the literal's end (both
+// replaced with nothing).
+//
+// Every mutant is compiled: one the compiler refuses is not offered; one
+// whose code is the original's is Equivalent (bytecode, names, constants
+// and flags compared recursively, ignoring column positions, and line
+// numbers too when the edit keeps the lines: they change only what a
+// traceback says), and one whose code is another mutant's is the same
+// mutant and left out, so the sites are distinct behaviours.
 //
 // Sites are only offered where they are exact: the script locates every
 // token with tokenize and then parses each mutant again, offering it only
@@ -76,7 +122,37 @@ const (
 	OpBooleanLiteral = "boolean-literal"
 	OpNumber         = "number"
 	OpReturnNone     = "return-none"
+	OpBoundary       = "boundary"
+	OpReturnValue    = "return-value"
+	OpNegation       = "negation"
+	OpCondition      = "condition"
+	OpBranch         = "branch"
+	OpStatement      = "statement"
+	OpRaise          = "raise"
+	OpExcept         = "except"
+	OpLoopControl    = "loop-control"
+	OpString         = "string"
+	OpMethodCall     = "method-call"
+	OpCallDefault    = "call-default"
+	OpAssignment     = "assignment"
+	OpLambda         = "lambda"
 )
+
+// Operators lists every operator, sorted.
+func Operators() []string {
+	ops := []string{OpComparison, OpIdentity, OpMembership, OpBoolean, OpNot, OpArithmetic, OpAugmented,
+		OpBooleanLiteral, OpNumber, OpReturnNone, OpBoundary, OpReturnValue, OpNegation, OpCondition,
+		OpBranch, OpStatement, OpRaise, OpExcept, OpLoopControl, OpString, OpMethodCall, OpCallDefault,
+		OpAssignment, OpLambda}
+	slices.Sort(ops)
+	return ops
+}
+
+// removes reports whether op's replacement is empty: it removes what its
+// span holds.
+func removes(op string) bool {
+	return op == OpNot || op == OpMethodCall || op == OpCallDefault
+}
 
 // Limits on the script's output, so that a misbehaving interpreter cannot
 // make the caller hold unbounded data.
@@ -120,12 +196,21 @@ type Site struct {
 	// Original is src[Start:End].
 	Original string
 	// Replacement replaces Original in the mutant. It is empty only for
-	// the not operator, which removes the keyword and the space after it.
+	// the operators that remove what the span holds: not (the keyword and
+	// the space after it), method-call and call-default.
 	Replacement string
 	// Operator names the mutation operator: one of the Op constants.
 	Operator string
 	// Description says what changes, e.g. `replace "<" with ">="`.
 	Description string
+	// Equivalent: the mutant compiles to the original's code. No test can
+	// kill it; it is reported apart and never run.
+	Equivalent bool
+	// StatementLine is the first line of the innermost statement holding
+	// the site, at most Line: the line coverage.py reports the statement's
+	// execution on. A site on a continuation line of a multi-line
+	// statement runs when its statement does.
+	StatementLine int
 }
 
 // SourceError reports that the script rejected the Python source itself:
@@ -206,6 +291,12 @@ func lineRanges(lines []int) ([]int, string, error) {
 
 // run runs find.py on src and returns its stdout.
 func run(ctx context.Context, python, header string, src []byte) ([]byte, error) {
+	return runScript(ctx, python, script, io.MultiReader(strings.NewReader(header+"\n"), bytes.NewReader(src)))
+}
+
+// runScript runs one of the package's scripts with stdin and returns its
+// stdout.
+func runScript(ctx context.Context, python, script string, stdin io.Reader) ([]byte, error) {
 	if python == "" {
 		return nil, errors.New("pymutant: no Python interpreter given")
 	}
@@ -216,7 +307,7 @@ func run(ctx context.Context, python, header string, src []byte) ([]byte, error)
 	if cmd.Err != nil {
 		return nil, fmt.Errorf("pymutant: Python interpreter %q: %w", python, cmd.Err)
 	}
-	cmd.Stdin = io.MultiReader(strings.NewReader(header+"\n"), bytes.NewReader(src))
+	cmd.Stdin = stdin
 	stdout := &capped{max: MaxOutput, full: cancel}
 	stderr := &capped{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,8 @@ type wireSite struct {
 	Original    *string `json:"original"`
 	Replacement *string `json:"replacement"`
 	Operator    *string `json:"operator"`
+	Equivalent  *bool   `json:"equivalent"`
+	Statement   *int    `json:"statement_line"`
 }
 
 // wireOutput is find.py's whole output.
@@ -67,7 +70,7 @@ func ReadSites(src, out []byte) ([]Site, error) {
 	sites := make([]Site, 0, len(*w.Sites))
 	for i, ws := range *w.Sites {
 		if ws.Line == nil || ws.Col == nil || ws.Start == nil || ws.End == nil ||
-			ws.Original == nil || ws.Replacement == nil || ws.Operator == nil {
+			ws.Original == nil || ws.Replacement == nil || ws.Operator == nil || ws.Equivalent == nil || ws.Statement == nil {
 			return nil, fmt.Errorf("site %d: missing field", i)
 		}
 		s := Site{
@@ -78,11 +81,16 @@ func ReadSites(src, out []byte) ([]Site, error) {
 			Original:    *ws.Original,
 			Replacement: *ws.Replacement,
 			Operator:    *ws.Operator,
+			Equivalent:  *ws.Equivalent,
 		}
 		desc, err := check(src, starts, s)
 		if err != nil {
 			return nil, fmt.Errorf("site %d: %w", i, err)
 		}
+		if st := *ws.Statement; st < 1 || st > s.Line {
+			return nil, fmt.Errorf("site %d: statement line %d is not from 1 to the site's line %d", i, st, s.Line)
+		}
+		s.StatementLine = *ws.Statement
 		s.Description = desc
 		if i > 0 && compareSites(sites[i-1], s) >= 0 {
 			return nil, fmt.Errorf("site %d: out of order or a duplicate", i)
@@ -173,6 +181,8 @@ func describe(op, orig, repl string, after []byte) (string, error) {
 	switch op {
 	case OpComparison:
 		want = swap(orig, "==", "!=", "!=", "==", "<", ">=", ">=", "<", "<=", ">", ">", "<=")
+	case OpBoundary:
+		want = swap(orig, "<", "<=", "<=", "<", ">", ">=", ">=", ">")
 	case OpArithmetic:
 		want = swap(orig, "+", "-", "-", "+", "*", "/", "/", "*", "//", "/", "%", "*", "**", "*")
 	case OpAugmented:
@@ -181,6 +191,8 @@ func describe(op, orig, repl string, after []byte) (string, error) {
 		want = swap(orig, "and", "or", "or", "and")
 	case OpBooleanLiteral:
 		want = swap(orig, "True", "False", "False", "True")
+	case OpLoopControl:
+		want = swap(orig, "break", "continue", "continue", "break")
 	case OpIdentity:
 		if orig == "is" {
 			want = "is not"
@@ -204,15 +216,77 @@ func describe(op, orig, repl string, after []byte) (string, error) {
 			return "", fmt.Errorf("not is replaced with %q, not removed", repl)
 		}
 		return `remove "not"`, nil
-	case OpReturnNone:
-		value, ok := strings.CutPrefix(orig, "return")
-		if !ok || value == "" || isNameByte(value[0]) {
+	case OpReturnNone, OpReturnValue:
+		if !isKeywordStatement(orig, "return") || orig == "return" {
 			return "", fmt.Errorf("%q is not a return statement with a value", orig)
 		}
-		if repl != "return None" {
-			return "", fmt.Errorf("return statement replaced with %q, not %q", repl, "return None")
+		value, ok := strings.CutPrefix(repl, "return ")
+		switch {
+		case op == OpReturnNone && repl == "return None":
+			return "replace the returned value with None", nil
+		case op == OpReturnValue && ok && slices.Contains(returnValues, value):
+			return "replace the returned value with " + value, nil
 		}
-		return "replace the returned value with None", nil
+		return "", fmt.Errorf("%s: return statement replaced with %q", op, repl)
+	case OpNegation:
+		if orig == "" || repl != "not ("+orig+")" {
+			return "", fmt.Errorf("condition %q is replaced with %q, not its negation", orig, repl)
+		}
+		return fmt.Sprintf("negate the condition %s", snippet(orig)), nil
+	case OpCondition:
+		if repl != "True" && repl != "False" {
+			return "", fmt.Errorf("condition %q is replaced with %q, not True or False", orig, repl)
+		}
+		return fmt.Sprintf("replace the condition %s with %s", snippet(orig), repl), nil
+	case OpStatement, OpBranch, OpRaise:
+		if op == OpRaise && !isKeywordStatement(orig, "raise") {
+			return "", fmt.Errorf("%q is not a raise statement", orig)
+		}
+		if repl != "pass" {
+			return "", fmt.Errorf("%s %q is replaced with %q, not pass", op, orig, repl)
+		}
+		what := map[string]string{OpStatement: "the statement", OpBranch: "the branch", OpRaise: "the raise statement"}[op]
+		return fmt.Sprintf("replace %s %s with pass", what, snippet(orig)), nil
+	case OpExcept:
+		if repl != "raise" {
+			return "", fmt.Errorf("the handler body %q is replaced with %q, not raise", orig, repl)
+		}
+		return fmt.Sprintf("re-raise instead of handling with %s", snippet(orig)), nil
+	case OpString:
+		w, err := stringMutant(orig)
+		if err != nil {
+			return "", err
+		}
+		want = w
+	case OpMethodCall:
+		if !isMethodCall(orig) {
+			return "", fmt.Errorf("%q is not a method call's dot to its closing parenthesis", orig)
+		}
+		if repl != "" {
+			return "", fmt.Errorf("method call %q is replaced with %q, not removed", orig, repl)
+		}
+		return fmt.Sprintf("remove the call %s", snippet(orig)), nil
+	case OpCallDefault:
+		if !strings.HasPrefix(orig, ",") || strings.TrimSpace(orig[1:]) == "" {
+			return "", fmt.Errorf("%q is not a comma and the argument after it", orig)
+		}
+		if repl != "" {
+			return "", fmt.Errorf("default argument %q is replaced with %q, not removed", orig, repl)
+		}
+		return fmt.Sprintf("remove the default argument %s", snippet(strings.TrimSpace(orig[1:]))), nil
+	case OpAssignment:
+		switch {
+		case orig == "None" && repl == `""`:
+			return `replace the assigned None with ""`, nil
+		case orig != "None" && repl == "None":
+			return fmt.Sprintf("replace the assigned value %s with None", snippet(orig)), nil
+		}
+		return "", fmt.Errorf("the assigned value %q is replaced with %q, not None (or None with \"\")", orig, repl)
+	case OpLambda:
+		if repl != "None" || orig == "None" {
+			return "", fmt.Errorf("the lambda's body %q is replaced with %q, not None", orig, repl)
+		}
+		return fmt.Sprintf("make the lambda return None instead of %s", snippet(orig)), nil
 	case OpNumber:
 		if err := checkNumber(orig, repl); err != nil {
 			return "", err
@@ -228,6 +302,94 @@ func describe(op, orig, repl string, after []byte) (string, error) {
 		return "", fmt.Errorf("%s operator %q is replaced with %q, not %q", op, orig, repl, want)
 	}
 	return fmt.Sprintf("replace %q with %q", canon, repl), nil
+}
+
+// returnValues are the values return-value returns, as written.
+var returnValues = []string{"True", "False", "0", "0.0", `""`, "[]", "{}", "()"}
+
+// maxSnippet bounds the source quoted in a description, in runes.
+const maxSnippet = 40
+
+// snippet quotes the first line of code for a description, its length
+// bounded.
+func snippet(code string) string {
+	line, _, cut := strings.Cut(strings.ReplaceAll(code, "\r", "\n"), "\n")
+	line = strings.TrimSpace(line)
+	if r := []rune(line); len(r) > maxSnippet {
+		line, cut = string(r[:maxSnippet]), true
+	}
+	if cut {
+		line += "…"
+	}
+	return strconv.Quote(line)
+}
+
+// isKeywordStatement reports whether s starts with the keyword kw, not
+// with a longer name.
+func isKeywordStatement(s, kw string) bool {
+	rest, ok := strings.CutPrefix(s, kw)
+	return ok && (rest == "" || !isNameByte(rest[0]))
+}
+
+// isMethodCall reports whether s is a method call from its dot on:
+// ".name(...)", with the gaps tokens may have between the parts.
+func isMethodCall(s string) bool {
+	rest, ok := strings.CutPrefix(s, ".")
+	if !ok || !strings.HasSuffix(rest, ")") {
+		return false
+	}
+	i := skipGap(rest, 0)
+	j := i
+	for j < len(rest) && isNameByte(rest[j]) {
+		j++
+	}
+	if j == i || '0' <= rest[i] && rest[i] <= '9' {
+		return false
+	}
+	j = skipGap(rest, j)
+	return j < len(rest) && rest[j] == '('
+}
+
+// skipGap returns the index of the first byte at or after i of s that is
+// not in a gap between tokens (white space, comments, continuations).
+func skipGap(s string, i int) int {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\':
+			i++
+		case c == '#':
+			for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// stringMutant returns the string operator's replacement of a string
+// literal: "XX" added after its opening quote and before its closing one.
+func stringMutant(lit string) (string, error) {
+	n := 0
+	for n < len(lit) && n < 3 && strings.ContainsRune("rRbBuU", rune(lit[n])) {
+		n++
+	}
+	prefix := strings.ToLower(lit[:n])
+	if !slices.Contains([]string{"", "r", "u", "b", "br", "rb"}, prefix) {
+		return "", fmt.Errorf("%q is not a string literal (prefix %q)", lit, lit[:n])
+	}
+	rest := lit[n:]
+	for _, q := range []string{`"""`, "'''", `"`, "'"} {
+		if strings.HasPrefix(rest, q) {
+			if len(rest) < 2*len(q) || !strings.HasSuffix(rest, q) {
+				break
+			}
+			body := rest[len(q) : len(rest)-len(q)]
+			return lit[:n] + q + "XX" + body + "XX" + q, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not a string literal", lit)
 }
 
 // swap looks tok up in pairs (from, to, from, to, ...) and returns its
@@ -282,10 +444,11 @@ func isNameByte(c byte) bool {
 	return c == '_' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
-// checkNumber checks that repl is orig+1 as find.py writes it: for an int
-// literal the decimal digits of its value plus one, for a float literal a
-// float literal whose value is the float value plus one, finite and
-// different.
+// checkNumber checks that repl is orig+1 or orig-1 as find.py writes it:
+// for an int literal the decimal digits of its value plus or minus one
+// (with a minus when negative), for a float literal a float literal (with
+// a minus when negative) whose value is the float value plus or minus
+// one, finite and different.
 func checkNumber(orig, repl string) error {
 	if len(orig) > maxNumberLen {
 		return fmt.Errorf("number literal of %d bytes, more than %d", len(orig), maxNumberLen)
@@ -298,8 +461,10 @@ func checkNumber(orig, repl string) error {
 		if !ok {
 			return fmt.Errorf("cannot read int literal %q", orig)
 		}
-		if want := v.Add(v, big.NewInt(1)).String(); repl != want {
-			return fmt.Errorf("int %s is replaced with %q, not %s", orig, repl, want)
+		up := new(big.Int).Add(v, big.NewInt(1)).String()
+		down := new(big.Int).Sub(v, big.NewInt(1)).String()
+		if repl != up && repl != down {
+			return fmt.Errorf("int %s is replaced with %q, not %s or %s", orig, repl, up, down)
 		}
 		return nil
 	case isFloat(orig):
@@ -307,12 +472,16 @@ func checkNumber(orig, repl string) error {
 		if err != nil {
 			return fmt.Errorf("cannot read float literal %q: %w", orig, err)
 		}
-		if !isFloat(repl) || strings.Contains(repl, "_") {
+		abs, neg := strings.CutPrefix(repl, "-")
+		if !isFloat(abs) || strings.Contains(abs, "_") {
 			return fmt.Errorf("float %s is replaced with %q, not a float literal", orig, repl)
 		}
-		r, err := strconv.ParseFloat(repl, 64)
-		if err != nil || r != v+1 || r == v || math.IsInf(r, 0) {
-			return fmt.Errorf("float %s is replaced with %s, not its value plus one", orig, repl)
+		r, err := strconv.ParseFloat(abs, 64)
+		if neg {
+			r = -r
+		}
+		if err != nil || r != v+1 && r != v-1 || r == v || math.IsInf(r, 0) || neg && r >= 0 {
+			return fmt.Errorf("float %s is replaced with %s, not its value plus or minus one", orig, repl)
 		}
 		return nil
 	}

@@ -136,6 +136,66 @@ func Reach(changed map[string][]int, r *Report) (map[string][]cover.Line, error)
 	return reach, nil
 }
 
+// Runs says what ran a line's statement: the tests (pytest node ids, see
+// NodeID), and whether code outside any test ran it — coverage.py's empty
+// context: modules imported during collection, fixtures, conftest.py and
+// hooks.
+type Runs struct {
+	Tests   []string
+	Outside bool
+}
+
+// Runners tells, for any line of a report's files, what ran its
+// statement. The mutation service asks it for the statement of every
+// site, so that a site on a continuation line of a multi-line statement
+// (which the report attributes to the statement's first line) is judged
+// by the tests that ran the statement, and a line that ran only outside
+// the tests is not taken as tested.
+type Runners struct {
+	r   *Report
+	res *resolver
+	ids map[string]string
+}
+
+// NewRunners returns the Runners of r.
+func NewRunners(r *Report) *Runners {
+	return &Runners{r: r, res: newResolver(r), ids: map[string]string{}}
+}
+
+// Of returns what ran the statement at line of path (clean, relative), and
+// false when the report lists no context there: the line did not run, is
+// no statement's first line, or its file is not in the report. Tests are
+// sorted; the error is a context naming no test, as for Reach.
+func (x *Runners) Of(path string, line int) (Runs, bool, error) {
+	f, ok := x.r.Files[path]
+	if !ok {
+		return Runs{}, false, nil
+	}
+	names := f.Contexts[line]
+	if len(names) == 0 {
+		return Runs{}, false, nil
+	}
+	var runs Runs
+	for _, name := range names {
+		if name == "" {
+			runs.Outside = true
+			continue
+		}
+		id, ok := x.ids[name]
+		if !ok {
+			var err error
+			if id, err = x.res.nodeID(name); err != nil {
+				return Runs{}, false, fmt.Errorf("%s:%d: %w", path, line, err)
+			}
+			x.ids[name] = id
+		}
+		runs.Tests = append(runs.Tests, id)
+	}
+	slices.Sort(runs.Tests)
+	runs.Tests = slices.Compact(runs.Tests)
+	return runs, true, nil
+}
+
 // Reaching inverts a reach map: each line to the sorted names of the tests
 // that reach it. It is cover.Reaching.
 func Reaching(reach map[string][]cover.Line) map[cover.Line][]string {

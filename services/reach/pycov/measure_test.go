@@ -188,6 +188,33 @@ func TestReach(t *testing.T) {
 	}
 }
 
+func TestRunners(t *testing.T) {
+	x := NewRunners(measureReport())
+	for _, tc := range []struct {
+		path string
+		line int
+		want Runs
+		ok   bool
+	}{
+		{"calc/ops.py", 1, Runs{Outside: true}, true}, // at import only
+		{"calc/ops.py", 4, Runs{Tests: []string{"tests/test_ops.py::TestK::test_m", "tests/test_ops.py::test_add"}}, true},
+		{"calc/ops.py", 8, Runs{Tests: []string{"tests/test_ops.py::test_add"}, Outside: true}, true},
+		{"calc/ops.py", 5, Runs{}, false}, // missing: never ran
+		{"calc/ops.py", 2, Runs{}, false}, // no statement
+		{"calc/new.py", 1, Runs{}, false}, // not in the report
+	} {
+		got, ok, err := x.Of(tc.path, tc.line)
+		if err != nil || ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Of(%s, %d) = %+v, %v, %v; want %+v, %v", tc.path, tc.line, got, ok, err, tc.want, tc.ok)
+		}
+	}
+	r := measureReport()
+	r.Files["calc/ops.py"].Contexts[7] = []string{"calc.ops.testing_helper"}
+	if _, _, err := NewRunners(r).Of("calc/ops.py", 7); err == nil || !strings.Contains(err.Error(), "names no test file") {
+		t.Errorf("a context naming no test: %v", err)
+	}
+}
+
 func TestNodeID(t *testing.T) {
 	r := &Report{Files: map[string]*File{}}
 	for _, p := range []string{

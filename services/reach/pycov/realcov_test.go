@@ -204,6 +204,15 @@ func checkTreeReport(t *testing.T, r *Report) {
 	if tests, ok := Reaching(reach)[cover.Line{Path: "calc/ops.py", Line: 15}]; ok {
 		t.Errorf("line 15 reached by %v", tests)
 	}
+	// What ran it is code outside the tests; a line of a multi-line
+	// statement is the statement's.
+	x := NewRunners(r)
+	if runs, ok, err := x.Of("calc/ops.py", 15); err != nil || !ok || !runs.Outside || len(runs.Tests) != 0 {
+		t.Errorf("Of(calc/ops.py, 15) = %+v, %v, %v; want run outside the tests only", runs, ok, err)
+	}
+	if runs, ok, err := x.Of("calc/ops.py", 8); err != nil || !ok || runs.Outside || !reflect.DeepEqual(runs.Tests, []string{"tests/test_ops.py::test_classify"}) {
+		t.Errorf("Of(calc/ops.py, 8) = %+v, %v, %v", runs, ok, err)
+	}
 }
 
 func TestRecordedReport(t *testing.T) {

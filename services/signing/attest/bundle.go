@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 
@@ -41,20 +42,20 @@ func (b *Bundle) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ReadBundle parses a bundle strictly: unknown fields and trailing data
-// are errors.
+// ReadBundle parses a bundle strictly: unknown keys, a key given twice or
+// in another case at any depth, and anything after the object are errors.
 func ReadBundle(data []byte) (*Bundle, error) {
 	if len(data) > maxBundle {
 		return nil, fmt.Errorf("bundle is %d bytes, more than %d", len(data), maxBundle)
+	}
+	if err := checkStrict(data, reflect.TypeFor[Bundle]()); err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var b Bundle
 	if err := dec.Decode(&b); err != nil {
 		return nil, fmt.Errorf("bundle: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("bundle: trailing data after the JSON object")
 	}
 	if b.MediaType != BundleMediaType {
 		return nil, fmt.Errorf("bundle: media type %q, want %q", b.MediaType, BundleMediaType)

@@ -3,11 +3,16 @@ package attest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"strings"
 
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
+	"golang.org/x/mod/sumdb/note"
 
 	"github.com/sealgate/sealgate/services/signing/tlog"
 	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
@@ -76,7 +81,9 @@ func Verify(ctx context.Context, b *Bundle, want Expect) *Report {
 		r.Checks = append(r.Checks, Check{Name: name, Passed: true, Detail: fmt.Sprintf(format, args...)})
 	}
 	fail := func(name, format string, args ...any) *Report {
-		r.Checks = append(r.Checks, Check{Name: name, Detail: fmt.Sprintf(format, args...)})
+		// One line, whatever the libraries put in their errors.
+		detail := strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " ")
+		r.Checks = append(r.Checks, Check{Name: name, Detail: detail})
 		return r
 	}
 
@@ -170,7 +177,7 @@ func Verify(ctx context.Context, b *Bundle, want Expect) *Report {
 	pass(CheckLogEntry, "%s entry binds this envelope", p.Kind)
 
 	if err := tlog.VerifyInclusion(p); err != nil {
-		return fail(CheckInclusion, "%v", err)
+		return fail(CheckInclusion, "%s", tlog.OneLine(err))
 	}
 	pass(CheckInclusion, "leaf %d of %d reaches root %.16s…", p.Index, p.TreeSize, p.RootHash)
 
@@ -179,11 +186,20 @@ func Verify(ctx context.Context, b *Bundle, want Expect) *Report {
 	switch {
 	case p.Kind == tlog.KindEmbedded && isPEM:
 		return fail(CheckCheckpoint, "an embedded log's checkpoints are checked with its note verifier key (log.pub), not a PEM key")
-	case p.Kind == tlog.KindEmbedded:
-		err = embedded.VerifyCheckpoint(p, string(logKey))
-	case !isPEM:
+	case !isPEM && p.Kind != tlog.KindEmbedded:
 		return fail(CheckCheckpoint, "a Rekor log's checkpoints are checked with its PEM public key")
-	default:
+	}
+	// The log the bundle names must be the one whose key is given.
+	id, err := LogIDOf(logKey)
+	if err != nil {
+		return fail(CheckCheckpoint, "log key: %v", err)
+	}
+	if !strings.EqualFold(p.LogID, id) {
+		return fail(CheckCheckpoint, "the bundle names log %.16s…, the log key given is log %.16s…", p.LogID, id)
+	}
+	if p.Kind == tlog.KindEmbedded {
+		err = embedded.VerifyCheckpoint(p, string(logKey))
+	} else {
 		err = rekor.VerifyCheckpoint(ctx, p, logKey)
 	}
 	if err != nil {
@@ -231,4 +247,27 @@ func predicate[T any](m map[string]any) (*T, error) {
 		return nil, err
 	}
 	return &t, nil
+}
+
+// LogIDOf is the id of the log whose key is given: for an embedded log's
+// note verifier key, the SHA-256 of the key text (embedded.LogID); for a
+// PEM public key (Rekor's), the SHA-256 of its DER encoding, as Rekor
+// names its log.
+func LogIDOf(logKey []byte) (string, error) {
+	logKey = bytes.TrimSpace(logKey)
+	if !bytes.HasPrefix(logKey, []byte("-----BEGIN")) {
+		if _, err := note.NewVerifier(string(logKey)); err != nil {
+			return "", fmt.Errorf("not a note verifier key: %w", err)
+		}
+		return embedded.LogID(string(logKey)), nil
+	}
+	block, _ := pem.Decode(logKey)
+	if block == nil {
+		return "", fmt.Errorf("no PEM block")
+	}
+	if _, err := x509.ParsePKIXPublicKey(block.Bytes); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(block.Bytes)
+	return hex.EncodeToString(sum[:]), nil
 }

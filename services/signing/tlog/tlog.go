@@ -89,7 +89,7 @@ func VerifyInclusion(p *Proof) error {
 	}
 	leaf := rfc6962.DefaultHasher.HashLeaf(p.Leaf)
 	if err := proof.VerifyInclusion(rfc6962.DefaultHasher, p.Index, p.TreeSize, leaf, hashes, root); err != nil {
-		return fmt.Errorf("leaf %d of a tree of %d does not reach root %.16s…: %w", p.Index, p.TreeSize, p.RootHash, err)
+		return fmt.Errorf("leaf %d of a tree of %d does not reach root %.16s…: %s", p.Index, p.TreeSize, p.RootHash, OneLine(err))
 	}
 	return nil
 }
@@ -130,4 +130,14 @@ func cmpOr(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// OneLine renders a proof-checking error on one line, hashes in hex: the
+// merkle library prints its roots as decimal byte arrays over four lines.
+func OneLine(err error) string {
+	var rm proof.RootMismatchError
+	if errors.As(err, &rm) {
+		return fmt.Sprintf("calculated root %x does not match the expected root %x", rm.CalculatedRoot, rm.ExpectedRoot)
+	}
+	return strings.Join(strings.Fields(err.Error()), " ")
 }

@@ -132,16 +132,6 @@ func Notes() []string {
 	return log
 }
 
-// Total sums a generic slice.
-func Total[T ~int | ~float64](xs []T) T {
-	var s T
-	for _, x := range xs {
-		s += x // T is a type parameter with numeric types only
-		s = s + 0*x
-	}
-	return s
-}
-
 // Window returns the first, the last and the second element of xs.
 func Window(xs []int) []int {
 	out := make([]int, 0, 3)

@@ -10,7 +10,7 @@ import (
 // line; a panic is printed, not propagated.
 func Report() string {
 	var b strings.Builder
-	line := func(name string, f func() any) {
+	line := func(name string, f func() interface{}) {
 		defer func() {
 			if r := recover(); r != nil {
 				fmt.Fprintf(&b, "%s: panic\n", name)
@@ -18,42 +18,42 @@ func Report() string {
 		}()
 		fmt.Fprintf(&b, "%s: %v\n", name, f())
 	}
-	line("base", func() any { return base })
-	line("table", func() any { return len(table) })
+	line("base", func() interface{} { return base })
+	line("table", func() interface{} { return len(table) })
 	for _, x := range []int{-1, 0, 1, 8, 9, 10, 11} {
-		line(fmt.Sprint("Clamp ", x), func() any { return Clamp(x, 0, 10) })
-		line(fmt.Sprint("Poly ", x), func() any { return Poly(x) })
-		line(fmt.Sprint("Within ", x), func() any { return Within(x, 0, 10) })
-		line(fmt.Sprint("Find ", x), func() any { return Find(x) })
-		line(fmt.Sprint("Halvings ", x), func() any { return Halvings(x) })
-		line(fmt.Sprint("Kind ", x), func() any { return Kind(x) })
-		line(fmt.Sprint("Spend ", x), func() any { return Spend(10, x) })
-		line(fmt.Sprint("Divide ", x), func() any { return Divide(12, x) })
-		line(fmt.Sprint("Countdown ", x), func() any { return Countdown(x) })
-		line(fmt.Sprint("Bump ", x), func() any { return Bump(x) })
-		line(fmt.Sprint("Capped ", x), func() any { return Capped(x) })
+		line(fmt.Sprint("Clamp ", x), func() interface{} { return Clamp(x, 0, 10) })
+		line(fmt.Sprint("Poly ", x), func() interface{} { return Poly(x) })
+		line(fmt.Sprint("Within ", x), func() interface{} { return Within(x, 0, 10) })
+		line(fmt.Sprint("Find ", x), func() interface{} { return Find(x) })
+		line(fmt.Sprint("Halvings ", x), func() interface{} { return Halvings(x) })
+		line(fmt.Sprint("Kind ", x), func() interface{} { return Kind(x) })
+		line(fmt.Sprint("Spend ", x), func() interface{} { return Spend(10, x) })
+		line(fmt.Sprint("Divide ", x), func() interface{} { return Divide(12, x) })
+		line(fmt.Sprint("Countdown ", x), func() interface{} { return Countdown(x) })
+		line(fmt.Sprint("Bump ", x), func() interface{} { return Bump(x) })
+		line(fmt.Sprint("Capped ", x), func() interface{} { return Capped(x) })
+		line(fmt.Sprint("Hidden ", x), func() interface{} { return Hidden(x) })
 	}
 	for _, a := range []bool{false, true} {
 		for _, c := range []bool{false, true} {
-			line(fmt.Sprint("Xor ", a, c), func() any { return Xor(a, c) })
-			line(fmt.Sprint("Toggle ", a, c), func() any { return Toggle(Flag(a), c) })
+			line(fmt.Sprint("Xor ", a, c), func() interface{} { return Xor(a, c) })
+			line(fmt.Sprint("Toggle ", a, c), func() interface{} { return Toggle(Flag(a), c) })
 		}
 	}
 	for _, r := range "aeiouyb" {
-		line(fmt.Sprintf("Vowel %c", r), func() any { return fmt.Sprint(Vowel(r, false), Vowel(r, true)) })
+		line(fmt.Sprintf("Vowel %c", r), func() interface{} { return fmt.Sprint(Vowel(r, false), Vowel(r, true)) })
 	}
-	line("Sum", func() any { return Sum([]int{3, -2, 5, 0, 101, 7}) })
-	line("Sum100", func() any { return Sum([]int{100, 1}) })
-	line("Greet", func() any { return Greet("bob") })
-	line("Drop", func() any { return Drop([]int{1, 2, 3}) })
-	line("Notes", func() any { return Notes() })
-	line("Total", func() any { return Total([]int{1, 2, 3}) })
-	line("Totalf", func() any { return Total([]float64{0.5, 0.25}) })
-	line("Window", func() any { return Window([]int{1, 2, 3, 4}) })
-	line("Shifted", func() any { return Shifted(3) })
-	line("Small", func() any { return Small(3) })
-	line("Double", func() any { return Double(Timer{D: 3 * time.Second}) })
-	line("Deadline", func() any { return Deadline(2*time.Second, 3) })
-	line("Mean", func() any { return Mean([]float64{1, 2, 4}) })
+	line("Sum", func() interface{} { return Sum([]int{3, -2, 5, 0, 101, 7}) })
+	line("Sum100", func() interface{} { return Sum([]int{100, 1}) })
+	line("Greet", func() interface{} { return Greet("bob") })
+	line("Drop", func() interface{} { return Drop([]int{1, 2, 3}) })
+	line("Notes", func() interface{} { return Notes() })
+	reportGeneric(line)
+	line("Window", func() interface{} { return Window([]int{1, 2, 3, 4}) })
+	line("Shifted", func() interface{} { return Shifted(3) })
+	line("Small", func() interface{} { return Small(3) })
+	line("Double", func() interface{} { return Double(Timer{D: 3 * time.Second}) })
+	line("Deadline", func() interface{} { return Deadline(2*time.Second, 3) })
+	line("Mean", func() interface{} { return Mean([]float64{1, 2, 4}) })
 	return b.String()
 }

@@ -7,3 +7,16 @@ func Limit() int { return 10 }
 
 // Flag is a named bool type of another package.
 type Flag bool
+
+// level is an unexported type: other packages get its values but cannot
+// name it.
+type level int
+
+// Level returns x as a level.
+func Level(x int) level { return level(x) }
+
+// flag is an unexported boolean type.
+type flag bool
+
+// Flagged reports x > 0 as a flag.
+func Flagged(x int) flag { return x > 0 }

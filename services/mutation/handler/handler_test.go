@@ -1,0 +1,64 @@
+package handler
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/sealgate/sealgate/services/checkout"
+)
+
+func TestKillsNeeded(t *testing.T) {
+	for _, tt := range []struct {
+		floor, confidence float64
+		want              int
+	}{
+		{0.75, 0.80, 5}, // the README: 5/5 passes, 4/4 does not
+		{0, 0.80, 0},
+		{1, 0.80, -1},
+		{0.5, 0.80, 2},
+	} {
+		if got := killsNeeded(tt.floor, tt.confidence); got != tt.want {
+			t.Errorf("killsNeeded(%v, %v) = %d, want %d", tt.floor, tt.confidence, got, tt.want)
+		}
+	}
+}
+
+// TestGoLines checks which lines the handler inspects: every changed line
+// of changed Go source, the covered ones, and the changed data files below
+// a package that embeds.
+func TestGoLines(t *testing.T) {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a/a.go":         "package a\n\n//go:embed data/x.txt\nvar x string\n",
+		"a/data/x.txt":   "1\n2\n",
+		"b/b.go":         "package b\n",
+		"b/notes.txt":    "n\n",
+		"a/data/sub.txt": "s\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := []checkout.Change{
+		{Path: "a/a.go", Kind: checkout.Modified, Class: checkout.ClassSource, ChangedLines: []int{3, 4}},
+		{Path: "a/data/x.txt", Kind: checkout.Modified, Class: checkout.ClassOther, ChangedLines: []int{2}},
+		{Path: "b/notes.txt", Kind: checkout.Modified, Class: checkout.ClassOther, ChangedLines: []int{1}},
+		{Path: "b/b_test.go", Kind: checkout.Modified, Class: checkout.ClassTest, ChangedLines: []int{1}},
+		{Path: "c/gone.go", Kind: checkout.Deleted, Class: checkout.ClassSource},
+	}
+	reaching := map[string]map[int][]string{"b/b.go": {1: {"b.TestB"}}, "x.py": {1: {"t"}}}
+	got := goLines(root, changes, reaching)
+	want := map[string]map[string][]int{
+		"a": {"a.go": {3, 4}, "data/x.txt": {2}},
+		"b": {"b.go": {1}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("goLines = %v, want %v", got, want)
+	}
+}

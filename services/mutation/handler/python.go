@@ -1,0 +1,245 @@
+package handler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+	"github.com/sealgate/sealgate/services/mutation/pymutant"
+	"github.com/sealgate/sealgate/services/reach/pycov"
+)
+
+// pySite is a Python mutation site as Select takes it, with its edit and
+// the tests that judge it.
+type pySite struct {
+	site        mutant.Site
+	start, end  int
+	replacement string
+	// tests are the node ids reaching the site's statement, or, for a
+	// statement run only outside the tests, the test modules (and conftest
+	// directories) importing its file; outside says which.
+	tests   []string
+	outside bool
+}
+
+// pyKey identifies a site across Select, which returns copies.
+func pyKey(s mutant.Site) string {
+	return fmt.Sprintf("%s:%d:%d:%s:%s", s.File, s.Line, s.Col, s.Operator, s.Description)
+}
+
+// pythonSites finds the mutation sites of the changed lines of the run's
+// Python source files in the oracle tree at root, with the tests that
+// judge each: the tests that ran its statement, by the coverage.py report
+// (a site on a continuation line of a multi-line statement by its
+// statement's first line, the line the report gives), or, for a statement
+// that ran only outside the tests (at import, in fixtures, conftest.py or
+// hooks), every test module — and the directory of every conftest.py —
+// that imports its file, directly or through other files of the tree. A
+// site whose statement did not run is left out: coverage names its line.
+// Sites whose mutant compiles to the original's code are returned apart,
+// as the mutants to report as equivalent: no test can kill them, so they
+// are never run and count on neither side of the ratio.
+func (h *Handler) pythonSites(ctx context.Context, run []*record.Decoded, co *checkout.Checkout, python, root string) (map[string]pySite, []*pb.Mutant, error) {
+	out := map[string]pySite{}
+	var equivalent []*pb.Mutant
+	changed := changedPython(co)
+	if len(changed) == 0 {
+		return out, nil, nil
+	}
+	files := slices.Sorted(maps.Keys(changed))
+	if python == "" {
+		return nil, nil, fmt.Errorf("no Python interpreter was sealed for this run: the mutator cannot judge %s", strings.Join(files, ", "))
+	}
+	rep, err := h.pythonReport(ctx, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	runners := pycov.NewRunners(rep)
+	imp := &importGraph{python: python, root: root, of: map[string][]string{}}
+	for _, p := range files {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %v", p, err)
+		}
+		found, err := pymutant.Find(ctx, python, src, changed[p])
+		if err != nil {
+			return nil, nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
+		}
+		for _, f := range found {
+			runs, ran, err := runners.Of(p, f.StatementLine)
+			if err == nil && !ran && f.StatementLine != f.Line {
+				runs, ran, err = runners.Of(p, f.Line)
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("the tests of %s: %v", p, err)
+			}
+			if !ran {
+				continue
+			}
+			ms := mutant.Site{File: p, Line: f.Line, Col: f.Col, Operator: "python_" + f.Operator, Description: f.Description}
+			if f.Equivalent {
+				equivalent = append(equivalent, &pb.Mutant{Id: fmt.Sprintf("equivalent-%d", len(equivalent)+1),
+					At: &pb.LineRef{Path: p, Line: uint32(f.Line)}, Operator: ms.Operator, Description: f.Description, Status: "equivalent"})
+				continue
+			}
+			ps := pySite{site: ms, start: f.Start, end: f.End, replacement: f.Replacement, tests: runs.Tests}
+			if len(runs.Tests) == 0 {
+				if ps.tests, err = imp.importers(ctx, p); err != nil {
+					return nil, nil, err
+				}
+				ps.outside = true
+			}
+			out[pyKey(ms)] = ps
+		}
+	}
+	return out, equivalent, nil
+}
+
+// importGraph finds, once per tree, which test modules import a file.
+type importGraph struct {
+	python, root string
+	files        []string
+	imports      map[string][]pymutant.Import
+	of           map[string][]string
+}
+
+// importers returns the pytest arguments that run every test module (and
+// every conftest.py's directory) importing p, directly or through other
+// files of the tree.
+func (g *importGraph) importers(ctx context.Context, p string) ([]string, error) {
+	if sel, ok := g.of[p]; ok {
+		return sel, nil
+	}
+	if g.imports == nil {
+		var err error
+		if g.files, err = pythonFiles(g.root); err != nil {
+			return nil, fmt.Errorf("list the Python files of the tree: %v", err)
+		}
+		if g.imports, err = pymutant.ReadImports(ctx, g.python, g.root, g.files); err != nil {
+			return nil, fmt.Errorf("read the imports of the tree: %v", err)
+		}
+	}
+	sel := []string{}
+	for _, imp := range pymutant.Importers(g.imports, g.files, p) {
+		switch {
+		case checkout.IsPytestModule(imp):
+			sel = append(sel, imp)
+		case path.Base(imp) == "conftest.py":
+			sel = append(sel, path.Dir(imp))
+		}
+	}
+	slices.Sort(sel)
+	g.of[p] = slices.Compact(sel)
+	return g.of[p], nil
+}
+
+// pythonReport reads the coverage.py report of the run's Python coverage
+// job.
+func (h *Handler) pythonReport(ctx context.Context, run []*record.Decoded) (*pycov.Report, error) {
+	for _, r := range run {
+		res := r.Record.GetJobResult()
+		if res == nil || !strings.HasPrefix(res.JobId, jobs.Coverage+"/") {
+			continue
+		}
+		d, err := jobs.ParseDetail(res.Detail)
+		if err != nil {
+			continue
+		}
+		digest, ok := d.Profiles[jobs.PythonProfile]
+		if !ok {
+			continue
+		}
+		b, err := h.Blobs.Get(ctx, digest)
+		if err != nil {
+			return nil, fmt.Errorf("the coverage.py report: %v", err)
+		}
+		rep, err := pycov.Parse(bytes.NewReader(b), pycov.Limits{})
+		if err != nil {
+			return nil, fmt.Errorf("the coverage.py report: %v", err)
+		}
+		return rep, nil
+	}
+	return nil, errors.New("no coverage.py report is on the ledger for the changed Python source")
+}
+
+// pythonFiles lists the .py files of a tree by slash-separated path,
+// sorted, leaving out hidden directories.
+func pythonFiles(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if rel != "." && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".py") {
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}
+
+// unjudgeable lists, as "path:line", the sites' lines that run only
+// outside the tests in files no test imports.
+func unjudgeable(sites map[string]pySite) []string {
+	seen := map[string]bool{}
+	for _, ps := range sites {
+		if ps.outside && len(ps.tests) == 0 {
+			seen[fmt.Sprintf("%s:%d", ps.site.File, ps.site.Line)] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// changedPython lists the changed Python source files with their changed
+// lines (test files left out: they are the oracle).
+func changedPython(co *checkout.Checkout) map[string][]int {
+	out := map[string][]int{}
+	for _, ch := range co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".py") && !pycov.IsTestFile(ch.Path) && len(ch.ChangedLines) > 0 {
+			out[ch.Path] = ch.ChangedLines
+		}
+	}
+	return out
+}
+
+// TooFew is the sentence that says a change offers fewer distinct mutants
+// than the floor needs, or "" when it offers enough (or the floor is 0):
+// even with every one killed, the Wilson lower bound could not reach the
+// floor. It is the same sentence for Go and Python.
+func TooFew(offered int, floor, confidence float64) string {
+	if floor <= 0 {
+		return ""
+	}
+	need := killsNeeded(floor, confidence)
+	switch {
+	case need < 0:
+		return fmt.Sprintf("the change offers %d distinct mutants; no number of mutants can meet the floor %.3f at %.0f%% confidence", offered, floor, 100*confidence)
+	case offered < need:
+		return fmt.Sprintf("the change offers %d distinct mutants; the floor needs at least %d", offered, need)
+	}
+	return ""
+}

@@ -1,0 +1,449 @@
+package mutant
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// classes formats the survey's lines that are not "not data" as
+// "line kind" (with the reason's start for unjudgeable ones).
+func classes(s Survey, file string) []string {
+	var out []string
+	for _, l := range s.Lines {
+		if l.File != file || l.Kind == LineNotData {
+			continue
+		}
+		entry := fmt.Sprintf("%d %s", l.Line, l.Kind)
+		if l.Kind == LineUnjudgeable {
+			entry += ": " + l.Reason
+		}
+		out = append(out, entry)
+	}
+	return out
+}
+
+func TestInspectData(t *testing.T) {
+	src := `package p
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"time"
+)
+
+var allowed = map[string]bool{
+	"alice":   true,
+	"mallory": true,
+}
+
+var ErrGone = errors.New("gone")
+
+var _ io.Reader = (*strings.Reader)(nil)
+
+var timeout = 5 * time.Second
+
+var handler = strings.ToUpper
+
+var limits = [3]int{1, 2, 3}
+
+var sized = [...]int{7, 8}
+
+type rule struct {
+	Name  string
+	Admin bool
+}
+
+var rules = []rule{{Name: "root", Admin: true}, {"guest", false}}
+
+var run = func() int {
+	return 42
+}
+
+var small uint8 = 254
+
+var keys = map[int]string{1: "a", 2: "b"}
+
+const Exported = 5
+
+const unexported = "on"
+
+const (
+	red = iota
+	green
+)
+
+const width = 4
+
+var grid [width]int
+
+const ratio = 3
+
+var half = ratio / 2.0
+
+func use() (string, int, float64) { return unexported + "!", len(grid), half }
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	pkg := Package{Dir: t.TempDir(), Files: files, Tests: map[string][]byte{}}
+	s, err := Inspect(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"11 data", "12 data", // the map's elements
+		"15 data", // errors.New("gone"): the string
+		"19 data", // 5 * time.Second: the number
+		"21 unjudgeable: its type func(s string) string cannot be named in the file",
+		"23 data", "25 data", "32 data",
+		"38 data",
+		"40 data",
+		"42 unjudgeable: constant Exported cannot be switched at run time: it is exported, and other packages may use it where only a constant compiles",
+		"44 data",
+		"47 unjudgeable: constant red cannot be switched at run time: the next constant repeats its expression list",
+		"51 unjudgeable: constant width cannot be switched at run time: it is used as an array length at p.go:53",
+		"55 unjudgeable: constant ratio cannot be switched at run time: it is used in a constant expression, whose arithmetic is exact at p.go:57",
+		"57 data",
+	}
+	if got := classes(s, "p.go"); !slices.Equal(got, want) {
+		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	var sites []string
+	for _, x := range s.Sites {
+		if strings.HasPrefix(x.Operator, "data_") {
+			sites = append(sites, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
+		}
+	}
+	wantSites := []string{
+		`11 data_drop_element (drop element "alice": true)`,
+		`11 data_string ("alice" → "")`,
+		`11 data_bool (true → false)`,
+		`12 data_drop_element (drop element "mallory": true)`,
+		`12 data_string ("mallory" → "")`,
+		`12 data_bool (true → false)`,
+		`15 data_string ("gone" → "")`,
+		`19 data_number (5 → 4)`,
+		`19 data_number (5 → 6)`,
+		`23 data_drop_element (drop element 1)`,
+		`23 data_number (1 → 0)`,
+		`23 data_number (1 → 2)`,
+		`23 data_drop_element (drop element 2)`,
+		`23 data_number (2 → 1)`,
+		`23 data_number (2 → 3)`,
+		`23 data_drop_element (drop element 3)`,
+		`23 data_number (3 → 2)`,
+		`23 data_number (3 → 4)`,
+		// [...]int: no element removal, it would change the type.
+		`25 data_number (7 → 6)`,
+		`25 data_number (7 → 8)`,
+		`25 data_number (8 → 7)`,
+		`25 data_number (8 → 9)`,
+		`32 data_drop_element (drop element {Name: "root", Admin: true})`,
+		`32 data_drop_element (drop element Name: "root")`,
+		`32 data_string ("root" → "")`,
+		`32 data_drop_element (drop element Admin: true)`,
+		`32 data_bool (true → false)`,
+		`32 data_drop_element (drop element {"guest", false})`,
+		`32 data_string ("guest" → "")`,
+		`32 data_bool (false → true)`,
+		`38 data_number (254 → 253)`,
+		`38 data_number (254 → 255)`,
+		// 1 → 2 and 2 → 1 would repeat a key.
+		`40 data_drop_element (drop element 1: "a")`,
+		`40 data_number (1 → 0)`,
+		`40 data_string ("a" → "")`,
+		`40 data_drop_element (drop element 2: "b")`,
+		`40 data_number (2 → 3)`,
+		`40 data_string ("b" → "")`,
+		`44 data_string ("on" → "")`,
+		`57 data_number (2.0 → 1)`,
+		`57 data_number (2.0 → 3)`,
+	}
+	if !slices.Equal(sites, wantSites) {
+		t.Errorf("data sites =\n\t%s\nwant\n\t%s", strings.Join(sites, "\n\t"), strings.Join(wantSites, "\n\t"))
+	}
+	// The function literal's body is code, covered by tests: not data.
+	for _, l := range s.Lines {
+		if l.Line == 35 && l.Kind != LineNotData {
+			t.Errorf("the body of a function literal is %s", l.Kind)
+		}
+	}
+	// Every data site compiles: the whole package's schemata type-checks.
+	var data []Site
+	for _, x := range s.Sites {
+		if strings.HasPrefix(x.Operator, "data_") {
+			data = append(data, x)
+		}
+	}
+	chosen := Select(data, len(data), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata of the data sites: %v", err)
+	}
+}
+
+func TestInspectConstantsAndTests(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+const name = "x"
+
+const max = 3
+
+func f() (string, int) { return name, max }
+`)}
+	lines := map[string][]int{"p.go": {3, 5}}
+	// Without the test files, no constant is switched.
+	s, err := Inspect(Package{Dir: t.TempDir(), Files: files}, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range s.Lines {
+		if l.Kind != LineUnjudgeable || !strings.Contains(l.Reason, "test files were not given") {
+			t.Errorf("without tests: %+v", l)
+		}
+	}
+	// With them, a test using max as a constant keeps it a constant.
+	tests := map[string][]byte{
+		"p_test.go": []byte("package p\n\nvar table [max]int\n\nvar _ = name + \"y\"\n"),
+		"x_test.go": []byte("package p_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n"),
+	}
+	s, err = Inspect(Package{Dir: t.TempDir(), Files: files, Tests: tests}, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"3 data", "5 unjudgeable: constant max cannot be switched at run time: it is used as an array length at p_test.go:3"}
+	if got := classes(s, "p.go"); !slices.Equal(got, want) {
+		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
+
+func TestInspectEmbed(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string][]byte{
+		"go.mod":           []byte("module example.com/e\n\ngo 1.16\n"),
+		"e/allow.txt":      []byte("alice\n\nlimit=3\nverbose=true\n"),
+		"e/static/a.html":  []byte("<p>a</p>\n"),
+		"e/data/other.txt": []byte("x\n"),
+		"e/e.go": []byte(`package e
+
+import "embed"
+
+//go:embed allow.txt
+var allow string
+
+//go:embed static
+var static embed.FS
+
+var _ = static
+`),
+	})
+	dir := filepath.Join(root, "e")
+	files := map[string][]byte{"e.go": nil}
+	files["e.go"] = []byte(`package e
+
+import "embed"
+
+//go:embed allow.txt
+var allow string
+
+//go:embed static
+var static embed.FS
+
+var _ = static
+`)
+	pkg := Package{Dir: dir, Files: files, Tests: map[string][]byte{}}
+	s, err := Inspect(pkg, map[string][]int{
+		"allow.txt":        {1, 2, 3, 4},
+		"static/a.html":    {1},
+		"data/other.txt":   {1},
+		"e.go":             {5, 6},
+		"../outside.txt":   nil,
+		"static/../e.go/x": nil,
+	})
+	if err == nil {
+		t.Fatalf("Inspect accepted paths outside the package directory")
+	}
+	s, err = Inspect(pkg, map[string][]int{
+		"allow.txt":      {1, 2, 3, 4},
+		"static/a.html":  {1},
+		"data/other.txt": {1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := classes(s, "allow.txt"), []string{"1 data", "3 data", "4 data"}; !slices.Equal(got, want) {
+		t.Errorf("allow.txt lines = %q, want %q (a blank line is no data)", got, want)
+	}
+	if got, want := classes(s, "static/a.html"), []string{"1 unjudgeable: embedded into an embed.FS, whose files no data mutant switches"}; !slices.Equal(got, want) {
+		t.Errorf("static/a.html lines = %q, want %q", got, want)
+	}
+	if got := classes(s, "data/other.txt"); len(got) != 0 {
+		t.Errorf("a file no variable embeds: %q", got)
+	}
+	var got []string
+	for _, x := range s.Sites {
+		got = append(got, fmt.Sprintf("%s:%d %s (%s)", x.File, x.Line, x.Operator, x.Description))
+	}
+	want := []string{
+		"allow.txt:1 data_drop_line (drop line 1 (alice))",
+		"allow.txt:3 data_drop_line (drop line 3 (limit=3))",
+		"allow.txt:3 data_number (3 → 2)",
+		"allow.txt:3 data_number (3 → 4)",
+		"allow.txt:4 data_drop_line (drop line 4 (verbose=true))",
+		"allow.txt:4 data_bool (true → false)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	// A changed directive makes the whole file data, judged by its mutants.
+	s, err = Inspect(pkg, map[string][]int{"e.go": {5, 6, 8, 9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := classes(s, "e.go"), []string{"5 data", "6 data",
+		"8 unjudgeable: embedded into an embed.FS, whose files no data mutant switches",
+		"9 unjudgeable: embedded into an embed.FS, whose files no data mutant switches"}; !slices.Equal(got, want) {
+		t.Errorf("e.go lines = %q, want %q", got, want)
+	}
+	if len(s.Sites) != 6 {
+		t.Errorf("a changed directive gives %d sites, want the file's 6", len(s.Sites))
+	}
+	chosen := Select(s.Sites, len(s.Sites), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata: %v", err)
+	}
+}
+
+func TestExtrasAndEquivalents(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+func f(x, y int, a, b bool, g float64) (int, int, int, bool, float64) {
+	if x < y {
+		x++
+	}
+	x = x * 1
+	y = y + 0
+	g = g + 0
+	x /= 1
+	y -= 0
+	return x / 1, y - 0, x, a && b, g
+}
+`)}
+	s, err := Inspect(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var equivalent []string
+	for _, x := range s.Sites {
+		if x.Equivalent != "" {
+			equivalent = append(equivalent, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
+		}
+	}
+	want := []string{
+		"7 arithmetic (* → /)",
+		"8 arithmetic (+ → -)",
+		"10 statement_removal (remove statement)",
+		"10 augmented_assignment (/= → *=)",
+		"11 statement_removal (remove statement)",
+		"11 augmented_assignment (-= → +=)",
+		"12 arithmetic (/ → *)",
+		"12 arithmetic (- → +)",
+	}
+	// g + 0 is not x: -0.0 + 0 is +0.0.
+	if !slices.Equal(equivalent, want) {
+		t.Errorf("equivalent =\n\t%s\nwant\n\t%s", strings.Join(equivalent, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	extras := briefExtra(s.Sites)
+	for _, w := range []string{
+		"4 branch_removal (if body always runs)",
+		"4 relational_replacement (< → >=)",
+		"4 relational_replacement (< → >)",
+		"4 relational_replacement (< → ==)",
+		"4 relational_replacement (< → !=)",
+		"7 arithmetic (* → +)",
+		"7 arithmetic (* → %)",
+		"12 logical (x && y → x)",
+		"12 logical (x && y → y)",
+	} {
+		if !slices.Contains(extras, w) {
+			t.Errorf("no extra %q in\n\t%s", w, strings.Join(extras, "\n\t"))
+		}
+	}
+	// Select never picks an equivalent site, and Schemata refuses one.
+	for _, x := range Select(s.Sites, len(s.Sites), nil) {
+		if x.Equivalent != "" {
+			t.Errorf("Select picked %v", x)
+		}
+	}
+	for _, x := range s.Sites {
+		if x.Equivalent != "" {
+			x.ID = 1
+			if _, err := Schemata(Package{Files: files}, []Site{x}, testSwitch(t, []Site{x})); err == nil || !strings.Contains(err.Error(), "equivalent") {
+				t.Errorf("Schemata of an equivalent site: %v", err)
+			}
+			break
+		}
+	}
+}
+
+func TestOffer(t *testing.T) {
+	sites := []Site{
+		{File: "a.go", Line: 1, Operator: OpRelationalBoundary, Description: "< → <="},
+		{File: "a.go", Line: 1, Operator: OpRelationalReplace, Description: "< → >", Extra: true},
+		{File: "a.go", Line: 1, Operator: OpRelationalReplace, Description: "< → >=", Extra: true},
+		{File: "a.go", Line: 2, Operator: OpArithmetic, Description: "* → /", Equivalent: "x*1"},
+		{File: "a.go", Line: 2, Operator: OpArithmetic, Description: "* → +", Extra: true},
+	}
+	offer, distinct := Offer(sites, 5)
+	if distinct != 4 || len(offer) != 5 {
+		t.Errorf("Offer(need 5) = %d sites, %d distinct; want all 5 offered, 4 distinct", len(offer), distinct)
+	}
+	offer, distinct = Offer(sites, 1)
+	if distinct != 4 || len(offer) != 2 {
+		t.Errorf("Offer(need 1) = %v, %d; want the 2 primary sites", offer, distinct)
+	}
+	// Select takes every primary site before an extra one.
+	got := Select(sites, 2, nil)
+	if len(got) != 2 || got[0].Extra || !got[1].Extra {
+		t.Errorf("Select(2) = %v", got)
+	}
+}
+
+func TestDataFileMutants(t *testing.T) {
+	content := []byte("enabled: true\nlimit: 10\n\nratio=-0.5 v1.2.3 x86 3rd\nTRUE,False\n")
+	all := DataFileMutants(content, 100)
+	var got []string
+	for _, m := range all {
+		mutated := string(m.Apply(content))
+		got = append(got, fmt.Sprintf("%d:%d %s (%s) %q", m.Line, m.Col, m.Operator, m.Description, strings.SplitN(mutated, "\n", 6)[m.Line-1]))
+	}
+	want := []string{
+		`1:10 data_bool (true → false) "enabled: false"`,
+		`2:8 data_number (10 → 11) "limit: 11"`,
+		`4:7 data_number (-0.5 → 0.5) "ratio=0.5 v1.2.3 x86 3rd"`,
+		`5:1 data_bool (TRUE → FALSE) "FALSE,False"`,
+		`1:1 data_drop_line (drop line 1 (enabled: true)) "limit: 10"`,
+		`2:8 data_number (10 → 9) "limit: 9"`,
+		`4:7 data_number (-0.5 → -1.5) "ratio=-1.5 v1.2.3 x86 3rd"`,
+		`5:6 data_bool (False → True) "TRUE,True"`,
+		`2:1 data_drop_line (drop line 2 (limit: 10)) ""`,
+		`4:1 data_drop_line (drop line 4 (ratio=-0.5 v1.2.3 x86 3rd)) "TRUE,False"`,
+		`5:1 data_drop_line (drop line 5 (TRUE,False)) ""`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("DataFileMutants =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	// The cap keeps one per line first.
+	if capped := DataFileMutants(content, 4); len(capped) != 4 || capped[3].Line != 5 {
+		t.Errorf("DataFileMutants(4) = %v", capped)
+	}
+	for _, bad := range [][]byte{[]byte("a\x00true"), {0xff, 't', 'r', 'u', 'e'}} {
+		if ms := DataFileMutants(bad, 10); len(ms) != 0 {
+			t.Errorf("binary content %q has mutants %v", bad, ms)
+		}
+	}
+	if ms := DataFileMutants(content, 0); ms != nil {
+		t.Errorf("DataFileMutants(0) = %v", ms)
+	}
+}

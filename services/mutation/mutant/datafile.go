@@ -1,0 +1,186 @@
+package mutant
+
+import (
+	"bytes"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+)
+
+// FileMutant is one data mutant of a text file's content: the bytes
+// [Start, End) replaced by Replacement.
+type FileMutant struct {
+	// Line and Col are the 1-based position of the change (Col in bytes).
+	Line, Col int
+	// Operator is data_bool (true ↔ false), data_number (a number ±1) or
+	// data_drop_line (a line removed).
+	Operator string
+	// Description says what changes, e.g. "true → false" or "drop line 3".
+	Description string
+	Start, End  int
+	Replacement []byte
+}
+
+// Data mutant operators of text content.
+const (
+	OpDataBool     = "data_bool"
+	OpDataNumber   = "data_number"
+	OpDataDropLine = "data_drop_line"
+)
+
+// Apply returns content with the mutant's change, in a new slice.
+func (m FileMutant) Apply(content []byte) []byte {
+	out := make([]byte, 0, len(content)-(m.End-m.Start)+len(m.Replacement))
+	out = append(out, content[:m.Start]...)
+	out = append(out, m.Replacement...)
+	return append(out, content[m.End:]...)
+}
+
+// DataFileMutants returns at most max data mutants of a text file's
+// content, for data a program reads (a fixture, a table, a configuration):
+// each true/false word flipped (also True/False, TRUE/FALSE), each decimal
+// number +1 and -1, each non-blank line dropped. When there are more than
+// max, the lines take turns: every line with a mutant gets one, in line
+// order, before any gets a second. Content that is not UTF-8 text (or holds
+// a NUL byte) has none. The result is deterministic.
+func DataFileMutants(content []byte, max int) []FileMutant {
+	if max <= 0 {
+		return nil
+	}
+	perLine := lineMutants(content)
+	var out []FileMutant
+	for round := 0; len(out) < max; round++ {
+		added := false
+		for _, ms := range perLine {
+			if round < len(ms) {
+				out = append(out, ms[round])
+				added = true
+				if len(out) == max {
+					return out
+				}
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	return out
+}
+
+// lineMutants returns the data mutants of every line with one, by line:
+// flips first, then numbers, then the line's removal.
+func lineMutants(content []byte) [][]FileMutant {
+	if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
+		return nil
+	}
+	var out [][]FileMutant
+	start := 0
+	for line := 1; start < len(content); line++ {
+		end := bytes.IndexByte(content[start:], '\n')
+		next := len(content)
+		if end < 0 {
+			end = len(content)
+		} else {
+			end += start
+			next = end + 1
+		}
+		text := string(content[start:end])
+		var ms []FileMutant
+		ms = append(ms, boolWords(text, line, start)...)
+		ms = append(ms, numbers(text, line, start)...)
+		if strings.TrimSpace(text) != "" {
+			ms = append(ms, FileMutant{Line: line, Col: 1, Operator: OpDataDropLine,
+				Description: "drop line " + itoa(line) + " (" + clip(strings.TrimSpace(text)) + ")", Start: start, End: next})
+		}
+		if len(ms) > 0 {
+			out = append(out, ms)
+		}
+		start = next
+	}
+	return out
+}
+
+// boolWords finds true/false words in a line.
+func boolWords(text string, line, base int) []FileMutant {
+	flips := map[string]string{"true": "false", "false": "true", "True": "False", "False": "True", "TRUE": "FALSE", "FALSE": "TRUE"}
+	var out []FileMutant
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) || i > 0 && isWordByte(text[i-1]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		if to, ok := flips[text[i:j]]; ok {
+			out = append(out, FileMutant{Line: line, Col: i + 1, Operator: OpDataBool, Description: text[i:j] + " → " + to,
+				Start: base + i, End: base + j, Replacement: []byte(to)})
+		}
+		i = j
+	}
+	return out
+}
+
+// numbers finds decimal numbers (an optional minus sign, digits, an
+// optional fraction) that are not part of a word, and changes each by ±1.
+func numbers(text string, line, base int) []FileMutant {
+	var out []FileMutant
+	for i := 0; i < len(text); i++ {
+		if !isDigit(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.') {
+			continue
+		}
+		s := i
+		if i > 0 && text[i-1] == '-' && (i == 1 || !isWordByte(text[i-2]) && text[i-2] != '.') {
+			s = i - 1
+		}
+		j := i
+		for j < len(text) && isDigit(text[j]) {
+			j++
+		}
+		if j+1 < len(text) && text[j] == '.' && isDigit(text[j+1]) {
+			j++
+			for j < len(text) && isDigit(text[j]) {
+				j++
+			}
+		}
+		if j < len(text) && (isWordByte(text[j]) || text[j] == '.') {
+			i = j
+			continue // a version, a name: not a number
+		}
+		lit := text[s:j]
+		r, ok := new(big.Rat).SetString(lit)
+		if !ok {
+			i = j
+			continue
+		}
+		decimals := 0
+		if k := strings.IndexByte(lit, '.'); k >= 0 {
+			decimals = len(lit) - k - 1
+		}
+		for _, d := range []int64{1, -1} {
+			v := new(big.Rat).Add(r, big.NewRat(d, 1)).FloatString(decimals)
+			out = append(out, FileMutant{Line: line, Col: s + 1, Operator: OpDataNumber, Description: lit + " → " + v,
+				Start: base + s, End: base + j, Replacement: []byte(v)})
+		}
+		i = j
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func itoa(n int) string { return big.NewInt(int64(n)).String() }
+
+// clip shortens text for a description: one line, at most 40 bytes.
+func clip(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) <= 40 {
+		return text
+	}
+	cut := 37
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "..."
+}
