@@ -52,11 +52,13 @@ type evalSummary struct {
 // TestEvalSWEBenchDataset runs `sealgate eval` end to end on a small
 // SWE-bench-format dataset of real fixes of public Go modules (built
 // through the Go module proxy from the real-world corpus): every instance
-// with three predictions — the reference patch, the empty patch and a
-// wrong one (the fix reverted, its tests kept: the agent edited the tests
-// instead of the code). A correct grader resolves the gold patches and
-// does not BLOCK them, never MERGEs an empty or wrong prediction, and its
-// Markdown report spells out each disagreement with its reason.
+// with the reference patch, the empty patch, a wrong one (the fix
+// reverted, its tests kept: the agent edited the tests instead of the
+// code) and the reference patch plus code no test runs. A correct grader
+// resolves the gold patches and does not BLOCK them, never MERGEs an empty
+// or wrong prediction, and its Markdown report spells out each
+// disagreement (here: resolved, but its extra code is uncovered) with its
+// reason.
 //
 //	SEALGATE_E2E=1 go test -timeout 30m -run TestEvalSWEBenchDataset -v ./e2e
 func TestEvalSWEBenchDataset(t *testing.T) {
@@ -166,6 +168,20 @@ func TestEvalSWEBenchDataset(t *testing.T) {
 		}
 		checkDisagreementsReported(t, md, sum)
 	}
+
+	// The reference patch with code no test runs: SWE-bench resolves it,
+	// the gate does not merge it, and the report says why.
+	predFile["untested"] = d.Predictions[realworld.PredictUntested]
+	md, res, sum := run("untested", "2")
+	for id, r := range res {
+		if !r.Resolved || r.Decision != "INCONCLUSIVE" || r.Category != "uncovered lines" {
+			t.Errorf("untested %s: %s (%s), resolved %v: %s", id, r.Decision, r.Category, r.Resolved, r.Reason)
+		}
+	}
+	if len(sum.Disagreements) != 1 || len(sum.Disagreements[0].Instances) != 3 || !strings.Contains(md, "### resolved but INCONCLUSIVE — uncovered lines (3)") {
+		t.Errorf("untested: disagreements %+v\n%s", sum.Disagreements, md)
+	}
+	checkDisagreementsReported(t, md, sum)
 
 	// A second run finds every verdict sealed in its ledger and verifies
 	// nothing again.

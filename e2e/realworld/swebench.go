@@ -33,12 +33,14 @@ type Instance struct {
 	Version    string `json:"version"`
 }
 
-// Predictions are three answers to an instance: the reference patch, the
-// empty patch (an agent that changed nothing) and a wrong one — the
-// reintroduced commit's diff: the fix reverted, its tests kept, so the
-// agent edited the tests and not the code.
+// Predictions are answers to an instance: the reference patch, the empty
+// patch (an agent that changed nothing), a wrong one — the reintroduced
+// commit's diff: the fix reverted, its tests kept, so the agent edited the
+// tests and not the code — and an untested one: the reference patch plus a
+// function nothing calls and no test runs (resolved by SWE-bench's
+// measure, which never looks at it).
 type Predictions struct {
-	Gold, Empty, Wrong string
+	Gold, Empty, Wrong, Untested string
 }
 
 // GitHubRepo returns "owner/name" of a module hosted on github.com
@@ -113,7 +115,66 @@ func (r *Repo) SWEBench(ctx context.Context, passToPass int) (Instance, Predicti
 	if err != nil {
 		return Instance{}, Predictions{}, err
 	}
-	return inst, Predictions{Gold: inst.Patch, Empty: "", Wrong: wrong}, nil
+	var dir string
+	for d := range pkgs {
+		dir = d
+	}
+	pkgName, err := r.packageName(ctx, dir)
+	if err != nil {
+		return Instance{}, Predictions{}, err
+	}
+	return inst, Predictions{Gold: inst.Patch, Empty: "", Wrong: wrong, Untested: inst.Patch + untestedFile(dir, pkgName)}, nil
+}
+
+// untestedFile is the diff adding a file of package pkg in dir with a
+// function nothing calls.
+func untestedFile(dir, pkg string) string {
+	body := []string{
+		"package " + pkg, "",
+		"// untestedClamp is code the fix does not need and no test runs.",
+		"func untestedClamp(v, lo, hi int) int {", "\tif v < lo {", "\t\treturn lo", "\t}",
+		"\tif v > hi {", "\t\treturn hi", "\t}", "\treturn v", "}",
+	}
+	name := path.Join(dir, "zz_untested.go")
+	var b strings.Builder
+	fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", name, name, name, len(body))
+	for _, l := range body {
+		b.WriteString("+" + l + "\n")
+	}
+	return b.String()
+}
+
+// packageName reads the package clause of the parent's non-test Go files
+// in dir.
+func (r *Repo) packageName(ctx context.Context, dir string) (string, error) {
+	g := git{dir: r.Dir}
+	list, err := g.run(ctx, nil, "ls-tree", "--name-only", r.Parent+":"+cleanDir(dir))
+	if err != nil {
+		return "", err
+	}
+	for _, name := range strings.Split(list, "\n") {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := g.raw(ctx, "show", r.Parent+":"+path.Join(dir, name))
+		if err != nil {
+			return "", err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly)
+		if err != nil {
+			return "", fmt.Errorf("realworld: %s: %w", name, err)
+		}
+		return f.Name.Name, nil
+	}
+	return "", fmt.Errorf("realworld: no Go file in %s", dir)
+}
+
+// cleanDir is a directory as a tree path ("" for the root).
+func cleanDir(dir string) string {
+	if dir == "." {
+		return ""
+	}
+	return dir
 }
 
 // unchangedTests lists, sorted, the test functions of the packages in pkgs
@@ -184,9 +245,10 @@ func (g git) raw(ctx context.Context, args ...string) (string, error) {
 
 // Prediction kinds WriteDataset writes.
 const (
-	PredictGold  = "gold"
-	PredictEmpty = "empty"
-	PredictWrong = "wrong"
+	PredictGold     = "gold"
+	PredictEmpty    = "empty"
+	PredictWrong    = "wrong"
+	PredictUntested = "untested"
 )
 
 // Dataset is a SWE-bench-format dataset WriteDataset wrote.
@@ -195,7 +257,8 @@ type Dataset struct {
 	// SWE-bench's harness names its mirrors.
 	Repos string
 	// Instances is the dataset (JSON Lines); Predictions the predictions
-	// files (JSON Lines) by kind: PredictGold, PredictEmpty, PredictWrong.
+	// files (JSON Lines) by kind: PredictGold, PredictEmpty, PredictWrong,
+	// PredictUntested.
 	Instances   string
 	Predictions map[string]string
 	// IDs are the instances' ids, in the file's order; Skipped the fixes
@@ -236,7 +299,7 @@ func WriteDataset(ctx context.Context, dir string, fixes []Fix, p Proxy, passToP
 		}
 		instances = append(instances, string(b))
 		d.IDs = append(d.IDs, inst.InstanceID)
-		for kind, patch := range map[string]string{PredictGold: pr.Gold, PredictEmpty: pr.Empty, PredictWrong: pr.Wrong} {
+		for kind, patch := range map[string]string{PredictGold: pr.Gold, PredictEmpty: pr.Empty, PredictWrong: pr.Wrong, PredictUntested: pr.Untested} {
 			b, err := json.Marshal(map[string]string{"instance_id": inst.InstanceID, "model_name_or_path": kind, "model_patch": patch})
 			if err != nil {
 				return nil, err

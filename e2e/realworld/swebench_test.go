@@ -52,6 +52,9 @@ func TestSWEBenchInstance(t *testing.T) {
 	if preds.Gold != inst.Patch || preds.Empty != "" || !strings.Contains(preds.Wrong, "+++ b/a_test.go") || strings.Contains(preds.Wrong, "a.go\n") {
 		t.Fatalf("predictions %+v", preds)
 	}
+	if !strings.HasPrefix(preds.Untested, preds.Gold) || !strings.Contains(preds.Untested, "+++ b/zz_untested.go\n@@ -0,0 +1,12 @@\n+package m\n") {
+		t.Fatalf("untested prediction:\n%s", preds.Untested)
+	}
 	if _, err := GitHubRepo("example.com/m"); err == nil {
 		t.Fatal("a module off github.com")
 	}

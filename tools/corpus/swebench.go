@@ -24,7 +24,7 @@ func swebench(ctx context.Context, dir string, fixes []realworld.Fix, stdout io.
 	for _, name := range d.Skipped {
 		fmt.Fprintf(stdout, "# %s left out: another fix of its module is in the dataset\n", name)
 	}
-	for _, kind := range []string{realworld.PredictGold, realworld.PredictEmpty, realworld.PredictWrong} {
+	for _, kind := range []string{realworld.PredictGold, realworld.PredictEmpty, realworld.PredictWrong, realworld.PredictUntested} {
 		fmt.Fprintf(stdout, "sealgate eval --instances %s --predictions %s --repos %s --out %s\n",
 			d.Instances, d.Predictions[kind], d.Repos, filepath.Join(abs, "out-"+kind))
 	}
