@@ -385,7 +385,12 @@ func testList(name string, raw json.RawMessage) ([]string, error) {
 			return []string{}, nil
 		}
 		if err := decodeStrict([]byte(s), &names); err != nil {
-			return nil, fmt.Errorf("field %s: want a JSON list of test names inside the string: %v", name, err)
+			// SWE-bench Pro writes its lists as Python literals
+			// (str(list)): single-quoted strings.
+			var perr error
+			if names, perr = pythonStringList(s); perr != nil {
+				return nil, fmt.Errorf("field %s: want a JSON (or Python) list of test names inside the string: %v", name, perr)
+			}
 		}
 	case len(raw) > 0 && raw[0] == '[':
 		if err := json.Unmarshal(raw, &names); err != nil {
@@ -481,4 +486,107 @@ func clip(s string) string {
 		return s[:80] + "…"
 	}
 	return s
+}
+
+// pythonStringList reads a Python list literal of string literals, as
+// str(list) writes it: ['a', "b's"], with Python's backslash escapes
+// (\\, \', \", \n, \r, \t, \xhh, \uhhhh, \Uhhhhhhhh; an unknown escape keeps
+// its backslash). Nothing else is accepted: no prefixes, no
+// concatenation, no other value.
+func pythonStringList(s string) ([]string, error) {
+	i := 0
+	skip := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++
+		}
+	}
+	skip()
+	if i >= len(s) || s[i] != '[' {
+		return nil, errors.New("not a list")
+	}
+	i++
+	out := []string{}
+	for {
+		skip()
+		if i < len(s) && s[i] == ']' {
+			i++
+			break
+		}
+		if i >= len(s) || (s[i] != '\'' && s[i] != '"') {
+			return nil, fmt.Errorf("at byte %d: want a quoted string", i)
+		}
+		quote := s[i]
+		i++
+		var b strings.Builder
+		for {
+			if i >= len(s) {
+				return nil, errors.New("unterminated string")
+			}
+			c := s[i]
+			if c == quote {
+				i++
+				break
+			}
+			if c == '\n' {
+				return nil, errors.New("a newline inside a string")
+			}
+			if c != '\\' {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			if i+1 >= len(s) {
+				return nil, errors.New("unterminated escape")
+			}
+			e := s[i+1]
+			i += 2
+			switch e {
+			case '\\', '\'', '"':
+				b.WriteByte(e)
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'x', 'u', 'U':
+				n := 2
+				switch e {
+				case 'u':
+					n = 4
+				case 'U':
+					n = 8
+				}
+				if i+n > len(s) {
+					return nil, errors.New("short hexadecimal escape")
+				}
+				v, err := strconv.ParseUint(s[i:i+n], 16, 32)
+				if err != nil || v > unicode.MaxRune || (v >= 0xd800 && v < 0xe000) {
+					return nil, fmt.Errorf("bad escape \\%c%s", e, s[i:i+n])
+				}
+				b.WriteRune(rune(v))
+				i += n
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+		}
+		out = append(out, b.String())
+		skip()
+		if i < len(s) && s[i] == ',' {
+			i++
+			continue
+		}
+		skip()
+		if i < len(s) && s[i] == ']' {
+			i++
+			break
+		}
+		return nil, fmt.Errorf("at byte %d: want , or ]", i)
+	}
+	skip()
+	if i != len(s) {
+		return nil, errors.New("trailing text after the list")
+	}
+	return out, nil
 }

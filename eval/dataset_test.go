@@ -8,13 +8,13 @@ import (
 
 const (
 	sweLine   = `{"repo": "tidwall/gjson", "instance_id": "tidwall__gjson-196", "base_commit": "ABCDEF0123456789abcdef0123456789abcdef01", "patch": "diff --git a/x b/x\n", "test_patch": "diff --git a/x_test.go b/x_test.go\n", "problem_statement": "ignored", "FAIL_TO_PASS": "[\"TestIssue196\"]", "PASS_TO_PASS": "[\"TestA\", \"TestB\", \"TestA\"]", "version": "1.0"}`
-	proLine   = `{"repo": "flipt-io/flipt", "instance_id": "instance_flipt-io__flipt-1", "base_commit": "0123456789abcdef0123456789abcdef01234567", "patch": "p", "test_patch": "t", "repo_language": "Go", "fail_to_pass": "['x']", "pass_to_pass": "[]"}`
+	proLine   = `{"repo": "flipt-io/flipt", "instance_id": "instance_flipt-io__flipt-1", "base_commit": "0123456789abcdef0123456789abcdef01234567", "patch": "p", "test_patch": "t", "repo_language": "Go", "fail_to_pass": "['TestX', \"TestY/it's\"]", "pass_to_pass": "[]"}`
 	multiLine = `{"org": "cli", "repo": "cli", "number": 5432, "base": {"label": "cli:trunk", "ref": "trunk", "sha": "0123456789abcdef0123456789abcdef01234567"}, "fix_patch": "p", "test_patch": "t", "f2p_tests": {"TestZ": {"run": "NONE", "test": "FAIL", "fix": "PASS"}, "TestY/sub": {"run": "NONE", "test": "FAIL", "fix": "PASS"}}, "p2p_tests": {}, "s2p_tests": {}, "n2p_tests": {}}`
 )
 
 func TestParseInstancesVariants(t *testing.T) {
-	// Pro's lists hold Python-style quotes in this record: not JSON.
-	pro := strings.Replace(proLine, `"['x']"`, `"[\"TestX\"]"`, 1)
+	// Pro's lists are Python literals (str(list)), not JSON.
+	pro := proLine
 	for name, tc := range map[string]struct {
 		data string
 		want []Instance
@@ -23,7 +23,7 @@ func TestParseInstancesVariants(t *testing.T) {
 			{ID: "tidwall__gjson-196", Repo: "tidwall/gjson", BaseCommit: "abcdef0123456789abcdef0123456789abcdef01", Patch: "diff --git a/x b/x\n", TestPatch: "diff --git a/x_test.go b/x_test.go\n",
 				FailToPass: []string{"TestIssue196"}, PassToPass: []string{"TestA", "TestB"}, Schema: SchemaSWEBench},
 			{ID: "instance_flipt-io__flipt-1", Repo: "flipt-io/flipt", BaseCommit: "0123456789abcdef0123456789abcdef01234567", Patch: "p", TestPatch: "t",
-				FailToPass: []string{"TestX"}, PassToPass: []string{}, Language: "go", Schema: SchemaSWEBenchPro},
+				FailToPass: []string{"TestX", "TestY/it's"}, PassToPass: []string{}, Language: "go", Schema: SchemaSWEBenchPro},
 			{ID: "cli__cli-5432", Repo: "cli/cli", BaseCommit: "0123456789abcdef0123456789abcdef01234567", Patch: "p", TestPatch: "t",
 				FailToPass: []string{"TestY/sub", "TestZ"}, PassToPass: []string{}, Schema: SchemaMultiSWEBench},
 		}},
@@ -58,7 +58,7 @@ func TestParseInstancesRefuses(t *testing.T) {
 		"bad base":           {strings.Replace(sweLine, `"ABCDEF0123456789abcdef0123456789abcdef01"`, `"--upload-pack=x"`, 1), "not a commit id"},
 		"bad repo":           {strings.Replace(sweLine, `"tidwall/gjson"`, `"../etc"`, 1), "want owner/name"},
 		"slash in id":        {strings.Replace(sweLine, `"tidwall__gjson-196"`, `"a/b"`, 1), "no slashes"},
-		"list in string bad": {strings.Replace(sweLine, `"[\"TestIssue196\"]"`, `"['TestIssue196']"`, 1), "want a JSON list"},
+		"list in string bad": {strings.Replace(sweLine, `"[\"TestIssue196\"]"`, `"[TestIssue196]"`, 1), "want a JSON (or Python) list"},
 		"number list":        {strings.Replace(sweLine, `"[\"TestIssue196\"]"`, `3`, 1), "want a list of test names"},
 		"empty test name":    {strings.Replace(sweLine, `"[\"TestIssue196\"]"`, `[""]`, 1), "empty test name"},
 		"newline in name":    {strings.Replace(sweLine, `"[\"TestIssue196\"]"`, `["Test\nX"]`, 1), "control character"},
@@ -168,5 +168,25 @@ func TestMirror(t *testing.T) {
 	}
 	if _, err := Mirror(dir, "../x"); err == nil {
 		t.Fatal("a path outside --repos")
+	}
+}
+
+func TestPythonStringList(t *testing.T) {
+	for in, want := range map[string][]string{
+		`[]`:                                     {},
+		` [ 'a' , "b" , ] `:                      {"a", "b"},
+		`['it\'s', "say \"hi\""]`:                {"it's", `say "hi"`},
+		`['a\\b', '\x41\u00e9\U0001F600', '\d']`: {`a\b`, "Aé😀", `\d`},
+		`["tests/test_x.py::test[a b]"]`:         {"tests/test_x.py::test[a b]"},
+	} {
+		got, err := pythonStringList(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("pythonStringList(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{``, `[`, `['a'`, `['a' 'b']`, `[a]`, `['a\n']x`, `['\x4']`, `['\ud800']`, `['a'] ['b']`, `[r'a']`, "['a\nb']", `['a',,]`} {
+		if got, err := pythonStringList(in); err == nil {
+			t.Errorf("pythonStringList(%q) = %q, want an error", in, got)
+		}
 	}
 }

@@ -3,12 +3,13 @@ package eval
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParseInstances: any input parses to instances that hold what the
 // parser promises, or is refused with one line — never a panic.
 func FuzzParseInstances(f *testing.F) {
-	for _, s := range []string{sweLine, proLine, multiLine, "[" + sweLine + "]", sweLine + "\n" + multiLine, "", "[]", "{}", `{"repo":"a/b"}`, "[1,2]", `{"a":1}{"b":2}`} {
+	for _, s := range []string{sweLine, proLine, multiLine, strings.Replace(proLine, "TestX", `a\\x41\\'`, 1), "[" + sweLine + "]", sweLine + "\n" + multiLine, "", "[]", "{}", `{"repo":"a/b"}`, "[1,2]", `{"a":1}{"b":2}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -37,6 +38,28 @@ func FuzzParseInstances(f *testing.F) {
 				if tt.Claim == "" && tt.Note == "" {
 					t.Fatalf("unmapped test without a note: %+v", tt)
 				}
+			}
+		}
+	})
+}
+
+// FuzzPythonStringList: a Python list of strings the reader accepts holds
+// what Python would read; anything else is refused, never a panic.
+func FuzzPythonStringList(f *testing.F) {
+	for _, s := range []string{`[]`, `['a', "b"]`, `['it\'s']`, `['\x41\u00e9']`, `[`, `['\U0010ffff']`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := pythonStringList(s)
+		if err != nil {
+			return
+		}
+		if got == nil {
+			t.Fatal("nil list")
+		}
+		for _, n := range got {
+			if !utf8.ValidString(n) && utf8.ValidString(s) {
+				t.Fatalf("%q gave invalid UTF-8 %q", s, n)
 			}
 		}
 	})
