@@ -90,6 +90,7 @@ func TestParsePredictionsForms(t *testing.T) {
 {"instance_id": "a__b-2", "model_name_or_path": "m", "model_patch": null}`,
 		"array": `[{"instance_id": "a__b-1", "model_name_or_path": "m", "model_patch": "diff"}, {"instance_id": "a__b-2", "model_name_or_path": "m", "model_patch": ""}]`,
 		"keyed": `{"a__b-2": {"model_name_or_path": "m", "model_patch": ""}, "a__b-1": {"instance_id": "a__b-1", "model_name_or_path": "m", "model_patch": "diff"}}`,
+		"pro":   `[{"instance_id": "a__b-1", "prefix": "m", "patch": "diff"}, {"instance_id": "a__b-2", "prefix": "m", "patch": ""}]`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			got, err := ParsePredictions([]byte(data))
@@ -120,6 +121,7 @@ func TestParsePredictionsRefuses(t *testing.T) {
 		"keyed not obj":   {`{"x-1": "diff"}`, "not a JSON object"},
 		"no id":           {`[{"model_patch": ""}]`, "no instance_id"},
 		"nul":             {`{"instance_id": "x-1", "model_patch": "a\u0000b"}`, "NUL"},
+		"two patches":     {`{"instance_id": "x-1", "model_patch": "", "patch": "d"}`, "model_patch and patch"},
 		"model not a str": {`{"instance_id": "x-1", "model_patch": "", "model_name_or_path": []}`, "want a string"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -45,8 +45,10 @@ func (p Prediction) SHA256() string {
 // of objects with instance_id, model_patch (a string, or null for none)
 // and optionally model_name_or_path — or the SWE-bench predictions JSON
 // object keyed by instance_id, each value such an object (its instance_id
-// may be left out, and must match when given). Other fields are ignored.
-// Two predictions for one instance are an error.
+// may be left out, and must match when given). SWE-bench Pro's form, with
+// patch and prefix for model_patch and model_name_or_path, is read too
+// (one name of each pair per prediction). Other fields are ignored. Two
+// predictions for one instance are an error.
 func ParsePredictions(data []byte) ([]Prediction, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	var entries []entry
@@ -108,7 +110,8 @@ type entry struct {
 func isPrediction(fields map[string]json.RawMessage) bool {
 	_, id := fields["instance_id"]
 	_, patch := fields["model_patch"]
-	return id || patch
+	_, proPatch := fields["patch"]
+	return id || patch || proPatch
 }
 
 func keyedPredictions(fields map[string]json.RawMessage) ([]entry, error) {
@@ -139,18 +142,24 @@ func parsePrediction(f map[string]json.RawMessage, key string) (Prediction, erro
 	if err := checkID(p.InstanceID); err != nil {
 		return p, err
 	}
-	raw, ok := f["model_patch"]
-	if !ok {
+	name, raw, err := pick(f, "model_patch", "patch")
+	switch {
+	case err != nil:
+		return p, err
+	case name == "":
 		return p, errors.New("no model_patch (give \"\" or null for an empty prediction)")
 	}
-	if p.Patch, err = stringField("model_patch", raw); err != nil {
+	if p.Patch, err = stringField(name, raw); err != nil {
 		return p, err
 	}
 	if strings.ContainsRune(p.Patch, 0) {
 		return p, errors.New("model_patch holds a NUL byte")
 	}
-	if raw, ok := f["model_name_or_path"]; ok {
-		if p.Model, err = stringField("model_name_or_path", raw); err != nil {
+	// SWE-bench Pro's harness names a run by its prefix.
+	if name, raw, err := pick(f, "model_name_or_path", "prefix"); err != nil {
+		return p, err
+	} else if name != "" {
+		if p.Model, err = stringField(name, raw); err != nil {
 			return p, err
 		}
 	}
