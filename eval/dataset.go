@@ -305,18 +305,28 @@ func parseInstance(f map[string]json.RawMessage) (Instance, error) {
 	}
 	inst.BaseCommit = strings.ToLower(inst.BaseCommit)
 
-	switch name, raw, err := pick(f, "patch", "fix_patch"); {
-	case err != nil:
-		return inst, err
-	case name == "":
-		return inst, errors.New("no patch (the reference fix)")
-	default:
-		if inst.Patch, err = stringField(name, raw); err != nil {
+	patchName := ""
+	for _, n := range []string{"patch", "fix_patch"} {
+		raw, ok := f[n]
+		if !ok {
+			continue
+		}
+		got, err := stringField(n, raw)
+		if err != nil {
 			return inst, err
 		}
-		if name == "fix_patch" {
-			schema = SchemaMultiSWEBench
+		if patchName != "" && got != inst.Patch {
+			return inst, fmt.Errorf("%s and %s name the same field with different patches: give one", patchName, n)
 		}
+		if patchName == "" {
+			patchName, inst.Patch = n, got
+		}
+	}
+	switch patchName {
+	case "":
+		return inst, errors.New("no patch (the reference fix)")
+	case "fix_patch":
+		schema = SchemaMultiSWEBench
 	}
 	raw, ok := f["test_patch"]
 	if !ok {
@@ -333,16 +343,28 @@ func parseInstance(f map[string]json.RawMessage) (Instance, error) {
 		{&inst.FailToPass, []string{"FAIL_TO_PASS", "fail_to_pass", "f2p_tests"}},
 		{&inst.PassToPass, []string{"PASS_TO_PASS", "pass_to_pass", "p2p_tests"}},
 	} {
-		name, raw, err := pick(f, list.names...)
-		if err != nil {
-			return inst, err
+		// Some exports carry a list under two of its names; they must say
+		// the same.
+		var name string
+		var tests []string
+		for _, n := range list.names {
+			raw, ok := f[n]
+			if !ok {
+				continue
+			}
+			got, err := testList(n, raw)
+			if err != nil {
+				return inst, err
+			}
+			if name != "" && !slices.Equal(got, tests) {
+				return inst, fmt.Errorf("%s and %s name the same field with different tests: give one", name, n)
+			}
+			if name == "" {
+				name, tests = n, got
+			}
 		}
 		if name == "" {
 			return inst, fmt.Errorf("no %s", list.names[0])
-		}
-		tests, err := testList(name, raw)
-		if err != nil {
-			return inst, err
 		}
 		*list.into = tests
 		switch name {
@@ -352,13 +374,11 @@ func parseInstance(f map[string]json.RawMessage) (Instance, error) {
 			schema = SchemaMultiSWEBench
 		}
 	}
-	if _, raw, err := pick(f, "repo_language", "language"); err != nil {
-		return inst, err
-	} else if raw != nil {
+	for _, n := range []string{"repo_language", "language"} {
 		// The language only guides how test names are read; a value of
 		// another type (a class label number) is no language name.
 		var lang string
-		if json.Unmarshal(raw, &lang) == nil {
+		if raw, ok := f[n]; ok && json.Unmarshal(raw, &lang) == nil && inst.Language == "" {
 			inst.Language = strings.ToLower(strings.TrimSpace(lang))
 		}
 	}

@@ -27,6 +27,10 @@ func TestParseInstancesVariants(t *testing.T) {
 			{ID: "cli__cli-5432", Repo: "cli/cli", BaseCommit: "0123456789abcdef0123456789abcdef01234567", Patch: "p", TestPatch: "t",
 				FailToPass: []string{"TestY/sub", "TestZ"}, PassToPass: []string{}, Schema: SchemaMultiSWEBench},
 		}},
+		"agreeing duplicates": {strings.Replace(sweLine, `"version"`, `"fail_to_pass": "['TestIssue196']", "fix_patch": "diff --git a/x b/x\n", "version"`, 1), []Instance{
+			{ID: "tidwall__gjson-196", Repo: "tidwall/gjson", BaseCommit: "abcdef0123456789abcdef0123456789abcdef01", Patch: "diff --git a/x b/x\n", TestPatch: "diff --git a/x_test.go b/x_test.go\n",
+				FailToPass: []string{"TestIssue196"}, PassToPass: []string{"TestA", "TestB"}, Schema: SchemaSWEBench},
+		}},
 		"json array with lists": {`[{"repo": "a/b", "instance_id": "a__b-1", "base_commit": "abcd", "patch": "", "test_patch": "", "FAIL_TO_PASS": ["TestX"], "PASS_TO_PASS": null}]`, []Instance{
 			{ID: "a__b-1", Repo: "a/b", BaseCommit: "abcd", FailToPass: []string{"TestX"}, PassToPass: []string{}, Schema: SchemaSWEBench},
 		}},
@@ -52,8 +56,8 @@ func TestParseInstancesRefuses(t *testing.T) {
 		"not an object":      {"[1]", "not a JSON object"},
 		"duplicate key":      {`{"repo": "a/b", "repo": "c/d"}`, `field "repo" given twice`},
 		"duplicate id":       {sweLine + "\n" + sweLine, "is also record 1"},
-		"two names":          {strings.Replace(sweLine, `"patch":`, `"fix_patch": "x", "patch":`, 1), "patch and fix_patch name the same field"},
-		"both test lists":    {strings.Replace(sweLine, `"version"`, `"fail_to_pass": "[]", "version"`, 1), "FAIL_TO_PASS and fail_to_pass"},
+		"two names":          {strings.Replace(sweLine, `"patch":`, `"fix_patch": "x", "patch":`, 1), "patch and fix_patch name the same field with different patches"},
+		"both test lists":    {strings.Replace(sweLine, `"version"`, `"fail_to_pass": "[]", "version"`, 1), "FAIL_TO_PASS and fail_to_pass name the same field with different tests"},
 		"no base":            {strings.Replace(sweLine, `"base_commit"`, `"based"`, 1), "no base_commit"},
 		"bad base":           {strings.Replace(sweLine, `"ABCDEF0123456789abcdef0123456789abcdef01"`, `"--upload-pack=x"`, 1), "not a commit id"},
 		"bad repo":           {strings.Replace(sweLine, `"tidwall/gjson"`, `"../etc"`, 1), "want owner/name"},
