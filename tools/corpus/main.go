@@ -10,6 +10,9 @@
 //	go run ./tools/corpus measure              verify every case with the sealgate binary
 //	                                           and print the table of docs/benchmarks.md
 //	go run ./tools/corpus table FILE           print that table again from measure -json FILE
+//	go run ./tools/corpus swebench DIR         write one fix per module as a SWE-bench-format
+//	                                           dataset with gold, empty and wrong predictions,
+//	                                           and print the sealgate eval command lines
 //
 // Common flags: -run REGEXP selects fixes by name. measure takes
 // -sealgate BIN (default: built from this checkout into a temporary
@@ -74,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "corpus: %v\nusage: corpus list|write DIR|check|measure [-run REGEXP] …\n", err)
+		fmt.Fprintf(stderr, "corpus: %v\nusage: corpus list|write DIR|swebench DIR|check|measure [-run REGEXP] …\n", err)
 		return exitUsage
 	case errors.As(err, &wrong):
 		fmt.Fprintf(stderr, "corpus: %v\n", err)
@@ -128,6 +131,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageError{"table takes the file measure -json wrote"}
 		}
 		return table(rest[0], stdout)
+	case "swebench":
+		if len(rest) != 1 {
+			return usageError{"swebench takes one directory"}
+		}
+		return swebench(ctx, rest[0], fixes, stdout)
 	case "measure":
 		return measure(ctx, measureOptions{binary: *binary, buildCache: *buildCache, jsonOut: *jsonOut, extra: rest}, fixes, stdout, stderr)
 	}
