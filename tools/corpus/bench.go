@@ -134,6 +134,9 @@ type mutationPhase struct {
 	PlanMS        int64 `json:"plan_ms"`
 	FirstMutantMS int64 `json:"first_mutant_ms"`
 	RestMS        int64 `json:"rest_ms"`
+	// SlowestMS is the longest of the other mutant jobs: one that hangs
+	// runs until a limit stops it.
+	SlowestMS int64 `json:"slowest_ms"`
 }
 
 // perMinute returns n per minute of ms.
@@ -315,6 +318,7 @@ func mutationPhaseOf(events []event) (*mutationPhase, error) {
 				m.FirstMutantMS = ms(e.WallNS)
 			} else {
 				m.RestMS += ms(e.WallNS)
+				m.SlowestMS = max(m.SlowestMS, ms(e.WallNS))
 			}
 			m.Mutants++
 		case i > start:
@@ -866,24 +870,25 @@ func printBench(w io.Writer, rep benchReport) {
 	}
 	fmt.Fprintln(w)
 
-	fmt.Fprintln(w, "| fix | case | sealgate: planning (sites, schemata source) | first mutant job (schemata build, reference runs) | other mutants | per other mutant | gremlins per mutant (wall ÷ mutants) |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| fix | case | sealgate: planning (sites, schemata source) | first mutant job (schemata build, reference runs) | other mutants | per other mutant | slowest other mutant | gremlins per mutant (wall ÷ mutants) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, r := range rep.Rows {
 		m, g := r.Rate.Mutation, r.Gremlins
 		if m == nil && g.Counts == nil {
 			continue
 		}
-		cells := []string{r.Fix, r.Kind, "—", "—", "—", "—", "—"}
+		cells := []string{r.Fix, r.Kind, "—", "—", "—", "—", "—", "—"}
 		if m != nil {
 			cells[2] = fmt.Sprintf("%.1f s", sec(m.PlanMS))
 			cells[3] = fmt.Sprintf("%.1f s", sec(m.FirstMutantMS))
 			cells[4] = fmt.Sprintf("%d in %.1f s", m.Mutants-1, sec(m.RestMS))
 			if m.Mutants > 1 {
 				cells[5] = fmt.Sprintf("%d ms", m.RestMS/int64(m.Mutants-1))
+				cells[6] = fmt.Sprintf("%.1f s", sec(m.SlowestMS))
 			}
 		}
 		if g.Counts != nil && g.Counts.Ran() > 0 {
-			cells[6] = fmt.Sprintf("%d ms", g.WallMS/int64(g.Counts.Ran()))
+			cells[7] = fmt.Sprintf("%d ms", g.WallMS/int64(g.Counts.Ran()))
 		}
 		writeRow(w, cells)
 	}

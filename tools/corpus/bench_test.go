@@ -120,7 +120,7 @@ func TestMutationPhaseOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := mutationPhase{Mutants: 3, PhaseMS: 4000, OtherJobsMS: 800, CoverageJobsMS: 1500, PlanMS: 2000, FirstMutantMS: 1400, RestMS: 100}
+	want := mutationPhase{Mutants: 3, PhaseMS: 4000, OtherJobsMS: 800, CoverageJobsMS: 1500, PlanMS: 2000, FirstMutantMS: 1400, RestMS: 100, SlowestMS: 60}
 	if *m != want {
 		t.Errorf("got %+v, want %+v", *m, want)
 	}
@@ -157,7 +157,7 @@ func TestMutationPhaseOf(t *testing.T) {
 }
 
 func benchFixture() benchReport {
-	phase := &mutationPhase{Mutants: 10, Killed: 8, Survived: 1, Stillborn: 1, PhaseMS: 6000, OtherJobsMS: 500, CoverageJobsMS: 2000, PlanMS: 1500, FirstMutantMS: 2500, RestMS: 900}
+	phase := &mutationPhase{Mutants: 10, Killed: 8, Survived: 1, Stillborn: 1, PhaseMS: 6000, OtherJobsMS: 500, CoverageJobsMS: 2000, PlanMS: 1500, FirstMutantMS: 2500, RestMS: 900, SlowestMS: 400}
 	return benchReport{
 		Date: "2026-12-01T17:00:00Z", GoVersion: "go1.26.8", CPUs: 2, LoadBefore: "0.50 0.40 0.30", LoadAfter: "1.50 1.00 0.50",
 		Sealgate: "sealgate v0.0.0", Gremlins: gremlinsPackage + "@" + gremlinsVersion, BuildCache: "/cache", ModCache: "/mod",
@@ -200,7 +200,7 @@ func TestPrintBench(t *testing.T) {
 		// gremlins 4 in 12 s = 20/min.
 		"| f\\|x | honest | 10 (8/1/1) | 6.0 s | 0.5 s | 100 | 2.0 s | 75 | 4 (3/1/0/0) | 12.0 s | 20 | 5.0× | 3.8× |\n",
 		"| f\\|x | reintroduced | none: no computed diff coverage | — | — | — | — | — | none: no output (exit 1): --- FAIL: TestX | — | — | — | — |\n",
-		"| f\\|x | honest | 1.5 s | 2.5 s | 9 in 0.9 s | 100 ms | 3000 ms |\n",
+		"| f\\|x | honest | 1.5 s | 2.5 s | 9 in 0.9 s | 100 ms | 0.4 s | 3000 ms |\n",
 		"- time to a verdict without mutation, coverage at its floor: median 2.0× (1.5–2.5×) over 2 cases; 2 of 2 within 3× of the minimal work\n",
 		"- time to a verdict without mutation or coverage (floors 0): median 1.5× (1.5–1.5×) over 1 cases; 1 of 1 within 3× of the minimal work\n",
 		"- time to a verdict at the default settings: median 3.2× (2.0–4.5×) over 2 cases; 1 of 2 within 3× of the minimal work\n",
