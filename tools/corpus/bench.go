@@ -898,6 +898,17 @@ func printBench(w io.Writer, rep benchReport) {
 	fmt.Fprintf(w, "- time to a verdict at the default settings: %s\n", summary(def, 3, "within 3× of the minimal work", false))
 	fmt.Fprintf(w, "- mutants per minute, sealgate ÷ gremlins: %s\n", summary(rates, 5, "at 5× or more", true))
 	fmt.Fprintf(w, "- the same with sealgate's coverage jobs counted: %s\n", summary(ratesCov, 5, "at 5× or more", true))
+	var total struct{ minimal, decide, noFloors, def, rate, gremlins int64 }
+	for _, r := range rep.Rows {
+		total.minimal += r.Minimal.WallMS
+		total.decide += r.Decide.WallMS
+		total.noFloors += r.DecideNoFloors.WallMS
+		total.def += r.Default.WallMS
+		total.rate += r.Rate.WallMS
+		total.gremlins += r.Gremlins.WallMS
+	}
+	fmt.Fprintf(w, "- wall time over the %d cases: minimal work %.1f s; sealgate without mutation %.1f s, floors 0 %.1f s, defaults %.1f s, --mutation-max %d --full-evidence %.1f s; gremlins %.1f s\n",
+		len(rep.Rows), sec(total.minimal), sec(total.decide), sec(total.noFloors), sec(total.def), rateMutationMax, sec(total.rate), sec(total.gremlins))
 }
 
 // ratioOf is a run's wall time over the minimal work's, when both exist.
