@@ -955,7 +955,7 @@ func median(s []float64) float64 {
 // writeRow writes one Markdown table row, escaping the cells' pipes.
 func writeRow(w io.Writer, cells []string) {
 	for i := range cells {
-		cells[i] = strings.ReplaceAll(strings.ReplaceAll(cells[i], "|", `\|`), "\n", " ")
+		cells[i] = strings.Join(strings.Fields(strings.ReplaceAll(cells[i], "|", `\|`)), " ")
 	}
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 }
