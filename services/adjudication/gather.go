@@ -178,6 +178,10 @@ func (r *Run) Gather(missing []string) Evidence {
 				e.Probes = append(e.Probes, at+": "+f.Detail)
 			case findingOverfitting:
 				e.Overfitting = append(e.Overfitting, at+": "+f.Detail)
+			case findingHarnessReach:
+				e.HarnessReach = append(e.HarnessReach, at+": "+f.Detail)
+			case findingForeignCode:
+				e.ForeignCode = append(e.ForeignCode, at+": "+f.Detail)
 			}
 		}
 	}
@@ -205,8 +209,10 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 // The findings of the checkout's analyses the decision reads (rules of
 // services/checkout/inspect, by their stable names).
 const (
-	findingProbe       = "probe"
-	findingOverfitting = "overfitting"
+	findingProbe        = "probe"
+	findingOverfitting  = "overfitting"
+	findingHarnessReach = "harness-reach"
+	findingForeignCode  = "foreign-code"
 )
 
 // counterfactual compares a claim's patch-side outcome with its re-run
