@@ -17,11 +17,36 @@ import (
 // import, as cgo reads it. Source that does not parse has none (the
 // probe and harness rules name it).
 func GoCgoPreamble(file string, src []byte, changed []int) []Finding {
-	g, err := parseGo(file, src)
-	if err != nil || len(changed) == 0 {
+	if len(changed) == 0 {
 		return nil
 	}
 	var out []Finding
+	for _, r := range CgoPreambles(src) {
+		from, to := r[0], r[1]
+		var lines []int
+		for _, l := range changed {
+			if l >= from && l <= to {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		out = append(out, Finding{Rule: RuleForeignCode, File: file, Line: lines[0],
+			What: fmt.Sprintf("changes %s of the cgo preamble before import \"C\" (lines %d-%d): C code, which the gate neither measures nor mutates", lineList(lines), from, to)})
+	}
+	return Sort(out)
+}
+
+// CgoPreambles returns the first and last line of each cgo preamble of Go
+// source src (see GoCgoPreamble), in order; none when src does not
+// parse.
+func CgoPreambles(src []byte) [][2]int {
+	g, err := parseGo("", src)
+	if err != nil {
+		return nil
+	}
+	var out [][2]int
 	for _, d := range g.f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.IMPORT {
@@ -36,24 +61,12 @@ func GoCgoPreamble(file string, src []byte, changed []int) []Finding {
 			if cg == nil && len(gd.Specs) == 1 {
 				cg = gd.Doc
 			}
-			if cg == nil {
-				continue
+			if cg != nil {
+				out = append(out, [2]int{g.line(cg.Pos()), g.line(cg.End())})
 			}
-			from, to := g.line(cg.Pos()), g.line(cg.End())
-			var lines []int
-			for _, l := range changed {
-				if l >= from && l <= to {
-					lines = append(lines, l)
-				}
-			}
-			if len(lines) == 0 {
-				continue
-			}
-			out = append(out, Finding{Rule: RuleForeignCode, File: file, Line: lines[0],
-				What: fmt.Sprintf("changes %s of the cgo preamble before import \"C\" (lines %d-%d): C code, which the gate neither measures nor mutates", lineList(lines), from, to)})
 		}
 	}
-	return Sort(out)
+	return out
 }
 
 // lineList says which lines: "line 4", "lines 4-6", "lines 4-6, 9".

@@ -95,10 +95,12 @@ type Decision struct {
 // that returns a constant the file already used are not findings. A
 // composite's input form needs two elements, one of them not trivial.
 //
-// A table entry (Decision.Table) is judged the same way, its key as the
-// condition and its value as what it returns: a table keyed by the test's
-// inputs, or mapping a value of the test to a value of the test, answers
-// the test by lookup.
+// A table entry (Decision.Table) special-cases the test when its key (a
+// row: any part of it) holds the test's input, as a condition would: a
+// table keyed by the test's inputs answers the test by lookup. An entry
+// mapping one scalar of the test to another is not a finding: adding the
+// entry a test expects is how an honest fix completes a table, and a
+// table the gate mutates must be pinned by its tests entry by entry.
 func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []Lit) []Finding {
 	inTest := map[string]bool{}
 	testForms := map[string]Lit{} // input form → the test's composite
@@ -168,11 +170,8 @@ func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []
 				why += " (" + strings.Join(shown, "; ") + ")"
 			}
 			lits = append(append(held, cond...), rets...)
-		case len(cond) > 0 && len(rets) > 0:
+		case len(cond) > 0 && len(rets) > 0 && !d.Table:
 			why = "returns the test's value when its condition holds the test's value"
-			if d.Table {
-				why = "maps the test's value to the test's value"
-			}
 			lits = append(cond, rets...)
 		case len(d.ConjEq) >= 2 && len(matching(d.ConjEq)) == len(d.ConjEq):
 			why = "tests for exactly the test's inputs"
