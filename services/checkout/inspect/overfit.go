@@ -69,10 +69,12 @@ type Decision struct {
 	// or more equality comparisons, each against a literal ("a == 17 &&
 	// b == 4"): the literal of each comparison. Empty otherwise.
 	ConjEq []Lit `json:"conj_eq"`
-	// Table is set for an entry of a table the patch writes (Go: an
-	// element of a composite literal): Cond holds its key (for a row, all
-	// of it) and Returns its value, as a lookup answers with it.
-	Table bool `json:"table,omitempty"`
+	// Kind is "" for a condition; "entry" for an entry of a table the
+	// patch writes (Go: an element of a composite literal) — Cond holds
+	// its key (for a row, all of it) and Returns its value, as a lookup
+	// answers with it; "string" for a string literal written anywhere,
+	// Cond holding it.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Overfitting judges changed decisions of one source file against one
@@ -95,9 +97,12 @@ type Decision struct {
 // that returns a constant the file already used are not findings. A
 // composite's input form needs two elements, one of them not trivial.
 //
-// A table entry (Decision.Table) special-cases the test when its key (a
-// row: any part of it) holds the test's input, as a condition would: a
-// table keyed by the test's inputs answers the test by lookup. An entry
+// A table entry (Decision.Kind "entry") special-cases the test when its
+// key (a row: any part of it) holds the test's input, as a condition
+// would: a table keyed by the test's inputs answers the test by lookup;
+// so does a string anywhere that spells the input out (Kind "string":
+// code that formats its input to compare it, wherever the comparison
+// is). An entry
 // mapping one scalar of the test to another is not a finding: adding the
 // entry a test expects is how an honest fix completes a table, and a
 // table the gate mutates must be pinned by its tests entry by entry.
@@ -156,9 +161,13 @@ func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []
 		var lits []Lit
 		switch {
 		case len(held) > 0:
-			why = "compares with a composite literal of the test"
-			if d.Table {
+			switch d.Kind {
+			case "entry":
 				why = "keys a table by a composite literal of the test"
+			case "string":
+				why = "spells out a composite literal of the test"
+			default:
+				why = "compares with a composite literal of the test"
 			}
 			var shown []string
 			for i, l := range held {
@@ -170,7 +179,7 @@ func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []
 				why += " (" + strings.Join(shown, "; ") + ")"
 			}
 			lits = append(append(held, cond...), rets...)
-		case len(cond) > 0 && len(rets) > 0 && !d.Table:
+		case len(cond) > 0 && len(rets) > 0 && d.Kind == "":
 			why = "returns the test's value when its condition holds the test's value"
 			lits = append(cond, rets...)
 		case len(d.ConjEq) >= 2 && len(matching(d.ConjEq)) == len(d.ConjEq):
@@ -483,7 +492,8 @@ func goLeaf(e ast.Expr) (string, bool) {
 // or more elements, all of whose literals are its key (which of them are
 // the answers cannot be told: a row is judged by the inputs it holds, see
 // Overfitting). Source that does not parse has none (the caller has other
-// rules for it).
+// rules for it). A changed string literal no decision holds that spells
+// out two or more numbers is one too (Decision.Kind "string").
 func GoDecisions(src []byte, changed []int) []Decision {
 	g, err := parseGo("", src)
 	if err != nil {
@@ -507,6 +517,15 @@ func GoDecisions(src []byte, changed []int) []Decision {
 		return lits, changedRet
 	}
 	rows := map[*ast.CompositeLit]bool{}
+	seen := map[*ast.BasicLit]bool{} // strings a decision above holds
+	judged := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BasicLit); ok {
+				seen[b] = true
+			}
+			return true
+		})
+	}
 	ast.Inspect(g.f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.CompositeLit:
@@ -522,7 +541,8 @@ func GoDecisions(src []byte, changed []int) []Decision {
 					if !ok {
 						continue // a field name, or a computed key
 					}
-					d := Decision{Line: g.line(kv.Pos()), Text: "entry " + g.text(kv), Table: true,
+					judged(kv.Key)
+					d := Decision{Line: g.line(kv.Pos()), Text: "entry " + g.text(kv), Kind: "entry",
 						Cond: append([]Lit{key}, goComposites(kv.Key)...), Returns: goComposites(kv.Value)}
 					if l, ok := goScalar(kv.Value); ok {
 						d.Returns = append(d.Returns, l)
@@ -535,11 +555,13 @@ func GoDecisions(src []byte, changed []int) []Decision {
 					continue
 				}
 				rows[row] = true
-				out = append(out, Decision{Line: g.line(row.Pos()), Text: "row " + g.text(row), Table: true, Cond: goLits(row)})
+				judged(row)
+				out = append(out, Decision{Line: g.line(row.Pos()), Text: "row " + g.text(row), Kind: "entry", Cond: goLits(row)})
 			}
 		case *ast.IfStmt:
 			rets, retChanged := returnsOf(x.Body.List)
 			if isChanged(x.Pos(), x.Body.Lbrace) || retChanged {
+				judged(x.Cond)
 				out = append(out, Decision{Line: g.line(x.Cond.Pos()), Text: "if " + g.text(x.Cond), Cond: goCondLits(x.Cond), Returns: rets, ConjEq: goConjEq(x.Cond)})
 			}
 		case *ast.SwitchStmt:
@@ -548,6 +570,9 @@ func GoDecisions(src []byte, changed []int) []Decision {
 				rets, retChanged := returnsOf(cc.Body)
 				if len(cc.List) == 0 || !(isChanged(cc.Pos(), cc.Colon) || retChanged) {
 					continue
+				}
+				for _, e := range cc.List {
+					judged(e)
 				}
 				d := Decision{Line: g.line(cc.Pos()), Text: "case " + g.text(cc.List[0]), Returns: rets}
 				for _, e := range cc.List {
@@ -568,6 +593,22 @@ func GoDecisions(src []byte, changed []int) []Decision {
 					d.Cond = append(d.Cond, goComposites(x.Tag)...)
 				}
 				out = append(out, d)
+			}
+		}
+		return true
+	})
+	// Strings that spell a list of numbers out, anywhere else.
+	ast.Inspect(g.f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.BasicLit:
+			if x.Kind != token.STRING || seen[x] || !isChanged(x.Pos(), x.End()) {
+				return true
+			}
+			l, ok := goScalar(x)
+			if _, numbers := numbersOf(l.Value); ok && numbers {
+				out = append(out, Decision{Line: g.line(x.Pos()), Text: "string " + x.Value, Kind: "string", Cond: []Lit{l}})
 			}
 		}
 		return true

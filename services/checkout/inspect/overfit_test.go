@@ -178,6 +178,9 @@ func TestGoOverfittingTables(t *testing.T) {
 		{"a formatted input compared", strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif fmt.Sprint(s) == \"[3 10]\" {\n\t\treturn 6.5\n\t}\n\treturn s[len(s)/2]\n", 1), []string{
 			"calc/calc.go:8: special-cases the test's inputs: `if fmt.Sprint(s) == \"[3 10]\"` compares with a composite literal of the test ([3,10] as \"[3 10]\")",
 		}},
+		{"the formatted input in a constant", strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif fmt.Sprint(s) == pair {\n\t\treturn (s[0] + s[1]) / 2\n\t}\n\treturn s[len(s)/2]\n", 1) + "\nconst pair = \"[3 10]\"\n", []string{
+			"calc/calc.go:14: special-cases the test's inputs: `string \"[3 10]\"` spells out a composite literal of the test ([3,10] as \"[3 10]\")",
+		}},
 		{"the sorted input compared", strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif slices.Equal(s, []float64{2, 4, 6, 8}) {\n\t\treturn (s[1] + s[2]) / 2\n\t}\n\treturn s[len(s)/2]\n", 1), []string{
 			"calc/calc.go:8: special-cases the test's inputs: `if slices.Equal(s, []float64{2, 4, 6, 8})` compares with a composite literal of the test ([8,2,4,6] as [2,4,6,8])",
 		}},
@@ -199,6 +202,7 @@ func TestGoOverfittingTables(t *testing.T) {
 		{"a table of scalars the test holds", demoMedianBase, demoMedianBase + "\nvar names = map[float64]float64{7: 7, 6.5: 5}\n"},
 		{"a table of names", demoMedianBase, demoMedianBase + "\nvar names = map[string]int{\"mean\": 1, \"median\": 2, \"mode\": 3}\n"},
 		{"a table of weights", demoMedianBase, demoMedianBase + "\nvar weights = map[[2]float64]float64{{0.25, 0.75}: 0.5, {0.1, 0.9}: 0.5}\n"},
+		{"numbers in a message", demoMedianBase, strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif len(s) > 1000 {\n\t\tpanic(\"between 1 and 1000 values\")\n\t}\n\treturn s[len(s)/2]\n", 1)},
 		{"a version string", demoMedianBase, demoMedianBase + "\nvar versions = map[string]int{\"v1.2.3\": 1, \"2006-01-02\": 2}\n"},
 		{"rows of trivial pairs", demoMedianBase, demoMedianBase + "\nvar unit = [][2]float64{{0, 1}, {1, 0}}\n"},
 		{"a struct literal with field names", demoMedianBase, demoMedianBase + "\ntype pt struct{ x, y float64 }\n\nvar origin = []pt{{x: 3, y: 10}}\n"},

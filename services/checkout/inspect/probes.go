@@ -167,8 +167,9 @@ type probe struct {
 //     (/.dockerenv, /run/.containerenv), /etc/hostname or the machine id,
 //     a go test flag ("test.run", "-test.skip"), or a SEALGATE_ variable;
 //   - a string (a literal, or literals and constants added) naming the
-//     package's test files ("*_test.go", "median_test.go"): whether they
-//     lie beside it tells where go test runs it.
+//     package's test files ("*_test.go", "median_test.go"), or a literal
+//     naming a testdata directory in a file that does not import testing:
+//     whether they lie beside it tells where go test runs it.
 //
 // os.Args and package flag's functions are no probe in the body of func
 // main of package main, where a command reads its arguments.
@@ -207,6 +208,12 @@ func testFilesName(s string) bool {
 	return strings.Contains(s, "_test.go") || strings.Contains(s, "*_test") || strings.Contains(s, "_test*")
 }
 
+// testdataPath reports a string naming a testdata directory as a path
+// component: where go test runs a package, its testdata lies beside it.
+func testdataPath(s string) bool {
+	return s == "testdata" || strings.HasPrefix(s, "testdata/") || strings.Contains(s, "/testdata/") || strings.HasSuffix(s, "/testdata")
+}
+
 // argsOfMain reports the probes that are no probe in the body of func
 // main of package main: a command reads its arguments and flags there.
 func argsOfMain(fn string) bool {
@@ -233,6 +240,8 @@ func (g *goFile) probes() []probe {
 	testFiles := func(p token.Pos, v string) {
 		add(p, fmt.Sprintf("names the package's test files (%s): whether they lie beside it tells a test binary's working directory", strconv.Quote(v)))
 	}
+	// A file importing testing is test support, which reads testdata.
+	_, support := g.imports["testing"]
 	ast.Inspect(g.f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ImportSpec:
@@ -309,6 +318,8 @@ func (g *goFile) probes() []probe {
 				add(x.Pos(), fmt.Sprintf("names the gate's variable %s", v))
 			case testFilesName(v):
 				testFiles(x.Pos(), v)
+			case testdataPath(v) && !support:
+				add(x.Pos(), fmt.Sprintf("names a testdata directory (%s): whether it lies beside it tells a test binary's working directory", strconv.Quote(v)))
 			}
 		}
 		return true
