@@ -304,6 +304,11 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	if patch.Spec.Tree == jobs.TreeOracle && r.Trees != nil && len(r.Trees.OracleRestored) > 0 {
 		c.Why += fmt.Sprintf("; judged by the baseline's test files: the patch's changes to %s were put back", strings.Join(r.Trees.OracleRestored, ", "))
 	}
+	if len(patch.Spec.Drop) > 0 {
+		// Harness the patch adds (TestMain, init, code run at package
+		// initialization, reaches into the test binary) was left out.
+		c.Why += fmt.Sprintf("; judged without the test files the patch adds that control the test harness: %s", strings.Join(patch.Spec.Drop, ", "))
+	}
 	if data := r.restoredData(id); c.Outcome == Refuted && patch.Detail.Outcome == jobs.OutcomeFail && len(data) > 0 {
 		// The claim fails on the patch where the oracle put back test data
 		// the patch changed: a new test may need the patch's fixture. The

@@ -175,6 +175,23 @@ func TestRunFindingsDecide(t *testing.T) {
 	}
 }
 
+// TestRunNamesDroppedHarness: a claim judged without the test files the
+// patch adds that control the harness says so, naming them.
+func TestRunNamesDroppedHarness(t *testing.T) {
+	b := newRun(t, []string{claim}, 0, 0)
+	patch := claimSpec(claim, jobs.Patch)
+	patch.Drop = []string{"calc/zz_test.go"}
+	b.planJobs(claimSpec(claim, jobs.Baseline), patch, collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+	b.answer(patch, jobs.OutcomePass)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	v, a := decide(t, b)
+	if v.Decision != Merge || !strings.Contains(a.Claims[0].Reason, "judged without the test files the patch adds that control the test harness: calc/zz_test.go") {
+		t.Fatalf("got %s, claim reason %q", v.Decision, a.Claims[0].Reason)
+	}
+}
+
 func TestRunDefaultFloorsWaitForMeasurements(t *testing.T) {
 	b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
 	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))

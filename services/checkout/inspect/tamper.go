@@ -228,11 +228,13 @@ func (g *goFile) harnessReach(isTest bool) []probe {
 				add(x.Pos(), fmt.Sprintf("asks whether it runs under coverage (%s)", fn))
 			}
 		case *ast.BinaryExpr:
+			// A string spelled in pieces is judged whole; its pieces
+			// too when the whole says nothing.
 			if v, ok := constString(x, consts); ok {
 				if what := harnessString(v, isTest); what != "" {
 					add(x.Pos(), what)
+					return false
 				}
-				return false
 			}
 		case *ast.BasicLit:
 			switch x.Kind {
