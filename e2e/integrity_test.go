@@ -1229,7 +1229,8 @@ func (c Cents) String() string {
 	})
 	v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim, "go:./calc:TestPrice")...)...)
 	v.wantNot(t, merge)
-	v.wantText(t, "the patch's code reaches into the test harness", "calc/format_test.go:6: declares method String on Cents, a type of the package's non-test code")
+	v.wantText(t, "the patch's code reaches into the test harness", "calc/format_test.go:6: declares method String on Cents, a type of the package's non-test code",
+		"judged without the test files the patch adds that control the test harness: calc/format_test.go")
 
 	// On the demo's baseline: TestPrice above fails on the baseline, which
 	// leaves the suite red on both sides.
@@ -1293,7 +1294,8 @@ func max(a, b float64) float64 {
 	})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
 	v.wantNot(t, merge)
-	v.wantText(t, "the patch's code reaches into the test harness", "calc/even_test.go:4: declares func max, which shadows the predeclared max")
+	v.wantText(t, "the patch's code reaches into the test harness", "calc/even_test.go:4: declares func max, which shadows the predeclared max",
+		"judged without the test files the patch adds that control the test harness: calc/even_test.go")
 
 	t.Run("honest: the external test package's own max", func(t *testing.T) {
 		c := r.commit(t, r.Base, "xtest-max", "calc: fix Median; test the spread of medians", map[string]string{
@@ -1610,6 +1612,7 @@ func TestAttackHarnessBehindATypeName(t *testing.T) {
 			v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim, spreadClaim)...)...)
 			v.wantDecision(t, block)
 			v.wantClaim(t, medianClaim, "REFUTED", "")
+			v.wantText(t, "judged without the test files the patch adds that control the test harness: calc/median_pair_test.go")
 		})
 	}
 
