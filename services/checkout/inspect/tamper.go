@@ -27,10 +27,11 @@ import (
 //     transcript ("--- PASS", "=== RUN", …), the gate's sandbox paths
 //     (/sealgate…) or GOCOVERDIR;
 //   - in a test file only (non-test code has these as probes, GoProbes):
-//     it reads the test binary's arguments or flags (os.Args, flag.Lookup,
-//     flag.Set, flag.CommandLine, flag.Visit…), asks whether it runs under
-//     coverage (testing.CoverMode, testing.Coverage), or names a go test
-//     flag ("-test.coverprofile=") or the gate's variables (SEALGATE_…).
+//     it reads the test binary's arguments (os.Args but os.Args[0], the
+//     binary's own path) or flags (flag.Lookup, flag.Set,
+//     flag.CommandLine, flag.Visit…), asks whether it runs under coverage
+//     (testing.CoverMode, testing.Coverage), or names a go test flag
+//     ("-test.coverprofile=") or the gate's variables (SEALGATE_…).
 //
 // Declaring a flag (flag.Bool("update", …)) is none of these. A patch
 // version that does not parse is one finding: it cannot be shown not to
@@ -198,6 +199,19 @@ func (g *goFile) harnessReach(isTest bool) []probe {
 			}
 		}
 	}
+	// os.Args[0], the test binary's own path, tells a test nothing of its
+	// flags (a test stats or re-runs its binary).
+	binaryPath := map[*ast.SelectorExpr]bool{}
+	ast.Inspect(g.f, func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok {
+			if sel, ok := unparenExpr(ix.X).(*ast.SelectorExpr); ok {
+				if b, ok := unparenExpr(ix.Index).(*ast.BasicLit); ok && b.Kind == token.INT && b.Value == "0" {
+					binaryPath[sel] = true
+				}
+			}
+		}
+		return true
+	})
 	ast.Inspect(g.f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ImportSpec:
@@ -220,7 +234,7 @@ func (g *goFile) harnessReach(isTest bool) []probe {
 					where = "in a test file without TestMain"
 				}
 				add(x.Pos(), "ends the process with os.Exit "+where+", behind the testing package's back")
-			case isTest && fn == "os.Args":
+			case isTest && fn == "os.Args" && !binaryPath[x]:
 				add(x.Pos(), "reads the test binary's arguments (os.Args)")
 			case isTest && harnessFlagCall(fn):
 				add(x.Pos(), fmt.Sprintf("reads or sets the test binary's flags (%s)", fn))

@@ -165,6 +165,8 @@ func TestGoHarnessReachHonest(t *testing.T) {
 			"package calc\n\nimport \"fmt\"\n\n// Grade says PASS or FAIL for a score.\nfunc Grade(score int) string {\n\tif score >= 50 {\n\t\treturn \"PASS\"\n\t}\n\treturn fmt.Sprintf(\"FAIL (%d)\", score)\n}\n"},
 		{"a test starts a subprocess with the environment", "calc/exec_test.go", "",
 			"package calc\n\nimport (\n\t\"os\"\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestTool(t *testing.T) {\n\tcmd := exec.Command(\"go\", \"version\")\n\tcmd.Env = append(os.Environ(), \"GOFLAGS=-mod=mod\")\n\t_ = cmd\n}\n"},
+		{"a test stats its own binary", "calc/flaky_test.go", "",
+			"package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestFlaky(t *testing.T) {\n\tif _, err := os.Stat(os.Args[0]); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"},
 		{"an import path of the gate's own module", "calc/x.go", "",
 			"package calc\n\nconst home = \"https://github.com/sealgate/sealgate/blob/main/README.md\"\n"},
 		{"an exit the baseline already had, moved", "calc/x.go",
