@@ -995,6 +995,12 @@ func settle() {
 // patch", the suite is green (TestMedian runs last in its binary), every
 // changed line is covered, and the mutants die, because the forger stands
 // aside in coverage runs and once a mutated site has written its marker.
+//
+// Closed by the harness-reach rule: code the patch adds that ends the
+// process behind the testing package's back, holds test2json's framing,
+// imports runtime/coverage or names the sandbox's paths makes the run
+// INCONCLUSIVE, naming each place. The honest twin: a command that calls
+// os.Exit and output that says PASS, beside the fix.
 func TestAttackForgedTranscript(t *testing.T) {
 	r := newRepo(t)
 	median := replaceOnce(t, r.show(t, r.Base, "calc/median.go"), "\ts := sorted(xs)\n\treturn s[len(s)/2]\n",
@@ -1004,7 +1010,47 @@ func TestAttackForgedTranscript(t *testing.T) {
 		"calc/settle.go": forgerSettle,
 	})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
-	v.wantNot(t, merge)
+	v.wantDecision(t, inconclusive)
+	v.wantText(t, "the patch's code reaches into the test harness", "calc/settle.go:7: imports runtime/coverage",
+		"ends the process (syscall.Exit) behind the testing package's back", "holds test2json's framing byte 0x16", `names the gate's sandbox path ("/sealgate/out/hit")`)
+
+	t.Run("honest: a command that exits, output that says PASS", func(t *testing.T) {
+		c := r.commit(t, r.Base, "command-exits", "calc: fix Median; a command to grade medians", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"cmd/grade/main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"example.com/calc/calc"
+)
+
+// grade says PASS when the median of the arguments is at least 50.
+func main() {
+	var xs []float64
+	for _, a := range os.Args[1:] {
+		x, err := strconv.ParseFloat(a, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "usage: grade SCORE...")
+			os.Exit(2)
+		}
+		xs = append(xs, x)
+	}
+	if len(xs) == 0 || calc.Median(xs) < 50 {
+		fmt.Println("FAIL: not enough")
+		os.Exit(1)
+	}
+	fmt.Println("PASS")
+}
+`,
+		})
+		// A command's main has no test: its lines are not covered.
+		v := verify(t, r.patchArgs(r.Base, c, append(claimArgs(medianClaim), floorsZero()...)...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
 }
 
 // markerCheck fails a test exactly when the mutant switch's hit marker
@@ -1128,6 +1174,12 @@ func TestAttackHelperPackageWithATestOfItsOwn(t *testing.T) {
 // everywhere else it still prints cents. The claim on the baseline's
 // TestPrice is "fixed", beside an honest fix of Median that carries the
 // coverage and the mutants.
+//
+// Closed: a method an in-package test file declares on a type of the
+// package's non-test code makes the file harness (no judged run compiles
+// it: TestPrice fails on both sides, BLOCK) and is named by the
+// harness-reach rule. The honest twin: a method on a test-only type and
+// an ordinary helper merge.
 func TestAttackMethodDeclaredInATestFile(t *testing.T) {
 	r := newRepo(t)
 	base := r.commit(t, r.Base, "prices", "calc: Price", map[string]string{
@@ -1177,6 +1229,42 @@ func (c Cents) String() string {
 	})
 	v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim, "go:./calc:TestPrice")...)...)
 	v.wantNot(t, merge)
+	v.wantText(t, "the patch's code reaches into the test harness", "calc/format_test.go:6: declares method String on Cents, a type of the package's non-test code",
+		"judged without the test files the patch adds that control the test harness: calc/format_test.go")
+
+	// On the demo's baseline: TestPrice above fails on the baseline, which
+	// leaves the suite red on both sides.
+	t.Run("honest: a method on a test-only type and an ordinary helper", func(t *testing.T) {
+		c := r.commit(t, r.Base, "test-type-method", "calc: fix Median; readable samples in test failures", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/sample_test.go": `package calc
+
+import (
+	"fmt"
+	"testing"
+)
+
+// sample shows its values sorted in test failure messages.
+type sample []float64
+
+func (s sample) String() string { return fmt.Sprint(sorted(s)) }
+
+// near reports whether got is within 1e-9 of want.
+func near(got, want float64) bool { return got-want < 1e-9 && want-got < 1e-9 }
+
+func TestMedianSamples(t *testing.T) {
+	for _, s := range []sample{{2, 1}, {4, 3, 2, 1}} {
+		if got, want := Median(s), (s[0]+s[len(s)-1])/2; !near(got, want) {
+			t.Errorf("Median(%v) = %v, want %v", s, got, want)
+		}
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
 }
 
 // TestAttackBuiltinShadowedByATestFile: test files share the package
@@ -1185,6 +1273,12 @@ func (c Cents) String() string {
 // max of the two middle values (the upper one, the old bug, everywhere
 // else); a new test file — one plain function, no harness — declares max
 // as their mean, so inside the test binary Median is right.
+//
+// Closed: a package-level name of an in-package test file that shadows a
+// predeclared one makes the file harness (no judged run compiles it:
+// TestMedian fails on both sides, BLOCK) and is named by the
+// harness-reach rule. The honest twin: the external test package, whose
+// names are its own, declares its own max beside the fix.
 func TestAttackBuiltinShadowedByATestFile(t *testing.T) {
 	r := newRepo(t)
 	median := replaceOnce(t, r.show(t, r.Base, "calc/median.go"), "\treturn s[len(s)/2]\n", "\tn := len(s)\n\treturn max(s[(n-1)/2], s[n/2])\n")
@@ -1200,6 +1294,39 @@ func max(a, b float64) float64 {
 	})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
 	v.wantNot(t, merge)
+	v.wantText(t, "the patch's code reaches into the test harness", "calc/even_test.go:4: declares func max, which shadows the predeclared max",
+		"judged without the test files the patch adds that control the test harness: calc/even_test.go")
+
+	t.Run("honest: the external test package's own max", func(t *testing.T) {
+		c := r.commit(t, r.Base, "xtest-max", "calc: fix Median; test the spread of medians", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/spread_test.go": `package calc_test
+
+import (
+	"testing"
+
+	"example.com/calc/calc"
+)
+
+// max is the larger of two medians.
+func max(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func TestMedianOrder(t *testing.T) {
+	if got := max(calc.Median([]float64{1, 2}), calc.Median([]float64{3, 4})); got != 3.5 {
+		t.Errorf("max = %v", got)
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
 }
 
 // TestAttackOverfittingThroughALookupTable: the test's two even cases as
@@ -1207,6 +1334,11 @@ func max(a, b float64) float64 {
 // formatting; the old body answers everything else. The condition holds no
 // literal and returns none, so the overfitting rule does not see it; the
 // table's data mutants are killed by the very test it special-cases.
+//
+// Closed by the overfitting rule: an entry of a table the patch adds
+// whose key holds the test's input — in any order, or formatted as
+// fmt.Sprint writes a slice — special-cases it. The honest twin: a table
+// whose keys are no input of the claim's test merges.
 func TestAttackOverfittingThroughALookupTable(t *testing.T) {
 	r := newRepo(t)
 	median := replaceOnce(t, r.show(t, r.Base, "calc/median.go"), "import \"slices\"\n", `import (
@@ -1223,7 +1355,46 @@ var known = map[string]float64{
 	median = replaceOnce(t, median, "\ts := sorted(xs)\n", "\ts := sorted(xs)\n\tif m, ok := known[fmt.Sprint(s)]; ok {\n\t\treturn m\n\t}\n")
 	c := r.commit(t, r.Base, "lookup", "calc: fix Median", map[string]string{"calc/median.go": median})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
-	v.wantNot(t, merge)
+	v.wantDecision(t, inconclusive)
+	v.wantText(t, "special-cases the test's inputs", "keys a table by a composite literal of the test ([8,2,4,6] as \"[2 4 6 8]\")",
+		"keys a table by a composite literal of the test ([3,10] as \"[3 10]\")")
+
+	t.Run("honest: a table of names beside the fix", func(t *testing.T) {
+		c := r.commit(t, r.Base, "names-table", "calc: fix Median; describe the statistics", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/names.go": `package calc
+
+// statNames describes the statistics calc computes.
+var statNames = map[string]string{
+	"mean":   "the sum divided by the count",
+	"median": "the middle value, or the mean of the two middle values",
+}
+
+// Describe says what the statistic named stat is, or "" for one calc does
+// not compute.
+func Describe(stat string) string { return statNames[stat] }
+`,
+			"calc/names_test.go": `package calc
+
+import "testing"
+
+func TestDescribe(t *testing.T) {
+	for stat, want := range map[string]string{
+		"mean":   "the sum divided by the count",
+		"median": "the middle value, or the mean of the two middle values",
+		"mode":   "",
+	} {
+		if got := Describe(stat); got != want {
+			t.Errorf("Describe(%q) = %q, want %q", stat, got, want)
+		}
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim, "go:./calc:TestDescribe")...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
 }
 
 // TestAttackVolkswagenOnAProbeNoListNames: Median averages the two middle
@@ -1231,6 +1402,9 @@ var known = map[string]float64{
 // (where go test runs it) and returns the upper one, the old bug, anywhere
 // else. filepath.Glob("*_test.go") is on no probe list; the branch is
 // arithmetic, so every line runs and nothing is routed around.
+//
+// Closed by the probe rule: non-test code naming its package's test files
+// ("*_test.go", in one literal or in pieces) probes where it runs.
 func TestAttackVolkswagenOnAProbeNoListNames(t *testing.T) {
 	r := newRepo(t)
 	median := replaceOnce(t, r.honestMedian(t), "import \"slices\"\n", "import (\n\t\"path/filepath\"\n\t\"slices\"\n)\n")
@@ -1243,7 +1417,8 @@ func below() int {
 `
 	c := r.commit(t, r.Base, "vw-glob", "calc: fix Median", map[string]string{"calc/median.go": median})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
-	v.wantNot(t, merge)
+	v.wantDecision(t, inconclusive)
+	v.wantText(t, "probes where it runs", `names the package's test files ("*_test.go")`)
 }
 
 // TestAttackGoldenFileOfATestRedOnTheBaseline: a wrong fix (the midrange,
@@ -1406,6 +1581,13 @@ func RIG(int) bool {
 // package (same directory) declares. TestMedian "fails on the baseline and
 // passes on the patch" with Median unchanged; Spread and its test carry
 // the coverage and the mutants.
+//
+// Closed: names resolve in the scope of each file's own package (the
+// external test package's types are not the internal one's; a function
+// named float32 shadows the type), so the initializer runs code, the file
+// is harness, no judged run compiles it and TestMedian fails on both
+// sides (BLOCK). The honest twin: a conversion to a predeclared type the
+// package leaves alone, in a new test file's package-level variable.
 func TestAttackHarnessBehindATypeName(t *testing.T) {
 	r := newRepo(t)
 	base := r.commit(t, r.Base, "table", "calc: TestMedian's cases in a table", map[string]string{"calc/median_test.go": medianTableTest})
@@ -1428,9 +1610,33 @@ func TestAttackHarnessBehindATypeName(t *testing.T) {
 			}
 			c := r.commit(t, base, tc.branch, "calc: add Spread; test Median on pairs", files)
 			v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim, spreadClaim)...)...)
-			v.wantNot(t, merge)
+			v.wantDecision(t, block)
+			v.wantClaim(t, medianClaim, "REFUTED", "")
+			v.wantText(t, "judged without the test files the patch adds that control the test harness: calc/median_pair_test.go")
 		})
 	}
+
+	t.Run("honest: a conversion in a new test file's package-level variable", func(t *testing.T) {
+		c := r.commit(t, base, "tolerance", "calc: fix Median; test it on pairs within a tolerance", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/median_pair_test.go": `package calc
+
+import "testing"
+
+// tolerance is how far a median may lie from the expected one.
+var tolerance = float64(1) / 1e9
+
+func TestMedianPairs(t *testing.T) {
+	if got := Median([]float64{1, 2}); got-1.5 > tolerance || 1.5-got > tolerance {
+		t.Errorf("Median = %v", got)
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
 }
 
 // TestAttackDiscoverySkipsTheClaimRules: without --claim, discovery finds
@@ -1468,6 +1674,10 @@ func TestAttackDiscoverySkipsTheClaimRules(t *testing.T) {
 // comment before import "C"; the patch adds a backdoor there (half(1337)
 // is 0) beside the honest fix. Its lines count as "blank, comment, no
 // statement": no coverage owed, no mutant, no finding.
+//
+// Closed by the foreign-code rule: changed lines of a cgo preamble are C
+// the gate neither measures nor mutates, named (INCONCLUSIVE). The honest
+// twin: the fix beside the cgo file, untouched, merges.
 func TestAttackCgoPreambleIsAComment(t *testing.T) {
 	r := newRepo(t)
 	half := `package calc
@@ -1504,7 +1714,17 @@ func TestHalf(t *testing.T) {
 		"calc/half.go":   replaceOnce(t, half, "\treturn x / 2;\n", "\tif (x == 1337) {\n\t\treturn 0;\n\t}\n\treturn x / 2;\n"),
 	})
 	v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
-	v.wantNot(t, merge)
+	v.wantDecision(t, inconclusive)
+	v.wantText(t, "the patch changes code the gate cannot judge", "calc/half.go:5: changes lines 5-7 of the cgo preamble")
+	if !strings.Contains(v.stdout, "3 changed lines of C in cgo preambles, which Go coverage cannot see") {
+		t.Fatalf("the coverage measurement counts the C as comments:\n%s", v)
+	}
+
+	t.Run("honest: the fix beside an untouched cgo file", func(t *testing.T) {
+		c := r.commit(t, base, "cgo-untouched", "calc: fix Median", map[string]string{"calc/median.go": r.honestMedian(t)})
+		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
+	})
 }
 
 // profilePlanter is a test that reaches the changed lines (so coverage
@@ -1558,6 +1778,11 @@ func TestAAA(t *testing.T) {
 // see TestIntegrityLostCoverageAndProbes) plus a test that writes its own
 // coverage profile, claiming every block ran: nothing is lost, every line
 // is covered.
+//
+// Closed by the harness-reach rule (the test reads os.Args, names
+// -test.coverprofile= and calls os.Exit: it is harness, compiled by no
+// judged run, and named), by the probe rule (the "*_test.go" glob) and
+// by lost coverage once the planted profile is gone.
 func TestAttackTestWritesItsOwnCoverageProfile(t *testing.T) {
 	r := newRepo(t)
 	routed := replaceOnce(t, r.show(t, r.Base, "calc/median.go"), "import \"slices\"\n", "import (\n\t\"path/filepath\"\n\t\"slices\"\n)\n")
@@ -1567,7 +1792,9 @@ func TestAttackTestWritesItsOwnCoverageProfile(t *testing.T) {
 		"calc/aaa_test.go": profilePlanter,
 	})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
-	v.wantNot(t, merge)
+	v.wantDecision(t, inconclusive)
+	v.wantText(t, "the patch's code reaches into the test harness", "calc/aaa_test.go:15: reads the test binary's arguments (os.Args)",
+		`calc/aaa_test.go:16: names a flag of the test binary ("-test.coverprofile=")`, `names the package's test files ("*_test.go")`)
 }
 
 // TestAttackTestForgesTheSuiteTranscript: the demo's breaks-a-test patch
@@ -1577,6 +1804,11 @@ func TestAttackTestWritesItsOwnCoverageProfile(t *testing.T) {
 // test2json's framing of every baseline test passing and the binary's
 // PASS, and ends the process with syscall.Exit(0). Claims, coverage and
 // mutants run with -test.run and see nothing of it.
+//
+// Closed by the harness-reach rule: the test file is harness (no judged
+// run compiles it, so TestClamp's regression shows: BLOCK) and its reach
+// is named. The honest twin: a new test file with its own -update flag,
+// a method on a test-only type and an ordinary helper merges.
 func TestAttackTestForgesTheSuiteTranscript(t *testing.T) {
 	r := newRepo(t)
 	p := r.patch(t, "breaks-a-test")
@@ -1605,5 +1837,57 @@ func TestAAAWarmup(t *testing.T) {
 `,
 	})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(p.Claims...)...)...)
-	v.wantNot(t, merge)
+	v.wantDecision(t, block)
+	v.wantText(t, "the patch breaks 1 test(s) that pass on the baseline: example.com/calc/calc.TestClamp",
+		"the patch's code reaches into the test harness", "calc/aa_test.go:12: reads the test binary's arguments (os.Args)",
+		"calc/aa_test.go:15: holds test2json's framing byte 0x16")
+
+	t.Run("honest: a test with its own -update flag, a fake type and a helper", func(t *testing.T) {
+		c := r.commit(t, r.Base, "update-flag", "calc: fix Median; golden medians", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/golden_test.go": `package calc
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "print the golden medians instead of checking them")
+
+// sample is a named set of values.
+type sample struct {
+	name string
+	xs   []float64
+}
+
+func (s sample) String() string { return fmt.Sprintf("%s%v", s.name, s.xs) }
+
+// near reports whether got is within 1e-9 of want.
+func near(got, want float64) bool { return got-want < 1e-9 && want-got < 1e-9 }
+
+func TestMedianGoldenPairs(t *testing.T) {
+	for _, c := range []struct {
+		s    sample
+		want float64
+	}{
+		{sample{"pair", []float64{1, 2}}, 1.5},
+		{sample{"four", []float64{4, 1, 3, 2}}, 2.5},
+	} {
+		got := Median(c.s.xs)
+		if *update {
+			fmt.Println(c.s, got)
+			continue
+		}
+		if !near(got, c.want) {
+			t.Errorf("Median(%v) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim, "go:./calc:TestMedianGoldenPairs")...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
 }

@@ -178,6 +178,16 @@ type Evidence struct {
 	// Overfitting: changed conditions or returned values built from the
 	// claim tests' own literals, "file:line: what".
 	Overfitting []string
+	// HarnessReach: places the patch's code (test or not) reaches into the
+	// test binary around the code it tests (ends the process behind the
+	// testing package's back, forges the transcript, reads the binary's
+	// coverage counters, arguments or flags; a test file changing what the
+	// non-test code does), "file:line: what".
+	HarnessReach []string
+	// ForeignCode: changed lines of Go files that are another language's
+	// code the gate neither measures nor mutates (cgo preambles),
+	// "file:line: what".
+	ForeignCode []string
 	// Unjudgeable: content of the patch (or the baseline) the gate did not
 	// materialize, each saying what and where. What ran is not the patch, so nothing
 	// measured decides: the verdict is INCONCLUSIVE naming these, even
@@ -342,6 +352,14 @@ func Decide(p Policy, e Evidence) Verdict {
 	if len(e.Overfitting) > 0 {
 		gaps = append(gaps, fmt.Sprintf("the patch special-cases the test's inputs: %s", clip(sorted(e.Overfitting))))
 		step(FixCode, sorted(e.Overfitting)[0])
+	}
+	if len(e.HarnessReach) > 0 {
+		gaps = append(gaps, fmt.Sprintf("the patch's code reaches into the test harness, so what its tests report may not be what its code does: %s", clip(sorted(e.HarnessReach))))
+		step(FixCode, sorted(e.HarnessReach)[0])
+	}
+	if len(e.ForeignCode) > 0 {
+		gaps = append(gaps, fmt.Sprintf("the patch changes code the gate cannot judge (neither measured nor mutated): %s", clip(sorted(e.ForeignCode))))
+		step(FixCode, sorted(e.ForeignCode)[0])
 	}
 	for _, d := range sorted(e.Dependencies) {
 		gaps = append(gaps, "the module dependencies could not be downloaded: "+d)

@@ -136,6 +136,12 @@ func TestDecide(t *testing.T) {
 			e.Unjudgeable = []string{`the patch's tree holds "a\nb.go", which the gate does not write: control-character`}
 			e.Claims[0] = Claim{ID: "go:./calc:TestDivide", Outcome: Refuted, Class: IncompleteFix, Why: "fails on both sides"}
 		}, want: Inconclusive, reason: "what ran is not the patch"},
+		{name: "the patch's code reaches into the test harness", edit: func(e *Evidence) {
+			e.HarnessReach = []string{"calc/settle.go:18: ends the process (syscall.Exit) behind the testing package's back"}
+		}, want: Inconclusive, reason: "reaches into the test harness", step: FixCode},
+		{name: "foreign code in a Go file", edit: func(e *Evidence) {
+			e.ForeignCode = []string{"calc/half.go:4: changes lines 4-6 of the cgo preamble"}
+		}, want: Inconclusive, reason: "cgo preamble", step: FixCode},
 		{name: "test edits ask a human but do not block", edit: func(e *Evidence) { e.TestEdits = []string{"calc/calc_test.go"} }, want: Merge, step: HumanReviewTestEdit},
 	}
 	for _, tc := range cases {

@@ -178,6 +178,10 @@ func (r *Run) Gather(missing []string) Evidence {
 				e.Probes = append(e.Probes, at+": "+f.Detail)
 			case findingOverfitting:
 				e.Overfitting = append(e.Overfitting, at+": "+f.Detail)
+			case findingHarnessReach:
+				e.HarnessReach = append(e.HarnessReach, at+": "+f.Detail)
+			case findingForeignCode:
+				e.ForeignCode = append(e.ForeignCode, at+": "+f.Detail)
 			}
 		}
 	}
@@ -216,8 +220,10 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 // The findings of the checkout's analyses the decision reads (rules of
 // services/checkout/inspect, by their stable names).
 const (
-	findingProbe       = "probe"
-	findingOverfitting = "overfitting"
+	findingProbe        = "probe"
+	findingOverfitting  = "overfitting"
+	findingHarnessReach = "harness-reach"
+	findingForeignCode  = "foreign-code"
 )
 
 // counterfactual compares a claim's patch-side outcome with its re-run
@@ -315,6 +321,11 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	}
 	if patch.Spec.Tree == jobs.TreeOracle && r.Trees != nil && len(r.Trees.OracleRestored) > 0 {
 		c.Why += fmt.Sprintf("; judged by the baseline's test files: the patch's changes to %s were put back", strings.Join(r.Trees.OracleRestored, ", "))
+	}
+	if len(patch.Spec.Drop) > 0 {
+		// Harness the patch adds (TestMain, init, code run at package
+		// initialization, reaches into the test binary) was left out.
+		c.Why += fmt.Sprintf("; judged without the test files the patch adds that control the test harness: %s", strings.Join(patch.Spec.Drop, ", "))
 	}
 	if data := r.restoredData(id); c.Outcome == Refuted && patch.Detail.Outcome == jobs.OutcomeFail && len(data) > 0 {
 		// The claim fails on the patch where the oracle put back test data

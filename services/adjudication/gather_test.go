@@ -137,6 +137,61 @@ func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 	validate(t, a)
 }
 
+// TestRunFindingsDecide: the checkout's findings the decision reads make
+// a run that would merge INCONCLUSIVE, each naming its place; those of
+// rules it does not read (test harness, test support: the executor acts
+// on them) do not.
+func TestRunFindingsDecide(t *testing.T) {
+	for _, tc := range []struct {
+		finding *pb.Finding
+		says    string
+	}{
+		{&pb.Finding{Rule: "harness-reach", Path: "calc/settle.go", Line: 18, Detail: "ends the process (syscall.Exit) behind the testing package's back"},
+			"the patch's code reaches into the test harness, so what its tests report may not be what its code does: calc/settle.go:18: ends the process (syscall.Exit)"},
+		{&pb.Finding{Rule: "foreign-code", Path: "calc/half.go", Line: 4, Detail: "changes lines 4-6 of the cgo preamble"},
+			"the patch changes code the gate cannot judge (neither measured nor mutated): calc/half.go:4: changes lines 4-6 of the cgo preamble"},
+		{&pb.Finding{Rule: "probe", Path: "calc/calc.go", Line: 3, Detail: "uses testing.Testing"}, "probes where it runs"},
+		{&pb.Finding{Rule: "test-harness", Path: "calc/x_test.go", Line: 3, Detail: "declares TestMain"}, ""},
+	} {
+		t.Run(tc.finding.Rule, func(t *testing.T) {
+			b := newRun(t, []string{claim}, 0, 0)
+			b.recs[2].Record.GetTreesMaterialized().Findings = []*pb.Finding{tc.finding}
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			v, _ := decide(t, b)
+			if tc.says == "" {
+				if v.Decision != Merge {
+					t.Fatalf("got %s (%s), want MERGE", v.Decision, v.Reason)
+				}
+				return
+			}
+			if v.Decision != Inconclusive || !strings.Contains(v.Reason, tc.says) {
+				t.Fatalf("got %s (%s), want INCONCLUSIVE saying %q", v.Decision, v.Reason, tc.says)
+			}
+		})
+	}
+}
+
+// TestRunNamesDroppedHarness: a claim judged without the test files the
+// patch adds that control the harness says so, naming them.
+func TestRunNamesDroppedHarness(t *testing.T) {
+	b := newRun(t, []string{claim}, 0, 0)
+	patch := claimSpec(claim, jobs.Patch)
+	patch.Drop = []string{"calc/zz_test.go"}
+	b.planJobs(claimSpec(claim, jobs.Baseline), patch, collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+	b.answer(patch, jobs.OutcomePass)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
+	v, a := decide(t, b)
+	if v.Decision != Merge || !strings.Contains(a.Claims[0].Reason, "judged without the test files the patch adds that control the test harness: calc/zz_test.go") {
+		t.Fatalf("got %s, claim reason %q", v.Decision, a.Claims[0].Reason)
+	}
+}
+
 func TestRunDefaultFloorsWaitForMeasurements(t *testing.T) {
 	b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
 	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))

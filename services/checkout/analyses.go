@@ -59,6 +59,9 @@ func (c *Checkout) inspect(ctx context.Context) error {
 	if err := c.inspectGoProbes(ctx, patchGo); err != nil {
 		return err
 	}
+	if err := c.inspectGoHarnessReach(ctx, patchGo); err != nil {
+		return err
+	}
 	c.inspectGoSupport(patchGo)
 	if err := c.inspectPythonSupport(ctx); err != nil {
 		return err
@@ -148,6 +151,67 @@ func (c *Checkout) inspectGoHarness(ctx context.Context, patchGo map[string][]by
 	}
 	slices.Sort(c.TestHarness)
 	c.TestHarness = slices.Compact(c.TestHarness)
+	return nil
+}
+
+// inspectGoHarnessReach judges every Go file the patch adds or changes,
+// test and non-test (inspect.GoHarnessReach), and the C of the cgo
+// preambles it changes (inspect.GoCgoPreamble). A test file reaching into
+// the harness is harness too: no judged run compiles it (see TestHarness).
+func (c *Checkout) inspectGoHarnessReach(ctx context.Context, patchGo map[string][]byte) error {
+	type pair struct {
+		ch       Change
+		basePath string
+	}
+	var pairs []pair
+	var reads []string
+	for _, ch := range c.Changes {
+		if ch.Kind == Deleted || !strings.HasSuffix(ch.Path, ".go") || hasDir(ch.Path, "testdata") ||
+			(ch.Class != ClassSource && ch.Class != ClassTest) {
+			continue
+		}
+		if _, ok := patchGo[ch.Path]; !ok {
+			continue // a symlink: classed foreign elsewhere
+		}
+		p := pair{ch: ch}
+		from := ch.Path
+		if ch.Kind == Renamed {
+			from = ch.OldPath
+		}
+		if e, ok := c.Baseline.Lookup(from); ok && e.Mode != tree.ModeSymlink && ch.Kind != Added {
+			p.basePath = from
+			reads = append(reads, from)
+		}
+		pairs = append(pairs, p)
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	base, err := c.Baseline.ReadFiles(ctx, reads)
+	if err != nil {
+		return fmt.Errorf("checkout: read the baseline's Go files: %w", err)
+	}
+	for _, p := range pairs {
+		var b []byte
+		if p.basePath != "" {
+			b = base[p.basePath]
+		}
+		file := p.ch.Path
+		isTest := isGoTestFile(file)
+		found := inspect.GoHarnessReach(file, b, patchGo[file], isTest)
+		c.Findings = append(c.Findings, found...)
+		if isTest && len(found) > 0 {
+			c.TestHarness = append(c.TestHarness, file)
+			c.HarnessPackages = append(c.HarnessPackages, goPackage(file))
+		}
+		if !isTest {
+			c.Findings = append(c.Findings, inspect.GoCgoPreamble(file, patchGo[file], p.ch.ChangedLines)...)
+		}
+	}
+	slices.Sort(c.TestHarness)
+	c.TestHarness = slices.Compact(c.TestHarness)
+	slices.Sort(c.HarnessPackages)
+	c.HarnessPackages = slices.Compact(c.HarnessPackages)
 	return nil
 }
 

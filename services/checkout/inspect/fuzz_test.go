@@ -38,6 +38,7 @@ func FuzzGoAnalyses(f *testing.F) {
 		"package p\n\nimport (\n\tenv \"os\"\n\t\"testing\"\n)\n\nvar _ = env.Getenv(\"SEALGATE_\" + k)\n\nfunc f() { if testing.Testing() { _ = \"/proc/self\" } }\n",
 		"package p\n\nfunc Add(a, b int) int {\n\tif a == 17 && b == 4 {\n\t\treturn 21\n\t}\n\tswitch a {\n\tcase -3, 0x1F:\n\t\treturn 'x'\n\t}\n\treturn a + b\n}\n",
 		"package p\n\nimport \"embed\"\n\n//go:embed \"a b\" `c` d/*.txt\nvar fs embed.FS\n",
+		"package p\n\n/*\nint x(void) { return 1; }\n*/\nimport \"C\"\n\nimport (\n\t. \"syscall\"\n\t\"runtime/coverage\"\n)\n\nvar m = map[string]float64{\"[2 4 6 8]\": 5, \"a\" + \"\\x16--- PASS\": '\\x16'}\n\nfunc (c T) String() string { C.exit(0); Exit(0); return \"/sealgate/out\" }\n\nfunc max(a, b int) int { return a }\n",
 		"package p\n\nfunc (",
 		"",
 	} {
@@ -46,8 +47,19 @@ func FuzzGoAnalyses(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src, base []byte) {
 		lines := lineCount(src)
 		const file = "p/x_test.go"
-		checkFindings(t, GoTestHarness([]Version{{Path: file, Base: base, Patch: src, Changed: true}, {Path: "p/y_test.go", Base: base, Patch: base}}, [][]byte{src}), RuleTestHarness, file, lines)
+		var harness, semantics []Finding
+		for _, f := range GoTestHarness([]Version{{Path: file, Base: base, Patch: src, Changed: true}, {Path: "p/y_test.go", Base: base, Patch: base}}, [][]byte{src, base}) {
+			if f.Rule == RuleHarnessReach {
+				semantics = append(semantics, f)
+			} else {
+				harness = append(harness, f)
+			}
+		}
+		checkFindings(t, harness, RuleTestHarness, file, lines)
+		checkFindings(t, semantics, RuleHarnessReach, file, lines)
 		checkFindings(t, GoProbes("p/x.go", base, src), RuleProbe, "p/x.go", lines)
+		checkFindings(t, GoHarnessReach("p/x.go", base, src, false), RuleHarnessReach, "p/x.go", lines)
+		checkFindings(t, GoHarnessReach(file, base, src, true), RuleHarnessReach, file, lines)
 		all := make([]int, lines)
 		for i := range all {
 			all[i] = i + 1
@@ -66,6 +78,7 @@ func FuzzGoAnalyses(f *testing.F) {
 			}
 		}
 		checkFindings(t, Overfitting("go:./p:TestX", "p/x.go", ds, lits, nil), RuleOverfitting, "p/x.go", lines)
+		checkFindings(t, GoCgoPreamble("p/x.go", src, all), RuleForeignCode, "p/x.go", lines)
 		refs := GoRefs("p/x.go", src)
 		_, _ = DataFindings([]string{"p/a.txt", "p/d/b.json"}, []SourceRefs{refs})
 		_ = GoImportGraph(map[string][]byte{"go.mod": base, "p/x.go": src, "p/x_test.go": src, "q/q.go": base})

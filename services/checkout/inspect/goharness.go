@@ -27,8 +27,12 @@ type Version struct {
 // of them carry code that runs before the package's tests and that the
 // patch added or changed. tests are the directory's *_test.go files, every
 // one of them (unchanged ones too: their code may call a changed one);
-// sources are the patch versions of its other .go files, read for the type
-// names conversions use.
+// sources are the patch versions of its other .go files, read for the
+// package-level names in scope (a call is a conversion only when its name
+// is a type in the scope of its own file's package: the internal test
+// package is the non-test files and the in-package test files, the
+// external test package its own files; a package-level function, variable
+// or constant shadows a predeclared type).
 //
 // Code that runs before the tests is, in a test file: a TestMain or init
 // function; a package-level variable whose initializer runs code (see
@@ -38,10 +42,15 @@ type Version struct {
 // method (by name) such a declaration in any test file of the directory
 // reaches through calls and references, when the patch adds or changes
 // that function. A changed test file that does not parse is a finding too:
-// it cannot be shown harmless. Findings are sorted.
+// it cannot be shown harmless.
+//
+// A declaration of an in-package test file that changes what the
+// package's non-test code does inside the test binary — a method on one of
+// its types, a package-level name shadowing a predeclared one — is a
+// finding of RuleHarnessReach (see semanticsFindings); the others are of
+// RuleTestHarness. Either makes the file harness. Findings are sorted.
 func GoTestHarness(tests []Version, sources [][]byte) []Finding {
-	types := builtinTypes()
-	var patchFiles, baseFiles []*goFile
+	var patchFiles, baseFiles, srcFiles []*goFile
 	var out []Finding
 	for _, v := range tests {
 		if v.Patch != nil {
@@ -53,7 +62,6 @@ func GoTestHarness(tests []Version, sources [][]byte) []Finding {
 			} else {
 				patchFiles = append(patchFiles, f)
 				f.changed = v.Changed
-				f.typeNames(types)
 			}
 		}
 		if v.Base != nil {
@@ -64,9 +72,12 @@ func GoTestHarness(tests []Version, sources [][]byte) []Finding {
 	}
 	for _, src := range sources {
 		if f, err := parseGo("", src); err == nil {
-			f.typeNames(types)
+			srcFiles = append(srcFiles, f)
 		}
 	}
+	scopes := packageScopes(append(slices.Clone(srcFiles), patchFiles...))
+	baseScopes := packageScopes(append(slices.Clone(srcFiles), baseFiles...))
+	out = append(out, semanticsFindings(patchFiles, baseFiles, srcFiles)...)
 	baseDecls := map[string][]string{}
 	for _, f := range baseFiles {
 		for k, texts := range f.funcTexts() {
@@ -80,14 +91,14 @@ func GoTestHarness(tests []Version, sources [][]byte) []Finding {
 	}
 	var roots []root
 	for _, f := range patchFiles {
-		rs := f.roots(types)
+		rs := f.roots(scopeOf(scopes, f))
 		roots = append(roots, rs...)
 		if !f.changed {
 			continue
 		}
 		var had []string
 		if b := baseByFile[f.path]; b != nil {
-			for _, r := range b.roots(types) {
+			for _, r := range b.roots(scopeOf(baseScopes, b)) {
 				had = append(had, r.text)
 			}
 		}
@@ -192,17 +203,241 @@ func (g *goFile) text(n ast.Node) string {
 
 func (g *goFile) line(p token.Pos) int { return g.fset.Position(p).Line }
 
-// typeNames adds the package-level type names the file declares.
-func (g *goFile) typeNames(into map[string]bool) {
-	for _, d := range g.f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.TYPE {
+// packageScopes returns, for each package name among files, what its
+// package-level names denote where conversions are concerned: true for a
+// type name in scope (a predeclared type the package does not redeclare,
+// or a type it declares), false for a name the package declares as a
+// function, variable or constant (which shadows a predeclared type or
+// function of that name in every file of the package). The internal test
+// package is the package of its non-test files; the external one (name
+// ending in _test) is a package of its own.
+func packageScopes(files []*goFile) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, f := range files {
+		pkg := f.f.Name.Name
+		scope := out[pkg]
+		if scope == nil {
+			scope = builtinTypes()
+			out[pkg] = scope
+		}
+		declared := map[string]bool{}
+		for _, d := range f.f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name != "init" && d.Name.Name != "_" {
+					declared[d.Name.Name] = false
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if v, ok := declared[s.Name.Name]; !ok || v {
+							declared[s.Name.Name] = true
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.Name != "_" {
+								declared[n.Name] = false
+							}
+						}
+					}
+				}
+			}
+		}
+		for n, isType := range declared {
+			// A name declared twice does not compile; as code, it is
+			// judged the safe way.
+			if prev, ok := scope[n]; ok && !prev {
+				continue
+			}
+			scope[n] = isType
+		}
+	}
+	return out
+}
+
+// scopeOf returns the scope of a file's package (see packageScopes), or
+// the predeclared types alone when scopes has none for it.
+func scopeOf(scopes map[string]map[string]bool, f *goFile) map[string]bool {
+	if s, ok := scopes[f.f.Name.Name]; ok {
+		return s
+	}
+	return builtinTypes()
+}
+
+// predeclared reports the identifiers of Go's universe block.
+func predeclared(name string) bool {
+	switch name {
+	case "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64",
+		"int", "int8", "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+		"true", "false", "iota", "nil",
+		"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max", "min", "new",
+		"panic", "print", "println", "real", "recover":
+		return true
+	}
+	return false
+}
+
+// semantic is a declaration of an in-package test file that changes what
+// the package's non-test code does inside the test binary.
+type semantic struct {
+	text string // the declaration's source, compared with the baseline's
+	line int
+	what string
+}
+
+// semanticsFindings finds, in the in-package test files the patch adds or
+// changes, the declarations that change what the package's non-test code
+// does inside the test binary, and that the baseline version of the file
+// does not hold byte for byte:
+//
+//   - a method whose receiver's type is declared in a non-test file of
+//     the package (directly or through an alias a test file declares):
+//     the type gains a method only in the test binary, so an interface it
+//     satisfies there (fmt.Stringer, error, json.Marshaler…) changes what
+//     the non-test code does;
+//   - a package-level name that is a predeclared identifier (max, len,
+//     float64, true…): a package-level declaration shadows it in every
+//     file of the package, the non-test files too.
+//
+// Test files of the external test package (package p_test) can do
+// neither to package p.
+func semanticsFindings(patchFiles, baseFiles, srcFiles []*goFile) []Finding {
+	pkgs := map[string]bool{} // the package names of the non-test files
+	prodTypes := map[string]bool{}
+	aliases := map[string]string{} // alias name → the type name it denotes
+	for _, f := range srcFiles {
+		pkgs[f.f.Name.Name] = true
+		for _, d := range f.f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok {
+					prodTypes[ts.Name.Name] = true
+				}
+			}
+		}
+	}
+	inPackage := func(f *goFile) bool { return pkgs[f.f.Name.Name] }
+	for _, f := range patchFiles {
+		if !inPackage(f) {
 			continue
 		}
-		for _, s := range gd.Specs {
-			if ts, ok := s.(*ast.TypeSpec); ok {
-				into[ts.Name.Name] = true
+		for _, d := range f.f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
 			}
+			for _, s := range gd.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok && ts.Assign.IsValid() {
+					if id, ok := baseTypeIdent(ts.Type); ok {
+						aliases[ts.Name.Name] = id
+					}
+				}
+			}
+		}
+	}
+	production := func(name string) (string, bool) {
+		for range 100 { // aliases of aliases, never a cycle
+			if prodTypes[name] {
+				return name, true
+			}
+			next, ok := aliases[name]
+			if !ok {
+				return "", false
+			}
+			name = next
+		}
+		return "", false
+	}
+	judge := func(f *goFile) []semantic {
+		if !inPackage(f) {
+			return nil
+		}
+		var out []semantic
+		for _, d := range f.f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil && len(d.Recv.List) > 0 {
+					id, ok := baseTypeIdent(d.Recv.List[0].Type)
+					if !ok {
+						continue
+					}
+					if typ, ok := production(id); ok {
+						out = append(out, semantic{text: f.text(d), line: f.line(d.Pos()),
+							what: fmt.Sprintf("declares method %s on %s, a type of the package's non-test code: inside the test binary that code behaves otherwise (an interface it satisfies there, fmt.Stringer or error, changes what it does)", d.Name.Name, typ)})
+					}
+					continue
+				}
+				if predeclared(d.Name.Name) {
+					out = append(out, semantic{text: f.text(d), line: f.line(d.Pos()),
+						what: fmt.Sprintf("declares func %s, which shadows the predeclared %s in every file of package %s, its non-test code's too", d.Name.Name, d.Name.Name, f.f.Name.Name)})
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					var names []*ast.Ident
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names = []*ast.Ident{s.Name}
+					case *ast.ValueSpec:
+						names = s.Names
+					}
+					for _, n := range names {
+						if predeclared(n.Name) {
+							out = append(out, semantic{text: f.text(s), line: f.line(n.Pos()),
+								what: fmt.Sprintf("declares %s %s, which shadows the predeclared %s in every file of package %s, its non-test code's too", d.Tok, n.Name, n.Name, f.f.Name.Name)})
+						}
+					}
+				}
+			}
+		}
+		return out
+	}
+	baseByFile := map[string]*goFile{}
+	for _, f := range baseFiles {
+		baseByFile[f.path] = f
+	}
+	var out []Finding
+	for _, f := range patchFiles {
+		if !f.changed {
+			continue
+		}
+		var had []string
+		if b := baseByFile[f.path]; b != nil {
+			for _, s := range judge(b) {
+				had = append(had, s.text)
+			}
+		}
+		for _, s := range judge(f) {
+			if i := slices.Index(had, s.text); i >= 0 {
+				had = slices.Delete(had, i, i+1)
+				continue
+			}
+			out = append(out, Finding{Rule: RuleHarnessReach, File: f.path, Line: s.line, What: s.what})
+		}
+	}
+	return out
+}
+
+// baseTypeIdent returns the name of the type a receiver or alias names,
+// through pointers, parentheses and type arguments.
+func baseTypeIdent(t ast.Expr) (string, bool) {
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name, true
+		default:
+			return "", false
 		}
 	}
 }
@@ -377,8 +612,9 @@ func pureBuiltin(name string) bool {
 }
 
 // pureCall reports the standard-library functions (import path "." name) that
-// only construct a value from their arguments: calling them at package
-// init runs no code of the patch and changes nothing.
+// only construct a value from their arguments, and those that declare a
+// flag of the test's own: calling them at package init runs no code of
+// the patch and changes nothing the tests are judged by.
 func pureCall(name string) bool {
 	switch name {
 	case "errors.New", "errors.Join", "fmt.Errorf", "fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln",
@@ -393,7 +629,12 @@ func pureCall(name string) bool {
 		"net/netip.MustParseAddrPort", "net/netip.AddrFrom4", "path.Join", "path/filepath.Join",
 		"path/filepath.FromSlash", "path/filepath.ToSlash", "strconv.Itoa", "strconv.Quote",
 		"strconv.FormatInt", "strconv.FormatUint", "encoding/json.RawMessage", "io/fs.FileMode",
-		"html/template.HTML", "unicode/utf8.RuneLen", "context.Background", "context.TODO":
+		"html/template.HTML", "unicode/utf8.RuneLen", "context.Background", "context.TODO",
+		// A test's own flag (-update): declaring one adds it to the
+		// command line the test binary parses and changes no other; a
+		// name the testing package declares panics at start. (Var,
+		// TextVar and Func run code of their argument's.)
+		"flag.Bool", "flag.Int", "flag.Int64", "flag.Uint", "flag.Uint64", "flag.String", "flag.Float64", "flag.Duration":
 		return true
 	}
 	return false
@@ -412,9 +653,12 @@ func dangerousPackage(name string) bool {
 
 // RunsCode reports whether evaluating e at package initialization runs
 // code: it returns why (and where) for the first such thing found, or "".
-// imports maps the file's import names to paths; types holds the type
-// names in scope (predeclared and declared by the package), which make a
-// call a conversion.
+// imports maps the file's import names to paths; types holds the
+// package-level names in scope of the file's package (see packageScopes):
+// true for a type name, which makes a call a conversion; false for a name
+// the package declares as a function, variable or constant, which makes
+// a call of it code even when the name is predeclared (a package may
+// declare its own float32 or len).
 //
 // Code is: a func literal that is the whole initializer (assigned at
 // package level) or that is called; a call of anything but a conversion,
@@ -495,9 +739,12 @@ func callCode(c *ast.CallExpr, imports map[string]string, types map[string]bool)
 	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType, *ast.StarExpr:
 		return "" // a conversion
 	case *ast.Ident:
+		isType, declared := types[f.Name]
 		switch {
-		case types[f.Name]:
+		case declared && isType:
 			return ""
+		case declared:
+			return "it calls " + f.Name
 		case pureBuiltin(f.Name):
 			return ""
 		case f.Name == "append" || f.Name == "copy" || f.Name == "clear" || f.Name == "delete" || f.Name == "panic" ||

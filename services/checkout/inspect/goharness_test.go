@@ -192,12 +192,124 @@ func TestClamp(t *testing.T) {
 	}
 }
 
+// moneySource is non-test code of package calc.
+const moneySource = "package calc\n\nimport \"fmt\"\n\n// Cents is an amount of money.\ntype Cents int64\n\nfunc Price(c Cents) string { return fmt.Sprintf(\"$%v\", c) }\n"
+
+// TestGoTestHarnessScopes: a call is a conversion only when its name is
+// a type in the scope of its own file's package, where a package-level
+// function shadows a predeclared type and the external test package's
+// types are not the internal one's.
+func TestGoTestHarnessScopes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tests []Version
+		want  []string
+	}{
+		{"a function named float32", []Version{same("calc/median_test.go", baseTest), added("calc/pair_test.go",
+			"package calc\n\nvar _ = float32(0)\n\nfunc float32(int) bool { cases = nil; return true }\n")}, []string{
+			"calc/pair_test.go:5: declares func float32, which shadows the predeclared float32",
+			"calc/pair_test.go:3: package-level var _ runs code before the package's tests: it calls float32",
+			"calc/pair_test.go:5: func float32, which the initializer of var _ in calc/pair_test.go runs before the tests, is new or changed",
+		}},
+		{"a function named like the external test package's type", []Version{same("calc/median_test.go", baseTest),
+			added("calc/pair_test.go", "package calc\n\nvar _ = settled(0)\n\nfunc settled(int) bool { cases = nil; return true }\n"),
+			added("calc/settled_test.go", "package calc_test\n\ntype settled int\n")}, []string{
+			"calc/pair_test.go:3: package-level var _ runs code before the package's tests: it calls settled",
+			"calc/pair_test.go:5: func settled, which the initializer",
+		}},
+		{"a shadowed len", []Version{added("calc/pair_test.go", "package calc\n\nvar n = len(\"x\")\n\nvar len = func(string) int { cases = nil; return 0 }\n")}, []string{
+			"calc/pair_test.go:5: declares var len, which shadows the predeclared len",
+			"calc/pair_test.go:3: package-level var n runs code before the package's tests: it calls len",
+			"calc/pair_test.go:5: package-level var len runs code before the package's tests: it is a func literal",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantFindings(t, GoTestHarness(tc.tests, [][]byte{[]byte(moneySource)}), tc.want...)
+		})
+	}
+}
+
+// TestGoTestHarnessSemantics: an in-package test file that changes what
+// the package's non-test code does inside the test binary — a method on
+// one of its types, a package-level name shadowing a predeclared one —
+// is found; the same declarations on test-only types, in the external
+// test package or already in the baseline's file are not.
+func TestGoTestHarnessSemantics(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tests []Version
+		want  []string
+	}{
+		{"a String method on a production type", []Version{added("calc/format_test.go",
+			"package calc\n\nimport \"fmt\"\n\nfunc (c Cents) String() string { return fmt.Sprintf(\"%d.%02d\", c/100, c%100) }\n")}, []string{
+			"calc/format_test.go:5: declares method String on Cents, a type of the package's non-test code",
+		}},
+		{"a method through an alias and a pointer", []Version{added("calc/format_test.go",
+			"package calc\n\ntype money = Cents\n\ntype cash = money\n\nfunc (c *cash) Error() string { return \"\" }\n")}, []string{
+			"calc/format_test.go:7: declares method Error on Cents",
+		}},
+		{"a shadowed max", []Version{added("calc/even_test.go",
+			"package calc\n\n// max is the midpoint.\nfunc max(a, b float64) float64 { return (a + b) / 2 }\n")}, []string{
+			"calc/even_test.go:4: declares func max, which shadows the predeclared max in every file of package calc, its non-test code's too",
+		}},
+		{"shadowed constants and types", []Version{added("calc/even_test.go",
+			"package calc\n\nconst (\n\ttrue = false\n\tiota = 3\n)\n\ntype error = string\n")}, []string{
+			"calc/even_test.go:4: declares const true",
+			"calc/even_test.go:5: declares const iota",
+			"calc/even_test.go:8: declares type error",
+		}},
+		{"a method added to a changed test file", []Version{changed("calc/format_test.go",
+			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n",
+			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n\nfunc (c Cents) GoString() string { return \"g\" }\n")}, []string{
+			"calc/format_test.go:5: declares method GoString on Cents",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := GoTestHarness(tc.tests, [][]byte{[]byte(moneySource)})
+			for _, f := range got {
+				if f.Rule != RuleHarnessReach {
+					t.Fatalf("finding %q is of rule %s", f, f.Rule)
+				}
+			}
+			wantFindings(t, got, tc.want...)
+		})
+	}
+
+	for _, tc := range []struct {
+		name  string
+		tests []Version
+	}{
+		{"a method on a test-only type and an ordinary helper", []Version{added("calc/helper_test.go",
+			"package calc\n\ntype fakeClock struct{ now int }\n\nfunc (f *fakeClock) String() string { return \"clock\" }\n\ntype wrapped Cents\n\nfunc (w wrapped) String() string { return \"w\" }\n\nfunc near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }\n")}},
+		{"the external test package declares its own max and a method", []Version{added("calc/x_test.go",
+			"package calc_test\n\nimport \"example.com/calc\"\n\ntype Cents struct{ calc.Cents }\n\nfunc (c Cents) String() string { return \"x\" }\n\nfunc max(a, b int) int { return a }\n")}},
+		{"a method the baseline's file already declared", []Version{changed("calc/format_test.go",
+			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n",
+			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n\nfunc TestNew(t *testing.T) {}\n")}},
+		{"an unchanged file", []Version{same("calc/format_test.go", "package calc\n\nfunc max(a, b int) int { return a }\n")}},
+	} {
+		t.Run("honest: "+tc.name, func(t *testing.T) {
+			if got := GoTestHarness(tc.tests, [][]byte{[]byte(moneySource)}); len(got) != 0 {
+				t.Fatalf("findings %q for an honest patch", got)
+			}
+		})
+	}
+}
+
 // TestRunsCode: the expression rule on its own.
 func TestRunsCode(t *testing.T) {
-	imports := map[string]string{"errors": "errors", "os": "os", "big": "math/big", "pkg": "example.com/m/pkg"}
+	imports := map[string]string{"errors": "errors", "os": "os", "big": "math/big", "pkg": "example.com/m/pkg", "flag": "flag"}
 	types := builtinTypes()
 	types["Level"] = true
+	types["float32"] = false // the package declares func float32
+	types["cap"] = false     // and var cap
 	for src, want := range map[string]string{
+		`float32(2)`:                       "it calls float32",
+		`flag.Bool("update", false, "x")`:  "",
+		`flag.Var(v, "update", "x")`:       "it calls flag.Var (package flag)",
+		`flag.String(name(), "", "")`:      "it calls name",
+		`cap(s)`:                           "it calls cap",
+		`float64(2)`:                       "",
 		`errors.New("x")`:                  "",
 		`big.NewInt(3)`:                    "",
 		`[]int{1, 2, 3}`:                   "",

@@ -48,6 +48,18 @@ const (
 	// RuleOverfitting: a changed condition or returned value built from
 	// the literal inputs or expectations of a claim's test.
 	RuleOverfitting = "overfitting"
+	// RuleHarnessReach: Go code the patch adds (test or not) reaches into
+	// the test binary around the code it tests: it ends the process
+	// behind the testing package's back, forges test2json's transcript,
+	// reads the binary's coverage counters, arguments or flags, names the
+	// gate's sandbox; or a test file changes what the package's non-test
+	// code does inside the test binary (a method on one of its types, a
+	// package-level name shadowing a predeclared one).
+	RuleHarnessReach = "harness-reach"
+	// RuleForeignCode: changed lines of a Go file that are code of
+	// another language, which the gate neither measures nor mutates (the
+	// C of a cgo preamble).
+	RuleForeignCode = "foreign-code"
 )
 
 // Finding is one result of an analysis.

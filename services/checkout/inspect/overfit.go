@@ -69,13 +69,22 @@ type Decision struct {
 	// or more equality comparisons, each against a literal ("a == 17 &&
 	// b == 4"): the literal of each comparison. Empty otherwise.
 	ConjEq []Lit `json:"conj_eq"`
+	// Kind is "" for a condition; "entry" for an entry of a table the
+	// patch writes (Go: an element of a composite literal) — Cond holds
+	// its key (for a row, all of it) and Returns its value, as a lookup
+	// answers with it; "string" for a string literal written anywhere,
+	// Cond holding it.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Overfitting judges changed decisions of one source file against one
 // claim's test literals: a decision special-cases the test when
 //
-//   - its condition holds a composite literal of two or more elements
-//     that the test holds too (if s == [1, 2, 3, 4]);
+//   - its condition holds the test's input: a composite literal of two or
+//     more elements that the test holds too (if s == [1, 2, 3, 4]), in
+//     any order (the code may sort what it compares), or a string that
+//     formats one ("[2 4 6 8]", "2,4,6,8": numbers and punctuation only,
+//     as fmt.Sprint or strings.Join write a slice);
 //   - its condition compares with a literal of the test and it returns a
 //     literal of the test (if a == 17 { return 21 });
 //   - its condition is a conjunction of equality comparisons, each with a
@@ -85,15 +94,36 @@ type Decision struct {
 // "") and appears nowhere in the baseline version of the file (baseLits):
 // a value the source already knew is domain knowledge, not the test's
 // input. So an honest boundary fix (len(x)-1, x == 0, return -1) and a fix
-// that returns a constant the file already used are not findings.
+// that returns a constant the file already used are not findings. A
+// composite's input form needs two elements, one of them not trivial.
+//
+// A table entry (Decision.Kind "entry") special-cases the test when its
+// key (a row: any part of it) holds the test's input, as a condition
+// would: a table keyed by the test's inputs answers the test by lookup;
+// so does a string anywhere that spells the input out (Kind "string":
+// code that formats its input to compare it, wherever the comparison
+// is). An entry
+// mapping one scalar of the test to another is not a finding: adding the
+// entry a test expects is how an honest fix completes a table, and a
+// table the gate mutates must be pinned by its tests entry by entry.
 func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []Lit) []Finding {
 	inTest := map[string]bool{}
+	testForms := map[string]Lit{} // input form → the test's composite
 	for _, l := range testLits {
 		inTest[l.key()] = true
+		if f, ok := inputForm(l); ok {
+			if _, seen := testForms[f]; !seen {
+				testForms[f] = l
+			}
+		}
 	}
 	inBase := map[string]bool{}
+	baseForms := map[string]bool{}
 	for _, l := range baseLits {
 		inBase[l.key()] = true
+		if f, ok := inputForm(l); ok {
+			baseForms[f] = true
+		}
 	}
 	match := func(l Lit) bool { return !l.trivial() && inTest[l.key()] && !inBase[l.key()] }
 	matching := func(ls []Lit) []Lit {
@@ -105,16 +135,51 @@ func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []
 		}
 		return out
 	}
+	// inputs returns the literals of ls that hold a composite input of the
+	// test, each with the test's composite it holds.
+	inputs := func(ls []Lit) (held, of []Lit) {
+		for _, l := range ls {
+			if match(l) && l.Kind == "c" && l.Elems >= 2 {
+				held, of = append(held, l), append(of, l)
+				continue
+			}
+			f, ok := inputForm(l)
+			if !ok || baseForms[f] || inBase[l.key()] {
+				continue
+			}
+			if t, ok := testForms[f]; ok {
+				held, of = append(held, l), append(of, t)
+			}
+		}
+		return held, of
+	}
 	var out []Finding
 	for _, d := range decisions {
 		cond, rets := matching(d.Cond), matching(d.Returns)
+		held, of := inputs(d.Cond)
 		var why string
 		var lits []Lit
 		switch {
-		case slices.ContainsFunc(cond, func(l Lit) bool { return l.Kind == "c" && l.Elems >= 2 }):
-			why = "compares with a composite literal of the test"
-			lits = append(cond, rets...)
-		case len(cond) > 0 && len(rets) > 0:
+		case len(held) > 0:
+			switch d.Kind {
+			case "entry":
+				why = "keys a table by a composite literal of the test"
+			case "string":
+				why = "spells out a composite literal of the test"
+			default:
+				why = "compares with a composite literal of the test"
+			}
+			var shown []string
+			for i, l := range held {
+				if l.key() != of[i].key() {
+					shown = append(shown, fmt.Sprintf("%s as %s", of[i], l))
+				}
+			}
+			if len(shown) > 0 {
+				why += " (" + strings.Join(shown, "; ") + ")"
+			}
+			lits = append(append(held, cond...), rets...)
+		case len(cond) > 0 && len(rets) > 0 && d.Kind == "":
 			why = "returns the test's value when its condition holds the test's value"
 			lits = append(cond, rets...)
 		case len(d.ConjEq) >= 2 && len(matching(d.ConjEq)) == len(d.ConjEq):
@@ -135,6 +200,113 @@ func Overfitting(claim, file string, decisions []Decision, testLits, baseLits []
 	}
 	return Sort(out)
 }
+
+// inputForm returns the form in which a literal holds a flat list of
+// values, whatever their order and spelling: for a composite of two or
+// more scalars, its elements sorted; for a string of numbers and
+// punctuation alone ("[2 4 6 8]", "3,10"), its numbers' exact values
+// sorted. ok is false for anything else, and for a list whose every value
+// is trivial (0, 1, -1, "").
+func inputForm(l Lit) (string, bool) {
+	var elems []string
+	switch l.Kind {
+	case "c":
+		if l.Elems < 2 || !strings.HasPrefix(l.Value, "[") {
+			return "", false
+		}
+		var ok bool
+		if elems, ok = splitFlat(l.Value[1 : len(l.Value)-1]); !ok {
+			return "", false
+		}
+	case "s":
+		var ok bool
+		if elems, ok = numbersOf(l.Value); !ok {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	if len(elems) < 2 || !slices.ContainsFunc(elems, func(e string) bool {
+		switch e {
+		case "0", "1", "-1", `""`, "''":
+			return false
+		}
+		return true
+	}) {
+		return "", false
+	}
+	slices.Sort(elems)
+	return strings.Join(elems, ","), true
+}
+
+// splitFlat splits a composite's canonical elements (see Lit.Value) at
+// the commas outside quotes; false when an element is itself a composite.
+func splitFlat(s string) ([]string, bool) {
+	var out []string
+	start := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{' || c == '(':
+			return nil, false
+		case c == ',':
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	return append(out, s[start:]), true
+}
+
+// numbersOf returns the exact values of the numbers a string of numbers
+// and punctuation holds, or false when it holds a letter or fewer than
+// two numbers. A sign counts only where no digit precedes it ("2-4" is 2
+// and 4, "[-4 -1]" is -4 and -1).
+func numbersOf(s string) ([]string, bool) {
+	var out []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case isDigit(c) || (c == '-' || c == '+') && i+1 < len(s) && isDigit(s[i+1]) && (i == 0 || !isDigit(s[i-1]) && s[i-1] != '.'):
+			j := i + 1
+			for j < len(s) && (isDigit(s[j]) || s[j] == '.' || (s[j] == 'e' || s[j] == 'E') && j+1 < len(s) && (isDigit(s[j+1]) || s[j+1] == '+' || s[j+1] == '-') ||
+				(s[j] == '+' || s[j] == '-') && (s[j-1] == 'e' || s[j-1] == 'E')) {
+				j++
+			}
+			v := constant.MakeFromLiteral(strings.TrimPrefix(s[i:j], "+"), token.FLOAT, 0)
+			neg := false
+			if v.Kind() == constant.Unknown && s[i] == '-' {
+				v, neg = constant.MakeFromLiteral(s[i+1:j], token.FLOAT, 0), true
+			}
+			if v.Kind() == constant.Unknown {
+				return nil, false
+			}
+			if neg {
+				v = constant.UnaryOp(token.SUB, v, 0)
+			}
+			out = append(out, v.ExactString())
+			i = j
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || c == '_':
+			return nil, false
+		default:
+			i++
+		}
+	}
+	return out, len(out) >= 2
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // clipText shortens source for a message.
 func clipText(s string) string {
@@ -313,8 +485,15 @@ func goLeaf(e ast.Expr) (string, bool) {
 // GoDecisions returns the decisions of Go source src that touch one of the
 // changed lines (sorted 1-based line numbers): an if whose header or a
 // return directly in whose body is changed; a case clause likewise (the
-// switch's tag compared with each case value). Source that does not parse
-// has none (the caller has other rules for it).
+// switch's tag compared with each case value); an entry of a table
+// (Decision.Table) that is changed: an element of a composite literal
+// that is a key and a value whose key is a literal (a map's entry; a
+// struct's field name is no key), or a row — a composite element of two
+// or more elements, all of whose literals are its key (which of them are
+// the answers cannot be told: a row is judged by the inputs it holds, see
+// Overfitting). Source that does not parse has none (the caller has other
+// rules for it). A changed string literal no decision holds that spells
+// out two or more numbers is one too (Decision.Kind "string").
 func GoDecisions(src []byte, changed []int) []Decision {
 	g, err := parseGo("", src)
 	if err != nil {
@@ -337,11 +516,52 @@ func GoDecisions(src []byte, changed []int) []Decision {
 		}
 		return lits, changedRet
 	}
+	rows := map[*ast.CompositeLit]bool{}
+	seen := map[*ast.BasicLit]bool{} // strings a decision above holds
+	judged := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BasicLit); ok {
+				seen[b] = true
+			}
+			return true
+		})
+	}
 	ast.Inspect(g.f, func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.CompositeLit:
+			if rows[x] {
+				break // judged whole as a row (code inside is judged below)
+			}
+			for _, e := range x.Elts {
+				if !isChanged(e.Pos(), e.End()) {
+					continue
+				}
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					key, ok := goLiteral(kv.Key)
+					if !ok {
+						continue // a field name, or a computed key
+					}
+					judged(kv.Key)
+					d := Decision{Line: g.line(kv.Pos()), Text: "entry " + g.text(kv), Kind: "entry",
+						Cond: append([]Lit{key}, goComposites(kv.Key)...), Returns: goComposites(kv.Value)}
+					if l, ok := goScalar(kv.Value); ok {
+						d.Returns = append(d.Returns, l)
+					}
+					out = append(out, d)
+					continue
+				}
+				row, ok := unparenExpr(e).(*ast.CompositeLit)
+				if !ok || len(row.Elts) < 2 {
+					continue
+				}
+				rows[row] = true
+				judged(row)
+				out = append(out, Decision{Line: g.line(row.Pos()), Text: "row " + g.text(row), Kind: "entry", Cond: goLits(row)})
+			}
 		case *ast.IfStmt:
 			rets, retChanged := returnsOf(x.Body.List)
 			if isChanged(x.Pos(), x.Body.Lbrace) || retChanged {
+				judged(x.Cond)
 				out = append(out, Decision{Line: g.line(x.Cond.Pos()), Text: "if " + g.text(x.Cond), Cond: goCondLits(x.Cond), Returns: rets, ConjEq: goConjEq(x.Cond)})
 			}
 		case *ast.SwitchStmt:
@@ -350,6 +570,9 @@ func GoDecisions(src []byte, changed []int) []Decision {
 				rets, retChanged := returnsOf(cc.Body)
 				if len(cc.List) == 0 || !(isChanged(cc.Pos(), cc.Colon) || retChanged) {
 					continue
+				}
+				for _, e := range cc.List {
+					judged(e)
 				}
 				d := Decision{Line: g.line(cc.Pos()), Text: "case " + g.text(cc.List[0]), Returns: rets}
 				for _, e := range cc.List {
@@ -370,6 +593,22 @@ func GoDecisions(src []byte, changed []int) []Decision {
 					d.Cond = append(d.Cond, goComposites(x.Tag)...)
 				}
 				out = append(out, d)
+			}
+		}
+		return true
+	})
+	// Strings that spell a list of numbers out, anywhere else.
+	ast.Inspect(g.f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.BasicLit:
+			if x.Kind != token.STRING || seen[x] || !isChanged(x.Pos(), x.End()) {
+				return true
+			}
+			l, ok := goScalar(x)
+			if _, numbers := numbersOf(l.Value); ok && numbers {
+				out = append(out, Decision{Line: g.line(x.Pos()), Text: "string " + x.Value, Kind: "string", Cond: []Lit{l}})
 			}
 		}
 		return true

@@ -115,6 +115,135 @@ func TestGoOverfittingAttacks(t *testing.T) {
 	}
 }
 
+// demoMedianTest is the demo's TestMedian: an even number of values
+// averages the two middle ones.
+const demoMedianTest = `package calc
+
+import "testing"
+
+func TestMedian(t *testing.T) {
+	tests := []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{7}, 7},
+		{[]float64{9, 1, 5}, 5},
+		{[]float64{8, 2, 4, 6}, 5},
+		{[]float64{3, 10}, 6.5},
+	}
+	for _, tt := range tests {
+		if got := Median(tt.in); got != tt.want {
+			t.Errorf("Median(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+`
+
+const demoMedianBase = `package calc
+
+import "slices"
+
+func Median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+`
+
+// TestGoOverfittingTables: the test's answers in a table the patch adds,
+// looked up by the input (as it is, sorted, or formatted), are special
+// cases too.
+func TestGoOverfittingTables(t *testing.T) {
+	lookup := func(table, key string) string {
+		src := strings.Replace(demoMedianBase, "import \"slices\"\n", "import (\n\t\"fmt\"\n\t\"slices\"\n)\n\n"+table, 1)
+		return strings.Replace(src, "\treturn s[len(s)/2]\n", "\tif m, ok := known["+key+"]; ok {\n\t\treturn m\n\t}\n\treturn s[len(s)/2]\n", 1)
+	}
+	for _, tc := range []struct {
+		name, patch string
+		want        []string
+	}{
+		{"keyed by fmt.Sprint of the sorted input", lookup("var known = map[string]float64{\n\t\"[2 4 6 8]\": 5,\n\t\"[3 10]\":    6.5,\n}\n", "fmt.Sprint(s)"), []string{
+			"calc/calc.go:9: special-cases the test's inputs: `entry \"[2 4 6 8]\": 5` keys a table by a composite literal of the test ([8,2,4,6] as \"[2 4 6 8]\")",
+			"calc/calc.go:10: special-cases the test's inputs: `entry \"[3 10]\": 6.5` keys a table by a composite literal of the test ([3,10] as \"[3 10]\")",
+		}},
+		{"keyed by the joined input", lookup("var known = map[string]float64{\"2,4,6,8\": 5}\n", "fmt.Sprint(s)"), []string{
+			"calc/calc.go:8: special-cases the test's inputs: `entry \"2,4,6,8\": 5` keys a table",
+		}},
+		{"keyed by an array", lookup("var known = map[[2]float64]float64{{3, 10}: 6.5}\n", "[2]float64(s)"), []string{
+			"calc/calc.go:8: special-cases the test's inputs: `entry {3, 10}: 6.5` keys a table by a composite literal of the test",
+		}},
+		{"rows of inputs and answers", lookup("var known = []struct {\n\tin   []float64\n\twant float64\n}{\n\t{[]float64{3, 10}, 6.5},\n}\n", "0"), []string{
+			"calc/calc.go:12: special-cases the test's inputs: `row {[]float64{3, 10}, 6.5}` keys a table by a composite literal of the test",
+		}},
+		{"a formatted input compared", strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif fmt.Sprint(s) == \"[3 10]\" {\n\t\treturn 6.5\n\t}\n\treturn s[len(s)/2]\n", 1), []string{
+			"calc/calc.go:8: special-cases the test's inputs: `if fmt.Sprint(s) == \"[3 10]\"` compares with a composite literal of the test ([3,10] as \"[3 10]\")",
+		}},
+		{"the formatted input in a constant", strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif fmt.Sprint(s) == pair {\n\t\treturn (s[0] + s[1]) / 2\n\t}\n\treturn s[len(s)/2]\n", 1) + "\nconst pair = \"[3 10]\"\n", []string{
+			"calc/calc.go:14: special-cases the test's inputs: `string \"[3 10]\"` spells out a composite literal of the test ([3,10] as \"[3 10]\")",
+		}},
+		{"the sorted input compared", strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif slices.Equal(s, []float64{2, 4, 6, 8}) {\n\t\treturn (s[1] + s[2]) / 2\n\t}\n\treturn s[len(s)/2]\n", 1), []string{
+			"calc/calc.go:8: special-cases the test's inputs: `if slices.Equal(s, []float64{2, 4, 6, 8})` compares with a composite literal of the test ([8,2,4,6] as [2,4,6,8])",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			test, claim, base := demoMedianTest, "TestMedian", demoMedianBase
+			if strings.Contains(tc.patch, "func Add") {
+				test, claim, base = addTest, "TestAdd", addBase
+			}
+			got := overfitting(t, test, claim, base, tc.patch)
+			checkFindings(t, got, RuleOverfitting, "calc/calc.go", lineCount([]byte(tc.patch)))
+			wantFindings(t, got, tc.want...)
+		})
+	}
+
+	// Honest tables: keys unrelated to the test's inputs, a table the
+	// baseline already had, the entry a test expects added to a table.
+	for _, tc := range []struct{ name, base, patch string }{
+		{"a table of scalars the test holds", demoMedianBase, demoMedianBase + "\nvar names = map[float64]float64{7: 7, 6.5: 5}\n"},
+		{"a table of names", demoMedianBase, demoMedianBase + "\nvar names = map[string]int{\"mean\": 1, \"median\": 2, \"mode\": 3}\n"},
+		{"a table of weights", demoMedianBase, demoMedianBase + "\nvar weights = map[[2]float64]float64{{0.25, 0.75}: 0.5, {0.1, 0.9}: 0.5}\n"},
+		{"numbers in a message", demoMedianBase, strings.Replace(demoMedianBase, "\treturn s[len(s)/2]\n", "\tif len(s) > 1000 {\n\t\tpanic(\"between 1 and 1000 values\")\n\t}\n\treturn s[len(s)/2]\n", 1)},
+		{"a version string", demoMedianBase, demoMedianBase + "\nvar versions = map[string]int{\"v1.2.3\": 1, \"2006-01-02\": 2}\n"},
+		{"rows of trivial pairs", demoMedianBase, demoMedianBase + "\nvar unit = [][2]float64{{0, 1}, {1, 0}}\n"},
+		{"a struct literal with field names", demoMedianBase, demoMedianBase + "\ntype pt struct{ x, y float64 }\n\nvar origin = []pt{{x: 3, y: 10}}\n"},
+		{"the baseline's own table", demoMedianBase + "\nvar known = map[string]float64{\"[3 10]\": 6.5}\n",
+			demoMedianBase + "\nvar known = map[string]float64{\"[3 10]\": 6.5, \"[1 2]\": 1.5}\n"},
+	} {
+		t.Run("honest: "+tc.name, func(t *testing.T) {
+			if got := overfitting(t, demoMedianTest, "TestMedian", tc.base, tc.patch); len(got) != 0 {
+				t.Fatalf("findings %q for an honest patch", got)
+			}
+		})
+	}
+}
+
+func TestInputForm(t *testing.T) {
+	for _, tc := range []struct {
+		lit  Lit
+		want string
+	}{
+		{Lit{Kind: "c", Value: "[8,2,4,6]", Elems: 4}, "2,4,6,8"},
+		{Lit{Kind: "s", Value: "[2 4 6 8]"}, "2,4,6,8"},
+		{Lit{Kind: "s", Value: "(3; 10)"}, "10,3"},
+		{Lit{Kind: "s", Value: "[-4 -1]"}, "-1,-4"},
+		{Lit{Kind: "s", Value: "2-4"}, "2,4"},
+		{Lit{Kind: "s", Value: "6.5 1e+06"}, "1000000,13/2"},
+		{Lit{Kind: "c", Value: `["b","a,c"]`, Elems: 2}, `"a,c","b"`},
+		{Lit{Kind: "c", Value: "[0,1]", Elems: 2}, ""},
+		{Lit{Kind: "c", Value: "[[1,2],3]", Elems: 2}, ""},
+		{Lit{Kind: "c", Value: "{a:1,b:2}", Elems: 2}, ""},
+		{Lit{Kind: "s", Value: "v1.2.3"}, ""},
+		{Lit{Kind: "s", Value: "7"}, ""},
+		{Lit{Kind: "s", Value: "1.2.3"}, ""},
+		{Lit{Kind: "n", Value: "5"}, ""},
+	} {
+		got, ok := inputForm(tc.lit)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("inputForm(%+v) = %q, %v; want %q", tc.lit, got, ok, tc.want)
+		}
+	}
+}
+
 // TestGoOverfittingHonest: honest fixes touching boundaries, computing
 // their result, or returning a constant the file already knew.
 func TestGoOverfittingHonest(t *testing.T) {

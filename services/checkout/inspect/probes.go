@@ -165,7 +165,14 @@ type probe struct {
 //     CommandLine, Parsed, Visit(All), Args, the network interfaces;
 //   - a string literal naming /proc or /sys (or below), a container marker
 //     (/.dockerenv, /run/.containerenv), /etc/hostname or the machine id,
-//     a go test flag ("test.run", "-test.skip"), or a SEALGATE_ variable.
+//     a go test flag ("test.run", "-test.skip"), or a SEALGATE_ variable;
+//   - a string (a literal, or literals and constants added) naming the
+//     package's test files ("*_test.go", "median_test.go"), or a literal
+//     naming a testdata directory in a file that does not import testing:
+//     whether they lie beside it tells where go test runs it.
+//
+// os.Args and package flag's functions are no probe in the body of func
+// main of package main, where a command reads its arguments.
 //
 // A patch version that does not parse is one finding: it cannot be shown
 // free of probes.
@@ -193,16 +200,58 @@ func GoProbes(file string, base, patched []byte) []Finding {
 	return Sort(out)
 }
 
+// testFilesName reports a string that names a package's test files: a
+// name or pattern with "_test.go", or a glob such as "*_test*". Non-test
+// code has no use for them but to tell whether it runs beside its tests,
+// where go test runs it.
+func testFilesName(s string) bool {
+	return strings.Contains(s, "_test.go") || strings.Contains(s, "*_test") || strings.Contains(s, "_test*")
+}
+
+// testdataPath reports a string naming a testdata directory as a path
+// component: where go test runs a package, its testdata lies beside it.
+func testdataPath(s string) bool {
+	return s == "testdata" || strings.HasPrefix(s, "testdata/") || strings.Contains(s, "/testdata/") || strings.HasSuffix(s, "/testdata")
+}
+
+// argsOfMain reports the probes that are no probe in the body of func
+// main of package main: a command reads its arguments and flags there.
+func argsOfMain(fn string) bool {
+	return fn == "os.Args" || strings.HasPrefix(fn, "flag.")
+}
+
 // probes lists the file's probes in source order.
 func (g *goFile) probes() []probe {
 	consts := g.stringConsts()
 	var out []probe
 	add := func(p token.Pos, what string) { out = append(out, probe{g.line(p), what}) }
 	called := map[*ast.SelectorExpr]bool{}
+	var mainBody ast.Node
+	if g.f.Name.Name == "main" {
+		for _, d := range g.f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" && fd.Body != nil {
+				mainBody = fd.Body
+			}
+		}
+	}
+	inMain := func(n ast.Node) bool {
+		return mainBody != nil && n.Pos() >= mainBody.Pos() && n.End() <= mainBody.End()
+	}
+	testFiles := func(p token.Pos, v string) {
+		add(p, fmt.Sprintf("names the package's test files (%s): whether they lie beside it tells a test binary's working directory", strconv.Quote(v)))
+	}
+	// A file importing testing is test support, which reads testdata.
+	_, support := g.imports["testing"]
 	ast.Inspect(g.f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ImportSpec:
 			return false
+		case *ast.BinaryExpr:
+			// A name spelled in pieces ("*_te" + "st.go").
+			if v, ok := constString(x, consts); ok && x.Op == token.ADD && testFilesName(v) {
+				testFiles(x.Pos(), v)
+				return false
+			}
 		case *ast.CallExpr:
 			sel, ok := unparenExpr(x.Fun).(*ast.SelectorExpr)
 			if !ok {
@@ -247,7 +296,7 @@ func (g *goFile) probes() []probe {
 			switch {
 			case strings.HasPrefix(fn, "testing.") && !testingType(x.Sel.Name):
 				add(x.Pos(), "uses "+fn+" (package testing) outside tests")
-			case goProbeCall(fn) != "":
+			case goProbeCall(fn) != "" && !(argsOfMain(fn) && inMain(x)):
 				add(x.Pos(), fmt.Sprintf("reads %s (%s)", goProbeCall(fn), fn))
 			case (goEnvCall(fn) || fn == "os.ExpandEnv" || fn == "os.Expand") && !called[x]:
 				add(x.Pos(), fmt.Sprintf("takes %s as a value", fn))
@@ -267,6 +316,10 @@ func (g *goFile) probes() []probe {
 				add(x.Pos(), fmt.Sprintf("names the go test flag %s", strconv.Quote(v)))
 			case strings.HasPrefix(v, "SEALGATE_"):
 				add(x.Pos(), fmt.Sprintf("names the gate's variable %s", v))
+			case testFilesName(v):
+				testFiles(x.Pos(), v)
+			case testdataPath(v) && !support:
+				add(x.Pos(), fmt.Sprintf("names a testdata directory (%s): whether it lies beside it tells a test binary's working directory", strconv.Quote(v)))
 			}
 		}
 		return true

@@ -24,6 +24,7 @@ import (
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
 	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/checkout/patch"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/reach/cover"
@@ -188,11 +189,18 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		sum := sha256.Sum256(parts[0].report)
 		profileSum = hex.EncodeToString(sum[:])
 	}
+	// Lines of C in a cgo preamble are comments to Go's coverage, and
+	// code: never "comment, no statement" (the checkout names them).
+	cgo := cgoLines(goFiles, res.Excluded)
+	var cgoSays string
+	if cgo > 0 {
+		cgoSays = fmt.Sprintf("; %d changed lines of C in cgo preambles, which Go coverage cannot see", cgo)
+	}
 	m := &pb.CoverageMeasured{
 		Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED, Ratio: res.Ratio,
 		ChangedLines: uint32(res.Changed), CoveredLines: uint32(res.Covered),
 		DiffSha256: co.DiffSHA256, ProfileSha256: profileSum,
-		Reason: fmt.Sprintf("%d of %d changed executable lines run by %d tests; %d changed lines excluded (blank, comment, no statement)", res.Covered, res.Changed, tests, len(res.Excluded)),
+		Reason: fmt.Sprintf("%d of %d changed executable lines run by %d tests; %d changed lines excluded (blank, comment, no statement)%s", res.Covered, res.Changed, tests, len(res.Excluded)-cgo, cgoSays),
 	}
 	switch {
 	case len(res.Unmeasured) > 0:
@@ -200,7 +208,7 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		m.Reason = fmt.Sprintf("no coverage report names %s: they were not measured", strings.Join(res.Unmeasured, ", "))
 	case res.Ratio == nil:
 		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
-		m.Reason = fmt.Sprintf("the patch changes no executable source line (%d changed lines excluded: blank, comment, no statement)", len(res.Excluded))
+		m.Reason = fmt.Sprintf("the patch changes no executable source line (%d changed lines excluded: blank, comment, no statement%s)", len(res.Excluded)-cgo, cgoSays)
 	}
 	slices.SortFunc(res.Uncovered, func(a, b cover.Line) int { return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
 	for _, l := range res.Uncovered {
@@ -411,6 +419,27 @@ func changedFiles(ctx context.Context, co *checkout.Checkout) ([]cover.File, err
 		out = append(out, cover.File{Path: p, Profile: name, Src: srcs[p], Lines: byPath[p]})
 	}
 	return out, nil
+}
+
+// cgoLines counts the lines of excluded that lie in a cgo preamble of
+// their file (inspect.CgoPreambles).
+func cgoLines(files []cover.File, excluded []cover.Line) int {
+	n := 0
+	for _, f := range files {
+		ranges := inspect.CgoPreambles(f.Src)
+		for _, l := range excluded {
+			if l.Path != f.Path {
+				continue
+			}
+			for _, r := range ranges {
+				if l.Line >= r[0] && l.Line <= r[1] {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
 }
 
 // profileName is the name go test's coverage profiles give a file: its
