@@ -56,9 +56,9 @@ type Executor struct {
 	cfgOnce sync.Once
 	cfgDir  string
 
-	toolOnce sync.Once
-	tool     string
-	toolErr  error
+	toolMu  sync.Mutex
+	tool    string
+	toolErr error
 }
 
 // Workspace is one run's materialized trees, kept pristine: every job runs

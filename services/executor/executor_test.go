@@ -168,3 +168,28 @@ func TestBaselineSuiteIsCachedPerTree(t *testing.T) {
 		t.Fatalf("patch suite came from the cache: %s", p.Detail.Reason)
 	}
 }
+
+// A job whose context ends while its test binary builds (the process
+// stops, or the run's message moves to another replica) leaves no answer
+// behind for the binary: the next job that needs it builds it again and
+// runs, instead of inheriting "run cancelled" as its answer.
+func TestCancelledBuildIsNotKept(t *testing.T) {
+	e, w := workspace(t, nil)
+	var claim *jobs.Spec
+	for _, s := range w.Plan(&criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, Limits: limits().Limits}) {
+		if s.Purpose == jobs.Claim && s.Side == jobs.Patch {
+			claim = s
+		}
+	}
+	if claim == nil {
+		t.Fatal("no patch claim job planned")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if a := e.Execute(ctx, w, claim); a.Detail.Outcome == jobs.OutcomePass {
+		t.Fatalf("a job whose context had ended passed: %+v", a.Detail)
+	}
+	if a := e.Execute(context.Background(), w, claim); a.Detail.Outcome != jobs.OutcomePass {
+		t.Fatalf("after a cancelled build the claim is %s (%s), want PASS", a.Detail.Outcome, a.Detail.Reason)
+	}
+}

@@ -414,7 +414,21 @@ func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goT
 		w.bins[t.key()] = b
 	}
 	w.mu.Unlock()
-	b.once.Do(func() { b.err = e.build(ctx, w, a, t, b, timeout) })
+	b.mu.Lock()
+	if !b.done {
+		err := e.build(ctx, w, a, t, b, timeout)
+		if err != nil && ctx.Err() != nil {
+			// The caller's context ended (the process stops, or the run's
+			// message moved to another replica): the build was not tried
+			// to its end, so the next job that needs it builds again
+			// rather than inherit the cancellation as its answer.
+			b.goBin = nil
+			b.mu.Unlock()
+			return nil, err
+		}
+		b.err, b.done = err, true
+	}
+	b.mu.Unlock()
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -425,10 +439,12 @@ func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goT
 	return b.goBin, nil
 }
 
-// builtBin is a goBin made once.
+// builtBin is a goBin made once: a build that ran to its end, built or
+// failed, is kept; one its caller's context cut short is not.
 type builtBin struct {
 	*goBin
-	once sync.Once
+	mu   sync.Mutex
+	done bool
 	err  error
 }
 
@@ -645,23 +661,31 @@ func (e *Executor) test2json(ctx context.Context, importPath string, raw []byte,
 // executor's scratch directory when the distribution ships none prebuilt
 // (Go 1.24 and later build tools on demand).
 func (e *Executor) test2jsonTool(ctx context.Context) (string, error) {
-	e.toolOnce.Do(func() {
-		prebuilt := filepath.Join(e.Go.Root, "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH, "test2json")
-		if fi, err := os.Stat(prebuilt); err == nil && fi.Mode().IsRegular() {
-			e.tool = prebuilt
-			return
+	e.toolMu.Lock()
+	defer e.toolMu.Unlock()
+	if e.tool != "" || e.toolErr != nil {
+		return e.tool, e.toolErr
+	}
+	prebuilt := filepath.Join(e.Go.Root, "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH, "test2json")
+	if fi, err := os.Stat(prebuilt); err == nil && fi.Mode().IsRegular() {
+		e.tool = prebuilt
+		return e.tool, nil
+	}
+	out := filepath.Join(e.Scratch, "tools", "test2json")
+	cmd := exec.CommandContext(ctx, filepath.Join(e.Go.Root, "bin", "go"), "build", "-o", out, "cmd/test2json")
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "GOROOT=" + e.Go.Root, "GOCACHE=" + e.Go.Cache,
+		"GOTOOLCHAIN=local", "GOENV=off", "GOFLAGS=", "GOTELEMETRY=off", "XDG_CONFIG_HOME=" + e.goConfigDir(), "CGO_ENABLED=0"}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		err = fmt.Errorf("build go's test2json: %v: %s", err, jobfile.Excerpt(string(b)))
+		if ctx.Err() == nil {
+			// Kept: the toolchain cannot build it. A build the caller's
+			// context cut short is tried again by the next caller.
+			e.toolErr = err
 		}
-		out := filepath.Join(e.Scratch, "tools", "test2json")
-		cmd := exec.CommandContext(ctx, filepath.Join(e.Go.Root, "bin", "go"), "build", "-o", out, "cmd/test2json")
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "GOROOT=" + e.Go.Root, "GOCACHE=" + e.Go.Cache,
-			"GOTOOLCHAIN=local", "GOENV=off", "GOFLAGS=", "GOTELEMETRY=off", "XDG_CONFIG_HOME=" + e.goConfigDir(), "CGO_ENABLED=0"}
-		if b, err := cmd.CombinedOutput(); err != nil {
-			e.toolErr = fmt.Errorf("build go's test2json: %v: %s", err, jobfile.Excerpt(string(b)))
-			return
-		}
-		e.tool = out
-	})
-	return e.tool, e.toolErr
+		return "", err
+	}
+	e.tool = out
+	return e.tool, nil
 }
 
 // listTests lists the tests of a built binary with -test.list.

@@ -274,7 +274,7 @@ func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi i
 	died := r.res.Termination != sandbox.Exited
 	for _, t := range targets {
 		b := &builtBin{goBin: &goBin{run: run}}
-		b.once.Do(func() {})
+		b.done = true
 		switch {
 		case died:
 			b.failed = fmt.Sprintf("the test build of %s did not finish (%s): %s", t.importPath, r.res.Termination, jobfile.Excerpt(r.res.Reason))
