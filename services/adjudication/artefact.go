@@ -208,6 +208,11 @@ type StrengthRef struct {
 	Floor       float64  `json:"floor"`
 	Required    bool     `json:"required"`
 	Survivors   []string `json:"survivors"`
+	// Unwitnessed are changed data lines no killed mutant witnesses
+	// ("path:line"); Unjudged the mutants no test could judge ("path:line
+	// mutation"). Either makes strength unverified.
+	Unwitnessed []string `json:"unwitnessed,omitempty"`
+	Unjudged    []string `json:"unjudged,omitempty"`
 	Reason      string   `json:"reason"`
 }
 
@@ -338,6 +343,12 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		a.Strength.Source, a.Strength.Killed, a.Strength.Survived, a.Strength.Reason = s.Source, s.Killed, s.Survived, s.Reason
 		for _, m := range s.Survivors {
 			a.Strength.Survivors = append(a.Strength.Survivors, m.At.String()+" "+m.Mutation)
+		}
+		for _, l := range s.Unwitnessed {
+			a.Strength.Unwitnessed = append(a.Strength.Unwitnessed, l.String())
+		}
+		for _, m := range s.Unjudged {
+			a.Strength.Unjudged = append(a.Strength.Unjudged, m.At.String()+" "+m.Mutation)
 		}
 	}
 	if m := r.Strength; m != nil {

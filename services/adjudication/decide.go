@@ -105,7 +105,14 @@ type Strength struct {
 	// Unjudgeable names changed source the mutator cannot judge (another
 	// language, deleted files): strength is then unverified.
 	Unjudgeable []string
-	Reason      string
+	// Unwitnessed are changed data lines (package-level initializers,
+	// lines of embedded files) no killed mutant witnesses: no test notices
+	// a change to them. Strength is then unverified.
+	Unwitnessed []Line
+	// Unjudged are mutants no test could judge: every test that reaches
+	// one fails in its reference run. Strength is then unverified.
+	Unjudged []Mutant
+	Reason   string
 }
 
 // Collateral is the full suite: run on the patch, and on the baseline when
@@ -132,7 +139,12 @@ type Collateral struct {
 	// where the patch edits the test (or a helper it calls): the patch
 	// changes what the test pins, which only a human can judge.
 	Repinned []string
-	Why      string
+	// SelfJudged are tests that fail on the baseline and pass on the
+	// patch, unclaimed, while the patch changes the test support Support
+	// (helpers only tests use, golden files, fixtures): their pass may
+	// rest on an oracle the patch wrote.
+	SelfJudged, Support []string
+	Why                 string
 }
 
 // SealCheck is one command of the sealed plan.
@@ -317,6 +329,17 @@ func Decide(p Policy, e Evidence) Verdict {
 		gaps = append(gaps, "the full suite exited 0 having run no test (empty green)")
 	}
 
+	// The patch never writes its own oracle: a test it turns green while
+	// changing what tests judge by is no evidence until a claim re-runs it
+	// without that.
+	if c := e.Collateral; c != nil && len(c.SelfJudged) > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d test(s) that fail on the baseline pass on the patch, which changes the test support they may judge by (%s): their pass may rest on an oracle the patch wrote; claim them, so that the gate re-runs them with the baseline's version: %s",
+			len(c.SelfJudged), clip(c.Support), clip(c.SelfJudged)))
+		for _, t := range c.SelfJudged {
+			step(AddTest, t)
+		}
+	}
+
 	// Seal plan: matched by command identity, never by count.
 	for _, s := range e.Seals {
 		switch {
@@ -412,6 +435,30 @@ func Decide(p Policy, e Evidence) Verdict {
 	if s := e.Strength; s != nil && s.Source == Computed && len(s.Unjudgeable) == 0 && s.Killed+s.Survived > 0 {
 		lb := WilsonLower(s.Killed, s.Killed+s.Survived, p.StrengthConfidence)
 		lower = &lb
+	}
+	if s := e.Strength; p.StrengthFloor > 0 && s != nil && s.Source == Computed && len(s.Unjudgeable) == 0 && s.Killed+s.Survived > 0 {
+		// Changed data is judged only when a test notices a change to
+		// it: the data analogue of coverage, whatever the ratio says.
+		if len(s.Unwitnessed) > 0 {
+			lines := make([]string, len(s.Unwitnessed))
+			for i, l := range s.Unwitnessed {
+				lines[i] = l.String()
+			}
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s: a changed data line counts as judged only when a test kills a mutant of it", clip(lines)))
+			for _, l := range lines {
+				step(AddTest, l)
+			}
+		}
+		// A mutant no test can judge is no evidence either way, and it
+		// is not left out for free.
+		if len(s.Unjudged) > 0 {
+			ms := make([]string, len(s.Unjudged))
+			for i, m := range s.Unjudged {
+				ms[i] = fmt.Sprintf("%s %s", m.At, m.Mutation)
+			}
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test that reaches %s passes in the mutant's reference run (the unmutated code under the gate's switch), so none can judge it", clip(ms)))
+			step(AddTest, s.Unjudged[0].At.String())
+		}
 	}
 	if p.StrengthFloor > 0 {
 		switch s := e.Strength; {

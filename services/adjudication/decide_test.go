@@ -107,6 +107,21 @@ func TestDecide(t *testing.T) {
 		}, want: Inconclusive, reason: "5 of 7", step: KillMutant},
 		{name: "strength on a deleted file", edit: func(e *Evidence) { e.Strength.Unjudgeable = []string{"calc/old.go (deleted)"} }, want: Inconclusive, reason: "cannot judge calc/old.go"},
 		{name: "no mutant ran", edit: func(e *Evidence) { e.Strength = &Strength{Source: Computed} }, want: Inconclusive, reason: "no mutant ran"},
+		{name: "a changed data line no test notices", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 19, Survived: 1, Unwitnessed: []Line{{"calc/allow.txt", 3}}}
+		}, want: Inconclusive, reason: "no test notices a change to calc/allow.txt:3", step: AddTest},
+		{name: "unwitnessed data with every counted mutant killed", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 20, Unwitnessed: []Line{{"calc/roles.go", 6}}}
+		}, want: Inconclusive, reason: "no test notices a change to calc/roles.go:6"},
+		{name: "a mutant no test can judge", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 5, Unjudged: []Mutant{{Line{"calc/mode.go", 7}, "< → <="}}}
+		}, want: Inconclusive, reason: "no test that reaches calc/mode.go:7 < → <= passes in the mutant's reference run", step: AddTest},
+		{name: "unwitnessed data without a strength floor", policy: func(p *Policy) { p.StrengthFloor = 0 }, edit: func(e *Evidence) {
+			e.Strength.Unwitnessed = []Line{{"calc/roles.go", 6}}
+		}, want: Merge},
+		{name: "a red test the patch turns green while changing test support", edit: func(e *Evidence) {
+			e.Collateral.SelfJudged, e.Collateral.Support = []string{"example.com/calc.TestMedianGolden"}, []string{"calc/golden/median.txt"}
+		}, want: Inconclusive, reason: "pass on the patch, which changes the test support they may judge by (calc/golden/median.txt)", step: AddTest},
 		{name: "too few mutants, all killed", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 2, Reason: "the change offers 2 distinct mutants; the floor needs at least 5: 2 mutants on the changed, covered lines: 2 killed"}
 		}, want: Inconclusive, reason: "below the floor 0.750: the change offers 2 distinct mutants; the floor needs at least 5", step: AddTest},

@@ -201,6 +201,7 @@ func (r *Run) Gather(missing []string) Evidence {
 		}
 	}
 	e.Collateral = r.collateral()
+	e.Collateral.SelfJudged, e.Collateral.Support = r.selfJudged()
 	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
 	e.Seals = r.seals()
 	e.Coverage = r.coverage()
@@ -546,9 +547,19 @@ func (r *Run) strength() *Strength {
 	}
 	s := &Strength{Source: sourceOf(m.Source), Killed: int(m.Killed), Survived: int(m.Survived), Reason: m.Reason, Unjudgeable: r.unjudgeable()}
 	for _, mu := range m.Mutants {
-		if mu.Status == "survived" && mu.At != nil {
-			s.Survivors = append(s.Survivors, Mutant{At: Line{Path: mu.At.Path, Line: int(mu.At.Line)}, Mutation: mu.Description})
+		if mu.At == nil {
+			continue
 		}
+		at := Line{Path: mu.At.Path, Line: int(mu.At.Line)}
+		switch mu.Status {
+		case "survived":
+			s.Survivors = append(s.Survivors, Mutant{At: at, Mutation: mu.Description})
+		case "unjudged":
+			s.Unjudged = append(s.Unjudged, Mutant{At: at, Mutation: mu.Description})
+		}
+	}
+	for _, l := range m.Unwitnessed {
+		s.Unwitnessed = append(s.Unwitnessed, Line{Path: l.Path, Line: int(l.Line)})
 	}
 	return s
 }

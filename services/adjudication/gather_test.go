@@ -518,3 +518,83 @@ func TestRunClaimNeedingTheFixtureItChangedIsUnverified(t *testing.T) {
 		t.Fatalf("without changed test data: %s: %s", v.Decision, v.Reason)
 	}
 }
+
+// TestRunRedTestTurnedGreenBySupportThePatchChanged: a test red on the
+// baseline that passes on the patch, unclaimed, while the patch changes a
+// golden file only tests read, proves nothing: the patch may have
+// rewritten its oracle. The honest twins: the same test claimed (its
+// counterfactual run judges it), the same turn to green without changed
+// test support, and a golden file production code reads.
+func TestRunRedTestTurnedGreenBySupportThePatchChanged(t *testing.T) {
+	golden := "calc/golden/median.txt"
+	run := func(t *testing.T, counterfactual, referenced []string, claims ...string) Verdict {
+		b := newRun(t, []string{claim}, 0, 0)
+		tm := b.recs[2].Record.GetTreesMaterialized()
+		tm.Counterfactual, tm.DataReferenced = counterfactual, referenced
+		specs := []*jobs.Spec{claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline)}
+		for i := range specs[:2] {
+			specs[i].ImportPath = "m/calc"
+			specs[i].Tests = append(specs[i].Tests, claims...)
+		}
+		b.planJobs(specs...)
+		b.answer(specs[0], jobs.OutcomeFail)
+		b.answer(specs[1], jobs.OutcomePass)
+		b.answer(specs[2], jobs.OutcomePass, "m/calc.TestMedian=pass", "m/calc.TestMedianGolden=pass", "m/calc.TestMean=pass")
+		b.answer(specs[3], jobs.OutcomeFail, "m/calc.TestMedian=fail", "m/calc.TestMedianGolden=fail", "m/calc.TestMean=pass")
+		v, a := decide(t, b)
+		validate(t, a)
+		return v
+	}
+	v := run(t, []string{golden}, nil)
+	if v.Decision != Inconclusive || !strings.Contains(v.Reason, "m/calc.TestMedianGolden") || !strings.Contains(v.Reason, golden) || strings.Contains(v.Reason, "m/calc.TestMedian,") {
+		t.Fatalf("attack: %s: %s", v.Decision, v.Reason)
+	}
+	if v := run(t, []string{golden}, nil, "TestMedianGolden"); v.Decision != Merge {
+		t.Fatalf("claimed: %s: %s", v.Decision, v.Reason)
+	}
+	if v := run(t, nil, nil); v.Decision != Merge {
+		t.Fatalf("no changed test support: %s: %s", v.Decision, v.Reason)
+	}
+	if v := run(t, []string{golden}, []string{golden}); v.Decision != Merge {
+		t.Fatalf("data production code reads: %s: %s", v.Decision, v.Reason)
+	}
+}
+
+// TestRunUnwitnessedAndUnjudgedStrength: the strength record's changed
+// data lines no killed mutant witnesses, and its mutants no test could
+// judge, reach the artefact and make strength unverified whatever the
+// ratio.
+func TestRunUnwitnessedAndUnjudgedStrength(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		edit   func(*pb.StrengthMeasured)
+		reason string
+	}{
+		{"unwitnessed data", func(m *pb.StrengthMeasured) {
+			m.Unwitnessed = []*pb.LineRef{{Path: "calc/allow.txt", Line: 3}}
+		}, "no test notices a change to calc/allow.txt:3"},
+		{"unjudged mutant", func(m *pb.StrengthMeasured) {
+			m.Stillborn = 1
+			m.Mutants = append(m.Mutants, &pb.Mutant{Id: "9", At: &pb.LineRef{Path: "calc/mode.go", Line: 7}, Description: "< → <=", Status: "unjudged"})
+		}, "no test that reaches calc/mode.go:7 < → <="},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newRun(t, []string{claim}, criteria.DefaultCoverageFloor, criteria.DefaultStrengthFloor)
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
+			measured(b, 1, nil, 20, 0)
+			tc.edit(b.recs[len(b.recs)-1].Record.GetStrengthMeasured())
+			v, a := decide(t, b)
+			if v.Decision != Inconclusive || !strings.Contains(v.Reason, tc.reason) {
+				t.Fatalf("got %s: %s", v.Decision, v.Reason)
+			}
+			if len(a.Strength.Unwitnessed)+len(a.Strength.Unjudged) != 1 {
+				t.Fatalf("artefact strength %+v", a.Strength)
+			}
+			validate(t, a)
+		})
+	}
+}

@@ -68,19 +68,15 @@ type Workspace struct {
 	// each job's timeout comes from its spec.
 	Limits sandbox.Limits
 
-	co      *checkout.Checkout
-	dir     string
-	jobs    atomic.Int64
-	targets map[string][]string
+	co   *checkout.Checkout
+	dir  string
+	jobs atomic.Int64
 
 	// mu guards pristine and bins: seal checks run on several workers.
 	mu       sync.Mutex
 	pristine map[string]string
 	bins     map[string]*builtBin
 	binCount atomic.Int64
-	// references are the unmutated runs of the tests that judge mutants,
-	// per module and package: how long each passing one took.
-	references map[string]map[string]time.Duration
 	// py is the run's Python mutant switch (pymutant.go).
 	py pyRun
 }
@@ -95,7 +91,7 @@ func (e *Executor) Open(ctx context.Context, runID string, co *checkout.Checkout
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	w := &Workspace{co: co, dir: dir, pristine: map[string]string{}, bins: map[string]*builtBin{}, references: map[string]map[string]time.Duration{}}
+	w := &Workspace{co: co, dir: dir, pristine: map[string]string{}, bins: map[string]*builtBin{}}
 	if err := os.MkdirAll(w.binDir(), 0o755); err != nil {
 		return nil, err
 	}

@@ -385,6 +385,11 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 	spec := sandbox.Spec{
 		Dir: p.dir, Argv: argv, Env: append(e.goEnv(p.build), p.env...),
 		ReadOnly: ro, Writable: rw, Mounts: v.mounts, Limits: l, Stdout: stream, Stderr: stderr,
+		// A test binary sees its tree read-only: a test that rewrote a
+		// golden file or a fixture would change what a later test of the
+		// same process judges by. Its outputs go to the job's output
+		// directory, its scratch files to TMPDIR.
+		ReadOnlyDir: !p.build,
 	}
 	if v.moved {
 		spec.Root = v.root

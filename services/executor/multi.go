@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/gotest"
 	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -29,6 +30,9 @@ type proc struct {
 	path    []string // directories put before the job environment's PATH
 	timeout time.Duration
 	side    string // the side whose Go build cache the process gets
+	// readOnly shows the tree read-only (pytest runs, which write nothing
+	// there: no bytecode, no cache provider, reports outside the tree).
+	readOnly bool
 }
 
 type procResult struct {
@@ -64,7 +68,7 @@ func (e *Executor) start(ctx context.Context, w *Workspace, a *Answer, p proc) (
 	spec := sandbox.Spec{
 		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(cache, p.path), p.env...),
 		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache, e.goConfigDir()), p.ro...), Writable: append([]string{cache}, p.rw...),
-		Limits: l, Stdout: stdout, Stderr: stderr,
+		Limits: l, Stdout: stdout, Stderr: stderr, ReadOnlyDir: p.readOnly,
 	}
 	res, err := e.Sandbox.Run(ctx, spec)
 	if err != nil {
@@ -114,7 +118,6 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.pristine[treeSchemata] = dir
-	w.references = map[string]map[string]time.Duration{}
 	for k := range w.bins {
 		if strings.HasPrefix(k, treeSchemata+"\x00") {
 			delete(w.bins, k)
@@ -127,16 +130,27 @@ const treeSchemata = "schemata"
 
 // executeMutant runs the tests that reach a mutant's line, one at a time,
 // with the mutant switched on, until one kills it: each package's schemata
-// test binary is built once per run (unreadable to the tests it runs), each
-// test has run once with the switch's inert token (the reference run), and
+// test binary is built once per run (unreadable to the tests it runs), and
 // every run happens in a copy of the oracle tree, not of the schemata
-// source, which holds the tokens' digests.
+// source, which holds the tokens' digests, with the data files only tests
+// read put back to the baseline's (the patch never writes its own oracle).
 //
 // A kill is attributable or it is none: the test that reaches the mutant
-// ran (its own run event), failed by its own fail event, and the mutated
-// site executed in that process (the hit marker holds exactly this
-// mutant's token). A panic at package initialization, a build failure, an
-// exit before the tests start, or a failure the mutated site had no part in
+// ran (its own run event), failed by its own fail event, the mutated site
+// executed in that process (the hit marker holds exactly this mutant's
+// token), and the same test passes in the mutant's reference run — the
+// same process with the mutant's reference token, which leaves the code as
+// it is and marks the same site the same way (see mutant.Switch): the only
+// difference between the two runs is the mutated behaviour. Code that
+// watches the switch's variable or the marker fails both or neither.
+//
+// A test that fails its reference run cannot judge the mutant: its
+// failure with the mutant is no kill, its pass no survival. A mutant
+// survives when a test that passes its reference run passes with it. When
+// no test that reaches the mutant can judge it, the mutant is unjudged:
+// not out of the ratio for free, but a gap the strength record names. A panic at package
+// initialization, a build failure, an exit before the tests start, or a
+// failure the mutated site had no part in, while the reference run passes,
 // is no kill: the mutant is stillborn, out of both sides of the ratio. A
 // timeout counts only with the hit marker and a fast reference run.
 func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
@@ -149,8 +163,8 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 		return done(jobs.OutcomeStillborn, "no schemata tree was built for this run")
 	}
 	m := s.Mutation
-	sw := mutant.Switch{Var: m.Var, Tokens: map[int]string{m.ID: m.Token}, Inert: m.Inert}
-	if m.Var == "" || m.Token == "" || m.Inert == "" {
+	sw := mutant.Switch{Var: m.Var, Tokens: map[int]string{m.ID: m.Token}, Refs: map[int]string{m.ID: m.Ref}}
+	if m.Var == "" || m.Token == "" || m.Ref == "" {
 		return done(jobs.OutcomeStillborn, "the mutant has no switch: it cannot be told apart from its reference run")
 	}
 	_, runTree, err := w.variantOf(w.mutantRunKey())
@@ -158,8 +172,7 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	timeout := timeoutOf(s)
-	ran := 0
-	var unattributed []string
+	var survivedBy, cannotJudge, stillborn []string
 	for _, tg := range s.Targets {
 		t := goTarget{variant: treeSchemata, module: s.Module, pkg: tg.Package, importPath: tg.ImportPath}
 		b, err := e.buildTest(ctx, w, a, t, 2*timeout)
@@ -169,130 +182,157 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 		if b.failed != "" || b.noTests {
 			return done(jobs.OutcomeStillborn, "the schemata build of %s failed: %s", tg.Package, cmpOr(b.failed, "no test files"))
 		}
-		refs, err := e.references(ctx, w, a, s, b, t, runTree, sw, timeout)
-		if err != nil {
-			return done(jobs.OutcomeUnrunnable, "%v", err)
-		}
 		for _, test := range tg.Tests {
-			ref, ok := refs[test]
-			if !ok {
-				continue // fails unmutated: it cannot judge a mutant
-			}
-			outcome, hit, r, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, timeout)
+			mr, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, false, timeout)
 			if err != nil {
 				return done(jobs.OutcomeUnrunnable, "%v", err)
 			}
-			ran++
+			if mr.outcome.Kind == gotest.OutcomePass && len(survivedBy) > 0 {
+				survivedBy = append(survivedBy, test)
+				continue
+			}
+			// The reference run says whether the test judges the mutant
+			// at all (a test that fails unmutated does not: its pass with
+			// the mutant is no survival, its failure no kill), and then
+			// whether the mutant had any part in a failure. One passing
+			// test with its reference passing makes a survivor: later
+			// passes need no reference run.
+			ref, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, true, timeout)
+			if err != nil {
+				return done(jobs.OutcomeUnrunnable, "%v", err)
+			}
+			if ref.outcome.Kind != gotest.OutcomePass {
+				cannotJudge = append(cannotJudge, fmt.Sprintf("%s (%s)", test, ref.outcome.Kind))
+				continue
+			}
+			if mr.outcome.Kind == gotest.OutcomePass {
+				survivedBy = append(survivedBy, test)
+				continue
+			}
+			timedOut := mr.outcome.Kind == gotest.OutcomeHarnessDied && (mr.proc.res.Termination == sandbox.Timeout || strings.Contains(mr.outcome.Reason, "-timeout"))
 			switch {
-			case outcome.Kind == gotest.OutcomePass:
-				continue
-			case outcome.Kind == gotest.OutcomeFail && hit:
+			case mr.outcome.Kind == gotest.OutcomeFail && mr.hit:
 				a.Detail.KilledBy = tg.ImportPath + "." + test
-				return done(jobs.OutcomeKilled, "%s fails with the mutant after its site ran (%s)", test, outcome.Reason)
-			case outcome.Kind == gotest.OutcomeHarnessDied && r.res.Termination == sandbox.Timeout || outcome.Kind == gotest.OutcomeHarnessDied && strings.Contains(outcome.Reason, "-timeout"):
-				if hit && ref < timeout/3 {
-					a.Detail.KilledBy = tg.ImportPath + "." + test
-					return done(jobs.OutcomeKilled, "%s hangs with the mutant after its site ran; its reference run took %v", test, ref.Round(time.Millisecond))
-				}
-				return done(jobs.OutcomeStillborn, "%s timed out with the mutant (site ran: %v; reference run %v of the %v limit)", test, hit, ref.Round(time.Millisecond), timeout)
-			case outcome.Kind == gotest.OutcomeFail:
-				// It failed, but not where the mutant is: whatever failed
-				// it, the mutant did not. Keep looking.
-				unattributed = append(unattributed, test)
-				continue
+				return done(jobs.OutcomeKilled, "%s fails with the mutant after its site ran (%s), and passes in the mutant's reference run", test, mr.outcome.Reason)
+			case timedOut && mr.hit && ref.proc.res.Wall < timeout/3:
+				a.Detail.KilledBy = tg.ImportPath + "." + test
+				return done(jobs.OutcomeKilled, "%s hangs with the mutant after its site ran; its reference run took %v", test, ref.proc.res.Wall.Round(time.Millisecond))
+			case timedOut:
+				return done(jobs.OutcomeStillborn, "%s timed out with the mutant (site ran: %v; reference run %v of the %v limit)", test, mr.hit, ref.proc.res.Wall.Round(time.Millisecond), timeout)
+			case mr.outcome.Kind == gotest.OutcomeFail:
+				// It failed, but not after the mutant's site ran: whatever
+				// failed it, the mutant did not. Keep looking.
+				stillborn = append(stillborn, test+" failed with the mutant without its site running: a failure the mutant had no part in is no kill")
 			default:
-				return done(jobs.OutcomeStillborn, "%s with the mutant is no verdict of the test (%s): no attributable kill", test, outcome)
+				stillborn = append(stillborn, fmt.Sprintf("%s with the mutant is no verdict of the test (%s): no attributable kill", test, mr.outcome))
 			}
 		}
 	}
 	switch {
-	case ran == 0:
-		return done(jobs.OutcomeStillborn, "no test that reaches the line passes unmutated")
-	case len(unattributed) > 0:
-		return done(jobs.OutcomeStillborn, "%s failed with the mutant without its site running: a failure the mutant had no part in is no kill", strings.Join(unattributed, ", "))
+	case len(survivedBy) > 0:
+		return done(jobs.OutcomeSurvived, "%d test(s) reaching %s:%d pass with %s", len(survivedBy), m.Path, m.Line, m.Description)
+	case len(cannotJudge) > 0:
+		return done(jobs.OutcomeUnjudged, "no test that reaches %s:%d passes in the mutant's reference run, so none can judge it: %s", m.Path, m.Line, strings.Join(cannotJudge, ", "))
+	case len(stillborn) > 0:
+		return done(jobs.OutcomeStillborn, "%s", strings.Join(stillborn, "; "))
 	}
-	return done(jobs.OutcomeSurvived, "%d test(s) reaching %s:%d pass with %s", ran, m.Path, m.Line, m.Description)
+	return done(jobs.OutcomeStillborn, "no test reaches the mutant")
 }
 
 // mutantRunKey is the tree mutant and reference runs happen in: the oracle
-// with the files the schemata tree also splices and drops.
+// with the files the schemata tree also splices and drops, and the changed
+// data files only tests read put back to the baseline's.
 func (w *Workspace) mutantRunKey() string {
-	return variantKey(jobs.TreeOracle, nil, w.Spliceable(""), w.HarnessDrops(""), nil)
+	return variantKey(jobs.TreeOracle, nil, w.Spliceable(""), w.HarnessDrops(""), w.testOnlyData())
 }
 
-// mutantRun runs test with the switch's value for id (id 0: the inert
-// token) in a fresh copy of the run tree, and judges the test by its own
-// events; hit says whether the marker holds exactly the mutant's token.
-func (e *Executor) mutantRun(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, runTree, test string, sw mutant.Switch, id int, timeout time.Duration) (gotest.Outcome, bool, procResult, error) {
+// testOnlyData lists the data files the patch changes that the baseline
+// has and no non-test source uses (the checkout's counterfactual data,
+// without the data production code embeds or names): golden files and
+// fixtures outside testdata/. A test judged by the patch's version of its
+// oracle judges nothing; the baseline's version is put back for mutant
+// runs, as the oracle puts back testdata/. Data files the patch adds stay:
+// they come with the tests the patch adds.
+func (w *Workspace) testOnlyData() []string {
+	data := map[string]bool{}
+	for _, ch := range w.co.Changes {
+		switch ch.Class {
+		case checkout.ClassOther, checkout.ClassBinary, checkout.ClassForeign:
+			data[ch.Path] = true
+		}
+	}
+	var out []string
+	for _, f := range w.co.Counterfactual {
+		if !data[f] || slices.Contains(w.co.DataReferenced, f) {
+			continue
+		}
+		if _, ok := w.co.Baseline.Lookup(f); ok {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mutantResult is what one run of a test with the switch established.
+type mutantResult struct {
+	outcome gotest.Outcome
+	// hit: the marker holds exactly the run's token (the mutant's, or its
+	// reference token in a reference run): the site executed.
+	hit  bool
+	proc procResult
+}
+
+// mutantRun runs test with the switch's value for mutant id — its token,
+// or with ref its reference token — in a fresh copy of the run tree, and
+// judges the test by its own events.
+func (e *Executor) mutantRun(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, runTree, test string, sw mutant.Switch, id int, ref bool, timeout time.Duration) (mutantResult, error) {
 	dir, out, cleanup, err := w.jobTree(runTree)
 	defer cleanup()
 	if err != nil {
-		return gotest.Outcome{}, false, procResult{}, err
+		return mutantResult{}, err
 	}
 	v := e.viewOf(w, dir, out)
 	marker := path.Join(filepathSlash(v.out), "hit")
 	var env string
-	if id == 0 {
-		env, err = sw.InertEnv(marker)
+	if ref {
+		env, err = sw.RefEnv(id, marker)
 	} else {
 		env, err = sw.Env(id, marker)
 	}
 	if err != nil {
-		return gotest.Outcome{}, false, procResult{}, err
+		return mutantResult{}, err
 	}
 	stream, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", "^" + test + "$"}, []string{env}, timeout)
 	if err != nil {
-		return gotest.Outcome{}, false, r, err
+		return mutantResult{proc: r}, err
 	}
 	label := test
-	if id == 0 {
+	if ref {
 		label = "REFERENCE " + test
 	}
 	a.Detail.Runs = append(a.Detail.Runs, jobs.Run{Verdict: label, ExitCode: r.res.ExitCode, Termination: r.res.Termination.String(),
 		WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
 	hitBytes, err := jobfile.Read(out, "hit", 4096)
-	hit := err == nil && id != 0 && mutant.HitBy(hitBytes, sw, id)
+	res := mutantResult{proc: r}
+	if err == nil {
+		if ref {
+			res.hit = mutant.RefHitBy(hitBytes, sw, id)
+		} else {
+			res.hit = mutant.HitBy(hitBytes, sw, id)
+		}
+	}
 	if r.dropped > 0 || stream == nil {
-		return gotest.Outcome{Kind: gotest.OutcomeInconsistent, Reason: "the test stream could not be read whole"}, hit, r, nil
+		res.outcome = gotest.Outcome{Kind: gotest.OutcomeInconsistent, Reason: "the test stream could not be read whole"}
+		return res, nil
 	}
 	report, err := gotest.Read(bytes.NewReader(stream))
 	if err != nil {
-		return gotest.Outcome{Kind: gotest.OutcomeInconsistent, Reason: err.Error()}, hit, r, nil
+		res.outcome = gotest.Outcome{Kind: gotest.OutcomeInconsistent, Reason: err.Error()}
+		return res, nil
 	}
-	return gotest.Verdict(report, t.importPath, test, r.res.ExitCode, termination(r.res.Termination)), hit, r, nil
-}
-
-// references runs, once per run and package, every test that will judge
-// a mutant of the package with the schemata binary and the switch's inert
-// token, and returns how long each passing one took.
-func (e *Executor) references(ctx context.Context, w *Workspace, a *Answer, s *jobs.Spec, b *goBin, t goTarget, runTree string, sw mutant.Switch, timeout time.Duration) (map[string]time.Duration, error) {
-	key := s.Module + "\x00" + t.pkg
-	w.mu.Lock()
-	refs, ok := w.references[key]
-	w.mu.Unlock()
-	if ok {
-		return refs, nil
-	}
-	var all []string
-	for _, other := range s.Targets {
-		if other.Package == t.pkg {
-			all = append(all, other.Tests...)
-		}
-	}
-	refs = map[string]time.Duration{}
-	for _, test := range w.referenceTests(key, all) {
-		outcome, _, r, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, 0, timeout)
-		if err != nil {
-			return nil, err
-		}
-		if outcome.Kind == gotest.OutcomePass {
-			refs[test] = r.res.Wall
-		}
-	}
-	w.mu.Lock()
-	w.references[key] = refs
-	w.mu.Unlock()
-	return refs, nil
+	res.outcome = gotest.Verdict(report, t.importPath, test, r.res.ExitCode, termination(r.res.Termination))
+	return res, nil
 }
 
 func cmpOr(a, b string) string {
@@ -300,33 +340,6 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// referenceTests returns the tests of a target package that mutants of the
-// run will need, as registered by RegisterTargets, or those given.
-func (w *Workspace) referenceTests(key string, given []string) []string {
-	if ts := w.targets[key]; len(ts) > 0 {
-		return ts
-	}
-	out := slices.Clone(given)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// RegisterTargets records every test each target package must run for the
-// run's mutants, so the reference runs happen once per package.
-func (w *Workspace) RegisterTargets(specs []*jobs.Spec) {
-	w.targets = map[string][]string{}
-	for _, s := range specs {
-		for _, t := range s.Targets {
-			key := s.Module + "\x00" + t.Package
-			w.targets[key] = append(w.targets[key], t.Tests...)
-		}
-	}
-	for k, ts := range w.targets {
-		slices.Sort(ts)
-		w.targets[k] = slices.Compact(ts)
-	}
 }
 
 // PristineDir is the directory of one of the workspace's trees.

@@ -165,7 +165,7 @@ func (e *Executor) pytestProc(dir, out string, s *jobs.Spec) (proc, func(procRes
 	argv := append([]string{s.Python}, PytestArgs(report)...)
 	argv = append(argv, s.Tests...)
 	p := proc{dir: dir, side: s.Side, argv: argv, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out},
-		timeout: timeoutOf(s)}
+		timeout: timeoutOf(s), readOnly: true}
 	return p, func(r procResult) judged {
 		rep, err := readJUnit(out, "junit.xml")
 		switch s.Purpose {

@@ -213,7 +213,7 @@ func (e *Executor) runPyMutantProcess(ctx context.Context, w *Workspace, a *Answ
 	}
 	argv = append(argv, tests...)
 	env := append(pythonEnv(), "PYTHONPATH="+out, varName+"="+token+" "+marker)
-	r, err := e.start(ctx, w, a, proc{dir: dir, argv: argv, env: env, ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s)})
+	r, err := e.start(ctx, w, a, proc{dir: dir, argv: argv, env: env, ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s), readOnly: true})
 	if err != nil {
 		return pyProcess{}, err
 	}

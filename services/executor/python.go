@@ -195,7 +195,7 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 		return fail(jobs.OutcomeUnrunnable, "%v", err)
 	}
 	data, report, junitPath := filepath.Join(out, "coverage.data"), filepath.Join(out, "coverage.json"), filepath.Join(out, "junit.xml")
-	p := proc{dir: dir, side: s.Side, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s),
+	p := proc{dir: dir, side: s.Side, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s), readOnly: true,
 		argv: append([]string{s.Python, "-m", "coverage", "run", "--rcfile=" + rc, "--data-file=" + data}, PytestArgs(junitPath)...)}
 	r, err := e.start(ctx, w, a, p)
 	if err != nil {

@@ -2192,7 +2192,9 @@ type Mutant struct {
 	At          *LineRef               `protobuf:"bytes,2,opt,name=at,proto3" json:"at,omitempty"`
 	Operator    string                 `protobuf:"bytes,3,opt,name=operator,proto3" json:"operator,omitempty"`
 	Description string                 `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
-	// "killed", "survived", "stillborn".
+	// "killed", "survived", "stillborn", "equivalent", or "unjudged": no
+	// test that reaches the mutant passes in its reference run, so none can
+	// judge it (strength is then unverified).
 	Status        string `protobuf:"bytes,5,opt,name=status,proto3" json:"status,omitempty"`
 	KilledBy      string `protobuf:"bytes,6,opt,name=killed_by,json=killedBy,proto3" json:"killed_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2282,7 +2284,12 @@ type StrengthMeasured struct {
 	Confidence  float64                `protobuf:"fixed64,7,opt,name=confidence,proto3" json:"confidence,omitempty"`
 	Mutants     []*Mutant              `protobuf:"bytes,8,rep,name=mutants,proto3" json:"mutants,omitempty"`
 	// Why strength could not be verified, when it could not.
-	Reason        string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
+	Reason string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Changed data lines (package-level initializers, lines of embedded
+	// files) no killed mutant witnesses: no test notices a change to them.
+	// Coverage cannot see data; a changed data line counts as judged only
+	// when a test fails on a change to it. Strength is then unverified.
+	Unwitnessed   []*LineRef `protobuf:"bytes,10,rep,name=unwitnessed,proto3" json:"unwitnessed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2378,6 +2385,13 @@ func (x *StrengthMeasured) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *StrengthMeasured) GetUnwitnessed() []*LineRef {
+	if x != nil {
+		return x.Unwitnessed
+	}
+	return nil
 }
 
 type NextStep struct {
@@ -2979,7 +2993,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\boperator\x18\x03 \x01(\tR\boperator\x12 \n" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06status\x18\x05 \x01(\tR\x06status\x12\x1b\n" +
-	"\tkilled_by\x18\x06 \x01(\tR\bkilledBy\"\xe1\x02\n" +
+	"\tkilled_by\x18\x06 \x01(\tR\bkilledBy\"\x99\x03\n" +
 	"\x10StrengthMeasured\x126\n" +
 	"\x06source\x18\x01 \x01(\x0e2\x1e.sealgate.v1.MeasurementSourceR\x06source\x12\x16\n" +
 	"\x06killed\x18\x02 \x01(\rR\x06killed\x12\x1a\n" +
@@ -2991,7 +3005,9 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"confidence\x18\a \x01(\x01R\n" +
 	"confidence\x12-\n" +
 	"\amutants\x18\b \x03(\v2\x13.sealgate.v1.MutantR\amutants\x12\x16\n" +
-	"\x06reason\x18\t \x01(\tR\x06reasonB\b\n" +
+	"\x06reason\x18\t \x01(\tR\x06reason\x126\n" +
+	"\vunwitnessed\x18\n" +
+	" \x03(\v2\x14.sealgate.v1.LineRefR\vunwitnessedB\b\n" +
 	"\x06_scoreB\x0f\n" +
 	"\r_wilson_lower\"R\n" +
 	"\bNextStep\x12\x16\n" +
@@ -3167,14 +3183,15 @@ var file_sealgate_v1_record_proto_depIdxs = []int32{
 	23, // 30: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
 	4,  // 31: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
 	26, // 32: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
-	5,  // 33: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
-	28, // 34: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
-	0,  // 35: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
-	36, // [36:36] is the sub-list for method output_type
-	36, // [36:36] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	23, // 33: sealgate.v1.StrengthMeasured.unwitnessed:type_name -> sealgate.v1.LineRef
+	5,  // 34: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
+	28, // 35: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
+	0,  // 36: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
+	37, // [37:37] is the sub-list for method output_type
+	37, // [37:37] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_sealgate_v1_record_proto_init() }

@@ -95,10 +95,12 @@ const (
 	OutcomeNotRun = "NOT_RUN"
 	// Mutant job outcomes: a test failed with the mutant active, every
 	// test passed, or no verdict (the schemata build failed, or a timeout
-	// whose reference run was not fast).
+	// whose reference run was not fast); unjudged: no test that reaches
+	// the mutant passes in its reference run, so none can judge it.
 	OutcomeKilled    = "KILLED"
 	OutcomeSurvived  = "SURVIVED"
 	OutcomeStillborn = "STILLBORN"
+	OutcomeUnjudged  = "UNJUDGED"
 )
 
 // Spec is one job, as planned. It travels as canonical JSON in the job's
@@ -171,13 +173,14 @@ type MutantRef struct {
 	Col         int    `json:"col"`
 	Operator    string `json:"operator"`
 	Description string `json:"description"`
-	// Var, Token and Inert are a Go mutant's switch (mutant.Switch): the
+	// Var, Token and Ref are a Go mutant's switch (mutant.Switch): the
 	// environment variable every process of the job gets, the token that
-	// activates this mutant, and the one reference runs get, which
-	// activates none. They never reach the tested code's tree.
+	// activates this mutant, and its reference token, which the mutant's
+	// reference runs get: it activates nothing and marks the mutant's
+	// site as the token does. They never reach the tested code's tree.
 	Var   string `json:"var,omitempty"`
 	Token string `json:"token,omitempty"`
-	Inert string `json:"inert,omitempty"`
+	Ref   string `json:"ref,omitempty"`
 	// Start, End and Replacement are a source mutant's edit (Python):
 	// the bytes [Start, End) of Path replaced.
 	Start       int    `json:"start,omitempty"`
@@ -398,7 +401,7 @@ func ParseDetail(b []byte) (*Detail, error) {
 	}
 	switch d.Outcome {
 	case OutcomePass, OutcomeFail, OutcomeFlaky, OutcomeTimeout, OutcomeUnrunnable, OutcomeInvalid, OutcomeAbsent, OutcomeNotRun,
-		OutcomeKilled, OutcomeSurvived, OutcomeStillborn:
+		OutcomeKilled, OutcomeSurvived, OutcomeStillborn, OutcomeUnjudged:
 	default:
 		return nil, fmt.Errorf("job detail: unknown outcome %q", d.Outcome)
 	}

@@ -176,7 +176,7 @@ func bwrapArgs(s *Spec, l Limits) []string {
 		source, target string
 		writable       bool
 	}
-	binds := []bind{{s.Dir, s.root(), true}}
+	binds := []bind{{s.Dir, s.root(), !s.ReadOnlyDir}}
 	for _, p := range s.ReadOnly {
 		binds = append(binds, bind{p, p, false})
 	}

@@ -135,6 +135,12 @@ type Spec struct {
 	// (a test binary, a directory for reports). Mode None refuses a Mount
 	// whose Target is not its Source.
 	Mounts []Mount
+	// ReadOnlyDir binds Dir read-only under bwrap: the command can read
+	// the tree and write only where Writable and writable Mounts say (a
+	// test binary's run, whose tests must not change the tree a later
+	// test of the same process reads). Mode None has no namespaces and
+	// leaves Dir writable, as Info's "tree" limit records.
+	ReadOnlyDir bool
 	// MountProc mounts a procfs of the sandbox's pid namespace on /proc.
 	// It lets the command open /proc/<ppid>/fd/1 and write to cmd/go's
 	// standard output, bypassing `go test -json`; leave it off for tests.
@@ -706,6 +712,7 @@ func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
 		"seccomp":            "none",
 		"user":               "host",
 		"etc":                "host",
+		"tree":               "writable",
 	}
 	if r.name == NameBwrap {
 		names, _ := blockedSyscalls()
@@ -718,6 +725,9 @@ func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
 		m["seccomp"] = strings.Join(names, ",")
 		m["user"] = "uid " + strconv.Itoa(sandboxUID) + " in a user namespace"
 		m["etc"] = "sandbox"
+		if s.ReadOnlyDir {
+			m["tree"] = "read-only"
+		}
 	}
 	return m
 }

@@ -7,6 +7,7 @@ package handler
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -58,6 +59,16 @@ type planNotes struct {
 	distinct   int           // distinct mutants the change offers
 	need       int           // killed mutants the floor needs (0: none; -1: unreachable)
 	skipped    []string      // sites the schemata cannot write, with why
+	// dataLines are the changed data lines (package-level initializers,
+	// lines of embedded files) that have mutants: each must have one
+	// killed, sorted by path and line.
+	dataLines []lineRef
+}
+
+// lineRef is a line of a file of the repository.
+type lineRef struct {
+	path string
+	line int
 }
 
 // Handle reacts to coverage, its own plans and its own results.
@@ -198,6 +209,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	byDir := goLines(w.PristineDir(jobs.TreeOracle), co.Changes, reaching)
 	var sites, equivalent []mutant.Site
 	var dataLines, skipped []string
+	var changedData []lineRef
 	where := map[string]located{} // pyKey of a Go site → its package
 	pkgs := map[string]mutant.Package{}
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
@@ -213,6 +225,9 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		kind := map[string]mutant.LineKind{}
 		for _, l := range survey.Lines {
 			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
+			if l.Kind == mutant.LineData {
+				changedData = append(changedData, lineRef{path.Join(d, l.File), l.Line})
+			}
 			if l.Kind == mutant.LineUnjudgeable {
 				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
 			}
@@ -271,7 +286,9 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	}
 	// The extra operators join when the primary ones offer fewer mutants
 	// than the floor needs.
-	notes := &planNotes{equivalent: equivalent, skipped: skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence)}
+	slices.SortFunc(changedData, func(a, b lineRef) int { return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line) })
+	notes := &planNotes{equivalent: equivalent, skipped: skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
+		dataLines: slices.Compact(changedData)}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	h.notes[c.RunID] = notes
@@ -343,7 +360,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		}
 		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
 			Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
-				Var: sw.Var, Token: sw.Tokens[s.ID], Inert: sw.Inert}}
+				Var: sw.Var, Token: sw.Tokens[s.ID], Ref: sw.Refs[s.ID]}}
 		byPkg := map[string][]string{}
 		tests := reaching[s.File][s.Line]
 		if at := where[pyKey(s)]; at.data {
@@ -419,7 +436,7 @@ func (h *Handler) rebuild(ctx context.Context, run []*record.Decoded, sealed *cr
 // recordedSwitch rebuilds the switch of a run whose Go mutants the
 // mutation service already planned (found in its job.planned record).
 func recordedSwitch(run []*record.Decoded) (mutant.Switch, bool) {
-	sw := mutant.Switch{Tokens: map[int]string{}}
+	sw := mutant.Switch{Tokens: map[int]string{}, Refs: map[int]string{}}
 	for _, r := range run {
 		if r.Kind != pb.Kind_KIND_JOB_PLANNED || r.Record.Producer.GetIdentity() != keyring.Mutation {
 			continue
@@ -429,8 +446,8 @@ func recordedSwitch(run []*record.Decoded) (mutant.Switch, bool) {
 			if err != nil || s.Mutation == nil || s.Mutation.Token == "" {
 				continue
 			}
-			sw.Var, sw.Inert = s.Mutation.Var, s.Mutation.Inert
-			sw.Tokens[s.Mutation.ID] = s.Mutation.Token
+			sw.Var = s.Mutation.Var
+			sw.Tokens[s.Mutation.ID], sw.Refs[s.Mutation.ID] = s.Mutation.Token, s.Mutation.Ref
 		}
 	}
 	return sw, sw.Var != ""
@@ -462,7 +479,6 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run []*r
 		}
 	}
 	if w != nil {
-		w.RegisterTargets(specs)
 		// A Python mutant whose edit does not fit is stillborn by its job.
 		_ = w.RegisterPythonMutants(specs)
 	}
@@ -539,6 +555,11 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		case jobs.OutcomeSurvived:
 			m.Survived++
 			mu.Status = "survived"
+		case jobs.OutcomeUnjudged:
+			// Out of the ratio like a stillborn mutant, but named: the
+			// adjudicator does not let it pass.
+			m.Stillborn++
+			mu.Status = "unjudged"
 		default:
 			m.Stillborn++
 			mu.Status = "stillborn"
@@ -565,6 +586,14 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		if len(notes.skipped) > 0 {
 			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
 		}
+		if lines := unwitnessed(notes.dataLines, m.Mutants); len(lines) > 0 {
+			m.Unwitnessed = lines
+			names := make([]string, len(lines))
+			for i, l := range lines {
+				names[i] = fmt.Sprintf("%s:%d", l.Path, l.Line)
+			}
+			m.Reason += fmt.Sprintf("; no test notices a change to %s: no mutant of %s was killed", clip(names), plural(len(lines), "that data line", "those data lines"))
+		}
 		few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
 		switch {
 		case few != "":
@@ -574,6 +603,27 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		}
 	}
 	return h.strength(ctx, sealed, parents, m, emit)
+}
+
+// unwitnessed returns the changed data lines of which no mutant was
+// killed — whether their mutants survived, were stillborn or unjudged, or
+// none of them was selected — in order: coverage cannot see data, so a
+// changed data line counts as judged only when a test fails on a change
+// to it.
+func unwitnessed(lines []lineRef, mutants []*pb.Mutant) []*pb.LineRef {
+	killed := map[lineRef]bool{}
+	for _, mu := range mutants {
+		if mu.Status == "killed" && mu.At != nil {
+			killed[lineRef{mu.At.Path, int(mu.At.Line)}] = true
+		}
+	}
+	var out []*pb.LineRef
+	for _, l := range lines {
+		if !killed[l] {
+			out = append(out, &pb.LineRef{Path: l.path, Line: uint32(l.line)})
+		}
+	}
+	return out
 }
 
 // located is where a Go site's package is: its directory, the site's file
@@ -782,9 +832,14 @@ func clip(items []string) string {
 	return strings.Join(items[:3], "; ") + fmt.Sprintf(" and %d more", len(items)-3)
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
+// plural returns word for one, else its plural: forms[0] when given, or
+// word with an s.
+func plural(n int, word string, forms ...string) string {
+	switch {
+	case n == 1:
 		return word
+	case len(forms) > 0:
+		return forms[0]
 	}
 	return word + "s"
 }

@@ -1,11 +1,13 @@
 package handler
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
 )
 
@@ -60,5 +62,27 @@ func TestGoLines(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("goLines = %v, want %v", got, want)
+	}
+}
+
+// TestUnwitnessed: a changed data line counts as judged only when a mutant
+// of it was killed; survivors, stillborn or unjudged mutants, or none run
+// at all, leave it unwitnessed.
+func TestUnwitnessed(t *testing.T) {
+	lines := []lineRef{{"calc/allow.txt", 3}, {"calc/roles.go", 5}, {"calc/roles.go", 6}, {"calc/units.txt", 1}}
+	mutants := []*pb.Mutant{
+		{At: &pb.LineRef{Path: "calc/allow.txt", Line: 3}, Status: "survived"},
+		{At: &pb.LineRef{Path: "calc/roles.go", Line: 5}, Status: "survived"},
+		{At: &pb.LineRef{Path: "calc/roles.go", Line: 5}, Status: "killed"},
+		{At: &pb.LineRef{Path: "calc/roles.go", Line: 6}, Status: "unjudged"},
+		{At: &pb.LineRef{Path: "calc/median.go", Line: 9}, Status: "killed"},
+		{Status: "killed"},
+	}
+	var got []string
+	for _, l := range unwitnessed(lines, mutants) {
+		got = append(got, fmt.Sprintf("%s:%d", l.Path, l.Line))
+	}
+	if want := []string{"calc/allow.txt:3", "calc/roles.go:6", "calc/units.txt:1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unwitnessed = %q, want %q", got, want)
 	}
 }

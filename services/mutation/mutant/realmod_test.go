@@ -136,10 +136,7 @@ func TestRealModules(t *testing.T) {
 			// (some fail on this Go version, mutants or not) judge the
 			// mutants.
 			markers := t.TempDir()
-			inert, err := sw.InertEnv(filepath.Join(markers, "inert"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			inert := noneEnv(t, sw, filepath.Join(markers, "inert"))
 			_, output := runTests(t, dir, bin, inert, "-test.v")
 			var passing []string
 			for _, l := range strings.Split(output, "\n") {
@@ -181,6 +178,16 @@ func TestRealModules(t *testing.T) {
 					}
 				case code != 0:
 					killed++
+					// Its reference run passes and marks the same site.
+					ref, err := sw.RefEnv(s.ID, marker)
+					if err != nil {
+						t.Fatal(err)
+					}
+					os.Remove(marker)
+					rcode, _ := runTests(t, dir, bin, ref, only)
+					if rb, _ := os.ReadFile(marker); rcode != 0 || !RefHitBy(rb, sw, s.ID) {
+						t.Errorf("mutant %v: its reference run exits %d with marker %q", s, rcode, rb)
+					}
 				default:
 					survived++
 				}

@@ -337,7 +337,7 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool, goLine string, ev
 		marker := filepath.Join(root, fmt.Sprintf("marker-%d", id))
 		env, err := sw.Env(id, marker)
 		if id == 0 {
-			env, err = sw.InertEnv(marker)
+			env, err = noneEnv(t, sw, marker), nil
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -359,8 +359,10 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool, goLine string, ev
 				t.Errorf("%s holds the token of mutant %d", name, id)
 			}
 		}
-		if bytes.Contains(b, []byte(sw.Inert)) {
-			t.Errorf("%s holds the inert token", name)
+		for _, tok := range sw.Refs {
+			if bytes.Contains(b, []byte(tok)) {
+				t.Errorf("%s holds a reference token", name)
+			}
 		}
 	}
 

@@ -18,19 +18,20 @@ func TestNewSwitch(t *testing.T) {
 	if !strings.HasPrefix(sw.Var, "SEALGATE_M_") || len(sw.Var) != len("SEALGATE_M_")+16 || !validVar(sw.Var) {
 		t.Errorf("Var = %q", sw.Var)
 	}
-	seen := map[string]bool{sw.Inert: true}
+	seen := map[string]bool{}
 	for _, id := range []int{1, 2, 3} {
-		tok := sw.Tokens[id]
-		if !validToken(tok) || seen[tok] {
-			t.Errorf("token of %d = %q (valid %v, repeated %v)", id, tok, validToken(tok), seen[tok])
+		for _, tok := range []string{sw.Tokens[id], sw.Refs[id]} {
+			if !validToken(tok) || seen[tok] {
+				t.Errorf("a token of %d = %q (valid %v, repeated %v)", id, tok, validToken(tok), seen[tok])
+			}
+			seen[tok] = true
 		}
-		seen[tok] = true
 	}
-	if !validToken(sw.Inert) || len(sw.Tokens) != 3 {
+	if len(sw.Tokens) != 3 || len(sw.Refs) != 3 {
 		t.Errorf("switch = %+v", sw)
 	}
 	other, err := NewSwitch([]int{1})
-	if err != nil || other.Var == sw.Var || other.Tokens[1] == sw.Tokens[1] || other.Inert == sw.Inert {
+	if err != nil || other.Var == sw.Var || other.Tokens[1] == sw.Tokens[1] || other.Refs[1] == sw.Refs[1] {
 		t.Errorf("two switches share a name or a token: %+v, %+v (%v)", sw, other, err)
 	}
 	for _, ids := range [][]int{{0}, {-1}, {2, 2}} {
@@ -49,9 +50,12 @@ func TestSwitchEnvAndHitBy(t *testing.T) {
 	if err != nil || env != sw.Var+"="+sw.Tokens[1]+" /tmp/marker" {
 		t.Errorf("Env = %q, %v", env, err)
 	}
-	inert, err := sw.InertEnv("/m")
-	if err != nil || inert != sw.Var+"="+sw.Inert+" /m" {
-		t.Errorf("InertEnv = %q, %v", inert, err)
+	ref, err := sw.RefEnv(1, "/m")
+	if err != nil || ref != sw.Var+"="+sw.Refs[1]+" /m" {
+		t.Errorf("RefEnv = %q, %v", ref, err)
+	}
+	if _, err := sw.RefEnv(3, "/m"); err == nil {
+		t.Errorf("RefEnv of a mutant without a reference token succeeded")
 	}
 	for _, bad := range []string{"", "relative/marker", "/with\nnewline"} {
 		if _, err := sw.Env(1, bad); err == nil {
@@ -70,7 +74,7 @@ func TestSwitchEnvAndHitBy(t *testing.T) {
 		{tok, false},
 		{tok + "\n" + tok + "\n", false},
 		{sw.Tokens[2] + "\n", false},
-		{sw.Inert + "\n", false},
+		{sw.Refs[1] + "\n", false},
 		{" " + tok + "\n", false},
 		{"", false},
 	} {
@@ -78,18 +82,35 @@ func TestSwitchEnvAndHitBy(t *testing.T) {
 			t.Errorf("HitBy(%q) = %v, want %v", tt.marker, got, tt.want)
 		}
 	}
+	// The reference run's marker is read the same way, with the
+	// reference token.
+	for _, tt := range []struct {
+		marker string
+		want   bool
+	}{
+		{sw.Refs[1] + "\n", true},
+		{tok + "\n", false},
+		{sw.Refs[2] + "\n", false},
+		{sw.Refs[1] + "\n" + sw.Refs[1] + "\n", false},
+	} {
+		if got := RefHitBy([]byte(tt.marker), sw, 1); got != tt.want {
+			t.Errorf("RefHitBy(%q) = %v, want %v", tt.marker, got, tt.want)
+		}
+	}
 	if HitBy([]byte(tok+"\n"), sw, 3) {
 		t.Errorf("HitBy for a mutant without a token")
 	}
 	// A malformed switch is refused.
 	for _, bad := range []Switch{
-		{Var: "1X", Tokens: sw.Tokens, Inert: sw.Inert},
-		{Var: "X=Y", Tokens: sw.Tokens, Inert: sw.Inert},
-		{Var: sw.Var, Tokens: map[int]string{1: "short"}, Inert: sw.Inert},
-		{Var: sw.Var, Tokens: map[int]string{1: strings.ToUpper(tok)}, Inert: sw.Inert},
-		{Var: sw.Var, Tokens: map[int]string{1: tok, 2: tok}, Inert: sw.Inert},
-		{Var: sw.Var, Tokens: map[int]string{1: tok}, Inert: tok},
-		{Var: sw.Var, Tokens: map[int]string{2: sw.Tokens[2]}, Inert: sw.Inert},
+		{Var: "1X", Tokens: sw.Tokens, Refs: sw.Refs},
+		{Var: "X=Y", Tokens: sw.Tokens, Refs: sw.Refs},
+		{Var: sw.Var, Tokens: map[int]string{1: "short"}, Refs: sw.Refs},
+		{Var: sw.Var, Tokens: map[int]string{1: strings.ToUpper(tok)}, Refs: sw.Refs},
+		{Var: sw.Var, Tokens: map[int]string{1: tok, 2: tok}, Refs: sw.Refs},
+		{Var: sw.Var, Tokens: map[int]string{1: tok}, Refs: map[int]string{1: tok}},
+		{Var: sw.Var, Tokens: map[int]string{2: sw.Tokens[2]}, Refs: sw.Refs},
+		{Var: sw.Var, Tokens: sw.Tokens, Refs: map[int]string{2: sw.Refs[2]}},
+		{Var: sw.Var, Tokens: sw.Tokens, Refs: map[int]string{1: "short", 2: sw.Refs[2]}},
 	} {
 		if err := bad.check([]int{1}); err == nil {
 			t.Errorf("switch %+v accepted", bad)
@@ -199,7 +220,8 @@ func TestLoop(t *testing.T) {
 
 // TestSwitchRun builds a real schemata package with go test and runs it:
 // the active mutant changes behaviour and writes its token once to the
-// marker; the inert token changes nothing and writes nothing; a data
+// marker; its reference token changes nothing and marks the same site the
+// same way; a token of no mutant changes nothing and writes nothing; a data
 // mutant evaluated while the package initializes works and is marked; a
 // site that never runs writes nothing; no generated file holds a token.
 func TestSwitchRun(t *testing.T) {
@@ -249,7 +271,7 @@ func TestSwitchRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, b := range out {
-		for _, tok := range append(slices.Collect(maps.Values(sw.Tokens)), sw.Inert) {
+		for _, tok := range append(slices.Collect(maps.Values(sw.Tokens)), slices.Collect(maps.Values(sw.Refs))...) {
 			if bytes.Contains(b, []byte(tok)) {
 				t.Errorf("%s holds a token", name)
 			}
@@ -269,12 +291,8 @@ func TestSwitchRun(t *testing.T) {
 		return code, b
 	}
 	all := "TestAdd|TestAllowed|TestTotal|TestGreet|TestEmbed|TestLoop"
-	inert, err := sw.InertEnv(marker)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code, marker := exec(inert, all); code != 0 || marker != nil {
-		t.Fatalf("inert run: exit %d, marker %q", code, marker)
+	if code, marker := exec(noneEnv(t, sw, marker), all); code != 0 || marker != nil {
+		t.Fatalf("a run with a token of no mutant: exit %d, marker %q", code, marker)
 	}
 	for _, tt := range []struct {
 		id     int
@@ -297,12 +315,26 @@ func TestSwitchRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		code, marker := exec(env, tt.tests)
+		code, got := exec(env, tt.tests)
 		if (code != 0) != tt.killed {
 			t.Errorf("mutant %d (%s) with %s: exit %d, want killed %v", tt.id, chosen[tt.id-1].Description, tt.tests, code, tt.killed)
 		}
-		if hit := HitBy(marker, sw, tt.id); hit != tt.hit || !tt.hit && marker != nil {
-			t.Errorf("mutant %d (%s) with %s: marker %q, want hit %v", tt.id, chosen[tt.id-1].Description, tt.tests, marker, tt.hit)
+		if hit := HitBy(got, sw, tt.id); hit != tt.hit || !tt.hit && got != nil {
+			t.Errorf("mutant %d (%s) with %s: marker %q, want hit %v", tt.id, chosen[tt.id-1].Description, tt.tests, got, tt.hit)
+		}
+		// The mutant's reference run changes nothing and marks the same
+		// site the same way: a test that watches the marker sees it in
+		// both.
+		ref, err := sw.RefEnv(tt.id, marker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, got = exec(ref, tt.tests)
+		if code != 0 {
+			t.Errorf("reference run of mutant %d (%s) with %s: exit %d", tt.id, chosen[tt.id-1].Description, tt.tests, code)
+		}
+		if hit := RefHitBy(got, sw, tt.id); hit != tt.hit || !tt.hit && got != nil {
+			t.Errorf("reference run of mutant %d (%s) with %s: marker %q, want hit %v", tt.id, chosen[tt.id-1].Description, tt.tests, got, tt.hit)
 		}
 	}
 	// A token of another case, or cut short, activates nothing; without a
@@ -324,6 +356,21 @@ func TestSwitchRun(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dir, "relative-marker")); err == nil {
 			t.Errorf("a relative marker path was written")
+		}
+	}
+}
+
+// noneEnv returns the switch's variable set to a well-formed token of no
+// mutant: a run of the original that watches no site.
+func noneEnv(t testing.TB, sw Switch, marker string) string {
+	t.Helper()
+	for {
+		tok, err := randomHex(tokenLen / 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(slices.Collect(maps.Values(sw.Tokens)), tok) && !slices.Contains(slices.Collect(maps.Values(sw.Refs)), tok) {
+			return sw.Var + "=" + tok + " " + marker
 		}
 	}
 }

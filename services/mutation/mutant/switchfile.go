@@ -163,18 +163,32 @@ func (n names) switchFile(pkgName string, sw Switch, ids []int, h *helpers, stub
 	if stub {
 		fmt.Fprintf(&b, "\nfunc %s(id int) int { return id }\n\nfunc %s(id int) uint { return 0 }\n\nfunc %s(ids ...int) int { return 0 }\n\nfunc %s(pairs ...int) int { return 0 }\n", m, off, sel, pick)
 	} else {
-		var cases strings.Builder
+		// One case per token, in an order that does not tell a mutant's
+		// token from its reference token.
+		type tokenCase struct {
+			digest, target string
+			id             int
+		}
+		var tcs []tokenCase
 		for _, id := range ids {
-			fmt.Fprintf(&cases, "\tcase %q:\n\t\t%s = %d\n", digest(sw.Tokens[id]), n.id("Active"), id)
+			tcs = append(tcs, tokenCase{digest(sw.Tokens[id]), n.id("Active"), id}, tokenCase{digest(sw.Refs[id]), n.id("Watch"), id})
+		}
+		slices.SortFunc(tcs, func(a, b tokenCase) int { return strings.Compare(a.digest, b.digest) })
+		var cases strings.Builder
+		for _, c := range tcs {
+			fmt.Fprintf(&cases, "\tcase %q:\n\t\t%s = %d\n", c.digest, c.target, c.id)
 		}
 		fmt.Fprintf(&b, `
 // The switch: the mutant this process runs, read once from %[1]s, lazily
 // (at the latest when the package initializes). Its value is "<token>
-// <marker path>"; only the SHA-256 digests of the tokens that activate a
-// mutant are known here.
+// <marker path>"; only the SHA-256 digests of the tokens are known here.
+// A mutant's token activates it; its reference token activates nothing
+// and watches its site. Either marks the site's first evaluation the same
+// way.
 var (
 	%[2]s %[3]s.Once
 	%[4]s int
+	%[20]s int
 	%[5]s string
 	%[6]s string
 	%[7]s uint32
@@ -190,7 +204,7 @@ func %[9]s() {
 	sum := %[12]s.Sum256([]byte(v[:%[11]d]))
 	switch %[13]s.EncodeToString(sum[:]) {
 %[14]s	}
-	if %[4]s != 0 {
+	if %[4]s != 0 || %[20]s != 0 {
 		%[5]s = v[:%[11]d]
 		if len(v) > %[11]d+1 && v[%[11]d+1] == '/' {
 			%[6]s = v[%[11]d+1:]
@@ -199,11 +213,11 @@ func %[9]s() {
 }
 
 // %[8]s returns the mutant this process runs (0 for none). The first time
-// the running mutant's own site asks, it appends the token to the marker
-// file: the site executed in this process.
+// the site of the mutant the process runs or watches asks, it appends the
+// token to the marker file: the site executed in this process.
 func %[8]s(id int) int {
 	%[2]s.Do(%[9]s)
-	if id == %[4]s && id != 0 && %[15]s.LoadUint32(&%[7]s) == 0 {
+	if id != 0 && (id == %[4]s || id == %[20]s) && %[15]s.LoadUint32(&%[7]s) == 0 {
 		%[16]s()
 	}
 	return %[4]s
@@ -253,7 +267,7 @@ func %[19]s(pairs ...int) int {
 }
 `, sw.Var, n.id("Once"), n.id("Sync"), n.id("Active"), n.id("Token"), n.id("Marker"), n.id("Hit"),
 			m, n.id("Load"), n.id("OS"), tokenLen, n.id("SHA"), n.id("Hex"), cases.String(), n.id("Atomic"),
-			n.id("Mark"), off, sel, pick)
+			n.id("Mark"), off, sel, pick, n.id("Watch"))
 	}
 	for _, x := range h.order {
 		body := n.helperBody(x.kind, x.from, slices.Sorted(maps.Keys(x.tos)), n.id("op"), n.id("x"), n.id("y"))

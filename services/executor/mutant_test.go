@@ -1,0 +1,280 @@
+package executor_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+)
+
+// modeSource is new code a patch adds; rolesSource a package-level map
+// with a line no test checks.
+const (
+	modeSource = `package calc
+
+// Mode returns the most frequent value of xs, the smallest on a tie, or 0
+// when xs is empty.
+func Mode(xs []float64) float64 {
+	counts := map[float64]int{}
+	best, n := 0.0, 0
+	for _, x := range xs {
+		counts[x]++
+		if c := counts[x]; c > n || c == n && x < best {
+			best, n = x, c
+		}
+	}
+	return best
+}
+`
+	rolesSource = `package calc
+
+var roles = map[string]bool{
+	"alice":   true,
+	"mallory": true,
+}
+
+// Admin reports whether name administers.
+func Admin(name string) bool { return roles[name] }
+`
+	// modeTests holds the honest tests and the ones that watch the gate's
+	// switch: the variable's value names the hit marker, which a mutant
+	// run writes once its site ran.
+	modeTests = `package calc
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestModePinned(t *testing.T) {
+	if got := Mode([]float64{3, 1, 3, 2}); got != 3 {
+		t.Fatalf("Mode = %v", got)
+	}
+	if got := Mode([]float64{1, 2}); got != 1 {
+		t.Fatalf("Mode = %v", got)
+	}
+}
+
+func TestModeNothing(t *testing.T) { Mode([]float64{3, 1, 3, 2}) }
+
+func TestModeWrong(t *testing.T) {
+	if got := Mode([]float64{1, 2}); got != 2 {
+		t.Fatalf("Mode = %v", got)
+	}
+}
+
+func TestModeWatches(t *testing.T) {
+	Mode([]float64{3, 1, 3, 2})
+	if marked() {
+		t.Fatal("changed")
+	}
+}
+
+func TestModeWantsTheMarker(t *testing.T) {
+	Mode([]float64{3, 1, 3, 2})
+	if switched() && !marked() {
+		t.Fatal("not changed")
+	}
+}
+
+func TestRolesAlice(t *testing.T) {
+	if !Admin("alice") {
+		t.Fatal("alice")
+	}
+}
+
+func TestRolesMallory(t *testing.T) {
+	if !Admin("mallory") {
+		t.Fatal("mallory")
+	}
+}
+
+func TestRolesWatches(t *testing.T) {
+	if marked() {
+		t.Fatal("changed")
+	}
+}
+
+func switched() bool {
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "SEALGATE_M_") {
+			return true
+		}
+	}
+	return false
+}
+
+func marked() bool {
+	for _, kv := range os.Environ() {
+		name, v, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "SEALGATE_M_") {
+			continue
+		}
+		if _, marker, ok := strings.Cut(v, " "); ok {
+			if _, err := os.Stat(marker); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+`
+)
+
+// TestGoMutantKillsAreAttributable runs real mutants of a schemata build:
+// a kill needs the test to fail with the mutant after its site ran and to
+// pass in the mutant's reference run, which marks the same site the same
+// way. A test that fails whenever the hit marker exists (in a code or a
+// data mutant's run) kills nothing: the mutant is unjudged when no other
+// test reaches it, survived when another test passes with it. A test that
+// fails when the marker is missing judges like any test. Honest tests
+// kill.
+func TestGoMutantKillsAreAttributable(t *testing.T) {
+	e, w := workspace(t, map[string]string{"calc/mode.go": modeSource, "calc/roles.go": rolesSource, "calc/mode_test.go": modeTests})
+	dir := filepath.Join(w.PristineDir(jobs.TreeOracle), "calc")
+	pkg := mutant.Package{Dir: dir, Files: map[string][]byte{}, Tests: map[string][]byte{}}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, en.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(en.Name(), "_test.go") {
+			pkg.Tests[en.Name()] = b
+		} else if strings.HasSuffix(en.Name(), ".go") {
+			pkg.Files[en.Name()] = b
+		}
+	}
+	lineOf := func(src, s string) int {
+		i := strings.Index(src, s)
+		if i < 0 {
+			t.Fatalf("no %q", s)
+		}
+		return strings.Count(src[:i], "\n") + 1
+	}
+	cmpLine, malloryLine := lineOf(modeSource, "c > n"), lineOf(rolesSource, `"mallory"`)
+	survey, err := mutant.Inspect(pkg, map[string][]int{"mode.go": {cmpLine}, "roles.go": {malloryLine}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sites []mutant.Site
+	for _, s := range survey.Sites {
+		if s.File == "mode.go" && s.Description == "> → >=" || s.File == "roles.go" && strings.HasPrefix(s.Description, "drop element") {
+			s.ID = len(sites) + 1
+			sites = append(sites, s)
+		}
+	}
+	if len(sites) != 2 {
+		t.Fatalf("sites %v of %v", sites, survey.Sites)
+	}
+	sw, err := mutant.NewSwitch([]int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := mutant.Schemata(pkg, sites, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string][]byte{}
+	for name, b := range out {
+		overlay["calc/"+name] = b
+	}
+	if err := w.Schemata(overlay); err != nil {
+		t.Fatal(err)
+	}
+	run := func(id int, tests ...string) *executor.Answer {
+		s := sites[id-1]
+		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: 120,
+			Mutation: &jobs.MutantRef{ID: id, Path: "calc/" + s.File, Line: s.Line, Operator: s.Operator, Description: s.Description,
+				Var: sw.Var, Token: sw.Tokens[id], Ref: sw.Refs[id]},
+			Targets: []jobs.Target{{Package: "./calc", ImportPath: "example.com/calc/calc", Tests: tests}}}
+		return e.Execute(context.Background(), w, spec)
+	}
+	for _, tc := range []struct {
+		name  string
+		id    int
+		tests []string
+		want  string
+	}{
+		{"a test that fails on the marker kills no code mutant", 1, []string{"TestModeWatches"}, jobs.OutcomeUnjudged},
+		{"an honest test kills beside it", 1, []string{"TestModeWatches", "TestModePinned"}, jobs.OutcomeKilled},
+		{"a test that asserts nothing", 1, []string{"TestModeNothing"}, jobs.OutcomeSurvived},
+		{"a test that fails unmutated judges nothing, though the mutant makes it pass", 1, []string{"TestModeWrong"}, jobs.OutcomeUnjudged},
+		{"a test that fails without the marker judges like any", 1, []string{"TestModeWantsTheMarker"}, jobs.OutcomeSurvived},
+		{"a test that fails on the marker kills no data mutant", 2, []string{"TestRolesWatches"}, jobs.OutcomeUnjudged},
+		{"a data mutant no honest test notices", 2, []string{"TestRolesWatches", "TestRolesAlice"}, jobs.OutcomeSurvived},
+		{"a data mutant a test notices", 2, []string{"TestRolesAlice", "TestRolesMallory"}, jobs.OutcomeKilled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := run(tc.id, tc.tests...)
+			if a.Detail.Outcome != tc.want {
+				t.Fatalf("%s, want %s: %s", a.Detail.Outcome, tc.want, a.Detail.Reason)
+			}
+			refs := 0
+			for _, r := range a.Detail.Runs {
+				if strings.HasPrefix(r.Verdict, "REFERENCE ") {
+					refs++
+				}
+			}
+			if tc.want == jobs.OutcomeKilled && (refs == 0 || !strings.Contains(a.Detail.Reason, "passes in the mutant's reference run")) {
+				t.Fatalf("a kill without a passing reference run: %s %+v", a.Detail.Reason, a.Detail.Runs)
+			}
+		})
+	}
+}
+
+// TestTestBinariesSeeTheTreeReadOnly: a test that writes into its tree
+// fails (a later test of the same process would otherwise judge by what
+// it wrote); a test that writes under t.TempDir passes.
+func TestTestBinariesSeeTheTreeReadOnly(t *testing.T) {
+	e, w := workspace(t, map[string]string{"calc/writes_test.go": `package calc
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWritesTheTree(t *testing.T) {
+	if err := os.WriteFile("report.golden", []byte("n=3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWritesTempDir(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "report.golden")
+	if err := os.WriteFile(p, []byte("n=3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != "n=3" {
+		t.Fatal(string(b), err)
+	}
+}
+`})
+	if e.Sandbox.Name() != "bwrap" {
+		t.Skip("the tree is read-only only under bwrap")
+	}
+	plan := w.Plan(&criteria.Criteria{Claims: []string{"go:./calc:TestWritesTheTree", "go:./calc:TestWritesTempDir"}, Limits: limits().Limits})
+	got := map[string]*executor.Answer{}
+	for _, s := range plan {
+		if s.Purpose == jobs.Claim && s.Side == jobs.Patch {
+			got[s.Claim] = e.Execute(context.Background(), w, s)
+		}
+	}
+	if a := got["go:./calc:TestWritesTheTree"]; a == nil || a.Detail.Outcome != jobs.OutcomeFail || a.Sandbox.Limits["tree"] != "read-only" {
+		t.Fatalf("a test writing into the tree: %+v", a)
+	}
+	if a := got["go:./calc:TestWritesTempDir"]; a == nil || a.Detail.Outcome != jobs.OutcomePass {
+		t.Fatalf("a test writing under t.TempDir: %+v", a)
+	}
+}
