@@ -22,6 +22,20 @@ import (
 // tests run real `go test` processes.
 func workspace(t *testing.T, files map[string]string) (*executor.Executor, *executor.Workspace) {
 	t.Helper()
+	return openWorkspace(t, files, false)
+}
+
+// workspaceWithHarness is workspace with the checkout's harness findings
+// cleared: the test files the patch adds run in every tree, as they would
+// if the checkout's harness rules missed them. It tests the executor's own
+// line of defence.
+func workspaceWithHarness(t *testing.T, files map[string]string) (*executor.Executor, *executor.Workspace) {
+	t.Helper()
+	return openWorkspace(t, files, true)
+}
+
+func openWorkspace(t *testing.T, files map[string]string, keepHarness bool) (*executor.Executor, *executor.Workspace) {
+	t.Helper()
 	if os.Getenv("TEST_SRCDIR") != "" || testing.Short() {
 		t.Skip("needs git and the go tool; not in -short")
 	}
@@ -43,6 +57,9 @@ func workspace(t *testing.T, files map[string]string) (*executor.Executor, *exec
 	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: repo.Base, PatchCommit: patch}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if keepHarness {
+		co.TestHarness, co.HarnessPackages = nil, nil
 	}
 	box, err := sandbox.New(ctx, sandbox.Config{Mode: sandbox.Auto})
 	if err != nil {
