@@ -211,28 +211,47 @@ const (
 
 // counterfactual compares a claim's patch-side outcome with its re-run
 // without the test support the patch changed: a different outcome means
-// the claim depends on what the patch changed of its own judge.
+// the claim depends on what the patch changed of its own judge. A re-run
+// that could not build or start is no evidence either way: the claim is
+// unverified, saying so apart.
 func (r *Run) counterfactual(c Claim) Claim {
 	cf := jobs.Spec{Purpose: jobs.Counterfactual, Side: jobs.Patch, Claim: c.ID}
-	if _, planned := r.Planned[cf.ID()]; !planned || c.Outcome == Unverified {
+	planned, ok := r.Planned[cf.ID()]
+	if !ok || c.Outcome == Unverified {
 		return c
 	}
 	patch, _ := r.SideOf(c.ID, jobs.Patch)
 	d := r.Done[cf.ID()]
-	var files []string
-	if r.Trees != nil {
-		files = r.Trees.Counterfactual
-	}
+	files := clip(restoredLabels(planned.Restore))
 	switch {
 	case d == nil:
 		c.Outcome, c.Class = Unverified, NotExecuted
-		c.Why = "its counterfactual run (test support the patch changed put back) never ran; " + c.Why
-	case patch != nil && d.Detail.Outcome != patch.Detail.Outcome:
+		c.Why = fmt.Sprintf("its counterfactual run (test support the patch changed put back: %s) never ran; %s", files, c.Why)
+	case patch != nil && d.Detail.Outcome == patch.Detail.Outcome:
+	case d.Detail.Outcome == jobs.OutcomeUnrunnable || d.Detail.Outcome == jobs.OutcomeNotRun:
+		c.Outcome, c.Class = Unverified, Unrunnable
+		c.Why = fmt.Sprintf("its counterfactual run, with the test support the patch changed put back (%s), did not build or run (%s): that is no evidence the claim depends on them, nor that it does not; %s",
+			files, d.Detail.Reason, c.Why)
+	case patch != nil:
 		c.Outcome, c.Class = Unverified, Invalid
 		c.Why = fmt.Sprintf("it depends on test support the patch changed (%s): with it put back the claim is %s on the patch, with the patch's %s; %s",
-			clip(files), d.Detail.Outcome, patch.Detail.Outcome, c.Why)
+			files, d.Detail.Outcome, patch.Detail.Outcome, c.Why)
 	}
 	return c
+}
+
+// restoredLabels names what a counterfactual run put back: a file, or a
+// declaration "file#name" as "file (name)". Sorted.
+func restoredLabels(restore []string) []string {
+	var out []string
+	for _, f := range restore {
+		if file, name, ok := strings.Cut(f, "#"); ok {
+			f = file + " (" + name + ")"
+		}
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // EditedOf returns the answered runs of the patch's version of a test the

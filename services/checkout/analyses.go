@@ -60,6 +60,9 @@ func (c *Checkout) inspect(ctx context.Context) error {
 		return err
 	}
 	c.inspectGoSupport(patchGo)
+	if err := c.inspectGoDecls(ctx); err != nil {
+		return err
+	}
 	if err := c.inspectPythonSupport(ctx); err != nil {
 		return err
 	}
@@ -155,6 +158,7 @@ func (c *Checkout) inspectGoHarness(ctx context.Context, patchGo map[string][]by
 // (inspect.GoImportGraph).
 func (c *Checkout) inspectGoSupport(patchGo map[string][]byte) {
 	g := inspect.GoImportGraph(patchGo)
+	c.goSupport = g
 	c.TestOnlyPackages = nil
 	for _, d := range g.TestOnly {
 		c.TestOnlyPackages = append(c.TestOnlyPackages, goPackage(d+"/x"))
@@ -207,7 +211,7 @@ func (c *Checkout) inspectData(patchGo map[string][]byte) {
 	found, referenced := inspect.DataFindings(data, refs)
 	c.Findings = append(c.Findings, found...)
 	c.DataReferenced = referenced
-	c.Counterfactual = append(c.Counterfactual, data...)
+	c.Counterfactual = append(c.Counterfactual, c.testData(data)...)
 }
 
 // isPy reports a Python source file by its name.

@@ -551,12 +551,15 @@ func (w *Workspace) HarnessDrops(dir string) []string {
 }
 
 // counterfactual plans, when the patch changes test support outside the
-// test files (helpers only tests use, golden files, fixtures), one re-run
-// of the claim's patch-side job with all of it put back to the baseline's:
-// a claim whose outcome changes depends on what the patch changed of its
-// own judge. The baseline side already runs with the baseline's versions.
+// test files (helpers only tests use, in packages of their own or beside
+// the code under test, golden files, fixtures), one re-run of the claim's
+// patch-side job with all of it put back to the baseline's
+// (checkout.Checkout.CounterfactualFor): a claim whose outcome changes
+// depends on what the patch changed of its own judge. The baseline side
+// already runs with the baseline's versions.
 func (w *Workspace) counterfactual(claim string, specs []*jobs.Spec) []*jobs.Spec {
-	if len(w.co.Counterfactual) == 0 {
+	restore := w.co.CounterfactualFor(claim)
+	if len(restore) == 0 {
 		return nil
 	}
 	for _, s := range specs {
@@ -569,7 +572,7 @@ func (w *Workspace) counterfactual(claim string, specs []*jobs.Spec) []*jobs.Spe
 		}
 		cf := *p
 		cf.Purpose, cf.Then = jobs.Counterfactual, nil
-		cf.Restore = slices.Clone(w.co.Counterfactual)
+		cf.Restore = restore
 		return []*jobs.Spec{&cf}
 	}
 	return nil

@@ -1,0 +1,186 @@
+package checkout
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/services/checkout/inspect"
+	"github.com/sealgate/sealgate/services/checkout/splice"
+	"github.com/sealgate/sealgate/services/checkout/tree"
+)
+
+// Test support the counterfactual oracle puts back lives in three shapes:
+// whole files (a package only tests import, a non-test file importing
+// testing, test data), and declarations of a non-test file beside the code
+// under test that only tests reach (an assertion helper in calc/near.go).
+// For the last the counterfactual lays the baseline's version of each such
+// declaration the patch changed over the patch's file (splice.Restore),
+// leaving the code under test in the same file as the patch has it.
+
+// inspectGoDecls finds, in the changed non-test Go files of packages that
+// are production code (a test-only package is test support whole), the
+// declarations the patch changed that only tests reach
+// (inspect.GoTestSupport.TestOnlyDecls): each is a finding of rule
+// inspect.RuleTestSupport and an entry "file#name" of CounterfactualDecls.
+// A declaration the baseline lacks is not one: no baseline test can use
+// it, and a new test that does proves nothing on the baseline without it.
+func (c *Checkout) inspectGoDecls(ctx context.Context) error {
+	g := c.goSupport
+	dirs := map[string][]string{} // dir → changed non-test Go files
+	for _, ch := range c.Changes {
+		if ch.Class != ClassSource || Language(ch.Path) != LangGo || ch.Kind == Deleted || isGoTestFile(ch.Path) {
+			continue
+		}
+		if e, ok := c.Patch.Lookup(ch.Path); !ok || e.Mode == tree.ModeSymlink {
+			continue
+		}
+		dir := path.Dir(ch.Path)
+		if _, testOnly := slices.BinarySearch(g.TestOnly, dir); testOnly {
+			continue
+		}
+		dirs[dir] = append(dirs[dir], ch.Path)
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		decls, ok := g.TestOnlyDecls(dir)
+		if !ok || len(decls) == 0 {
+			continue
+		}
+		base, err := c.baselineDecls(ctx, dir)
+		if err != nil {
+			return err
+		}
+		patched, err := c.Patch.ReadFiles(ctx, dirs[dir])
+		if err != nil {
+			return fmt.Errorf("checkout: read the patch's Go sources: %w", err)
+		}
+		texts := map[string]map[string]string{}
+		for _, f := range dirs[dir] {
+			texts[f], _ = splice.Decls(patched[f]) // unparsable: nothing to compare
+		}
+		for _, d := range decls {
+			pt, changed := texts[d.File]
+			if !changed {
+				continue
+			}
+			bt, inBase := base[d.Name]
+			if !inBase || pt[d.Name] == bt {
+				continue
+			}
+			c.CounterfactualDecls = append(c.CounterfactualDecls, d.File+"#"+d.Name)
+			c.Findings = append(c.Findings, inspect.Finding{Rule: inspect.RuleTestSupport, File: d.File, Line: d.Line,
+				What: fmt.Sprintf("%s is declared beside the code under test, but no production code reaches it, only tests: it is test support, and the patch changes it", d.Key())})
+		}
+	}
+	slices.Sort(c.CounterfactualDecls)
+	return nil
+}
+
+// baselineDecls reads the package-level declarations of the baseline's
+// non-test Go files of dir, by name (splice.Decls). A file that does not
+// parse declares nothing.
+func (c *Checkout) baselineDecls(ctx context.Context, dir string) (map[string]string, error) {
+	var files []string
+	for _, e := range c.Baseline.Entries() {
+		if path.Dir(e.Path) == dir && strings.HasSuffix(e.Path, ".go") && !isGoTestFile(e.Path) && e.Mode != tree.ModeSymlink {
+			files = append(files, e.Path)
+		}
+	}
+	srcs, err := c.Baseline.ReadFiles(ctx, files)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		decls, err := splice.Decls(srcs[f])
+		if err != nil {
+			continue
+		}
+		for name, text := range decls {
+			if _, dup := out[name]; !dup {
+				out[name] = text
+			}
+		}
+	}
+	return out, nil
+}
+
+// testData returns the changed data files of data that are test support:
+// those no production code uses. A file a declaration production reaches
+// embeds or names (inspect.GoTestSupport.ProductionData), or that a
+// non-test Python source names, is production data: the patch's change to
+// it is judged as code (mutated), not put back, and a new one the
+// package embeds is not removed from under its build.
+func (c *Checkout) testData(data []string) []string {
+	prod := c.goSupport.ProductionData(data)
+	_, pyRefs := inspect.DataFindings(data, c.pythonRefs)
+	var out []string
+	for _, p := range data {
+		if _, ok := prod[p]; ok || slices.Contains(pyRefs, p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// CounterfactualFor returns what the counterfactual oracle puts back to
+// judge claim (as criteria hold it): every file of Counterfactual and
+// every declaration of CounterfactualDecls, except, for a Go claim, the
+// files of the claim's own package when it is a test-only package (see
+// TestOnlyPackages): a helper package only other packages' tests import
+// is the code under test of its own tests. Sorted.
+func (c *Checkout) CounterfactualFor(claim string) []string {
+	own := ""
+	if rest, ok := strings.CutPrefix(claim, "go:"); ok {
+		pkg, _, _ := strings.Cut(rest, ":")
+		own = path.Clean(strings.TrimPrefix(pkg, "./"))
+	}
+	var out []string
+	for _, f := range c.Counterfactual {
+		if own != "" && strings.HasSuffix(f, ".go") && path.Dir(f) == own && slices.Contains(c.TestOnlyPackages, goPackage(f)) {
+			continue
+		}
+		out = append(out, f)
+	}
+	out = append(out, c.CounterfactualDecls...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// inspectHarnessReach judges, in every package directory with a Go test
+// file of TestHarness, whether that harness uses what the baseline's test
+// files declare (inspect.GoHarnessReach).
+func (c *Checkout) inspectHarnessReach(ctx context.Context) error {
+	dirs := map[string][]string{}
+	for _, f := range c.TestHarness {
+		if isGoTestFile(f) {
+			dirs[path.Dir(f)] = append(dirs[path.Dir(f)], f)
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		patched, err := goTestFilesOf(ctx, c.Patch, dir)
+		if err != nil {
+			return fmt.Errorf("checkout: read the patch's Go test files: %w", err)
+		}
+		base, err := goTestFilesOf(ctx, c.Baseline, dir)
+		if err != nil {
+			return fmt.Errorf("checkout: read the baseline's Go test files: %w", err)
+		}
+		var tests []inspect.Version
+		for _, p := range slices.Sorted(maps.Keys(patched)) {
+			tests = append(tests, inspect.Version{Path: p, Patch: patched[p], Base: base[p], Changed: true})
+		}
+		for _, p := range slices.Sorted(maps.Keys(base)) {
+			if _, ok := patched[p]; !ok {
+				tests = append(tests, inspect.Version{Path: p, Base: base[p]})
+			}
+		}
+		c.Findings = append(c.Findings, inspect.GoHarnessReach(tests, dirs[dir])...)
+	}
+	c.Findings = inspect.Sort(c.Findings)
+	return nil
+}

@@ -1,0 +1,87 @@
+package checkout
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/services/checkout/inspect"
+)
+
+// helperModule commits a module whose tests compare with helpers: a
+// package internal/check only calc's test imports, and near, a helper in
+// a non-test file of calc itself.
+func helperModule(r *testRepo) string {
+	r.write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	r.write("calc/median.go", "package calc\n\n// Median is the API.\nfunc Median(xs []float64) float64 { return xs[len(xs)/2] }\n")
+	r.write("calc/near.go", "package calc\n\nimport \"math\"\n\nfunc near(got, want float64) bool { return math.Abs(got-want) <= 1e-9 }\n")
+	r.write("calc/median_test.go", "package calc\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/internal/check\"\n)\n\nfunc TestMedian(t *testing.T) {\n\tif !near(Median([]float64{1, 2}), 1.5) || !check.Near(Median([]float64{1, 2}), 1.5) {\n\t\tt.Fail()\n\t}\n}\n")
+	r.write("internal/check/check.go", "package check\n\nimport \"math\"\n\n// Near compares.\nfunc Near(got, want float64) bool { return math.Abs(got-want) <= 1e-9 }\n")
+	return r.commit("base")
+}
+
+// TestSupportWithTestsOfItsOwn: a loosened helper package that brings a
+// test of its own is still test support of calc's claims (not of its own
+// tests' claims); a loosened helper beside the code under test is put back
+// declaration by declaration.
+func TestSupportWithTestsOfItsOwn(t *testing.T) {
+	r := newTestRepo(t)
+	base := helperModule(r)
+	r.write("internal/check/check.go", "package check\n\nimport \"math\"\n\n// Near compares.\nfunc Near(got, want float64) bool { return math.Abs(got-want) <= 3.75 }\n")
+	r.write("internal/check/check_test.go", "package check\n\nimport \"testing\"\n\nfunc TestNear(t *testing.T) {\n\tif !Near(0, 3.75) {\n\t\tt.Fail()\n\t}\n}\n")
+	r.write("calc/near.go", "package calc\n\nimport \"math\"\n\nfunc near(got, want float64) bool { return math.Abs(got-want) <= 3.75 }\n\nfunc nearer(got, want float64) bool { return got == want }\n")
+	attack := r.commit("attack")
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: attack})
+	if want := []string{"internal/check/check.go"}; !reflect.DeepEqual(c.Counterfactual, want) {
+		t.Fatalf("counterfactual %q, want %q", c.Counterfactual, want)
+	}
+	if want := []string{"calc/near.go#near"}; !reflect.DeepEqual(c.CounterfactualDecls, want) {
+		t.Fatalf("counterfactual declarations %q, want %q", c.CounterfactualDecls, want)
+	}
+	wantPrefixes(t, "support findings", findings(c, inspect.RuleTestSupport),
+		"calc/near.go:5: func near is declared beside the code under test, but no production code reaches it",
+		"internal/check/check.go: package ./internal/check is imported only by test files")
+	if got, want := c.CounterfactualFor("go:./calc:TestMedian"), []string{"calc/near.go#near", "internal/check/check.go"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("counterfactual of TestMedian %q, want %q", got, want)
+	}
+	// check is the code under test of its own tests.
+	if got, want := c.CounterfactualFor("go:./internal/check:TestNear"), []string{"calc/near.go#near"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("counterfactual of TestNear %q, want %q", got, want)
+	}
+
+	// The honest twin: a fix of Median that also uses near in the code
+	// makes near code under test: nothing beside it is put back.
+	r.git("checkout", "-q", base)
+	r.write("calc/median.go", "package calc\n\n// Median is the API.\nfunc Median(xs []float64) float64 {\n\tif len(xs)%2 == 0 && near(xs[0], xs[1]) {\n\t\treturn xs[0]\n\t}\n\treturn (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2\n}\n")
+	r.write("calc/near.go", "package calc\n\nimport \"math\"\n\nfunc near(got, want float64) bool { return math.Abs(got-want) < 1e-9 }\n")
+	honest := r.commit("honest")
+	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: honest})
+	if len(c.Counterfactual)+len(c.CounterfactualDecls) != 0 || len(c.FindingsOf(inspect.RuleTestSupport)) != 0 {
+		t.Fatalf("an honest fix has counterfactual %q %q, findings %q", c.Counterfactual, c.CounterfactualDecls, c.Findings)
+	}
+}
+
+// TestProductionDataIsNotPutBack: a new data file production code embeds
+// (with the code that reads it) is judged as code, not put back by the
+// counterfactual, which would leave the package unbuildable; a golden
+// file only a test reads, and one embedded into a variable only tests
+// use, are test support.
+func TestProductionDataIsNotPutBack(t *testing.T) {
+	r := newTestRepo(t)
+	base := helperModule(r)
+	r.write("calc/units.go", "package calc\n\nimport (\n\t_ \"embed\"\n\t\"strings\"\n)\n\n//go:embed units.txt\nvar unitList string\n\n// Units lists the units.\nfunc Units() []string { return strings.Fields(unitList) }\n\n//go:embed golden/embedded.txt\nvar expected string\n")
+	r.write("calc/units.txt", "m\nkg\n")
+	r.write("calc/golden/median.txt", "1.5\n")
+	r.write("calc/golden/embedded.txt", "1.5\n")
+	patched := r.commit("patch")
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: patched})
+	if want := []string{"calc/golden/embedded.txt", "calc/golden/median.txt"}; !reflect.DeepEqual(c.Counterfactual, want) {
+		t.Fatalf("counterfactual %q, want %q", c.Counterfactual, want)
+	}
+	if want := []string{"calc/golden/embedded.txt", "calc/units.txt"}; !reflect.DeepEqual(c.DataReferenced, want) {
+		t.Fatalf("referenced data %q, want %q", c.DataReferenced, want)
+	}
+	if got := c.CounterfactualFor("go:./calc:TestUnits"); strings.Contains(strings.Join(got, " "), "units.txt") {
+		t.Fatalf("the counterfactual of TestUnits puts back production data: %q", got)
+	}
+}
