@@ -171,10 +171,10 @@ func TestCounterfactualPutsBackAHelperBesideTheCode(t *testing.T) {
 func TestCounterfactualKeepsProductionData(t *testing.T) {
 	const claim = "go:./calc:TestUnits"
 	e, w, co := workspaceOn(t, nil, map[string]string{
-		"calc/median.go": honestMedian,
-		"calc/units.go":  "package calc\n\nimport (\n\t_ \"embed\"\n\t\"strings\"\n)\n\n//go:embed units.txt\nvar unitList string\n\n// Units lists the units.\nfunc Units() []string { return strings.Fields(unitList) }\n",
-		"calc/units.txt": "m\nkg\n",
-		"calc/units_test.go": "package calc\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestUnits(t *testing.T) {\n\tb, err := os.ReadFile(\"golden/units.txt\")\n\tif err != nil || strings.Join(Units(), \" \") != strings.TrimSpace(string(b)) {\n\t\tt.Fatal(Units(), string(b), err)\n\t}\n}\n",
+		"calc/median.go":        honestMedian,
+		"calc/units.go":         "package calc\n\nimport (\n\t_ \"embed\"\n\t\"strings\"\n)\n\n//go:embed units.txt\nvar unitList string\n\n// Units lists the units.\nfunc Units() []string { return strings.Fields(unitList) }\n",
+		"calc/units.txt":        "m\nkg\n",
+		"calc/units_test.go":    "package calc\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestUnits(t *testing.T) {\n\tb, err := os.ReadFile(\"golden/units.txt\")\n\tif err != nil || strings.Join(Units(), \" \") != strings.TrimSpace(string(b)) {\n\t\tt.Fatal(Units(), string(b), err)\n\t}\n}\n",
 		"calc/golden/units.txt": "m kg\n",
 	})
 	if !slices.Equal(co.Counterfactual, []string{"calc/golden/units.txt"}) {

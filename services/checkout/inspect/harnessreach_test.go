@@ -42,9 +42,9 @@ func TestGoHarnessReach(t *testing.T) {
 			want: []string{"calc/zz_test.go:3: init through loosen, which runs before the tests, uses cases"},
 		},
 		{
-			name: "attack: a baseline file gains an init rewriting its own table",
+			name:  "attack: a baseline file gains an init rewriting its own table",
 			files: []Version{{Path: "calc/half_test.go", Base: []byte(reachBase), Patch: []byte(reachBase + "\nfunc init() { cases[0].in = 2 }\n"), Changed: true}},
-			want: []string{"calc/half_test.go:19: init, which runs before the tests, uses cases"},
+			want:  []string{"calc/half_test.go:19: init, which runs before the tests, uses cases"},
 		},
 		{
 			name: "honest: TestMain with a local that shadows a baseline name",

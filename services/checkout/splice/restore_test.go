@@ -81,7 +81,7 @@ func TestRestorePutsBackTheHelperAlone(t *testing.T) {
 	}
 	s := string(out)
 	for _, must := range []string{
-		"return (s[n/2-1] + s[n/2]) / 2", // the fix stays
+		"return (s[n/2-1] + s[n/2]) / 2",  // the fix stays
 		"math.Abs(got-want) <= tolerance", // the helper is the baseline's
 		"var tolerance = 1e-9",
 		"pair  struct{ a, b float64 }",
