@@ -178,6 +178,15 @@ type Evidence struct {
 	// Overfitting: changed conditions or returned values built from the
 	// claim tests' own literals, "file:line: what".
 	Overfitting []string
+	// Harness: the patch's test files that control their package's test
+	// harness (TestMain, init, code run at package initialization), each
+	// saying what and how the judged runs did without it: the rule fired,
+	// which every verdict records. Not a gap by itself.
+	Harness []string
+	// HarnessReach: such harness that uses what the baseline's test files
+	// declare (their tables, helpers), "file:line: what": the tests the
+	// patch would merge are not the ones that judged it.
+	HarnessReach []string
 	// Unjudgeable: content of the patch (or the baseline) the gate did not
 	// materialize, each saying what and where. What ran is not the patch, so nothing
 	// measured decides: the verdict is INCONCLUSIVE naming these, even
@@ -343,6 +352,11 @@ func Decide(p Policy, e Evidence) Verdict {
 		gaps = append(gaps, fmt.Sprintf("the patch special-cases the test's inputs: %s", clip(sorted(e.Overfitting))))
 		step(FixCode, sorted(e.Overfitting)[0])
 	}
+	if len(e.HarnessReach) > 0 {
+		reach := sorted(e.HarnessReach)
+		gaps = append(gaps, fmt.Sprintf("the patch's test harness reaches into the baseline's tests, so the tests it would merge are not the ones that judged it: %s", clip(reach)))
+		step(HumanReviewTestEdit, reach[0])
+	}
 	for _, d := range sorted(e.Dependencies) {
 		gaps = append(gaps, "the module dependencies could not be downloaded: "+d)
 	}
@@ -440,9 +454,19 @@ func Decide(p Policy, e Evidence) Verdict {
 		}
 	}
 
+	// Rules that fired without deciding: recorded after the findings
+	// (and, in a MERGE, in its reason).
+	var notes []string
+	if len(e.Harness) > 0 {
+		notes = append(notes, harnessNote(e.Harness))
+	}
+
 	v := Verdict{ClaimsFixed: fixed, WilsonLower: lower, NextSteps: dedupe(steps)}
 	v.FixProven = len(fixed) > 0 && !unsettled
 	v.Reasons = append(append([]string{}, blocks...), gaps...)
+	if len(v.Reasons) > 0 {
+		v.Reasons = append(v.Reasons, notes...)
+	}
 	switch {
 	case len(e.Unjudgeable) > 0:
 		// Evidence from trees that are not the patch's proves nothing
@@ -461,8 +485,17 @@ func Decide(p Policy, e Evidence) Verdict {
 	default:
 		v.Decision = Merge
 		v.Reason = mergeReason(p, e, fixed, lower)
+		for _, n := range notes {
+			v.Reason += "; " + n
+		}
 	}
 	return v
+}
+
+// harnessNote says which test files of the patch control the harness and
+// that the judged runs did without them.
+func harnessNote(harness []string) string {
+	return fmt.Sprintf("the patch's test harness was left out of every judged run (the claims and the suite ran without it): %s", clip(sorted(harness)))
 }
 
 func mergeReason(p Policy, e Evidence, fixed []string, lower *float64) string {

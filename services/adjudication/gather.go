@@ -178,8 +178,11 @@ func (r *Run) Gather(missing []string) Evidence {
 				e.Probes = append(e.Probes, at+": "+f.Detail)
 			case findingOverfitting:
 				e.Overfitting = append(e.Overfitting, at+": "+f.Detail)
+			case findingHarnessReach:
+				e.HarnessReach = append(e.HarnessReach, at+": "+f.Detail)
 			}
 		}
+		e.Harness = r.harness()
 	}
 	for _, c := range r.Claims() {
 		deadline := len(missing) > 0
@@ -205,9 +208,38 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 // The findings of the checkout's analyses the decision reads (rules of
 // services/checkout/inspect, by their stable names).
 const (
-	findingProbe       = "probe"
-	findingOverfitting = "overfitting"
+	findingProbe        = "probe"
+	findingOverfitting  = "overfitting"
+	findingTestHarness  = "test-harness"
+	findingHarnessReach = "harness-reach"
 )
+
+// harness lists the test files with a test-harness finding, each with
+// what it declares and how the judged runs did without it: a file the
+// patch adds is dropped from them; a baseline test file it changes is put
+// back as the baseline has it.
+func (r *Run) harness() []string {
+	whats := map[string][]string{}
+	for _, f := range r.Trees.Findings {
+		if f.Rule != findingTestHarness {
+			continue
+		}
+		what := f.Detail
+		if f.Line > 0 {
+			what = fmt.Sprintf("line %d %s", f.Line, f.Detail)
+		}
+		whats[f.Path] = append(whats[f.Path], what)
+	}
+	var out []string
+	for _, file := range slices.Sorted(maps.Keys(whats)) {
+		how := "no judged run compiles it"
+		if slices.Contains(r.Trees.OracleRestored, file) {
+			how = "every judged run has the baseline's version of it"
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s", file, clip(whats[file]), how))
+	}
+	return out
+}
 
 // counterfactual compares a claim's patch-side outcome with its re-run
 // without the test support the patch changed: a different outcome means
@@ -316,6 +348,9 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	c.Why = fmt.Sprintf("baseline %s (%s); patch %s (%s)", base.Detail.Outcome, base.Detail.Reason, patch.Detail.Outcome, patch.Detail.Reason)
 	if patch.Spec.Tree == jobs.TreeOracle && r.Trees != nil && len(r.Trees.OracleRestored) > 0 {
 		c.Why += fmt.Sprintf("; judged by the baseline's test files: the patch's changes to %s were put back", strings.Join(r.Trees.OracleRestored, ", "))
+	}
+	if len(patch.Spec.Drop) > 0 {
+		c.Why += fmt.Sprintf("; judged without the patch's %s, which control(s) the test harness (TestMain, init or code run at package initialization): no judged run compiles them", strings.Join(patch.Spec.Drop, ", "))
 	}
 	if data := r.restoredData(id); c.Outcome == Refuted && patch.Detail.Outcome == jobs.OutcomeFail && len(data) > 0 {
 		// The claim fails on the patch where the oracle put back test data

@@ -85,3 +85,26 @@ func TestProductionDataIsNotPutBack(t *testing.T) {
 		t.Fatalf("the counterfactual of TestUnits puts back production data: %q", got)
 	}
 }
+
+// TestHarnessReachesTheBaseline: a new test file whose initializer
+// rewrites the baseline's table is harness that reaches into the
+// baseline's tests; a new TestMain that keeps to its own names is harness
+// that does not.
+func TestHarnessReachesTheBaseline(t *testing.T) {
+	r := newTestRepo(t)
+	base := goModule(r)
+	r.write("calc/zz_test.go", "package calc\n\nvar _ = func() bool {\n\tcases[0].want = 2\n\treturn true\n}()\n")
+	attack := r.commit("attack")
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: attack})
+	wantPrefixes(t, "harness reach", findings(c, inspect.RuleHarnessReach),
+		"calc/zz_test.go:4: the initializer of var _, which runs before the tests, uses cases, which the baseline's test files declare")
+
+	r.git("checkout", "-q", base)
+	r.remove("calc/zz_test.go")
+	r.write("calc/main_test.go", "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tcases := m.Run()\n\tos.Exit(cases)\n}\n")
+	honest := r.commit("honest")
+	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: honest})
+	if len(c.FindingsOf(inspect.RuleTestHarness)) == 0 || len(c.FindingsOf(inspect.RuleHarnessReach)) != 0 {
+		t.Fatalf("harness %q, reach %q", findings(c, inspect.RuleTestHarness), findings(c, inspect.RuleHarnessReach))
+	}
+}
