@@ -168,7 +168,12 @@ func (r *Run) Gather(missing []string) Evidence {
 		for _, u := range r.Trees.Unjudgeable {
 			e.Unjudgeable = append(e.Unjudgeable, u.Why)
 		}
+		judged := r.Claims()
 		for _, f := range r.Trees.Findings {
+			if f.Claim != "" && !slices.Contains(judged, f.Claim) {
+				// About a test discovery may have proposed and did not.
+				continue
+			}
 			at := f.Path
 			if f.Line > 0 {
 				at = fmt.Sprintf("%s:%d", f.Path, f.Line)

@@ -557,7 +557,11 @@ func (c *Checkout) goOverfitting(ctx context.Context, claims []string) ([]inspec
 		}
 		lits, ok := inspect.GoTestLits(all, test)
 		if !ok {
-			continue
+			// A test the patch adds to a baseline test file runs spliced
+			// beside that file's baseline tests: read it from the patch.
+			if lits, ok = c.patchTestLits(ctx, dir, test); !ok {
+				continue
+			}
 		}
 		for i, p := range paths {
 			out = append(out, inspect.Overfitting(cl, p, sides[i].decisions, lits, sides[i].baseLits)...)

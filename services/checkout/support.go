@@ -184,3 +184,67 @@ func (c *Checkout) inspectHarnessReach(ctx context.Context) error {
 	c.Findings = inspect.Sort(c.Findings)
 	return nil
 }
+
+// DiscoveryCandidates returns, as Go claims ("go:./calc:TestX", sorted),
+// every test discovery may propose when no claim was sealed: the tests of
+// the packages that hold a changed Go file, and of each directory at or
+// above a changed file of another kind (a package embedding changed data),
+// as the patch side judges them (the oracle's test files, and the tests
+// the patch adds to baseline test files). The claim-based rules judge them
+// all before discovery has run; the verdict keeps what concerns the
+// claims discovery found.
+func (c *Checkout) DiscoveryCandidates(ctx context.Context) ([]string, error) {
+	dirs := map[string]bool{}
+	for _, ch := range c.Changes {
+		dir := path.Dir(ch.Path)
+		if strings.HasSuffix(ch.Path, ".go") {
+			dirs[dir] = true
+			continue
+		}
+		for d := dir; ; d = path.Dir(d) {
+			dirs[d] = true
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
+	var out []string
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		for _, t := range []*tree.Tree{c.Oracle, c.Patch} {
+			files, err := goTestFilesOf(ctx, t, dir)
+			if err != nil {
+				return nil, fmt.Errorf("checkout: read the Go test files of %s: %w", dir, err)
+			}
+			for _, src := range files {
+				names, err := TestFuncs(src)
+				if err != nil {
+					continue
+				}
+				for _, n := range names {
+					out = append(out, "go:"+goPackage(dir+"/x")+":"+n)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// patchTestLits reads the literals of test (inspect.GoTestLits) from the
+// patch's Go test files of dir, when the patch adds it to a baseline test
+// file (Deferred): the oracle has that file's baseline version, which
+// does not declare it.
+func (c *Checkout) patchTestLits(ctx context.Context, dir, test string) ([]inspect.Lit, bool) {
+	if !slices.ContainsFunc(c.Deferred, func(d Deferred) bool { return d.Test == test && path.Dir(d.File) == dir && isGoTestFile(d.File) }) {
+		return nil, false
+	}
+	files, err := goTestFilesOf(ctx, c.Patch, dir)
+	if err != nil {
+		return nil, false
+	}
+	var all [][]byte
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		all = append(all, files[p])
+	}
+	return inspect.GoTestLits(all, test)
+}

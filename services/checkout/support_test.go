@@ -108,3 +108,21 @@ func TestHarnessReachesTheBaseline(t *testing.T) {
 		t.Fatalf("harness %q, reach %q", findings(c, inspect.RuleTestHarness), findings(c, inspect.RuleHarnessReach))
 	}
 }
+
+// TestOverfittingOfATestAddedToABaselineFile: a test the patch adds to a
+// baseline test file runs spliced beside that file's baseline tests; its
+// inputs are read from the patch, so special cases for them are found.
+func TestOverfittingOfATestAddedToABaselineFile(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	r.write("calc/add.go", "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
+	r.write("calc/add_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) {}\n")
+	base := r.commit("base")
+	r.write("calc/add.go", "package calc\n\nfunc Add(a, b int) int {\n\tif a == 17 && b == 4 {\n\t\treturn 21\n\t}\n\treturn a - b\n}\n")
+	r.write("calc/add_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) {}\n\nfunc TestAdd(t *testing.T) {\n\tif Add(17, 4) != 21 {\n\t\tt.Fatal(\"Add\")\n\t}\n}\n")
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit("special")})
+	found, err := c.Overfitting(t.Context(), []string{"go:./calc:TestAdd"})
+	if err != nil || len(found) == 0 || !strings.Contains(found[0].What, "special-cases the test's inputs") {
+		t.Fatalf("overfitting %q (%v)", found, err)
+	}
+}

@@ -216,3 +216,56 @@ func sorted(xs []float64) []float64 {
 	return s
 }
 `
+
+// TestDiscoveredClaimsGetTheClaimRules: without claims, the claim
+// discovery proposes (TestMedian, fixed by a loosened helper beside the
+// code) is planned with its counterfactual, as a sealed claim is, and the
+// counterfactual fails; the lines the baseline's tests ran are measured on
+// the baseline for every test of the measured package, so lost coverage
+// is judged for whatever discovery proposes.
+func TestDiscoveredClaimsGetTheClaimRules(t *testing.T) {
+	e, w, _ := workspaceOn(t, map[string]string{"calc/near.go": near("1e-9", ""), "calc/median_test.go": nearMedianTest},
+		map[string]string{"calc/near.go": near("3.75", "")})
+	c := &criteria.Criteria{DiscoverClaims: true, CoverageFloor: 1, StrengthFloor: 0.75, StrengthConfidence: 0.8, Limits: limits().Limits}
+	ctx := context.Background()
+	planned := map[string]*jobs.Spec{}
+	done := map[string]*jobs.Done{}
+	var baseCover *jobs.Spec
+	for _, s := range w.Plan(c) {
+		planned[s.ID()] = s
+		switch {
+		case s.Purpose == jobs.Discovery || s.Purpose == jobs.Modules:
+			a := e.Execute(ctx, w, s)
+			done[s.ID()] = &jobs.Done{Spec: s, Detail: &a.Detail, Cases: a.Cases}
+		case s.Purpose == jobs.Coverage && s.Side == jobs.Baseline:
+			baseCover = s
+		}
+	}
+	if baseCover == nil || !slices.Contains(baseCover.Tests, "TestMedian") || !slices.Contains(baseCover.Tests, "TestClamp") {
+		t.Fatalf("baseline coverage without claims: %+v", baseCover)
+	}
+	due := jobs.Due(planned, done, nil)
+	specs := w.PlanDue(c, due, planned, done, nil)
+	var cf *jobs.Spec
+	var ids []string
+	for _, s := range specs {
+		ids = append(ids, s.ID())
+		if s.Purpose == jobs.Counterfactual {
+			cf = s
+		}
+	}
+	const claim = "go:./calc:TestMedian"
+	if !slices.Contains(ids, "claim/baseline/"+claim) || !slices.Contains(ids, "claim/patch/"+claim) || cf == nil || cf.Claim != claim {
+		t.Fatalf("planned for the discovered claims: %q", ids)
+	}
+	if a := e.Execute(ctx, w, cf); a.Detail.Outcome != jobs.OutcomeFail {
+		t.Fatalf("counterfactual %s: %s", a.Detail.Outcome, a.Detail.Reason)
+	}
+	// Planned once: nothing more is due for it.
+	for _, s := range specs {
+		planned[s.ID()] = s
+	}
+	if again := w.PlanDue(c, jobs.Due(planned, done, nil), planned, done, nil); len(again) != 0 {
+		t.Fatalf("planned again: %v", again)
+	}
+}

@@ -471,9 +471,11 @@ func Due(planned map[string]*Spec, done map[string]*Done, reached []string) []st
 		}
 	}
 	for _, test := range Discovered(planned, done, reached) {
-		for _, side := range []string{Baseline, Patch} {
-			s := Spec{Purpose: Claim, Side: side, Claim: test}
-			want(s.ID())
+		want((&Spec{Purpose: Claim, Side: Baseline, Claim: test}).ID())
+		// A test the patch added to a baseline test file runs on the
+		// patch once its prerequisite passed (the rule above).
+		if _, pre := planned[(&Spec{Purpose: Prereq, Side: Patch, Claim: test}).ID()]; !pre {
+			want((&Spec{Purpose: Claim, Side: Patch, Claim: test}).ID())
 		}
 	}
 	slices.Sort(due)

@@ -194,3 +194,31 @@ func TestDiscoveredProposesAddedTestsFirst(t *testing.T) {
 		t.Fatalf("before answers: %v", got)
 	}
 }
+
+// TestDueDiscoveredClaimBehindAPrerequisite: a discovered test the patch
+// added to a baseline test file runs on the patch only once its
+// prerequisite passed: with the prerequisite planned, its patch-side claim
+// job is not owed (the prerequisite rule owes it once it passes), so a run
+// whose prerequisite fails is not left waiting for it.
+func TestDueDiscoveredClaimBehindAPrerequisite(t *testing.T) {
+	base := &Spec{Purpose: Discovery, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	patch := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc", Added: []string{"TestNew"}}
+	planned := map[string]*Spec{base.ID(): base, patch.ID(): patch}
+	ds := map[string]*Done{base.ID(): done(base, OutcomePass), patch.ID(): done(patch, OutcomePass)}
+	const claim = "go:./calc:TestNew"
+	cb := &Spec{Purpose: Claim, Side: Baseline, Claim: claim, Tree: TreeBaseline, Module: ".", Package: "./calc"}
+	cp := &Spec{Purpose: Claim, Side: Patch, Claim: claim, Tree: TreeOracle, Module: ".", Package: "./calc"}
+	if got := Due(planned, ds, nil); !slices.Equal(got, []string{cb.ID(), cp.ID()}) {
+		t.Fatalf("due %v", got)
+	}
+	pre := &Spec{Purpose: Prereq, Side: Patch, Claim: claim, Tree: TreeOracle, Module: ".", Package: "./calc", Then: cp}
+	planned[cb.ID()], planned[pre.ID()] = cb, pre
+	ds[pre.ID()] = done(pre, OutcomeFail)
+	if got := Due(planned, ds, nil); len(got) != 0 {
+		t.Fatalf("due %v after a failed prerequisite", got)
+	}
+	ds[pre.ID()] = done(pre, OutcomePass)
+	if got := Due(planned, ds, nil); !slices.Equal(got, []string{cp.ID()}) {
+		t.Fatalf("due %v after a passed prerequisite", got)
+	}
+}
