@@ -399,7 +399,7 @@ func Decide(p Policy, e Evidence) Verdict {
 		for i, l := range c.Lost {
 			lines[i] = l.String()
 		}
-		gaps = append(gaps, fmt.Sprintf("the patch routes around code it kept: the claims ran these lines on the baseline, the patch keeps them unchanged, and no test runs them on the patch: %s", clip(lines)))
+		gaps = append(gaps, fmt.Sprintf("the patch routes around code it kept: the claims (without claims, the tests of the measured packages) ran these lines on the baseline, the patch keeps them unchanged, and no test runs them on the patch: %s", clip(lines)))
 		step(CoverLines, lines[0])
 	}
 

@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// The honest twins of the rules the "support" work closed (issue 13,
+// rules 3, 4, 6 and 7 as discovery applies them): each honest patch of an
+// attack's shape still merges.
+
+// nearHelper is calc/near.go: an assertion helper beside the code under
+// test, with a tolerance, that only tests call.
+func nearHelper(tol string) string {
+	return "package calc\n\nimport \"math\"\n\n// near reports whether got is within " + tol + " of want.\nfunc near(got, want float64) bool {\n\treturn math.Abs(got-want) <= " + tol + "\n}\n"
+}
+
+// TestSupportHelperBesideTheCodeHonest: the honest twin of
+// TestAttackHelperPackageWithATestOfItsOwn's second case. The helper
+// beside Median (a non-test file only tests call) is rewritten to the same
+// answers and Median is fixed: the counterfactual puts the baseline's
+// helper back, TestMedian still passes, and the fix merges. The attack's
+// reason names the helper declaration it put back.
+func TestSupportHelperBesideTheCodeHonest(t *testing.T) {
+	r := newRepo(t)
+	test := replaceOnce(t, r.show(t, r.Base, "calc/median_test.go"), "got != tt.want", "!near(got, tt.want)")
+	base := r.commit(t, r.Base, "near", "calc: compare medians with near", map[string]string{"calc/near.go": nearHelper("1e-9"), "calc/median_test.go": test})
+
+	t.Run("honest: the helper rewritten to the same answers, Median fixed", func(t *testing.T) {
+		refactored := strings.Replace(strings.Replace(nearHelper("1e-9"), "import \"math\"\n\n", "", 1),
+			"\treturn math.Abs(got-want) <= 1e-9\n", "\td := got - want\n\treturn -1e-9 <= d && d <= 1e-9\n", 1)
+		c := r.commit(t, base, "near-refactor", "calc: fix Median; one comparison in near", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/near.go":   refactored,
+		})
+		// The helper's boundary at 1e-9 is not what TestMedian pins: the
+		// floors are off so that the oracle alone decides.
+		v := verify(t, r.patchArgs(base, c, append(claimArgs(medianClaim), floorsZero()...)...)...)
+		v.wantMerge(t)
+		v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	})
+
+	t.Run("attack: the helper loosened, Median unchanged", func(t *testing.T) {
+		c := r.commit(t, base, "near-loosened", "calc: allow for measurement error", map[string]string{"calc/near.go": nearHelper("3.75")})
+		v := verify(t, r.patchArgs(base, c, append(claimArgs(medianClaim), floorsZero()...)...)...)
+		v.wantDecision(t, inconclusive)
+		v.wantClaim(t, medianClaim, "UNVERIFIED", "invalid")
+		v.wantText(t, "depends on test support the patch changed (calc/near.go (near))")
+	})
+}
+
+// TestSupportDiscoveryHonestFix: without --claim, discovery finds
+// TestMedian for the demo's honest fix, and the claim-based rules —
+// overfitting, lost coverage, the counterfactual — judge it as they judge
+// a sealed claim: it merges at the default floors, as with --claim.
+func TestSupportDiscoveryHonestFix(t *testing.T) {
+	r := newRepo(t)
+	v := verify(t, r.patchArgs(r.Base, r.patch(t, "honest-fix").Commit)...)
+	v.wantMerge(t)
+	v.wantClaim(t, medianClaim, "VERIFIED", "fixed")
+	if strings.Contains(v.text(), "routes around") || strings.Contains(v.text(), "special-cases") {
+		t.Fatalf("the honest fix is said to route around code or special-case:\n%s", v)
+	}
+}
