@@ -269,3 +269,28 @@ func TestDiscoveredClaimsGetTheClaimRules(t *testing.T) {
 		t.Fatalf("planned again: %v", again)
 	}
 }
+
+// TestBaselineCoverageSurvivesAPanickingTest: a test that panics on the
+// baseline (as a test of a panicking bug does) ends its process before the
+// coverage profile is written; the baseline's other tests still leave
+// their lines, and the job names the test whose lines are not known.
+func TestBaselineCoverageSurvivesAPanickingTest(t *testing.T) {
+	e, w, _ := workspaceOn(t, map[string]string{
+		"calc/boom_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestBoom(t *testing.T) {\n\tif Median([]float64{1, 2}) == 2 {\n\t\tvar m map[int]int\n\t\tm[0] = 1\n\t}\n}\n",
+	}, map[string]string{"calc/median.go": honestMedian})
+	c := &criteria.Criteria{DiscoverClaims: true, CoverageFloor: 1, StrengthFloor: 0.75, StrengthConfidence: 0.8, Limits: limits().Limits}
+	for _, s := range w.Plan(c) {
+		if s.Purpose != jobs.Coverage || s.Side != jobs.Baseline {
+			continue
+		}
+		a := e.Execute(context.Background(), w, s)
+		if a.Detail.Outcome != jobs.OutcomePass || !strings.Contains(a.Detail.Reason, "1 left none") || !strings.Contains(a.Detail.Reason, "TestBoom") {
+			t.Fatalf("baseline coverage %s: %s %v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Profiles)
+		}
+		if _, ok := a.Detail.Profiles[jobs.BaselineProfile]; !ok {
+			t.Fatalf("no baseline profile: %v", a.Detail.Profiles)
+		}
+		return
+	}
+	t.Fatal("no baseline coverage job planned")
+}
