@@ -184,8 +184,10 @@ type Checkout struct {
 	Unjudgeable []Unjudgeable
 
 	testSupport []string
-	// goSupport is the import graph of the patch's Go packages.
-	goSupport inspect.GoTestSupport
+	// goSupport and baseSupport are the import graphs of the patch's and
+	// the baseline's Go packages (baseSupport: zero when the patch changes
+	// no Go source).
+	goSupport, baseSupport inspect.GoTestSupport
 	// pythonRefs are the string literals of the patch's non-test Python
 	// files, for the data-file rule.
 	pythonRefs []inspect.SourceRefs

@@ -21,15 +21,38 @@ import (
 // declaration the patch changed over the patch's file (splice.Restore),
 // leaving the code under test in the same file as the patch has it.
 
-// inspectGoDecls finds, in the changed non-test Go files of packages that
-// are production code (a test-only package is test support whole), the
-// declarations the patch changed that only tests reach
-// (inspect.GoTestSupport.TestOnlyDecls): each is a finding of rule
-// inspect.RuleTestSupport and an entry "file#name" of CounterfactualDecls.
-// A declaration the baseline lacks is not one: no baseline test can use
-// it, and a new test that does proves nothing on the baseline without it.
+// inspectGoDecls finds the test support of the changed non-test Go files
+// that the patch tree's import graph alone does not show: what was test
+// support on the baseline stays test support, whatever production
+// reference the patch adds to it (a blank import, a `var _ = helper`), so
+// test support is what only tests reach on either side.
+//
+//   - A changed file of a package that only tests used on the baseline is
+//     put back whole, as a file of TestOnlyPackages is (and its package is
+//     one of them).
+//   - In the other packages, the declarations the patch changed that only
+//     tests reach (inspect.GoTestSupport.TestOnlyDecls), on the patch side
+//     or on the baseline, are put back one by one: each is a finding of
+//     rule inspect.RuleTestSupport and an entry "file#name" of
+//     CounterfactualDecls. A declaration the baseline lacks is not one: no
+//     baseline test can use it, and a new test that does proves nothing on
+//     the baseline without it.
 func (c *Checkout) inspectGoDecls(ctx context.Context) error {
-	g := c.goSupport
+	needed := false
+	for _, ch := range c.Changes {
+		if ch.Class == ClassSource && Language(ch.Path) == LangGo && ch.Kind != Deleted && !isGoTestFile(ch.Path) || c.isData(ch) {
+			needed = true
+		}
+	}
+	if !needed {
+		return nil
+	}
+	baseGo, err := readSources(ctx, c.Baseline, isGoInput)
+	if err != nil {
+		return fmt.Errorf("checkout: read the baseline's Go files: %w", err)
+	}
+	g, bg := c.goSupport, inspect.GoImportGraph(baseGo)
+	c.baseSupport = bg
 	dirs := map[string][]string{} // dir → changed non-test Go files
 	for _, ch := range c.Changes {
 		if ch.Class != ClassSource || Language(ch.Path) != LangGo || ch.Kind == Deleted || isGoTestFile(ch.Path) {
@@ -40,13 +63,28 @@ func (c *Checkout) inspectGoDecls(ctx context.Context) error {
 		}
 		dir := path.Dir(ch.Path)
 		if _, testOnly := slices.BinarySearch(g.TestOnly, dir); testOnly {
+			continue // test support whole (inspectGoSupport)
+		}
+		if _, wasTestOnly := slices.BinarySearch(bg.TestOnly, dir); wasTestOnly {
+			c.Counterfactual = append(c.Counterfactual, ch.Path)
+			c.TestOnlyPackages = append(c.TestOnlyPackages, goPackage(ch.Path))
+			c.Findings = append(c.Findings, inspect.Finding{Rule: inspect.RuleTestSupport, File: ch.Path,
+				What: fmt.Sprintf("package %s was imported only by test files on the baseline: it is test support, whatever production reference the patch adds to it", dirLabel(dir))})
 			continue
 		}
 		dirs[dir] = append(dirs[dir], ch.Path)
 	}
+	slices.Sort(c.TestOnlyPackages)
+	c.TestOnlyPackages = slices.Compact(c.TestOnlyPackages)
 	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
-		decls, ok := g.TestOnlyDecls(dir)
-		if !ok || len(decls) == 0 {
+		testOnly := map[string]bool{}
+		for _, gr := range []inspect.GoTestSupport{g, bg} {
+			decls, _ := gr.TestOnlyDecls(dir) // a package that cannot be read: nothing said of it
+			for _, d := range decls {
+				testOnly[d.Name] = true
+			}
+		}
+		if len(testOnly) == 0 {
 			continue
 		}
 		base, err := c.baselineDecls(ctx, dir)
@@ -57,27 +95,38 @@ func (c *Checkout) inspectGoDecls(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("checkout: read the patch's Go sources: %w", err)
 		}
-		texts := map[string]map[string]string{}
 		for _, f := range dirs[dir] {
-			texts[f], _ = splice.Decls(patched[f]) // unparsable: nothing to compare
-		}
-		for _, d := range decls {
-			pt, changed := texts[d.File]
-			if !changed {
-				continue
+			texts, err := splice.Decls(patched[f])
+			if err != nil {
+				continue // does not parse: its package does not build
 			}
-			bt, inBase := base[d.Name]
-			if !inBase || pt[d.Name] == bt {
-				continue
+			for _, name := range slices.Sorted(maps.Keys(texts)) {
+				bt, inBase := base[name]
+				if !testOnly[name] || !inBase || texts[name] == bt {
+					continue
+				}
+				c.CounterfactualDecls = append(c.CounterfactualDecls, f+"#"+name)
+				c.Findings = append(c.Findings, inspect.Finding{Rule: inspect.RuleTestSupport, File: f, Line: lineOf(patched[f], texts[name]),
+					What: fmt.Sprintf("%s is declared beside the code under test, but no production code reaches it, only tests (on the baseline or in the patch): it is test support, and the patch changes it", name)})
 			}
-			c.CounterfactualDecls = append(c.CounterfactualDecls, d.File+"#"+d.Name)
-			c.Findings = append(c.Findings, inspect.Finding{Rule: inspect.RuleTestSupport, File: d.File, Line: d.Line,
-				What: fmt.Sprintf("%s is declared beside the code under test, but no production code reaches it, only tests: it is test support, and the patch changes it", d.Key())})
 		}
 	}
 	slices.Sort(c.CounterfactualDecls)
 	return nil
 }
+
+// lineOf is the 1-based line where text starts in src, 0 when it is not
+// there.
+func lineOf(src []byte, text string) int {
+	i := strings.Index(string(src), text)
+	if i < 0 {
+		return 0
+	}
+	return strings.Count(string(src[:i]), "\n") + 1
+}
+
+// dirLabel is a directory as `go test` takes it.
+func dirLabel(dir string) string { return goPackage(dir + "/x") }
 
 // baselineDecls reads the package-level declarations of the baseline's
 // non-test Go files of dir, by name (splice.Decls). A file that does not
@@ -116,10 +165,21 @@ func (c *Checkout) baselineDecls(ctx context.Context, dir string) (map[string]st
 // package embeds is not removed from under its build.
 func (c *Checkout) testData(data []string) []string {
 	prod := c.goSupport.ProductionData(data)
+	// Test data on the baseline stays test data, whatever production
+	// reference the patch adds to it.
+	var existing []string
+	for _, p := range data {
+		if _, ok := c.Baseline.Lookup(p); ok {
+			existing = append(existing, p)
+		}
+	}
+	baseProd := c.baseSupport.ProductionData(existing)
 	_, pyRefs := inspect.DataFindings(data, c.pythonRefs)
 	var out []string
 	for _, p := range data {
-		if _, ok := prod[p]; ok || slices.Contains(pyRefs, p) {
+		_, patchSide := prod[p]
+		_, baseSide := baseProd[p]
+		if patchSide && (baseSide || !slices.Contains(existing, p)) || slices.Contains(pyRefs, p) {
 			continue
 		}
 		out = append(out, p)

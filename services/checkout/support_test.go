@@ -39,7 +39,7 @@ func TestSupportWithTestsOfItsOwn(t *testing.T) {
 		t.Fatalf("counterfactual declarations %q, want %q", c.CounterfactualDecls, want)
 	}
 	wantPrefixes(t, "support findings", findings(c, inspect.RuleTestSupport),
-		"calc/near.go:5: func near is declared beside the code under test, but no production code reaches it",
+		"calc/near.go:5: near is declared beside the code under test, but no production code reaches it",
 		"internal/check/check.go: package ./internal/check is imported only by test files")
 	if got, want := c.CounterfactualFor("go:./calc:TestMedian"), []string{"calc/near.go#near", "internal/check/check.go"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("counterfactual of TestMedian %q, want %q", got, want)
@@ -49,11 +49,19 @@ func TestSupportWithTestsOfItsOwn(t *testing.T) {
 		t.Fatalf("counterfactual of TestNear %q, want %q", got, want)
 	}
 
-	// The honest twin: a fix of Median that also uses near in the code
-	// makes near code under test: nothing beside it is put back.
+	// Laundering: a production reference the patch adds (a blank import
+	// of the helper package, a `var _ = near`) does not make baseline test
+	// support code under test.
+	r.write("calc/median.go", "package calc\n\nimport _ \"example.com/m/internal/check\"\n\n// Median is the API.\nfunc Median(xs []float64) float64 { return xs[len(xs)/2] }\n\nvar _ = near\n")
+	laundered := r.commit("laundered")
+	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: laundered})
+	if got, want := c.CounterfactualFor("go:./calc:TestMedian"), []string{"calc/near.go#near", "internal/check/check.go"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("counterfactual of TestMedian %q, want %q (findings %q)", got, want, findings(c, inspect.RuleTestSupport))
+	}
+
+	// The honest twin: a fix of Median alone puts nothing back.
 	r.git("checkout", "-q", base)
-	r.write("calc/median.go", "package calc\n\n// Median is the API.\nfunc Median(xs []float64) float64 {\n\tif len(xs)%2 == 0 && near(xs[0], xs[1]) {\n\t\treturn xs[0]\n\t}\n\treturn (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2\n}\n")
-	r.write("calc/near.go", "package calc\n\nimport \"math\"\n\nfunc near(got, want float64) bool { return math.Abs(got-want) < 1e-9 }\n")
+	r.write("calc/median.go", "package calc\n\n// Median is the API.\nfunc Median(xs []float64) float64 {\n\treturn (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2\n}\n")
 	honest := r.commit("honest")
 	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: honest})
 	if len(c.Counterfactual)+len(c.CounterfactualDecls) != 0 || len(c.FindingsOf(inspect.RuleTestSupport)) != 0 {
@@ -124,5 +132,23 @@ func TestOverfittingOfATestAddedToABaselineFile(t *testing.T) {
 	found, err := c.Overfitting(t.Context(), []string{"go:./calc:TestAdd"})
 	if err != nil || len(found) == 0 || !strings.Contains(found[0].What, "special-cases the test's inputs") {
 		t.Fatalf("overfitting %q (%v)", found, err)
+	}
+}
+
+// TestTestDataLaundered: a golden file only tests read on the baseline
+// stays test support when the patch embeds it into an exported variable;
+// production data the baseline's code embedded stays production data.
+func TestTestDataLaundered(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("calc/golden/median.txt", "1.5\n")
+	r.write("calc/allow.go", "package calc\n\nimport (\n\t_ \"embed\"\n\t\"strings\"\n)\n\n//go:embed allow.txt\nvar allowList string\n\n// Allowed reports whether name is allowed.\nfunc Allowed(name string) bool { return strings.Contains(allowList, name) }\n")
+	r.write("calc/allow.txt", "alice\n")
+	base := helperModule(r)
+	r.write("calc/golden/median.txt", "2\n")
+	r.write("calc/golden.go", "package calc\n\nimport _ \"embed\"\n\n// GoldenMedian is the API now.\n//\n//go:embed golden/median.txt\nvar GoldenMedian string\n")
+	r.write("calc/allow.txt", "alice\ncarol\n")
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit("laundered")})
+	if want := []string{"calc/golden/median.txt"}; !reflect.DeepEqual(c.Counterfactual, want) {
+		t.Fatalf("counterfactual %q, want %q", c.Counterfactual, want)
 	}
 }
