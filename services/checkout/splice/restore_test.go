@@ -155,3 +155,33 @@ func buildCalc(t *testing.T, files map[string]string) {
 		t.Fatalf("the restored package does not pass its test: %v\n%s\n%s", err, b, files["near.go"])
 	}
 }
+
+// FuzzRestore: whatever the two versions, Restore returns an error or a
+// file that parses, whose declarations named are the baseline's, and
+// Decls never panics.
+func FuzzRestore(f *testing.F) {
+	f.Add([]byte(restorePatched), []byte(restoreBase), "near")
+	f.Add([]byte(restorePatched), []byte(restoreBase), "tolerance")
+	f.Add([]byte("package p\n\nconst (\n\ta = iota\n\tb\n)\n"), []byte("package p\n\nconst (\n\ta = 1\n\tb = 2\n)\n"), "b")
+	f.Add([]byte("package p\n\nimport x \"strings\"\n\nfunc f() string { return x.TrimSpace(\"\") }\n"), []byte("package p\n\nfunc f() string { return \"\" }\n"), "f")
+	f.Fuzz(func(t *testing.T, patched, base []byte, name string) {
+		bd, berr := Decls(base)
+		out, err := Restore(patched, map[string][]byte{"p/base.go": base}, []string{name})
+		if err != nil {
+			if !errors.Is(err, ErrConflict) {
+				t.Fatalf("error %v is not ErrConflict", err)
+			}
+			return
+		}
+		od, oerr := Decls(out)
+		if berr != nil || oerr != nil {
+			t.Fatalf("restored %q from a baseline that does not parse (%v) into a file that does not (%v)", name, berr, oerr)
+		}
+		if _, ok := od[name]; !ok {
+			t.Fatalf("the restored file lacks %q:\n%s", name, out)
+		}
+		if _, ok := bd[name]; !ok {
+			t.Fatalf("restored %q, which the baseline lacks", name)
+		}
+	})
+}
