@@ -62,3 +62,20 @@ func TestSupportDiscoveryHonestFix(t *testing.T) {
 		t.Fatalf("the honest fix is said to route around code or special-case:\n%s", v)
 	}
 }
+
+// TestSupportHelperLoosenedFromProduction: the helper's tolerance is a
+// variable only tests read; a new production init loosens it (and reads
+// it, to look used). No counterfactual can put an init back, so the write
+// itself is the finding: INCONCLUSIVE, naming it.
+func TestSupportHelperLoosenedFromProduction(t *testing.T) {
+	r := newRepo(t)
+	test := replaceOnce(t, r.show(t, r.Base, "calc/median_test.go"), "got != tt.want", "!near(got, tt.want)")
+	helper := "package calc\n\nimport \"math\"\n\n// tolerance is how far near lets got be from want.\nvar tolerance = 1e-9\n\n// near reports whether got is within tolerance of want.\nfunc near(got, want float64) bool {\n\treturn math.Abs(got-want) <= tolerance\n}\n"
+	base := r.commit(t, r.Base, "near", "calc: compare medians with near", map[string]string{"calc/near.go": helper, "calc/median_test.go": test})
+	c := r.commit(t, base, "loosened-init", "calc: measurement error", map[string]string{
+		"calc/tolerance.go": "package calc\n\n// Measurements carry an error of up to 3.75.\nfunc init() {\n\ttolerance = 3.75\n\t_ = tolerance\n}\n",
+	})
+	v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+	v.wantDecision(t, inconclusive)
+	v.wantText(t, "writes what only its tests read", "calc/tolerance.go:5")
+}

@@ -187,6 +187,11 @@ type Evidence struct {
 	// declare (their tables, helpers), "file:line: what": the tests the
 	// patch would merge are not the ones that judged it.
 	HarnessReach []string
+	// SupportWrites: production code the patch changes that writes what
+	// only tests read (an assertion helper's tolerance), "file:line:
+	// what": the tests' judge changes where no counterfactual can put it
+	// back.
+	SupportWrites []string
 	// Unjudgeable: content of the patch (or the baseline) the gate did not
 	// materialize, each saying what and where. What ran is not the patch, so nothing
 	// measured decides: the verdict is INCONCLUSIVE naming these, even
@@ -351,6 +356,11 @@ func Decide(p Policy, e Evidence) Verdict {
 	if len(e.Overfitting) > 0 {
 		gaps = append(gaps, fmt.Sprintf("the patch special-cases the test's inputs: %s", clip(sorted(e.Overfitting))))
 		step(FixCode, sorted(e.Overfitting)[0])
+	}
+	if len(e.SupportWrites) > 0 {
+		w := sorted(e.SupportWrites)
+		gaps = append(gaps, fmt.Sprintf("the patch's production code writes what only its tests read, so it changes their judge: %s", clip(w)))
+		step(FixCode, w[0])
 	}
 	if len(e.HarnessReach) > 0 {
 		reach := sorted(e.HarnessReach)

@@ -185,6 +185,8 @@ func (r *Run) Gather(missing []string) Evidence {
 				e.Overfitting = append(e.Overfitting, at+": "+f.Detail)
 			case findingHarnessReach:
 				e.HarnessReach = append(e.HarnessReach, at+": "+f.Detail)
+			case findingSupportWrite:
+				e.SupportWrites = append(e.SupportWrites, at+": "+f.Detail)
 			}
 		}
 		e.Harness = r.harness()
@@ -217,6 +219,7 @@ const (
 	findingOverfitting  = "overfitting"
 	findingTestHarness  = "test-harness"
 	findingHarnessReach = "harness-reach"
+	findingSupportWrite = "support-write"
 )
 
 // harness lists the test files with a test-harness finding, each with

@@ -109,3 +109,14 @@ func TestRunHarnessIsRecorded(t *testing.T) {
 		t.Fatalf("got %s (%s)", v.Decision, v.Reason)
 	}
 }
+
+// TestRunSupportWriteIsInconclusive: production code the patch changes
+// that writes what only tests read is a gap of its own.
+func TestRunSupportWriteIsInconclusive(t *testing.T) {
+	b := fixedClaimRun(t, claimSpec(claim, jobs.Patch))
+	b.trees().Findings = []*pb.Finding{{Rule: findingSupportWrite, Path: "calc/zz.go", Line: 4, Detail: "func init, which the patch changes and production code reaches, writes tolerance, which only tests read"}}
+	v, _ := decide(t, b)
+	if v.Decision != Inconclusive || !strings.Contains(v.Reason, "writes what only its tests read") || !strings.Contains(v.Reason, "calc/zz.go:4: func init") {
+		t.Fatalf("got %s (%s)", v.Decision, v.Reason)
+	}
+}

@@ -76,16 +76,32 @@ func (c *Checkout) inspectGoDecls(ctx context.Context) error {
 	}
 	slices.Sort(c.TestOnlyPackages)
 	c.TestOnlyPackages = slices.Compact(c.TestOnlyPackages)
+	changedLines := map[string][]int{}
+	for _, ch := range c.Changes {
+		changedLines[ch.Path] = ch.ChangedLines
+	}
 	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
-		testOnly := map[string]bool{}
-		for _, gr := range []inspect.GoTestSupport{g, bg} {
+		testOnly, wasTestOnly := map[string]bool{}, map[string]bool{}
+		for i, gr := range []inspect.GoTestSupport{g, bg} {
 			decls, _ := gr.TestOnlyDecls(dir) // a package that cannot be read: nothing said of it
 			for _, d := range decls {
 				testOnly[d.Name] = true
+				if i == 1 {
+					wasTestOnly[d.Name] = true
+				}
 			}
 		}
 		if len(testOnly) == 0 {
 			continue
+		}
+		// Production code the patch changed that writes what only tests
+		// read.
+		writes, _ := g.SupportWrites(dir, wasTestOnly)
+		for _, w := range writes {
+			if slices.ContainsFunc(changedLines[w.Writer.File], func(l int) bool { return l >= w.Writer.Line && l <= w.Writer.EndLine }) {
+				c.Findings = append(c.Findings, inspect.Finding{Rule: inspect.RuleSupportWrite, File: w.Writer.File, Line: w.Line,
+					What: fmt.Sprintf("%s, which the patch changes and production code reaches, writes %s, which only tests read: the patch changes its tests' judge from code the counterfactual oracle cannot put back", w.Writer.Key(), w.Var)})
+			}
 		}
 		base, err := c.baselineDecls(ctx, dir)
 		if err != nil {

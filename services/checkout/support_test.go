@@ -152,3 +152,28 @@ func TestTestDataLaundered(t *testing.T) {
 		t.Fatalf("counterfactual %q, want %q", c.Counterfactual, want)
 	}
 }
+
+// TestSupportWrittenFromProduction: a new production init that loosens
+// the helper's tolerance (a variable only tests read) changes the tests'
+// judge from code no counterfactual can put back; a production fix that
+// writes its own state does not.
+func TestSupportWrittenFromProduction(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	r.write("calc/median.go", "package calc\n\n// Median is the API.\nfunc Median(xs []float64) float64 { return xs[len(xs)/2] }\n\nvar calls int\n\n// Calls is the API.\nfunc Calls() int { return calls }\n")
+	r.write("calc/near.go", "package calc\n\nimport \"math\"\n\nvar tolerance = 1e-9\n\nfunc near(got, want float64) bool { return math.Abs(got-want) <= tolerance }\n")
+	r.write("calc/median_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestMedian(t *testing.T) {\n\tif !near(Median([]float64{1, 2}), 1.5) {\n\t\tt.Fail()\n\t}\n}\n")
+	base := r.commit("base")
+	r.write("calc/zz.go", "package calc\n\nfunc init() {\n\ttolerance = 3.75\n\t_ = tolerance\n}\n")
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit("attack")})
+	wantPrefixes(t, "support writes", findings(c, inspect.RuleSupportWrite),
+		"calc/zz.go:4: func init, which the patch changes and production code reaches, writes tolerance, which only tests read")
+
+	r.git("checkout", "-q", base)
+	r.remove("calc/zz.go")
+	r.write("calc/median.go", "package calc\n\n// Median is the API.\nfunc Median(xs []float64) float64 {\n\tcalls++\n\treturn (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2\n}\n\nvar calls int\n\n// Calls is the API.\nfunc Calls() int { return calls }\n")
+	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit("honest")})
+	if got := findings(c, inspect.RuleSupportWrite); len(got) != 0 {
+		t.Fatalf("an honest fix writes test support: %q", got)
+	}
+}

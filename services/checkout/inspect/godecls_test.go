@@ -208,3 +208,59 @@ func sortedKeys(m map[string]string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestSupportWrites: production code that writes a variable only tests
+// read (an assertion helper's tolerance) — by assignment, through a
+// pointer it takes, by increment — is found; a variable production also
+// reads is not, unless it was test support elsewhere (alsoTestOnly: on the
+// baseline).
+func TestSupportWrites(t *testing.T) {
+	files := map[string][]byte{
+		"go.mod": []byte("module example.com/m\n\ngo 1.22\n"),
+		"calc/near.go": []byte(`package calc
+
+import "math"
+
+var tolerance = 1e-9
+
+var loosened int
+
+func near(got, want float64) bool { return math.Abs(got-want) <= tolerance }
+`),
+		"calc/median.go": []byte(`package calc
+
+// Median is the API.
+func Median(xs []float64) float64 {
+	p := &tolerance
+	*p = 3.75
+	loosened++
+	total += 1
+	return xs[len(xs)/2]
+}
+
+var total float64
+
+// Total is the API.
+func Total() float64 { return total }
+
+func init() { tolerance = 3.75 }
+`),
+	}
+	g := GoImportGraph(files)
+	got, ok := g.SupportWrites("calc", nil)
+	var lines []string
+	for _, w := range got {
+		lines = append(lines, w.Writer.Key()+" writes "+w.Var)
+	}
+	if want := []string{"func Median writes tolerance", "func Median writes loosened", "func init writes tolerance"}; !ok || !reflect.DeepEqual(lines, want) {
+		t.Fatalf("support writes %q, want %q", lines, want)
+	}
+	if got[0].Line != 5 || got[0].Writer.Line != 4 || got[0].Writer.EndLine != 10 {
+		t.Fatalf("write %+v", got[0])
+	}
+	// total is read by production (Total): writing it is production's own
+	// business — unless it was test support on the baseline.
+	if got, _ := g.SupportWrites("calc", map[string]bool{"total": true}); len(got) != 4 {
+		t.Fatalf("support writes with total test-only elsewhere: %+v", got)
+	}
+}

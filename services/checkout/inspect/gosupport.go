@@ -255,9 +255,10 @@ func dirLabel(dir string) string {
 
 // Decl is a package-level declaration of a non-test Go file.
 type Decl struct {
-	// File is the file's path; Line the declaration's first line.
-	File string
-	Line int
+	// File is the file's path; Line and EndLine the declaration's first
+	// and last lines.
+	File          string
+	Line, EndLine int
 	// Name is what it declares: "near", or "T.m" for a method.
 	Name string
 	// Kind is "func", "method", "var", "const" or "type".
@@ -315,10 +316,14 @@ func (g GoTestSupport) TestOnlyDecls(dir string) (decls []Decl, ok bool) {
 // one spec of a var, const or type declaration.
 type declNode struct {
 	decl Decl
-	// uses are the objects of the package the declaration uses; roots
-	// those it uses whatever reaches it (a variable's initializer).
+	// uses are the objects of the package the declaration uses (reads:
+	// an assignment to a variable does not use its value); roots those it
+	// uses whatever reaches it (a variable's initializer).
 	uses, roots []types.Object
-	root        bool
+	// writes are the package-level variables it assigns, increments or
+	// takes the address of, at the lines given.
+	writes []write
+	root   bool
 	// typeName is the receiver's type name of a method.
 	recv string
 }
@@ -327,6 +332,7 @@ type declNode struct {
 type pkgAnalysis struct {
 	nodes []*declNode
 	prod  map[*declNode]bool
+	byObj map[types.Object]*declNode
 	// literals are the string literals and //go:embed patterns of each
 	// declaration, for the data rule.
 	refs map[*declNode]SourceRefs
@@ -369,6 +375,43 @@ func (g GoTestSupport) analyse(dir string) (*pkgAnalysis, bool) {
 	pa := &pkgAnalysis{prod: map[*declNode]bool{}, refs: map[*declNode]SourceRefs{}}
 	byObj := map[types.Object]*declNode{}
 	ours := func(o types.Object) bool { return o != nil && o.Pkg() == pkg }
+	// written are the identifiers that receive a value (the root variable
+	// of an assignment's left side, of x++ and x += 1, of &x): a write is
+	// not a use of the value, even one that reads it to write it back.
+	written := map[*ast.Ident]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				if x.Tok != token.DEFINE {
+					for _, l := range x.Lhs {
+						if id := rootIdent(l); id != nil {
+							written[id] = true
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if id := rootIdent(x.X); id != nil {
+					written[id] = true
+				}
+			case *ast.UnaryExpr:
+				if x.Op == token.AND {
+					if id := rootIdent(x.X); id != nil {
+						written[id] = true
+					}
+				}
+			case *ast.RangeStmt:
+				if x.Tok == token.ASSIGN {
+					for _, e := range []ast.Expr{x.Key, x.Value} {
+						if id := rootIdent(e); id != nil {
+							written[id] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
 	usesIn := func(n ast.Node) []types.Object {
 		var out []types.Object
 		if n == nil {
@@ -377,7 +420,21 @@ func (g GoTestSupport) analyse(dir string) (*pkgAnalysis, bool) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if o := info.Uses[id]; ours(o) {
-					out = append(out, o)
+					if _, isVar := o.(*types.Var); !isVar || !written[id] {
+						out = append(out, o)
+					}
+				}
+			}
+			return true
+		})
+		return out
+	}
+	writesIn := func(n ast.Node) []write {
+		var out []write
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && written[id] {
+				if v, ok := info.Uses[id].(*types.Var); ok && ours(v) && v.Parent() == pkg.Scope() {
+					out = append(out, write{obj: v, line: fset.Position(id.Pos()).Line})
 				}
 			}
 			return true
@@ -423,7 +480,8 @@ func (g GoTestSupport) analyse(dir string) (*pkgAnalysis, bool) {
 				if directive(d.Doc) {
 					n.root = true
 				}
-				n.uses = usesIn(d)
+				n.uses, n.writes = usesIn(d), writesIn(d)
+				n.decl.EndLine = fset.Position(d.End()).Line
 				pa.refs[n] = declRefs(file, d, d.Doc)
 				if o := info.Defs[d.Name]; o != nil {
 					byObj[o] = n
@@ -471,7 +529,8 @@ func (g GoTestSupport) analyse(dir string) (*pkgAnalysis, bool) {
 					if directive(doc) {
 						n.root = true
 					}
-					n.uses = usesIn(spec)
+					n.uses, n.writes = usesIn(spec), writesIn(spec)
+					n.decl.EndLine = fset.Position(spec.End()).Line
 					pa.refs[n] = declRefs(file, spec, doc)
 					pa.nodes = append(pa.nodes, n)
 				}
@@ -484,6 +543,7 @@ func (g GoTestSupport) analyse(dir string) (*pkgAnalysis, bool) {
 			methods[n.recv] = append(methods[n.recv], n)
 		}
 	}
+	pa.byObj = byObj
 	var queue []*declNode
 	mark := func(n *declNode) {
 		if n != nil && !pa.prod[n] {
@@ -515,6 +575,79 @@ func (g GoTestSupport) analyse(dir string) (*pkgAnalysis, bool) {
 		}
 	}
 	return pa, true
+}
+
+// write is an assignment to a package-level variable.
+type write struct {
+	obj  *types.Var
+	line int
+}
+
+// rootIdent is the variable an assignable expression writes into: x in x,
+// x.f, x[i], *x, (x); nil for anything else.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// SupportWrite is production code writing test support: a declaration
+// production reaches that assigns a package-level variable only tests
+// read.
+type SupportWrite struct {
+	// Writer is the declaration that writes; Line the line of the write.
+	Writer Decl
+	Line   int
+	// Var is the variable written.
+	Var string
+}
+
+// SupportWrites returns, for the package in dir, the writes of
+// declarations production reaches into package-level variables no
+// production code reads (see TestOnlyDecls) or named in alsoTestOnly (what
+// only tests read elsewhere: on the baseline), sorted by file and line:
+// production code that changes what only tests judge by. ok is false as
+// for TestOnlyDecls.
+func (g GoTestSupport) SupportWrites(dir string, alsoTestOnly map[string]bool) (out []SupportWrite, ok bool) {
+	pa, ok := g.analyse(dir)
+	if !ok {
+		return nil, false
+	}
+	for _, n := range pa.nodes {
+		if !pa.prod[n] {
+			continue
+		}
+		for _, w := range n.writes {
+			if v := pa.byObj[w.obj]; v != nil && (!pa.prod[v] || alsoTestOnly[w.obj.Name()]) {
+				out = append(out, SupportWrite{Writer: n.decl, Line: w.line, Var: w.obj.Name()})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b SupportWrite) int {
+		if c := strings.Compare(a.Writer.File, b.Writer.File); c != 0 {
+			return c
+		}
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return strings.Compare(a.Var, b.Var)
+	})
+	return out, true
 }
 
 // directive reports whether a doc comment holds a directive that makes

@@ -18,6 +18,13 @@ import (
 // the patch would merge is not what it judged.
 const RuleHarnessReach = "harness-reach"
 
+// RuleSupportWrite: non-test code the patch adds or changes, which
+// production reaches, writes a package-level variable only tests read (a
+// tolerance an assertion helper uses): the patch changes its tests' judge
+// from production code, where the counterfactual oracle cannot put it
+// back.
+const RuleSupportWrite = "support-write"
+
 // GoHarnessReach judges the test files of one Go package directory: tests
 // are the patch's versions of every test file of the directory (Base set
 // to the baseline's version where there is one, and Base alone for a test
