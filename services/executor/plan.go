@@ -35,6 +35,9 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 		goSuite.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
 	} else {
 		suites = append(suites, goSuite)
+		if _, _, mp, err := w.module(jobs.TreeOracle, "."); err == nil {
+			goSuite.ModulePath = mp
+		}
 	}
 	if py := w.pythonSuite(c); py != nil {
 		suites = append(suites, py)
