@@ -141,7 +141,7 @@ type Checkout struct {
 	// source, test code nor harness, and materialized) that no production
 	// code uses (see testData; production data is judged as code, by
 	// mutants). Each has a finding of rule inspect.RuleTestSupport or
-	// inspect.RuleDataFile saying why. CounterfactualFor says what one
+	// inspect.RuleDataFile saying why. CounterfactualRestore says what a
 	// claim's counterfactual puts back. Sorted.
 	Counterfactual []string
 	// CounterfactualDecls are the declarations of changed non-test Go

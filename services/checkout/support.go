@@ -203,26 +203,14 @@ func (c *Checkout) testData(data []string) []string {
 	return out
 }
 
-// CounterfactualFor returns what the counterfactual oracle puts back to
-// judge claim (as criteria hold it): every file of Counterfactual and
-// every declaration of CounterfactualDecls, except, for a Go claim, the
-// files of the claim's own package when it is a test-only package (see
-// TestOnlyPackages): a helper package only other packages' tests import
-// is the code under test of its own tests. Sorted.
-func (c *Checkout) CounterfactualFor(claim string) []string {
-	own := ""
-	if rest, ok := strings.CutPrefix(claim, "go:"); ok {
-		pkg, _, _ := strings.Cut(rest, ":")
-		own = path.Clean(strings.TrimPrefix(pkg, "./"))
-	}
-	var out []string
-	for _, f := range c.Counterfactual {
-		if own != "" && strings.HasSuffix(f, ".go") && path.Dir(f) == own && slices.Contains(c.TestOnlyPackages, goPackage(f)) {
-			continue
-		}
-		out = append(out, f)
-	}
-	out = append(out, c.CounterfactualDecls...)
+// CounterfactualRestore returns what the counterfactual oracle puts back to
+// judge a claim (jobs.Spec.Restore): every file of Counterfactual and every
+// declaration of CounterfactualDecls, sorted. It is the same for every
+// claim, one on a test of a test-only package included: a helper
+// package's own tests do not make it code under test, and a new test
+// placed beside a loosened helper judges by it as any other test does.
+func (c *Checkout) CounterfactualRestore() []string {
+	out := slices.Concat(c.Counterfactual, c.CounterfactualDecls)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -596,11 +596,11 @@ func (w *Workspace) HarnessDrops(dir string) []string {
 // test files (helpers only tests use, in packages of their own or beside
 // the code under test, golden files, fixtures), one re-run of the claim's
 // patch-side job with all of it put back to the baseline's
-// (checkout.Checkout.CounterfactualFor): a claim whose outcome changes
+// (checkout.Checkout.CounterfactualRestore): a claim whose outcome changes
 // depends on what the patch changed of its own judge. The baseline side
 // already runs with the baseline's versions.
 func (w *Workspace) counterfactual(claim string, specs []*jobs.Spec) []*jobs.Spec {
-	restore := w.co.CounterfactualFor(claim)
+	restore := w.co.CounterfactualRestore()
 	if len(restore) == 0 {
 		return nil
 	}
