@@ -79,3 +79,40 @@ func TestSupportHelperLoosenedFromProduction(t *testing.T) {
 	v.wantDecision(t, inconclusive)
 	v.wantText(t, "writes what only its tests read", "calc/tolerance.go:5")
 }
+
+// TestSupportNewTestInsideTheHelperPackage: the loosened helper package
+// brings a new test of its own that judges Median through the loosened
+// comparison, and that test is the claim. The helper package is test
+// support for every claim, its own tests' included: with it put back the
+// new test fails, so the claim is not verified. calc, imported by that
+// test, stays code under test (another module can import it, and it has
+// tests of its own).
+func TestSupportNewTestInsideTheHelperPackage(t *testing.T) {
+	r := newRepo(t)
+	checked := r.commit(t, r.Base, "checked", "calc: compare medians with check.Near", map[string]string{
+		"internal/check/check.go": checkSource,
+		"calc/median_test.go":     checkedMedianTest(t, r),
+	})
+	c := r.commit(t, checked, "median-via-check", "check: allow for measurement error", map[string]string{
+		"internal/check/check.go": loosenedCheck,
+		"internal/check/median_test.go": `package check
+
+import (
+	"testing"
+
+	"example.com/calc/calc"
+)
+
+func TestMedianViaCheck(t *testing.T) {
+	if !Near(calc.Median([]float64{3, 10}), 6.5) {
+		t.Fatal("median")
+	}
+}
+`,
+	})
+	const claim = "go:./internal/check:TestMedianViaCheck"
+	v := verify(t, r.patchArgs(checked, c, claimArgs(claim)...)...)
+	v.wantNot(t, merge)
+	v.wantClaim(t, claim, "UNVERIFIED", "invalid")
+	v.wantText(t, "depends on test support the patch changed (internal/check/check.go)")
+}

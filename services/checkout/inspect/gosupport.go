@@ -25,12 +25,14 @@ type GoTestSupport struct {
 	// TestOnly are the package directories ("." for the root) only test
 	// code uses: packages that are not production code. A package is
 	// production when no file outside its directory imports it (a
-	// command, an API, dead code), when it is a main package, or when a
-	// non-test file of a production package imports it. So a package
-	// that test files of other packages import — directly or through
-	// other such packages — and no production package does is test-only,
-	// whether or not it has tests of its own: its own tests do not make it
-	// code under test. Sorted.
+	// command, an API, dead code), when it is a main package, when another
+	// module can import it (not below an internal directory) and it has
+	// tests of its own (an API whose users are elsewhere), or when a
+	// non-test file of a production package imports it. So a package of
+	// the module's own (internal) that test files of other packages
+	// import — directly or through other such packages — and no
+	// production package does is test-only, whether or not it has tests
+	// of its own: its own tests do not make it code under test. Sorted.
 	TestOnly []string
 	// ImportsTesting are the non-test Go files that import "testing":
 	// test support wherever they live. Sorted.
@@ -122,7 +124,11 @@ func GoImportGraph(files map[string][]byte) GoTestSupport {
 	out := GoTestSupport{graph: g}
 	imported := map[string]bool{}    // dirs a file of another dir imports
 	imports := map[string][]string{} // dir → dirs its non-test files import
+	hasTests := map[string]bool{}
 	for _, s := range g.srcs {
+		if s.test {
+			hasTests[s.dir] = true
+		}
 		for _, imp := range s.imports {
 			if imp.path == "testing" && !s.test {
 				out.ImportsTesting = append(out.ImportsTesting, s.path)
@@ -139,7 +145,7 @@ func GoImportGraph(files map[string][]byte) GoTestSupport {
 	prod := map[string]bool{}
 	var queue []string
 	for _, dir := range dirs {
-		if !imported[dir] || g.pkgName[dir] == "main" {
+		if !imported[dir] || g.pkgName[dir] == "main" || hasTests[dir] && importable(dir, g.dirPath[dir], g) {
 			prod[dir] = true
 			queue = append(queue, dir)
 		}

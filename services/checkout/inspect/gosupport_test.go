@@ -90,6 +90,17 @@ func TestGoImportGraphOwnTests(t *testing.T) {
 	if g := GoImportGraph(files); !slices.Contains(g.TestOnly, "internal/lonely") {
 		t.Fatalf("test-only packages %q: internal/lonely is imported only by a test file", g.TestOnly)
 	}
+	// A package another module can import, with tests of its own, is an
+	// API even when only other packages' tests of this module import it
+	// (calc, imported by a test of check); without tests of its own it is
+	// test support.
+	files = module()
+	files["internal/check/calc_test.go"] = []byte("package check\n\nimport _ \"example.com/m/calc\"\n")
+	files["pub/pub.go"] = []byte("package pub\n")
+	files["calc/pub_test.go"] = []byte("package calc\n\nimport _ \"example.com/m/pub\"\n")
+	if g := GoImportGraph(files); slices.Contains(g.TestOnly, "calc") || !slices.Contains(g.TestOnly, "pub") {
+		t.Fatalf("test-only packages %q", g.TestOnly)
+	}
 	// The honest twin: lonely imported by nothing but its own tests is an
 	// API (or dead code), and util, imported by calc, is code under test.
 	g := GoImportGraph(module())
