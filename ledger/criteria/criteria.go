@@ -78,6 +78,19 @@ type Criteria struct {
 	// Suite is the full-suite command of a stack the gate does not run
 	// natively (node, rust, make, unittest); nil when there is none.
 	Suite *Command `json:"suite,omitempty"`
+	// BareClaims maps each claim the submitter gave without its package or
+	// file (go:TestName, pytest:test_x) to the claims pre-flight resolved
+	// it to, which are in Claims: a reader sees what the name meant.
+	BareClaims map[string][]string `json:"bare_claims,omitempty"`
+	// BaselinePasses are the claims a grader says pass on the baseline
+	// (a dataset's PASS_TO_PASS tests), sorted, each one of Claims. One
+	// that fails on both sides shows that this run's environment is not
+	// the grader's, not that the patch broke it: it is unverified, never
+	// refuted.
+	BaselinePasses []string `json:"baseline_passes,omitempty"`
+	// TrustedTests are a grader's held-out tests, laid over both sides
+	// before anything is judged; nil without.
+	TrustedTests *TrustedTests `json:"trusted_tests,omitempty"`
 	// Python is the interpreter pytest claims, the Python suite, coverage
 	// and mutants run with: an absolute path, resolved before sealing.
 	Python         string `json:"python,omitempty"`
@@ -92,6 +105,59 @@ type Criteria struct {
 	TaskGraph TaskGraph         `json:"task_graph"`
 	// DeadlineUnixMilli is when missing evidence becomes INCONCLUSIVE.
 	DeadlineUnixMilli int64 `json:"deadline_unix_ms"`
+}
+
+// TrustedTests are a grader's held-out tests: the test files of a commit,
+// or a test patch. The grader is trusted and the patch is not: both sides
+// run with them, after the baseline's test files are put back, and the
+// patch's own edits to them are discarded.
+type TrustedTests struct {
+	// Commit is the full id of the commit whose test files are the
+	// trusted tests; "" for a patch.
+	Commit string `json:"commit,omitempty"`
+	// PatchDigest is the hex SHA-256 of the trusted test patch, the name
+	// of the blob holding it; "" for a commit.
+	PatchDigest string `json:"patch_digest,omitempty"`
+	// Paths are the paths whose content the trusted tests decide, sorted.
+	Paths []string `json:"paths"`
+	// Discarded are the paths of Paths the patch changes too: its
+	// versions are discarded. Sorted.
+	Discarded []string `json:"discarded"`
+}
+
+func (t *TrustedTests) validate() []string {
+	var errs []string
+	switch {
+	case (t.Commit == "") == (t.PatchDigest == ""):
+		errs = append(errs, "trusted_tests: give a commit or a patch digest, one of them")
+	case t.Commit != "" && !isCommit(t.Commit):
+		errs = append(errs, fmt.Sprintf("trusted_tests: commit %q is not a full commit id", t.Commit))
+	case t.PatchDigest != "" && !isHexSHA256(t.PatchDigest):
+		errs = append(errs, fmt.Sprintf("trusted_tests: patch_digest %q is not a hex SHA-256", t.PatchDigest))
+	}
+	if len(t.Paths) == 0 {
+		errs = append(errs, "trusted_tests: no paths")
+	}
+	paths := map[string]bool{}
+	for _, p := range t.Paths {
+		if !cleanRelative(p) {
+			errs = append(errs, fmt.Sprintf("trusted_tests: path %q is not a clean relative path", p))
+		}
+		paths[p] = true
+	}
+	for _, p := range t.Discarded {
+		if !paths[p] {
+			errs = append(errs, fmt.Sprintf("trusted_tests: discarded %q is not one of the paths", p))
+		}
+	}
+	return errs
+}
+
+// cleanRelative reports a clean, slash-separated path inside the
+// repository, as a tree lists it.
+func cleanRelative(p string) bool {
+	return p != "" && p != "." && utf8.ValidString(p) && !strings.HasPrefix(p, "/") && path.Clean(p) == p &&
+		!slices.Contains(strings.Split(p, "/"), "..") && !strings.ContainsRune(p, 0)
 }
 
 // Command is a declared command: a shell command line run in the tree's
@@ -158,6 +224,20 @@ func Seal(c *Criteria) (*Sealed, error) {
 	cc := *c
 	cc.Claims = sortedUnique(c.Claims)
 	cc.TestSupport = sortedUnique(c.TestSupport)
+	if c.TrustedTests != nil {
+		t := *c.TrustedTests
+		t.Paths, t.Discarded = sortedUnique(t.Paths), sortedUnique(t.Discarded)
+		cc.TrustedTests = &t
+	}
+	if c.BaselinePasses != nil {
+		cc.BaselinePasses = sortedUnique(c.BaselinePasses)
+	}
+	if c.BareClaims != nil {
+		cc.BareClaims = make(map[string][]string, len(c.BareClaims))
+		for k, v := range c.BareClaims {
+			cc.BareClaims[k] = sortedUnique(v)
+		}
+	}
 	// The seal plan keeps its order: checks are matched by identity, but
 	// the plan is what the submitter asked for, as asked.
 	b, err := canonical.Marshal(&cc)
@@ -307,6 +387,27 @@ func (c *Criteria) Validate() error {
 			bad("%v", err)
 		}
 	}
+	if c.TrustedTests != nil {
+		errs = append(errs, c.TrustedTests.validate()...)
+	}
+	for bare, resolved := range c.BareClaims {
+		if !IsBareClaim(bare) {
+			bad("bare_claims: %q is not a claim without its package or file", bare)
+		}
+		// Resolving to nothing is recorded, not refused: a grader's test
+		// list may name tests no test file declares (the request says
+		// whether that is an error).
+		for _, r := range resolved {
+			if !slices.Contains(c.Claims, r) {
+				bad("bare_claims: %q resolves to %q, which is not a claim", bare, r)
+			}
+		}
+	}
+	for _, p := range c.BaselinePasses {
+		if !slices.Contains(c.Claims, p) {
+			bad("baseline_passes: %q is not a claim", p)
+		}
+	}
 	if c.Python != "" && !strings.HasPrefix(c.Python, "/") {
 		bad("python %q is not an absolute path", c.Python)
 	}
@@ -380,6 +481,74 @@ func ValidateClaim(claim string) error {
 		return fmt.Errorf("claim %q: unknown kind %q (go, pytest or cmd)", claim, scheme)
 	}
 	return nil
+}
+
+// IsBareClaim reports a claim given without its package (go:TestName,
+// go:TestName/sub) or its file (pytest:test_x, pytest:TestK::test_m,
+// pytest:test_p[id]): pre-flight resolves it to the claims of the tests
+// that declare it (ValidateRequestClaim checks its syntax).
+func IsBareClaim(claim string) bool {
+	scheme, rest, ok := strings.Cut(claim, ":")
+	if !ok || rest == "" {
+		return false
+	}
+	switch scheme {
+	case "go":
+		return !strings.Contains(rest, ":")
+	case "pytest":
+		file, _, _ := strings.Cut(rest, "::")
+		if i := strings.IndexByte(file, '['); i >= 0 {
+			file = file[:i]
+		}
+		return !strings.HasSuffix(file, ".py") && !strings.Contains(file, "/")
+	}
+	return false
+}
+
+// ValidateRequestClaim checks a claim as a submitter may give it: a claim
+// ValidateClaim accepts, or a bare one (IsBareClaim) whose name is a Go
+// test name (go:TestName, go:TestName/sub) or a pytest node id without its
+// file (test_x, TestK::test_m, test_p[id]).
+func ValidateRequestClaim(claim string) error {
+	if !IsBareClaim(claim) {
+		return ValidateClaim(claim)
+	}
+	scheme, rest, _ := strings.Cut(claim, ":")
+	if scheme == "go" {
+		if !strings.HasPrefix(rest, "Test") || strings.ContainsAny(rest, " \t^$*+?()[]{}|\\") {
+			return fmt.Errorf("claim %q: %q is not a Go test name", claim, rest)
+		}
+		return nil
+	}
+	name := rest
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		if !strings.HasSuffix(name, "]") {
+			return fmt.Errorf("claim %q: a parameter id ends with ]", claim)
+		}
+		name = name[:i]
+	}
+	for _, part := range strings.Split(name, "::") {
+		if !isIdentifier(part) {
+			return fmt.Errorf("claim %q: want pytest:test_name or pytest:TestClass::test_name (or the node id with its file)", claim)
+		}
+	}
+	if strings.ContainsFunc(rest, unicode.IsControl) || !utf8.ValidString(rest) {
+		return fmt.Errorf("claim %q is not one line of text", claim)
+	}
+	return nil
+}
+
+// isIdentifier reports an ASCII Python identifier.
+func isIdentifier(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for _, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func isControlRune(r rune) bool {

@@ -195,6 +195,17 @@ func (r *Run) Gather(missing []string) Evidence {
 		deadline := len(missing) > 0
 		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, deadline), deadline)))
 	}
+	if r.Sealed != nil {
+		// A bare claim (a grader's test name) no test file declares was
+		// sealed as resolving to nothing: it was asked for and cannot be
+		// checked, so it is never silently dropped.
+		for _, bare := range slices.Sorted(maps.Keys(r.Sealed.Criteria.BareClaims)) {
+			if len(r.Sealed.Criteria.BareClaims[bare]) == 0 {
+				e.Claims = append(e.Claims, Claim{ID: bare, Outcome: Unverified, Class: Invalid,
+					Why: "no test file declares it (on either side, with the trusted tests): it names nothing the gate can run"})
+			}
+		}
+	}
 	e.Collateral = r.collateral()
 	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
 	e.Seals = r.seals()
@@ -354,6 +365,13 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	}
 	c.Class, c.Outcome = Classify(base.Detail.Outcome, patch.Detail.Outcome)
 	c.Why = fmt.Sprintf("baseline %s (%s); patch %s (%s)", base.Detail.Outcome, base.Detail.Reason, patch.Detail.Outcome, patch.Detail.Reason)
+	if c.Class == IncompleteFix && r.Sealed != nil && slices.Contains(r.Sealed.Criteria.BaselinePasses, id) {
+		// The grader says this test passes on the baseline; here it fails
+		// on both sides: this run's environment is not the grader's, and
+		// the failure says nothing about the patch.
+		c.Class, c.Outcome = Unrunnable, Unverified
+		c.Why = "the grader says it passes on the baseline, but it fails on both sides here (the environment differs): " + c.Why
+	}
 	if patch.Spec.Tree == jobs.TreeOracle && r.Trees != nil && len(r.Trees.OracleRestored) > 0 {
 		c.Why += fmt.Sprintf("; judged by the baseline's test files: the patch's changes to %s were put back", strings.Join(r.Trees.OracleRestored, ", "))
 	}

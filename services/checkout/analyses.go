@@ -184,8 +184,8 @@ func (c *Checkout) isData(ch Change) bool {
 	default:
 		return false
 	}
-	_, baseLeft := c.Baseline.LookupLeftOut(ch.Path)
-	_, patchLeft := c.Patch.LookupLeftOut(ch.Path)
+	_, baseLeft := c.listedBase.LookupLeftOut(ch.Path)
+	_, patchLeft := c.listedPatch.LookupLeftOut(ch.Path)
 	return !baseLeft && !patchLeft
 }
 

@@ -67,6 +67,17 @@ type Input struct {
 	// interpreter. Without one, every changed Python source gets a
 	// runner-reach finding saying it could not be read.
 	Python string
+	// TestsCommit is a revision whose test files (IsTestFile) are a
+	// grader's held-out tests: every test file where it differs from the
+	// baseline is taken from it (added, changed or deleted); its other
+	// changes are ignored. TestPatch is the same given as a unified diff
+	// against the baseline, which may touch only test files and test data
+	// (documents, data and binary files by name). At most one of them; see
+	// Checkout.Trusted. With either, an empty patch (an empty PatchDiff, or
+	// a PatchCommit with the baseline's tree) is a patch too: the
+	// grader's tests judge a change that changes nothing.
+	TestsCommit string
+	TestPatch   []byte
 }
 
 // Checkout is a prepared patch: its trees, its change set and its oracle
@@ -182,8 +193,28 @@ type Checkout struct {
 	// runs is not the patch: the run cannot be judged and its verdict is
 	// INCONCLUSIVE naming these, whatever else is measured.
 	Unjudgeable []Unjudgeable
+	// BaselineCommit is the baseline's full commit id. PatchCommit is the
+	// patch's: the commit given, or the one the diff makes on the
+	// baseline. (With trusted tests, Baseline and Patch are the commits'
+	// trees with the trusted tests laid over: their Commit is "".)
+	BaselineCommit, PatchCommit string
+	// Trusted are the paths whose content the trusted tests decide
+	// (Input.TestsCommit or Input.TestPatch), sorted: Baseline and Patch
+	// hold them as the trusted tests have them, so they judge both sides
+	// as the baseline's tests do. TrustedCommit is TestsCommit's full id;
+	// TrustedPatchSHA256 the hex SHA-256 of TestPatch.
+	Trusted                           []string
+	TrustedCommit, TrustedPatchSHA256 string
+	// TrustedOverridden are the paths of Trusted the patch changes too:
+	// its versions are discarded (the trusted tests' win) and they are
+	// not in Changes. Sorted.
+	TrustedOverridden []string
 
-	testSupport []string
+	// listedBase and listedPatch are the commits' trees as listed, with
+	// what they left out (the trees laid over with trusted tests have no
+	// left-out entries of their own).
+	listedBase, listedPatch *tree.Tree
+	testSupport             []string
 	// goSupport and baseSupport are the import graphs of the patch's and
 	// the baseline's Go packages (baseSupport: zero when the patch changes
 	// no Go source).
@@ -280,12 +311,21 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		}
 		return nil, fmt.Errorf("checkout: scratch directory %q: %w", scratch, err)
 	}
-	var parsed *patch.Patch
+	var parsed, parsedTests *patch.Patch
 	if in.PatchCommit == "" {
 		// Parse before anything else: a diff that cannot be read exactly
 		// is refused before any git runs.
-		if parsed, err = patch.Parse(in.PatchDiff); err != nil {
+		parsed, err = patch.Parse(in.PatchDiff)
+		switch {
+		case errors.Is(err, patch.ErrEmpty) && in.hasTrusted():
+			parsed = &patch.Patch{}
+		case err != nil:
 			return nil, usage(ReasonDiff, err, "the diff cannot be read exactly", "give `git diff` or `diff -u` output, unedited")
+		}
+	}
+	if in.TestPatch != nil {
+		if parsedTests, err = parseTestPatch(in.TestPatch, in.TestSupport); err != nil {
+			return nil, err
 		}
 	}
 	g, err := newGit()
@@ -310,13 +350,18 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	// What the gate will not write is left out of the trees and recorded:
 	// the run still gets a verdict (see Unjudgeable).
 	opts := tree.Options{LeaveOut: true}
-	if parsed != nil {
+	if parsed != nil || parsedTests != nil {
 		opts.AlternateObjectDirs = []string{s.objectsDir()}
 	}
 	if c.Baseline, err = listTree(ctx, repo.dir, in.Baseline, opts, "baseline"); err != nil {
 		return nil, err
 	}
-	if parsed != nil {
+	switch {
+	case parsed != nil && len(parsed.Files) == 0:
+		// An empty patch judged by trusted tests: the patch is the
+		// baseline.
+		c.Diff, c.Patch = append([]byte{}, in.PatchDiff...), c.Baseline
+	case parsed != nil:
 		c.Diff = slices.Clone(in.PatchDiff)
 		commit, err := s.applyDiff(ctx, c.Baseline.Commit(), c.Diff, parsed)
 		if err != nil {
@@ -325,7 +370,7 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		if c.Patch, err = listTree(ctx, repo.dir, commit, opts, "patch"); err != nil {
 			return nil, err
 		}
-	} else {
+	default:
 		if c.Patch, err = listTree(ctx, repo.dir, in.PatchCommit, opts, "patch"); err != nil {
 			return nil, err
 		}
@@ -333,12 +378,18 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 			return nil, err
 		}
 		if parsed, err = patch.Parse(c.Diff); err != nil {
-			if errors.Is(err, patch.ErrEmpty) {
+			switch {
+			case errors.Is(err, patch.ErrEmpty) && in.hasTrusted():
+				parsed, c.Diff = &patch.Patch{}, []byte{}
+			case errors.Is(err, patch.ErrEmpty):
 				return nil, usage(ReasonDiff, nil, "patch commit "+c.Patch.Commit()+" has the same tree as baseline "+c.Baseline.Commit(), "give a commit that changes something")
+			default:
+				return nil, fmt.Errorf("checkout: the diff git wrote between the commits does not parse: %w", err)
 			}
-			return nil, fmt.Errorf("checkout: the diff git wrote between the commits does not parse: %w", err)
 		}
 	}
+	c.BaselineCommit, c.PatchCommit = c.Baseline.Commit(), c.Patch.Commit()
+	c.listedBase, c.listedPatch = c.Baseline, c.Patch
 	sum := sha256.Sum256(c.Diff)
 	c.DiffSHA256 = hex.EncodeToString(sum[:])
 	if err := verify(ctx, c.Baseline, c.Patch, parsed); err != nil {
@@ -346,6 +397,20 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	}
 	c.judgeLeftOut()
 	c.Changes = c.changes(parsed)
+	if in.hasTrusted() {
+		t, paths, commit, err := c.trustedTree(ctx, in, repo, s, opts, parsedTests)
+		if err != nil {
+			return nil, err
+		}
+		c.TrustedCommit = commit
+		if in.TestPatch != nil {
+			sum := sha256.Sum256(in.TestPatch)
+			c.TrustedPatchSHA256 = hex.EncodeToString(sum[:])
+		}
+		if err := c.layTrusted(t, paths); err != nil {
+			return nil, err
+		}
+	}
 	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
 	if err := c.planOracle(ctx); err != nil {
 		return nil, err
@@ -379,6 +444,8 @@ func checkInput(in Input) error {
 		return usage(ReasonInput, nil, "both a patch commit and a patch diff", "give one of them")
 	case in.PatchCommit == "" && in.PatchDiff == nil:
 		return usage(ReasonInput, nil, "no patch", "give a patch commit or a patch diff")
+	case in.TestsCommit != "" && in.TestPatch != nil:
+		return usage(ReasonInput, nil, "both a trusted tests commit and a trusted test patch", "give one of them")
 	}
 	for _, g := range in.TestSupport {
 		if err := checkGlob(g); err != nil {

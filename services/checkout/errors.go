@@ -36,6 +36,11 @@ const (
 	// disagree about what changed: git and the diff parser read the diff
 	// differently, so neither reading can be trusted.
 	ReasonDisagreement Reason = "diff-disagrees-with-tree"
+	// ReasonTrustedTests: the trusted tests (Input.TestsCommit or
+	// Input.TestPatch) cannot be used: the test patch is malformed, does
+	// not apply, touches more than test files and test data, or the
+	// trusted tests change no test file.
+	ReasonTrustedTests Reason = "trusted-tests"
 )
 
 // UsageError is an error in what the caller asked for: a bad revision, a

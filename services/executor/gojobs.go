@@ -52,6 +52,15 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 			run.Reason = why
 			return jobs.OutcomeAbsent, why, run, nil
 		}
+		if b.failed != "" && s.Side == jobs.Baseline && w.trustedGoTestsIn(path.Join(s.Module, s.Package)) {
+			// A grader's trusted tests that do not build on the baseline
+			// code test behaviour the baseline lacks: no test of the
+			// package exists there, and the claim is judged on the patch
+			// alone, where it must pass (like a new test).
+			why = "the trusted tests do not build on the baseline code (they test new behaviour; no test of the package runs there): " + why
+			run.Reason = why
+			return jobs.OutcomeAbsent, why, run, nil
+		}
 		return jobs.OutcomeUnrunnable, why, run, nil
 	}
 	dir, out, cleanup, err := w.jobTree(src)
@@ -598,3 +607,14 @@ func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 // isNotExist reports a missing file, as jobfile reports it.
 func isNotExist(err error) bool { return errorsIsNotExist(err) }
+
+// trustedGoTestsIn reports whether the trusted tests add, change or delete
+// a Go test file of the package in dir (a directory of the repository).
+func (w *Workspace) trustedGoTestsIn(dir string) bool {
+	for _, p := range w.co.Trusted {
+		if strings.HasSuffix(p, "_test.go") && path.Dir(p) == path.Clean(dir) {
+			return true
+		}
+	}
+	return false
+}

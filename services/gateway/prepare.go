@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +59,21 @@ type Request struct {
 	Suite *criteria.Command `json:"suite,omitempty"`
 	// SealPlan are the seal checks, in order.
 	SealPlan []criteria.Command `json:"seal_plan,omitempty"`
+	// TestsCommit is a revision whose test files are a grader's held-out
+	// tests; TestPatch the same as a diff touching only test files and
+	// test data. At most one: both sides run with them (see
+	// checkout.Input).
+	TestsCommit string `json:"tests_commit,omitempty"`
+	TestPatch   []byte `json:"test_patch,omitempty"`
+	// BaselinePasses are claims (of Claims, bare ones too) a grader says
+	// pass on the baseline: one that fails on both sides is unverified,
+	// not refuted (criteria.Criteria.BaselinePasses).
+	BaselinePasses []string `json:"baseline_passes,omitempty"`
+	// LenientClaims records a bare claim no test file declares (or, for
+	// pytest, several modules do) as resolving to nothing, instead of
+	// refusing the request: a grader's test list can name tests the gate
+	// cannot find. At least one claim must resolve.
+	LenientClaims bool `json:"lenient_claims,omitempty"`
 }
 
 // Options returns the JSON of the request's criteria options.
@@ -136,11 +152,15 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		return nil, &UsageError{fmt.Errorf("timeout %d ms must be positive", req.TimeoutMillis)}
 	}
 	for _, c := range req.Claims {
-		if err := criteria.ValidateClaim(c); err != nil {
+		if err := criteria.ValidateRequestClaim(c); err != nil {
 			return nil, &UsageError{err}
 		}
 	}
-	in := checkout.Input{Repo: req.Repository, Baseline: req.Baseline, PatchCommit: req.PatchCommit, PatchDiff: req.PatchDiff, TestSupport: req.TestSupport}
+	if req.TestsCommit != "" && req.TestPatch != nil {
+		return nil, &UsageError{errors.New("give the trusted tests as a commit or as a test patch, one of them")}
+	}
+	in := checkout.Input{Repo: req.Repository, Baseline: req.Baseline, PatchCommit: req.PatchCommit, PatchDiff: req.PatchDiff, TestSupport: req.TestSupport,
+		TestsCommit: req.TestsCommit, TestPatch: req.TestPatch}
 	co, err := checkout.Prepare(ctx, in, scratch)
 	if err != nil {
 		if checkout.IsUsage(err) {
@@ -148,15 +168,38 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 		}
 		return nil, fmt.Errorf("checkout: %w", err)
 	}
+	for _, c := range req.BaselinePasses {
+		if !slices.Contains(req.Claims, c) {
+			return nil, &UsageError{fmt.Errorf("baseline pass %s is not one of the claims", c)}
+		}
+	}
+	claims, bare, err := resolveBareClaims(ctx, co, req.Claims, req.LenientClaims)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &UsageError{err}
+	}
+	if len(req.Claims) > 0 && len(claims) == 0 {
+		return nil, &UsageError{fmt.Errorf("none of the %d claims names a test a test file declares; check the names", len(req.Claims))}
+	}
+	var baselinePasses []string
+	for _, c := range req.BaselinePasses {
+		if r, ok := bare[c]; ok {
+			baselinePasses = append(baselinePasses, r...)
+		} else {
+			baselinePasses = append(baselinePasses, c)
+		}
+	}
 	declared := map[string]bool{}
 	for label := range req.Commands {
 		declared[label] = true
 	}
-	if err := checkClaimsDeclared(ctx, co, req.Claims, declared); err != nil {
+	if err := checkClaimsDeclared(ctx, co, claims, declared); err != nil {
 		return nil, &UsageError{err}
 	}
 	python := req.Python
-	if python == "" && needsPython(co, req.Claims) {
+	if python == "" && needsPython(co, claims) {
 		// Not finding one is not an error here: the jobs that need it are
 		// then answered as not run, saying why, and the verdict cannot be
 		// MERGE.
@@ -176,14 +219,18 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	c := &criteria.Criteria{
 		Python: python, Commands: req.Commands, Suite: req.Suite, SealPlan: req.SealPlan,
 		Schema: criteria.Schema, RunID: runID, Repository: req.Repository,
-		Baseline: co.Baseline.Commit(), PatchDigest: co.DiffSHA256,
-		Claims: req.Claims, DiscoverClaims: len(req.Claims) == 0,
+		Baseline: co.BaselineCommit, PatchDigest: co.DiffSHA256,
+		Claims: claims, DiscoverClaims: len(claims) == 0, BareClaims: bare, BaselinePasses: baselinePasses,
 		CoverageFloor: req.CoverageFloor, StrengthFloor: req.StrengthFloor, StrengthConfidence: req.StrengthConfidence,
 		MutationMax: req.MutationMax, TestSupport: req.TestSupport, RequireSandbox: req.RequireSandbox,
 		FullEvidence: req.FullEvidence, DeadlineUnixMilli: started.Add(timeout).UnixMilli(),
 	}
 	if req.PatchCommit != "" {
-		c.PatchCommit = co.Patch.Commit()
+		c.PatchCommit = co.PatchCommit
+	}
+	if len(co.Trusted) > 0 {
+		c.TrustedTests = &criteria.TrustedTests{Commit: co.TrustedCommit, PatchDigest: co.TrustedPatchSHA256,
+			Paths: co.Trusted, Discarded: co.TrustedOverridden}
 	}
 	c.Limits.StabilityReruns = req.StabilityReruns
 	// Each process gets a share of the run's deadline, so that a hanging
@@ -192,6 +239,17 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	// (--timeout 1h: 15 and 30 minutes).
 	c.Limits.ClaimTimeoutSec = max(1, int(timeout/4/time.Second))
 	c.Limits.SuiteTimeoutSec = max(1, int(timeout/2/time.Second))
+	// Each claim is two jobs at least, and two test runs: a grader's long
+	// list of claims (PASS_TO_PASS) gets room in the budget and the plan's
+	// fan-out, sealed with the rest.
+	if n := len(claims); n > 0 {
+		c.TaskGraph.MaxFanout = uint32(max(criteria.DefaultMaxFanout, 4*n+64))
+		c.Budget = map[string]uint64{
+			criteria.BudgetTestRuns:   uint64(max(512, 8*n+256)),
+			criteria.BudgetMutants:    uint64(max(c.MutationMax, 0)),
+			criteria.BudgetCPUSeconds: uint64(max(4*3600, 16*n)),
+		}
+	}
 	c.ApplyDefaults()
 	sealed, err := criteria.Seal(c)
 	if err != nil {
@@ -201,6 +259,13 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	if req.PatchDiff != nil {
 		if body.PatchBlob, err = blobs.Put(ctx, req.PatchDiff); err != nil {
 			return nil, fmt.Errorf("store the patch: %w", err)
+		}
+	}
+	if req.TestPatch != nil {
+		// Stored under its digest, which the criteria seal: every service
+		// lays the same trusted tests over its trees.
+		if _, err := blobs.Put(ctx, req.TestPatch); err != nil {
+			return nil, fmt.Errorf("store the trusted test patch: %w", err)
 		}
 	}
 	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})

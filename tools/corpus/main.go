@@ -10,13 +10,21 @@
 //	go run ./tools/corpus measure              verify every case with the sealgate binary
 //	                                           and print the table of docs/benchmarks.md
 //	go run ./tools/corpus table FILE           print that table again from measure -json FILE
+//	go run ./tools/corpus swebench DIR         write one fix per module as a SWE-bench-format
+//	                                           dataset with gold, empty and wrong predictions,
+//	                                           and print the sealgate eval command lines
+//	go run ./tools/corpus bench                time to a verdict and mutants per minute, side by
+//	                                           side: plain go test, sealgate, gremlins --diff
+//	go run ./tools/corpus bench-table FILE     print bench's tables again from bench -json FILE
 //
-// Common flags: -run REGEXP selects fixes by name. measure takes
+// Common flags: -run REGEXP selects fixes by name. measure and bench take
 // -sealgate BIN (default: built from this checkout into a temporary
 // directory), -build-cache DIR (the test processes' Go build cache, shared
 // between runs as on a CI machine; default the one the e2e tests use),
 // -json FILE (every row and artefact as JSON) and, after --, extra flags
-// for every `sealgate verify`. check runs go test with its own module cache
+// for every `sealgate verify`. bench also takes -gremlins BIN (default:
+// gremlins v0.6.0, installed with go install into a temporary directory
+// through the module proxy). check runs go test with its own module cache
 // (-modcache, default under the user cache directory), so the fixes'
 // dependencies it downloads do not land in the module cache the gate reads.
 //
@@ -74,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "corpus: %v\nusage: corpus list|write DIR|check|measure [-run REGEXP] …\n", err)
+		fmt.Fprintf(stderr, "corpus: %v\nusage: corpus list|write DIR|swebench DIR|check|measure|table FILE|bench|bench-table FILE [-run REGEXP] …\n", err)
 		return exitUsage
 	case errors.As(err, &wrong):
 		fmt.Fprintf(stderr, "corpus: %v\n", err)
@@ -92,9 +100,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fset := flag.NewFlagSet("corpus "+args[0], flag.ContinueOnError)
 	fset.SetOutput(io.Discard)
 	runRE := fset.String("run", "", "select fixes whose name matches this regular expression")
-	binary := fset.String("sealgate", "", "measure: the sealgate binary (default: build it from this checkout)")
-	buildCache := fset.String("build-cache", filepath.Join(os.TempDir(), "sealgate-test-gocache"), "measure: the test processes' Go build cache")
-	jsonOut := fset.String("json", "", "measure: write every row with its artefact to this file")
+	binary := fset.String("sealgate", "", "measure, bench: the sealgate binary (default: build it from this checkout)")
+	gremlins := fset.String("gremlins", "", "bench: the gremlins binary (default: install "+gremlinsPackage+"@"+gremlinsVersion+")")
+	buildCache := fset.String("build-cache", filepath.Join(os.TempDir(), "sealgate-test-gocache"), "measure, bench: the test processes' Go build cache")
+	jsonOut := fset.String("json", "", "measure, bench: write every row to this file")
 	modcache := fset.String("modcache", defaultModcache(), "check: the module cache plain go test uses")
 	if err := fset.Parse(args[1:]); err != nil {
 		return usageError{err.Error()}
@@ -128,6 +137,18 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageError{"table takes the file measure -json wrote"}
 		}
 		return table(rest[0], stdout)
+	case "swebench":
+		if len(rest) != 1 {
+			return usageError{"swebench takes one directory"}
+		}
+		return swebench(ctx, rest[0], fixes, stdout)
+	case "bench-table":
+		if len(rest) != 1 {
+			return usageError{"bench-table takes the file bench -json wrote"}
+		}
+		return benchTable(rest[0], stdout)
+	case "bench":
+		return bench(ctx, benchOptions{binary: *binary, gremlins: *gremlins, buildCache: *buildCache, jsonOut: *jsonOut, extra: rest}, fixes, stdout, stderr)
 	case "measure":
 		return measure(ctx, measureOptions{binary: *binary, buildCache: *buildCache, jsonOut: *jsonOut, extra: rest}, fixes, stdout, stderr)
 	}

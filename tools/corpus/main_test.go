@@ -29,6 +29,8 @@ func TestUsage(t *testing.T) {
 		{"write"},
 		{"check", "extra"},
 		{"table"},
+		{"bench-table"},
+		{"bench-table", "a", "b"},
 	} {
 		code, stdout, stderr := runCorpus(args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "corpus: ") {

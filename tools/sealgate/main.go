@@ -110,7 +110,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErrorf("a command is required (verify, init, replay, demo, serve, attest, keys, doctor, ledger, state, report, mcp, version)")
+			return usageErrorf("a command is required (verify, eval, init, replay, demo, serve, attest, keys, doctor, ledger, state, report, mcp, version)")
 		},
 	}
 	root.SetOut(stdout)
@@ -118,6 +118,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
-	root.AddCommand(newVersionCmd(), newLedgerCmd(), newVerifyCmd(stdout, stderr), newReplayCmd(stdout), newDemoCmd(stdout, stderr), newKeysCmd(stdout), newAttestCmd(stdout), newServeCmd(stderr), newDoctorCmd(stdout), newInitCmd(stdout, stderr), newStateCmd(stdout), newReportCmd(stdout), newMCPCmd(stdout, stderr))
+	root.AddCommand(newVersionCmd(), newLedgerCmd(), newVerifyCmd(stdout, stderr), newEvalCmd(stdout, stderr), newReplayCmd(stdout), newDemoCmd(stdout, stderr), newKeysCmd(stdout), newAttestCmd(stdout), newServeCmd(stderr), newDoctorCmd(stdout), newInitCmd(stdout, stderr), newStateCmd(stdout), newReportCmd(stdout), newMCPCmd(stdout, stderr))
 	return root
 }

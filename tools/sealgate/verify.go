@@ -49,6 +49,15 @@ type verifyOptions struct {
 	seals                        []string
 	configFile                   string
 	maxPatchBytes                int64
+	// tests and testPatchFile are a grader's trusted tests (--tests,
+	// --test-patch); testPatch is the file's content, read by check
+	// within --max-patch-bytes.
+	tests, testPatchFile string
+	testPatch            []byte
+	// baselinePasses and lenientClaims are set by sealgate eval: the
+	// dataset's PASS_TO_PASS claims, and claims that may name nothing.
+	baselinePasses []string
+	lenientClaims  bool
 	// Set from the flags and the repository's .sealgate.yaml by
 	// applyConfig.
 	commands map[string]criteria.Command
@@ -108,7 +117,9 @@ Progress goes to stderr.`,
 	f.StringVar(&o.base, "base", "", "the baseline revision (required)")
 	f.StringVar(&o.patch, "patch", "", "the patch as a revision (a commit whose tree is the patched code)")
 	f.StringVar(&o.patchFile, "patch-file", "", "the patch as a unified diff file against --base")
-	f.StringArrayVar(&o.claims, "claim", nil, "a test that proves the patch: go:./pkg/path:TestName (repeatable; none: discover)")
+	f.StringArrayVar(&o.claims, "claim", nil, "a test that proves the patch: go:./pkg/path:TestName, or go:TestName for every package declaring it (repeatable; none: discover)")
+	f.StringVar(&o.tests, "tests", "", "trusted tests: a revision whose test files are a grader's held-out tests, laid over both sides")
+	f.StringVar(&o.testPatchFile, "test-patch", "", "trusted tests as a diff against --base touching only test files and test data")
 	f.Float64Var(&o.coverageFloor, "coverage-floor", criteria.DefaultCoverageFloor, "diff coverage required, in [0,1]; 0 switches the requirement off")
 	f.Float64Var(&o.strengthFloor, "strength-floor", criteria.DefaultStrengthFloor, "mutation strength lower bound required, in [0,1]; 0 switches it off")
 	f.Float64Var(&o.strengthConfidence, "strength-confidence", criteria.DefaultStrengthConfidence, "confidence of the Wilson lower bound, in (0,1)")
@@ -174,9 +185,19 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 		return usageErrorf("--stability-reruns %d is outside [0, 100]", o.reruns)
 	}
 	for _, c := range o.claims {
-		if err := criteria.ValidateClaim(c); err != nil {
+		if err := criteria.ValidateRequestClaim(c); err != nil {
 			return usageErrorf("%v", err)
 		}
+	}
+	if o.tests != "" && o.testPatchFile != "" {
+		return usageErrorf("--tests and --test-patch exclude each other: give the trusted tests as a revision or as a diff file")
+	}
+	if o.testPatchFile != "" {
+		b, err := readInput("--test-patch", o.testPatchFile, cmp.Or(o.maxPatchBytes, defaultMaxPatchBytes), "--max-patch-bytes")
+		if err != nil {
+			return err
+		}
+		o.testPatch = b
 	}
 	if err := o.applyConfig(cmd); err != nil {
 		return err
@@ -220,6 +241,7 @@ func (o *verifyOptions) request() *gateway.Request {
 		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
 		RequireSandbox: o.sandbox == "bwrap", FullEvidence: o.fullEvidence, ClientVersion: version(),
 		Python: o.python, Commands: o.commands, Suite: o.suite, SealPlan: o.sealPlan,
+		TestsCommit: o.tests, TestPatch: o.testPatch, BaselinePasses: o.baselinePasses, LenientClaims: o.lenientClaims,
 	}
 }
 

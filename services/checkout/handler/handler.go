@@ -169,7 +169,17 @@ func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*reco
 		if err != nil {
 			return nil, nil, fmt.Errorf("read the patch: %w", err)
 		}
-		in.PatchDiff = diff
+		in.PatchDiff = append([]byte{}, diff...) // an empty patch is a patch, never "none"
+	}
+	if tt := c.TrustedTests; tt != nil {
+		in.TestsCommit = tt.Commit
+		if tt.PatchDigest != "" {
+			tp, err := blobs.Get(ctx, tt.PatchDigest)
+			if err != nil {
+				return nil, nil, fmt.Errorf("read the trusted test patch: %w", err)
+			}
+			in.TestPatch = append([]byte{}, tp...)
+		}
 	}
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, nil, err
@@ -184,7 +194,24 @@ func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*reco
 		done()
 		return nil, nil, err
 	}
+	if err := sameTrusted(co, c.TrustedTests); err != nil {
+		done()
+		return nil, nil, err
+	}
 	return co, done, nil
+}
+
+// sameTrusted checks that the trusted tests laid over the trees are the
+// ones the criteria seal: the same paths, the same discarded edits.
+func sameTrusted(co *checkout.Checkout, tt *criteria.TrustedTests) error {
+	var paths, discarded []string
+	if tt != nil {
+		paths, discarded = tt.Paths, tt.Discarded
+	}
+	if !slices.Equal(co.Trusted, paths) || !slices.Equal(co.TrustedOverridden, discarded) {
+		return fmt.Errorf("the trusted tests re-derive as paths %q (discarded %q), the criteria seal %q (discarded %q)", co.Trusted, co.TrustedOverridden, paths, discarded)
+	}
+	return nil
 }
 
 // recordPath is a path as a record holds it: as it is, or quoted as a Go
