@@ -200,6 +200,20 @@ type Evidence struct {
 	// code the gate neither measures nor mutates (cgo preambles),
 	// "file:line: what".
 	ForeignCode []string
+	// Harness: the patch's test files that control their package's test
+	// harness (TestMain, init, code run at package initialization), each
+	// saying what and how the judged runs did without it: the rule fired,
+	// which every verdict records. Not a gap by itself.
+	Harness []string
+	// BaselineReach: such harness that uses what the baseline's test files
+	// declare (their tables, helpers), "file:line: what": the tests the
+	// patch would merge are not the ones that judged it.
+	BaselineReach []string
+	// SupportWrites: production code the patch changes that writes what
+	// only tests read (an assertion helper's tolerance), "file:line:
+	// what": the tests' judge changes where no counterfactual can put it
+	// back.
+	SupportWrites []string
 	// Unjudgeable: content of the patch (or the baseline) the gate did not
 	// materialize, each saying what and where. What ran is not the patch, so nothing
 	// measured decides: the verdict is INCONCLUSIVE naming these, even
@@ -384,6 +398,16 @@ func Decide(p Policy, e Evidence) Verdict {
 		gaps = append(gaps, fmt.Sprintf("the patch changes code the gate cannot judge (neither measured nor mutated): %s", clip(sorted(e.ForeignCode))))
 		step(FixCode, sorted(e.ForeignCode)[0])
 	}
+	if len(e.SupportWrites) > 0 {
+		w := sorted(e.SupportWrites)
+		gaps = append(gaps, fmt.Sprintf("the patch's production code writes what only its tests read, so it changes their judge: %s", clip(w)))
+		step(FixCode, w[0])
+	}
+	if len(e.BaselineReach) > 0 {
+		reach := sorted(e.BaselineReach)
+		gaps = append(gaps, fmt.Sprintf("the patch's test harness reaches into the baseline's tests, so the tests it would merge are not the ones that judged it: %s", clip(reach)))
+		step(HumanReviewTestEdit, reach[0])
+	}
 	for _, d := range sorted(e.Dependencies) {
 		gaps = append(gaps, "the module dependencies could not be downloaded: "+d)
 	}
@@ -426,7 +450,7 @@ func Decide(p Policy, e Evidence) Verdict {
 		for i, l := range c.Lost {
 			lines[i] = l.String()
 		}
-		gaps = append(gaps, fmt.Sprintf("the patch routes around code it kept: the claims ran these lines on the baseline, the patch keeps them unchanged, and no test runs them on the patch: %s", clip(lines)))
+		gaps = append(gaps, fmt.Sprintf("the patch routes around code it kept: the claims (without claims, the tests of the measured packages) ran these lines on the baseline, the patch keeps them unchanged, and no test runs them on the patch: %s", clip(lines)))
 		step(CoverLines, lines[0])
 	}
 
@@ -505,9 +529,19 @@ func Decide(p Policy, e Evidence) Verdict {
 		}
 	}
 
+	// Rules that fired without deciding: recorded after the findings
+	// (and, in a MERGE, in its reason).
+	var notes []string
+	if len(e.Harness) > 0 {
+		notes = append(notes, harnessNote(e.Harness))
+	}
+
 	v := Verdict{ClaimsFixed: fixed, WilsonLower: lower, NextSteps: dedupe(steps)}
 	v.FixProven = len(fixed) > 0 && !unsettled
 	v.Reasons = append(append([]string{}, blocks...), gaps...)
+	if len(v.Reasons) > 0 {
+		v.Reasons = append(v.Reasons, notes...)
+	}
 	switch {
 	case len(e.Unjudgeable) > 0:
 		// Evidence from trees that are not the patch's proves nothing
@@ -526,8 +560,17 @@ func Decide(p Policy, e Evidence) Verdict {
 	default:
 		v.Decision = Merge
 		v.Reason = mergeReason(p, e, fixed, lower)
+		for _, n := range notes {
+			v.Reason += "; " + n
+		}
 	}
 	return v
+}
+
+// harnessNote says which test files of the patch control the harness and
+// that the judged runs did without them.
+func harnessNote(harness []string) string {
+	return fmt.Sprintf("the patch's test harness was left out of every judged run (the claims and the suite ran without it): %s", clip(sorted(harness)))
 }
 
 func mergeReason(p Policy, e Evidence, fixed []string, lower *float64) string {

@@ -168,7 +168,12 @@ func (r *Run) Gather(missing []string) Evidence {
 		for _, u := range r.Trees.Unjudgeable {
 			e.Unjudgeable = append(e.Unjudgeable, u.Why)
 		}
+		judged := r.Claims()
 		for _, f := range r.Trees.Findings {
+			if f.Claim != "" && !slices.Contains(judged, f.Claim) {
+				// About a test discovery may have proposed and did not.
+				continue
+			}
 			at := f.Path
 			if f.Line > 0 {
 				at = fmt.Sprintf("%s:%d", f.Path, f.Line)
@@ -182,8 +187,13 @@ func (r *Run) Gather(missing []string) Evidence {
 				e.HarnessReach = append(e.HarnessReach, at+": "+f.Detail)
 			case findingForeignCode:
 				e.ForeignCode = append(e.ForeignCode, at+": "+f.Detail)
+			case findingSupportWrite:
+				e.SupportWrites = append(e.SupportWrites, at+": "+f.Detail)
+			case findingBaselineReach:
+				e.BaselineReach = append(e.BaselineReach, at+": "+f.Detail)
 			}
 		}
+		e.Harness = r.harness()
 	}
 	for _, c := range r.Claims() {
 		deadline := len(missing) > 0
@@ -221,36 +231,85 @@ func (r *Run) SideOf(claim, side string) (*jobs.Done, *jobs.Done) {
 // The findings of the checkout's analyses the decision reads (rules of
 // services/checkout/inspect, by their stable names).
 const (
-	findingProbe        = "probe"
-	findingOverfitting  = "overfitting"
-	findingHarnessReach = "harness-reach"
-	findingForeignCode  = "foreign-code"
+	findingProbe         = "probe"
+	findingOverfitting   = "overfitting"
+	findingTestHarness   = "test-harness"
+	findingHarnessReach  = "harness-reach"
+	findingForeignCode   = "foreign-code"
+	findingBaselineReach = "baseline-reach"
+	findingSupportWrite  = "support-write"
 )
+
+// harness lists the test files with a test-harness finding, each with
+// what it declares and how the judged runs did without it: a file the
+// patch adds is dropped from them; a baseline test file it changes is put
+// back as the baseline has it.
+func (r *Run) harness() []string {
+	whats := map[string][]string{}
+	for _, f := range r.Trees.Findings {
+		if f.Rule != findingTestHarness {
+			continue
+		}
+		what := f.Detail
+		if f.Line > 0 {
+			what = fmt.Sprintf("line %d %s", f.Line, f.Detail)
+		}
+		whats[f.Path] = append(whats[f.Path], what)
+	}
+	var out []string
+	for _, file := range slices.Sorted(maps.Keys(whats)) {
+		how := "no judged run compiles it"
+		if slices.Contains(r.Trees.OracleRestored, file) {
+			how = "every judged run has the baseline's version of it"
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s", file, clip(whats[file]), how))
+	}
+	return out
+}
 
 // counterfactual compares a claim's patch-side outcome with its re-run
 // without the test support the patch changed: a different outcome means
-// the claim depends on what the patch changed of its own judge.
+// the claim depends on what the patch changed of its own judge. A re-run
+// that could not build or start is no evidence either way: the claim is
+// unverified, saying so apart.
 func (r *Run) counterfactual(c Claim) Claim {
 	cf := jobs.Spec{Purpose: jobs.Counterfactual, Side: jobs.Patch, Claim: c.ID}
-	if _, planned := r.Planned[cf.ID()]; !planned || c.Outcome == Unverified {
+	planned, ok := r.Planned[cf.ID()]
+	if !ok || c.Outcome == Unverified {
 		return c
 	}
 	patch, _ := r.SideOf(c.ID, jobs.Patch)
 	d := r.Done[cf.ID()]
-	var files []string
-	if r.Trees != nil {
-		files = r.Trees.Counterfactual
-	}
+	files := clip(restoredLabels(planned.Restore))
 	switch {
 	case d == nil:
 		c.Outcome, c.Class = Unverified, NotExecuted
-		c.Why = "its counterfactual run (test support the patch changed put back) never ran; " + c.Why
-	case patch != nil && d.Detail.Outcome != patch.Detail.Outcome:
+		c.Why = fmt.Sprintf("its counterfactual run (test support the patch changed put back: %s) never ran; %s", files, c.Why)
+	case patch != nil && d.Detail.Outcome == patch.Detail.Outcome:
+	case d.Detail.Outcome == jobs.OutcomeUnrunnable || d.Detail.Outcome == jobs.OutcomeNotRun:
+		c.Outcome, c.Class = Unverified, Unrunnable
+		c.Why = fmt.Sprintf("its counterfactual run, with the test support the patch changed put back (%s), did not build or run (%s): that is no evidence the claim depends on them, nor that it does not; %s",
+			files, d.Detail.Reason, c.Why)
+	case patch != nil:
 		c.Outcome, c.Class = Unverified, Invalid
 		c.Why = fmt.Sprintf("it depends on test support the patch changed (%s): with it put back the claim is %s on the patch, with the patch's %s; %s",
-			clip(files), d.Detail.Outcome, patch.Detail.Outcome, c.Why)
+			files, d.Detail.Outcome, patch.Detail.Outcome, c.Why)
 	}
 	return c
+}
+
+// restoredLabels names what a counterfactual run put back: a file, or a
+// declaration "file#name" as "file (name)". Sorted.
+func restoredLabels(restore []string) []string {
+	var out []string
+	for _, f := range restore {
+		if file, name, ok := strings.Cut(f, "#"); ok {
+			f = file + " (" + name + ")"
+		}
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // EditedOf returns the answered runs of the patch's version of a test the

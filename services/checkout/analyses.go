@@ -63,6 +63,9 @@ func (c *Checkout) inspect(ctx context.Context) error {
 		return err
 	}
 	c.inspectGoSupport(patchGo)
+	if err := c.inspectGoDecls(ctx); err != nil {
+		return err
+	}
 	if err := c.inspectPythonSupport(ctx); err != nil {
 		return err
 	}
@@ -219,6 +222,7 @@ func (c *Checkout) inspectGoHarnessReach(ctx context.Context, patchGo map[string
 // (inspect.GoImportGraph).
 func (c *Checkout) inspectGoSupport(patchGo map[string][]byte) {
 	g := inspect.GoImportGraph(patchGo)
+	c.goSupport = g
 	c.TestOnlyPackages = nil
 	for _, d := range g.TestOnly {
 		c.TestOnlyPackages = append(c.TestOnlyPackages, goPackage(d+"/x"))
@@ -271,7 +275,7 @@ func (c *Checkout) inspectData(patchGo map[string][]byte) {
 	found, referenced := inspect.DataFindings(data, refs)
 	c.Findings = append(c.Findings, found...)
 	c.DataReferenced = referenced
-	c.Counterfactual = append(c.Counterfactual, data...)
+	c.Counterfactual = append(c.Counterfactual, c.testData(data)...)
 }
 
 // isPy reports a Python source file by its name.
@@ -617,7 +621,11 @@ func (c *Checkout) goOverfitting(ctx context.Context, claims []string) ([]inspec
 		}
 		lits, ok := inspect.GoTestLits(all, test)
 		if !ok {
-			continue
+			// A test the patch adds to a baseline test file runs spliced
+			// beside that file's baseline tests: read it from the patch.
+			if lits, ok = c.patchTestLits(ctx, dir, test); !ok {
+				continue
+			}
 		}
 		for i, p := range paths {
 			out = append(out, inspect.Overfitting(cl, p, sides[i].decisions, lits, sides[i].baseLits)...)

@@ -148,15 +148,23 @@ type Checkout struct {
 	// the patch: restored) to re-run the claims: test support the patch
 	// changed outside the test files the oracle already restores — Go
 	// files of TestOnlyPackages, non-test Go files importing testing,
-	// Python modules only tests import, and every changed data file
-	// (not source, test code nor harness, and materialized). Each has a
-	// finding of rule inspect.RuleTestSupport or inspect.RuleDataFile
-	// saying why. Sorted.
+	// Python modules only tests import, and the changed data files (not
+	// source, test code nor harness, and materialized) that no production
+	// code uses (see testData; production data is judged as code, by
+	// mutants). Each has a finding of rule inspect.RuleTestSupport or
+	// inspect.RuleDataFile saying why. CounterfactualRestore says what a
+	// claim's counterfactual puts back. Sorted.
 	Counterfactual []string
-	// DataReferenced are the changed data files of Counterfactual that
-	// non-test source embeds (//go:embed) or names in a string literal:
-	// data production code reads, which must be judged (mutated) rather
-	// than only put back. Sorted.
+	// CounterfactualDecls are the declarations of changed non-test Go
+	// files beside the code under test that only tests reach and that the
+	// patch changed, as "file#name" ("calc/near.go#near", "#T.m" for a
+	// method): the counterfactual oracle puts back their baseline versions
+	// (splice.Restore), leaving the rest of the file the patch's. Each has
+	// a finding of rule inspect.RuleTestSupport. Sorted.
+	CounterfactualDecls []string
+	// DataReferenced are the changed data files that non-test source
+	// embeds (//go:embed) or names in a string literal: data code may
+	// read, which must be judged (mutated). Sorted.
 	DataReferenced []string
 	// SourceByUse are the Python modules of the patch tree that are test
 	// code by their path (under a tests/ directory; never test_*.py,
@@ -207,6 +215,10 @@ type Checkout struct {
 	// left-out entries of their own).
 	listedBase, listedPatch *tree.Tree
 	testSupport             []string
+	// goSupport and baseSupport are the import graphs of the patch's and
+	// the baseline's Go packages (baseSupport: zero when the patch changes
+	// no Go source).
+	goSupport, baseSupport inspect.GoTestSupport
 	// pythonRefs are the string literals of the patch's non-test Python
 	// files, for the data-file rule.
 	pythonRefs []inspect.SourceRefs
@@ -413,6 +425,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		return nil, err
 	}
 	if err := c.inspect(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.inspectBaselineReach(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -190,9 +191,16 @@ func (w *Workspace) variantOf(key string) (string, string, error) {
 }
 
 // restore puts each of files back into dir as the baseline has it, or
-// removes it where the baseline has none.
+// removes it where the baseline has none. An entry "file#name" puts back
+// only the baseline's version of one declaration of a Go file
+// (restoreDecls).
 func (w *Workspace) restore(dir string, files []string) error {
+	decls := map[string][]string{}
 	for _, f := range files {
+		if file, name, ok := strings.Cut(f, "#"); ok {
+			decls[file] = append(decls[file], name)
+			continue
+		}
 		dst := filepath.Join(dir, filepath.FromSlash(f))
 		b, err := jobfile.Read(w.pristine[jobs.TreeBaseline], f, maxBinaryBytes)
 		switch {
@@ -214,7 +222,45 @@ func (w *Workspace) restore(dir string, files []string) error {
 			return err
 		}
 	}
+	for _, file := range slices.Sorted(maps.Keys(decls)) {
+		if err := w.restoreDecls(dir, file, decls[file]); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// restoreDecls lays the baseline's versions of the named declarations
+// over file in dir (splice.Restore), reading them from the baseline's
+// non-test Go files of file's directory.
+func (w *Workspace) restoreDecls(dir, file string, names []string) error {
+	cur, err := jobfile.Read(dir, file, maxReportBytes)
+	if err != nil {
+		return fmt.Errorf("restore declarations of %s: %w", file, err)
+	}
+	baseDir := filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(path.Dir(file)))
+	entries, err := os.ReadDir(baseDir)
+	if err != nil {
+		return fmt.Errorf("restore declarations of %s: the baseline's package: %w", file, err)
+	}
+	base := map[string][]byte{}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		rel := path.Join(path.Dir(file), n)
+		b, err := jobfile.Read(w.pristine[jobs.TreeBaseline], rel, maxReportBytes)
+		if err != nil {
+			return fmt.Errorf("restore declarations of %s: %w", file, err)
+		}
+		base[rel] = b
+	}
+	out, err := splice.Restore(cur, base, names)
+	if err != nil {
+		return fmt.Errorf("the baseline's versions of %s in %s cannot be put back: %w", strings.Join(names, ", "), file, err)
+	}
+	return os.WriteFile(filepath.Join(dir, filepath.FromSlash(file)), out, 0o644)
 }
 
 // splice writes each of files into dir as its baseline version with the

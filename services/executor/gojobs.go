@@ -404,15 +404,29 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 		// The claims' tests on the baseline, together, one profile: the
 		// lines they ran before the patch.
 		g := &grouper{e: e, w: w, a: a, b: b, t: t, dir: dir, out: out, timeout: timeout, outcome: map[string]string{}}
-		_, data, err := g.run(ctx, s.Tests, false)
+		profs, missing, err := g.baseline(ctx, s.Tests)
 		switch {
 		case err != nil:
 			return done(jobs.OutcomeUnrunnable, "%v", err)
-		case data == nil:
+		case len(profs) == 0:
 			return done(jobs.OutcomeUnrunnable, "the claims' tests of %s left no coverage profile on the baseline", s.Package)
 		}
-		a.Detail.Profiles[jobs.BaselineProfile] = e.keep(ctx, a, data)
-		return done(jobs.OutcomePass, "%d claimed test(s) of %s run together on the baseline, one profile", len(s.Tests), s.Package)
+		merged, err := cover.Merge(profs...)
+		if err != nil {
+			return done(jobs.OutcomeUnrunnable, "the baseline profiles of %s: %v", s.Package, err)
+		}
+		var data bytes.Buffer
+		if err := merged.Write(&data); err != nil {
+			return done(jobs.OutcomeUnrunnable, "the baseline profiles of %s: %v", s.Package, err)
+		}
+		a.Detail.Profiles[jobs.BaselineProfile] = e.keep(ctx, a, data.Bytes())
+		if len(missing) > 0 {
+			// A test that panics ends its process before the profile is
+			// written: what it ran on the baseline is not known.
+			return done(jobs.OutcomePass, "%d test(s) of %s run on the baseline, one profile; %d left none (a panic or a crash ends the process before it is written), so the lines they ran there are not known: %s",
+				len(s.Tests), s.Package, len(missing), strings.Join(missing, ", "))
+		}
+		return done(jobs.OutcomePass, "%d test(s) of %s run together on the baseline, one profile", len(s.Tests), s.Package)
 	}
 	tests, err := e.listTests(ctx, w, a, b, t, dir, timeout)
 	if err != nil {
@@ -490,6 +504,33 @@ func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]stri
 	}
 	right, err := g.search(ctx, tests[mid:], false)
 	return append(left, right...), err
+}
+
+// baseline runs tests together on the baseline and returns their
+// profiles; a run that left none (a test panicked, and the process ended
+// before writing it) is split in halves, down to single tests, so that one
+// crashing test does not hide what the others ran. missing are the single
+// tests that left none.
+func (g *grouper) baseline(ctx context.Context, tests []string) (profs []*cover.Profile, missing []string, err error) {
+	if len(tests) == 0 {
+		return nil, nil, nil
+	}
+	prof, _, err := g.run(ctx, tests, false)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case prof != nil:
+		return []*cover.Profile{prof}, nil, nil
+	case len(tests) == 1:
+		return nil, tests, nil
+	}
+	mid := len(tests) / 2
+	lp, lm, err := g.baseline(ctx, tests[:mid])
+	if err != nil {
+		return nil, nil, err
+	}
+	rp, rm, err := g.baseline(ctx, tests[mid:])
+	return append(lp, rp...), append(lm, rm...), err
 }
 
 // run runs tests together with a coverage profile; prof is nil when the

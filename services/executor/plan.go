@@ -35,6 +35,9 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 		goSuite.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
 	} else {
 		suites = append(suites, goSuite)
+		if _, _, mp, err := w.module(jobs.TreeOracle, "."); err == nil {
+			goSuite.ModulePath = mp
+		}
 	}
 	if py := w.pythonSuite(c); py != nil {
 		suites = append(suites, py)
@@ -159,9 +162,20 @@ func (w *Workspace) PlanDue(c *criteria.Criteria, due []string, planned map[stri
 			}
 		}
 	}
+	// A discovered claim gets every job a sealed one gets — the
+	// prerequisite, the edited test's runs, the counterfactual — planned
+	// with its claim jobs, in one plan: the claim-based rules judge it as
+	// they judge a sealed claim.
 	for _, claim := range jobs.Discovered(planned, done, reached) {
-		for _, s := range w.planAny(claim, c) {
-			add(s)
+		specs := w.planAny(claim, c)
+		if !slices.ContainsFunc(specs, func(s *jobs.Spec) bool { return want[s.ID()] }) {
+			continue
+		}
+		for _, s := range specs {
+			if _, ok := planned[s.ID()]; !ok && !slices.ContainsFunc(out, func(o *jobs.Spec) bool { return o.ID() == s.ID() }) {
+				out = append(out, s)
+				delete(want, s.ID())
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b *jobs.Spec) int { return strings.Compare(a.ID(), b.ID()) })
@@ -213,6 +227,15 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 			m.tests[rel] = true
 		}
 	}
+	if len(c.Claims) == 0 {
+		// Discovery may propose any test of the packages the patch
+		// touches: their tests are measured as a claim's package is.
+		for _, pkg := range w.touchedPackages() {
+			if m, rel, _, ok := modOf(path.Clean(strings.TrimPrefix(pkg, "./"))); ok && len(m.cover) > 0 {
+				m.tests[rel] = true
+			}
+		}
+	}
 	var out []*jobs.Spec
 	for _, name := range slices.Sorted(maps.Keys(mods)) {
 		m := mods[name]
@@ -231,7 +254,7 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 				Splice: w.Spliceable(path.Join(name, rel)), Drop: w.HarnessDrops("")})
 		}
 	}
-	return append(out, w.baselineCoverageJobs(c)...)
+	return append(out, w.baselineCoverageJobs(c, out)...)
 }
 
 // embeddingChangedData lists the directories, above a changed file that is
@@ -283,8 +306,12 @@ func (w *Workspace) embeddingChangedData() []string {
 // claims' tests on the baseline with the packages of the changed files
 // (those the baseline has) instrumented: which lines the claims ran before
 // the patch. Lines the patch keeps and no test runs any more are code it
-// routes around (reach reports them as lost).
-func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria) []*jobs.Spec {
+// routes around (reach reports them as lost). Without sealed claims the
+// claims are not known yet (discovery proposes them from these very
+// measurements): every test the baseline declares in the packages the
+// patch side measures (patchSide, the patch's coverage jobs) runs, so that
+// whatever discovery proposes, its baseline lines are known.
+func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria, patchSide []*jobs.Spec) []*jobs.Spec {
 	var cover []string
 	for _, ch := range w.co.Changes {
 		if ch.Class != checkout.ClassSource || ch.Kind != checkout.Modified || !strings.HasSuffix(ch.Path, ".go") {
@@ -312,6 +339,18 @@ func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria) []*jobs.Spec {
 		}
 		tests[pkg] = append(tests[pkg], top)
 	}
+	if len(c.Claims) == 0 {
+		for _, s := range patchSide {
+			if s.Side != jobs.Patch || s.Runner != jobs.RunnerGo {
+				continue
+			}
+			pkg := "./" + path.Join(s.Module, s.Package)
+			if pkg == "./." {
+				pkg = "."
+			}
+			tests[pkg] = append(tests[pkg], w.testsIn(jobs.TreeBaseline, path.Clean(strings.TrimPrefix(pkg, "./")))...)
+		}
+	}
 	var out []*jobs.Spec
 	for _, pkg := range slices.Sorted(maps.Keys(tests)) {
 		mod, rel, ip, err := w.module(jobs.TreeBaseline, pkg)
@@ -319,6 +358,9 @@ func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria) []*jobs.Spec {
 			continue
 		}
 		ts := slices.Sorted(slices.Values(tests[pkg]))
+		if len(ts) == 0 {
+			continue
+		}
 		out = append(out, &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Baseline, Tree: jobs.TreeBaseline, Module: mod,
 			Package: rel, ImportPath: ip, CoverPkgs: cover, Tests: slices.Compact(ts), TimeoutSec: c.Limits.ClaimTimeoutSec})
 	}
@@ -551,12 +593,15 @@ func (w *Workspace) HarnessDrops(dir string) []string {
 }
 
 // counterfactual plans, when the patch changes test support outside the
-// test files (helpers only tests use, golden files, fixtures), one re-run
-// of the claim's patch-side job with all of it put back to the baseline's:
-// a claim whose outcome changes depends on what the patch changed of its
-// own judge. The baseline side already runs with the baseline's versions.
+// test files (helpers only tests use, in packages of their own or beside
+// the code under test, golden files, fixtures), one re-run of the claim's
+// patch-side job with all of it put back to the baseline's
+// (checkout.Checkout.CounterfactualRestore): a claim whose outcome changes
+// depends on what the patch changed of its own judge. The baseline side
+// already runs with the baseline's versions.
 func (w *Workspace) counterfactual(claim string, specs []*jobs.Spec) []*jobs.Spec {
-	if len(w.co.Counterfactual) == 0 {
+	restore := w.co.CounterfactualRestore()
+	if len(restore) == 0 {
 		return nil
 	}
 	for _, s := range specs {
@@ -569,7 +614,7 @@ func (w *Workspace) counterfactual(claim string, specs []*jobs.Spec) []*jobs.Spe
 		}
 		cf := *p
 		cf.Purpose, cf.Then = jobs.Counterfactual, nil
-		cf.Restore = slices.Clone(w.co.Counterfactual)
+		cf.Restore = restore
 		return []*jobs.Spec{&cf}
 	}
 	return nil
@@ -588,6 +633,29 @@ func skipBoth(claim, why string) []*jobs.Spec {
 	var out []*jobs.Spec
 	for _, side := range []string{jobs.Baseline, jobs.Patch} {
 		out = append(out, &jobs.Spec{Purpose: jobs.Claim, Side: side, Claim: claim, Tree: treeOf(side), Module: ".", Skip: why})
+	}
+	return out
+}
+
+// testsIn lists the tests the Go test files of dir in tree declare.
+func (w *Workspace) testsIn(tree, dir string) []string {
+	root := w.pristine[tree]
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dir), e.Name()))
+		if err != nil {
+			continue
+		}
+		if names, err := checkout.TestFuncs(src); err == nil {
+			out = append(out, names...)
+		}
 	}
 	return out
 }

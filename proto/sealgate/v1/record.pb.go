@@ -1341,7 +1341,13 @@ type Finding struct {
 	// The 1-based line on the patch side; 0 when it concerns the whole file.
 	Line uint32 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
 	// What was found, in words.
-	Detail        string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	Detail string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	// The claim it concerns, as criteria spell it ("go:./calc:TestMedian"),
+	// for a finding about one claim's test (overfitting); empty otherwise.
+	// Without sealed claims the checkout judges every test discovery may
+	// propose, and the adjudicator keeps the findings of the claims it
+	// judges.
+	Claim         string `protobuf:"bytes,5,opt,name=claim,proto3" json:"claim,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1400,6 +1406,13 @@ func (x *Finding) GetLine() uint32 {
 func (x *Finding) GetDetail() string {
 	if x != nil {
 		return x.Detail
+	}
+	return ""
+}
+
+func (x *Finding) GetClaim() string {
+	if x != nil {
+		return x.Claim
 	}
 	return ""
 }
@@ -2907,12 +2920,13 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x06commit\x18\x02 \x01(\tR\x06commit\":\n" +
 	"\x12UnjudgeableContent\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x10\n" +
-	"\x03why\x18\x02 \x01(\tR\x03why\"]\n" +
+	"\x03why\x18\x02 \x01(\tR\x03why\"s\n" +
 	"\aFinding\x12\x12\n" +
 	"\x04rule\x18\x01 \x01(\tR\x04rule\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\rR\x04line\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"\x82\x02\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\x12\x14\n" +
+	"\x05claim\x18\x05 \x01(\tR\x05claim\"\x82\x02\n" +
 	"\x11ContinuationToken\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12'\n" +

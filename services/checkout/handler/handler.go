@@ -4,6 +4,7 @@
 package handler
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -66,21 +67,17 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	for _, u := range co.Unjudgeable {
 		tm.Unjudgeable = append(tm.Unjudgeable, &pb.UnjudgeableContent{Path: recordPath(u.Path), Why: strings.ToValidUTF8(u.Why, "\uFFFD")})
 	}
-	findings := co.Findings
-	if claims := sealed.Criteria.Claims; len(claims) > 0 {
-		over, err := co.Overfitting(ctx, claims)
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			// Not judged is never "not overfitting".
-			over = []inspect.Finding{{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}}
-		}
-		findings = inspect.Sort(append(slices.Clone(findings), over...))
+	for _, f := range co.Findings {
+		tm.Findings = append(tm.Findings, finding(f, ""))
 	}
-	for _, f := range findings {
-		tm.Findings = append(tm.Findings, &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD")})
+	over, err := overfitting(ctx, co, sealed.Criteria.Claims)
+	if err != nil {
+		return err
 	}
+	tm.Findings = append(tm.Findings, over...)
+	slices.SortStableFunc(tm.Findings, func(a, b *pb.Finding) int {
+		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), strings.Compare(a.Detail, b.Detail), strings.Compare(a.Claim, b.Claim))
+	})
 	tm.HarnessPackages = co.HarnessPackages
 	tm.TestOnlyPackages = co.TestOnlyPackages
 	tm.EditedTests = co.EditedTests
@@ -112,6 +109,48 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		return nil
 	}
 	return err
+}
+
+// finding is an analysis' finding as a record holds it, about claim ("" for
+// none).
+func finding(f inspect.Finding, claim string) *pb.Finding {
+	return &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD"), Claim: claim}
+}
+
+// overfitting judges each claim's test for special cases of its inputs
+// (checkout.Checkout.Overfitting), each finding naming its claim. Without
+// sealed claims it judges every test discovery may propose
+// (DiscoveryCandidates): the adjudicator keeps the findings of the claims
+// discovery finds, so that the rule applies to them as to sealed ones. A
+// claim that could not be judged is a finding of its own: not judged is
+// never "not overfitting".
+func overfitting(ctx context.Context, co *checkout.Checkout, claims []string) ([]*pb.Finding, error) {
+	notJudged := func(err error) []*pb.Finding {
+		return []*pb.Finding{finding(inspect.Finding{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}, "")}
+	}
+	if len(claims) == 0 {
+		var err error
+		if claims, err = co.DiscoveryCandidates(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return notJudged(err), nil
+		}
+	}
+	var out []*pb.Finding
+	for _, cl := range claims {
+		over, err := co.Overfitting(ctx, []string{cl})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return notJudged(err), nil
+		}
+		for _, f := range over {
+			out = append(out, finding(f, cl))
+		}
+	}
+	return out, nil
 }
 
 // Rebuild checks a run's trees out again from its sealed criteria and its

@@ -66,19 +66,52 @@ func TestGoImportGraphProductionUse(t *testing.T) {
 	if want := []string{"nested/fixture"}; !reflect.DeepEqual(g.TestOnly, want) {
 		t.Fatalf("test-only packages %q, want %q", g.TestOnly, want)
 	}
-	// A package with tests of its own is code under test, and so is what
-	// it imports; an external test package in a helper's directory is a
-	// test of its own too.
+}
+
+// TestGoImportGraphOwnTests: a helper package's own tests do not make it
+// code under test (the attack: a loosened helper that brings a test pinning
+// its new answers), whether they are an internal or an external test
+// package; nor does a library package only other packages' tests import.
+// A package nothing outside its directory imports stays production (an
+// API, a command), tests of its own or not.
+func TestGoImportGraphOwnTests(t *testing.T) {
+	for _, own := range []string{
+		"package check\n\nimport \"testing\"\n\nfunc TestEqual(t *testing.T) { Equal(t, 1, 1) }\n",
+		"package check_test\n\nimport \"example.com/m/internal/check\"\n\nvar _ = check.Equal\n",
+	} {
+		files := module()
+		files["internal/check/check_test.go"] = []byte(own)
+		if g, want := GoImportGraph(files), []string{"internal/check", "internal/check/deep", "nested/fixture"}; !reflect.DeepEqual(g.TestOnly, want) {
+			t.Fatalf("test-only packages %q, want %q", g.TestOnly, want)
+		}
+	}
+	files := module()
+	files["calc/lonely_test.go"] = []byte("package calc\n\nimport _ \"example.com/m/internal/lonely\"\n")
+	if g := GoImportGraph(files); !slices.Contains(g.TestOnly, "internal/lonely") {
+		t.Fatalf("test-only packages %q: internal/lonely is imported only by a test file", g.TestOnly)
+	}
+	// A package another module can import, with tests of its own, is an
+	// API even when only other packages' tests of this module import it
+	// (calc, imported by a test of check); without tests of its own it is
+	// test support.
 	files = module()
-	files["internal/check/check_test.go"] = []byte("package check_test\n\nimport \"example.com/m/internal/check\"\n\nvar _ = check.Equal\n")
-	if g := GoImportGraph(files); !reflect.DeepEqual(g.TestOnly, []string{"nested/fixture"}) {
+	files["internal/check/calc_test.go"] = []byte("package check\n\nimport _ \"example.com/m/calc\"\n")
+	files["pub/pub.go"] = []byte("package pub\n")
+	files["calc/pub_test.go"] = []byte("package calc\n\nimport _ \"example.com/m/pub\"\n")
+	if g := GoImportGraph(files); slices.Contains(g.TestOnly, "calc") || !slices.Contains(g.TestOnly, "pub") {
 		t.Fatalf("test-only packages %q", g.TestOnly)
 	}
-	// A library package only other packages' tests import is code under
-	// test when it has tests of its own.
+	// The honest twin: lonely imported by nothing but its own tests is an
+	// API (or dead code), and util, imported by calc, is code under test.
+	g := GoImportGraph(module())
+	if slices.Contains(g.TestOnly, "internal/lonely") || slices.Contains(g.TestOnly, "internal/util") {
+		t.Fatalf("test-only packages %q", g.TestOnly)
+	}
+	// A main package is never test support, even when a test imports it
+	// (go test refuses that, but the graph does not build anything).
 	files = module()
-	files["calc/lonely_test.go"] = []byte("package calc\n\nimport _ \"example.com/m/internal/lonely\"\n")
-	if g := GoImportGraph(files); slices.Contains(g.TestOnly, "internal/lonely") {
+	files["calc/tool_test.go"] = []byte("package calc\n\nimport _ \"example.com/m/cmd/tool\"\n")
+	if g := GoImportGraph(files); slices.Contains(g.TestOnly, "cmd/tool") {
 		t.Fatalf("test-only packages %q", g.TestOnly)
 	}
 }

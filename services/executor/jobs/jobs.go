@@ -138,6 +138,10 @@ type Spec struct {
 	Module     string `json:"module"`
 	Package    string `json:"package"`
 	ImportPath string `json:"import_path,omitempty"`
+	// ModulePath is, on a Go suite, the path of the module it runs: its
+	// tests' import paths start with it, so a test the suite shows fixed
+	// names its package (see Discovered).
+	ModulePath string `json:"module_path,omitempty"`
 	// Tests are the tests selected with -run; empty runs every test.
 	Tests []string `json:"tests,omitempty"`
 	// Reruns is how many times a failing run is repeated (stability).
@@ -474,9 +478,11 @@ func Due(planned map[string]*Spec, done map[string]*Done, reached []string) []st
 		}
 	}
 	for _, test := range Discovered(planned, done, reached) {
-		for _, side := range []string{Baseline, Patch} {
-			s := Spec{Purpose: Claim, Side: side, Claim: test}
-			want(s.ID())
+		want((&Spec{Purpose: Claim, Side: Baseline, Claim: test}).ID())
+		// A test the patch added to a baseline test file runs on the
+		// patch once its prerequisite passed (the rule above).
+		if _, pre := planned[(&Spec{Purpose: Prereq, Side: Patch, Claim: test}).ID()]; !pre {
+			want((&Spec{Purpose: Claim, Side: Patch, Claim: test}).ID())
 		}
 	}
 	slices.Sort(due)
@@ -500,15 +506,23 @@ const MaxDiscovered = 10
 
 // Discovered returns the claims discovery found once every discovery job
 // is answered: tests of the touched packages that pass on the patch and did
-// not pass on the baseline, then the reached tests (those that execute
-// changed lines, from the reach map) in the packages coverage ran, as
-// "go:<pkg>:<Test>" claims, at most MaxDiscovered, sorted. Before the
-// discovery jobs are answered, and when claims were given (no discovery
-// job), it returns nothing.
+// not pass on the baseline, tests anywhere the Go suite shows passing on
+// the patch and not on the baseline (once both suites are answered: a test
+// a change fixes from afar, through a helper its package's tests import,
+// is claimed as the touched packages' are), then the reached tests (those
+// that execute changed lines, from the reach map) in the packages coverage
+// ran, as "go:<pkg>:<Test>" claims, at most MaxDiscovered, sorted. Before
+// the discovery jobs are answered, and when claims were given (no
+// discovery job), it returns nothing.
 func Discovered(planned map[string]*Spec, done map[string]*Done, reached []string) []string {
 	found := outcomeDiff(planned, done)
 	if found == nil {
 		return nil
+	}
+	for _, c := range suiteDiff(planned, done) {
+		if len(found) < MaxDiscovered && !slices.Contains(found, c) {
+			found = append(found, c)
+		}
 	}
 	// The tests the patch adds or edits come first: they are what the
 	// patch says proves it, and an added test passes on the patch only.
@@ -620,6 +634,49 @@ func outcomeDiff(planned map[string]*Spec, done map[string]*Done) []string {
 		found = found[:MaxDiscovered]
 	}
 	return found
+}
+
+// suiteDiff lists, as claims, the tests the answered Go suites show
+// passing on the patch and not on the baseline, sorted; none until both
+// sides of a suite are answered.
+func suiteDiff(planned map[string]*Spec, done map[string]*Done) []string {
+	var out []string
+	for id, s := range planned {
+		if s.Purpose != Collateral || s.Side != Patch || s.Runner != RunnerGo || s.ModulePath == "" {
+			continue
+		}
+		b := *s
+		b.Side, b.Tree = Baseline, TreeBaseline
+		patch, base := done[id], done[b.ID()]
+		if patch == nil || base == nil {
+			continue
+		}
+		before := map[string]string{}
+		for _, c := range base.Cases {
+			before[c.Name] = c.Outcome
+		}
+		for _, c := range patch.Cases {
+			if c.Outcome != "pass" || before[c.Name] == "pass" {
+				continue
+			}
+			i := strings.LastIndex(c.Name, ".")
+			if i < 0 || !IsTestName(c.Name[i+1:]) {
+				continue
+			}
+			ip, test := c.Name[:i], c.Name[i+1:]
+			rel := "."
+			if ip != s.ModulePath {
+				r, ok := strings.CutPrefix(ip, s.ModulePath+"/")
+				if !ok {
+					continue
+				}
+				rel = "./" + r
+			}
+			out = append(out, fmt.Sprintf("go:%s:%s", claimPkg(s.Module, rel), test))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // IsTestName reports whether s is a top-level Go test function's name.

@@ -194,3 +194,58 @@ func TestDiscoveredProposesAddedTestsFirst(t *testing.T) {
 		t.Fatalf("before answers: %v", got)
 	}
 }
+
+// TestDueDiscoveredClaimBehindAPrerequisite: a discovered test the patch
+// added to a baseline test file runs on the patch only once its
+// prerequisite passed: with the prerequisite planned, its patch-side claim
+// job is not owed (the prerequisite rule owes it once it passes), so a run
+// whose prerequisite fails is not left waiting for it.
+func TestDueDiscoveredClaimBehindAPrerequisite(t *testing.T) {
+	base := &Spec{Purpose: Discovery, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	patch := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./calc", ImportPath: "m/calc", Added: []string{"TestNew"}}
+	planned := map[string]*Spec{base.ID(): base, patch.ID(): patch}
+	ds := map[string]*Done{base.ID(): done(base, OutcomePass), patch.ID(): done(patch, OutcomePass)}
+	const claim = "go:./calc:TestNew"
+	cb := &Spec{Purpose: Claim, Side: Baseline, Claim: claim, Tree: TreeBaseline, Module: ".", Package: "./calc"}
+	cp := &Spec{Purpose: Claim, Side: Patch, Claim: claim, Tree: TreeOracle, Module: ".", Package: "./calc"}
+	if got := Due(planned, ds, nil); !slices.Equal(got, []string{cb.ID(), cp.ID()}) {
+		t.Fatalf("due %v", got)
+	}
+	pre := &Spec{Purpose: Prereq, Side: Patch, Claim: claim, Tree: TreeOracle, Module: ".", Package: "./calc", Then: cp}
+	planned[cb.ID()], planned[pre.ID()] = cb, pre
+	ds[pre.ID()] = done(pre, OutcomeFail)
+	if got := Due(planned, ds, nil); len(got) != 0 {
+		t.Fatalf("due %v after a failed prerequisite", got)
+	}
+	ds[pre.ID()] = done(pre, OutcomePass)
+	if got := Due(planned, ds, nil); !slices.Equal(got, []string{cp.ID()}) {
+		t.Fatalf("due %v after a passed prerequisite", got)
+	}
+}
+
+// TestDiscoveredFromTheSuite: a test the Go suite shows fixed outside the
+// touched packages (its package's tests import a helper the patch
+// changed) is discovered as the touched packages' tests are, once both
+// suites are answered; one that passes on both sides, or fails on the
+// patch, is not.
+func TestDiscoveredFromTheSuite(t *testing.T) {
+	db := &Spec{Purpose: Discovery, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./internal/check", ImportPath: "m/internal/check"}
+	dp := &Spec{Purpose: Discovery, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./internal/check", ImportPath: "m/internal/check", Added: []string{"TestNear"}}
+	sp := &Spec{Purpose: Collateral, Side: Patch, Tree: TreeOracle, Module: ".", Package: "./...", ModulePath: "m"}
+	sb := &Spec{Purpose: Collateral, Side: Baseline, Tree: TreeBaseline, Module: ".", Package: "./...", ModulePath: "m"}
+	planned := map[string]*Spec{db.ID(): db, dp.ID(): dp, sp.ID(): sp, sb.ID(): sb}
+	ds := map[string]*Done{db.ID(): done(db, OutcomePass), dp.ID(): done(dp, OutcomePass)}
+	if got := Discovered(planned, ds, nil); !slices.Equal(got, []string{"go:./internal/check:TestNear"}) {
+		t.Fatalf("before the suites: %v", got)
+	}
+	ds[sp.ID()] = done(sp, OutcomePass, Case{"m/calc.TestMedian", "pass"}, Case{"m/calc.TestSum", "pass"}, Case{"m.TestRoot", "pass"}, Case{"m/calc.TestBroken", "fail"}, Case{"other/x.TestY", "pass"})
+	ds[sb.ID()] = done(sb, OutcomeFail, Case{"m/calc.TestMedian", "fail"}, Case{"m/calc.TestSum", "pass"}, Case{"m/calc.TestBroken", "pass"})
+	want := []string{"go:./calc:TestMedian", "go:./internal/check:TestNear", "go:.:TestRoot"}
+	if got := Discovered(planned, ds, nil); !slices.Equal(got, want) {
+		t.Fatalf("discovered %v, want %v", got, want)
+	}
+	// With claims sealed there is no discovery: the suite proposes nothing.
+	if got := Discovered(map[string]*Spec{sp.ID(): sp, sb.ID(): sb}, ds, nil); got != nil {
+		t.Fatalf("with claims: %v", got)
+	}
+}
