@@ -215,11 +215,13 @@ func unjudgeable(sites map[string]pySite) []string {
 }
 
 // changedPython lists the changed Python source files with their changed
-// lines (test files left out: they are the oracle).
+// lines: the checkout's source, which includes modules under tests/ (or
+// named like test modules) that non-test code imports (source by use);
+// test files are the oracle.
 func changedPython(co *checkout.Checkout) map[string][]int {
 	out := map[string][]int{}
 	for _, ch := range co.Changes {
-		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".py") && !pycov.IsTestFile(ch.Path) && len(ch.ChangedLines) > 0 {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".py") && len(ch.ChangedLines) > 0 {
 			out[ch.Path] = ch.ChangedLines
 		}
 	}
