@@ -341,6 +341,13 @@ REACH_CALLS = {
     "types.FunctionType": "builds a function from a code object (types.FunctionType)",
     "types.LambdaType": "builds a function from a code object (types.LambdaType)",
     "types.CodeType": "builds a code object (types.CodeType)",
+    "dis.dis": "reads a function's bytecode (dis)", "dis.get_instructions": "reads a function's bytecode (dis)",
+    "dis.Bytecode": "reads a function's bytecode (dis)", "dis.disassemble": "reads a function's bytecode (dis)",
+    "dis.code_info": "reads a function's bytecode (dis)", "dis.show_code": "reads a function's bytecode (dis)",
+    "cProfile.Profile": "profiles calls, seeing every function called (cProfile)", "cProfile.run": "profiles calls (cProfile)",
+    "cProfile.runctx": "profiles calls (cProfile)", "profile.Profile": "profiles calls, seeing every function called (profile)",
+    "profile.run": "profiles calls (profile)", "trace.Trace": "traces the interpreter (trace)",
+    "bdb.Bdb": "traces the interpreter (bdb)", "pdb.Pdb": "traces the interpreter (pdb)", "pdb.set_trace": "traces the interpreter (pdb)",
     "runpy.run_module": "runs another module (runpy)",
     "runpy.run_path": "runs another file (runpy)",
     "importlib.util.spec_from_file_location": "loads a module from a file (importlib.util)",
@@ -360,9 +367,20 @@ PROBE_CALLS = {
     "inspect.getsourcefile": "its own source", "inspect.getfile": "its own source", "linecache.getline": "source lines",
     "linecache.getlines": "source lines", "sys.gettrace": "whether it is traced (a coverage run)",
     "sys.getprofile": "whether it is profiled", "threading.gettrace": "whether it is traced (a coverage run)",
+    "faulthandler.is_enabled": "whether the test runner enabled faulthandler",
 }
 PROBE_ATTRS = {"sys.argv": "the interpreter's arguments (the test runner's command line)", "sys.orig_argv": "the interpreter's arguments",
-               "sys.executable": "the interpreter's path", "os.environb": "the whole environment"}
+               "sys.executable": "the interpreter's path", "os.environb": "the whole environment",
+               "posix.environ": "the whole environment", "nt.environ": "the whole environment",
+               "sys.__stdout__": "the original standard output (the test runner captures it)",
+               "sys.__stderr__": "the original standard error (the test runner captures it)"}
+# Attribute names found only on the interpreter's reach APIs: reading one
+# reaches them whatever the name of the object it is read from.
+REACH_ATTRS = {"_getframe": "reads the interpreter's frames", "_current_frames": "reads the interpreter's frames",
+               "findCaller": "reads its callers (a logger's findCaller)", "get_objects": "reaches every object of the process",
+               "get_referrers": "reaches other objects", "get_referents": "reaches other objects",
+               "settrace": "traces the interpreter", "setprofile": "traces the interpreter",
+               "addaudithook": "hooks the interpreter", "_exit": "ends the process at once, past the test runner's reports"}
 ENV_ONE = {"get", "pop", "setdefault", "__getitem__", "__contains__", "__setitem__", "__delitem__"}
 ENV_FUNCS = {"os.getenv", "os.getenvb", "os.putenv", "os.unsetenv"}
 # Built-in functions the resolver knows by their bare names.
@@ -410,10 +428,11 @@ def const_str(node):
     return s["v"] if s is not None and s["k"] == "s" else None
 
 
-def maybe_dunder(node):
-    """Whether a computed attribute name may be a dunder or private name:
-    False only when it provably starts with a letter (an f-string or a
-    sum whose first part is such a constant)."""
+def maybe_internal(node):
+    """Whether a computed attribute name may name an interpreter internal
+    (INTERNALS, a dunder or private name): False only when it provably
+    starts with a constant that begins no such name (an f-string or a sum
+    whose first part is "visit_", say)."""
     while True:
         if isinstance(node, ast.JoinedStr) and node.values:
             node = node.values[0]
@@ -424,7 +443,9 @@ def maybe_dunder(node):
         else:
             break
     s = const_str(node)
-    return not (s and not s.startswith("_"))
+    if not s or s.startswith("_"):
+        return True
+    return any(a.startswith(s) or s.startswith(a) for a in INTERNALS)
 
 
 class Analysis:
@@ -558,11 +579,12 @@ class Analysis:
     def runner(self, module):
         top = module.split(".")[0]
         hit = top in self.cfg["runner"] or top.startswith("pytest_") or top.startswith("_pytest") \
-            or module == "unittest.mock" or module.startswith("unittest.mock.")
+            or module == "unittest.mock" or module.startswith("unittest.mock.") \
+            or module == "test.support" or module.startswith("test.support.")
         if hit and self.harness:
             # Test code imports pytest and mocks; its plugins (pytest_*)
             # too. The runner's internals stay out of reach.
-            if top.startswith("pytest_") or module.split(".")[0] in TEST_RUNNER_OK or module.startswith("unittest.mock"):
+            if top.startswith("pytest_") or top in TEST_RUNNER_OK or module.startswith("unittest.mock") or module.startswith("test.support"):
                 return False
         return hit
 
@@ -614,6 +636,8 @@ class Analysis:
                     env_nodes.add(id(n.comparators[0]))
                     self.env_name(n, n.left, "in os.environ")
             if isinstance(n, ast.Attribute):
+                if n.attr in REACH_ATTRS and not suffix(self.resolve(n), REACH_CALLS):
+                    self.add(self.reach, n, "%s (.%s)" % (REACH_ATTRS[n.attr], n.attr), True)
                 if n.attr in INTERNALS:
                     self.add(self.reach, n, "reads %s, %s" % (n.attr, INTERNALS[n.attr]), True)
                 if n.attr == "__dict__" and self.resolve(n.value) is not None:
@@ -629,6 +653,10 @@ class Analysis:
                     self.add(self.probes, n, "names the gate's variable %s" % v)
                 elif "sealgate" in v.lower():
                     self.add(self.probes, n, "names the gate (%s)" % json.dumps(v[:40]))
+                    if self.harness:
+                        self.add(self.reach, n, "names the gate (%s)" % json.dumps(v[:40]), True)
+                if v in COMPARISONS:
+                    self.add(self.reach, n, "names %s, a comparison a class can make vacuous" % v)
                 if v in INTERNALS:
                     self.add(self.reach, n, "names %s, %s" % (v, INTERNALS[v]), True)
                 elif "{" in v and any("." + a in v for a in INTERNALS):
@@ -656,7 +684,8 @@ class Analysis:
             return
         hook = suffix(name, SYS_HOOKS)
         if hook:
-            self.add(self.reach, n, "uses %s, through which any loaded module can be read or replaced" % hook, hook != "sys.modules")
+            self.add(self.reach, n, "uses %s, through which any loaded module can be read or replaced" % hook,
+                     hook != "sys.modules" or not self.module_by_name(n))
             if hook == "sys.modules":
                 self.add(self.probes, n, "reads sys.modules, which tells which modules (the test runner's) are loaded")
         probe = suffix(name, PROBE_ATTRS)
@@ -676,6 +705,24 @@ class Analysis:
             self.add(self.reach, n, "uses __builtins__, every module's builtins", True)
         if name == "globals" and isinstance(n, ast.Name):
             self.globals_use(n)
+
+    def module_by_name(self, n):
+        """Whether a use of sys.modules (in test code) names the one module
+        it reads or writes by a constant: sys.modules["x"],
+        sys.modules.pop("x"), "x" in sys.modules, or hands sys.modules to
+        monkeypatch.setitem/delitem. Listing, searching or copying the
+        loaded modules is none of a test's business."""
+        p = self.parents.get(id(n))
+        if isinstance(p, ast.Subscript) and p.value is n:
+            return const_str(p.slice.value if type(p.slice).__name__ == "Index" else p.slice) is not None
+        if isinstance(p, ast.Attribute) and p.value is n and p.attr in ("pop", "get", "setdefault", "__contains__"):
+            call = self.parents.get(id(p))
+            return isinstance(call, ast.Call) and call.func is p and bool(call.args) and const_str(call.args[0]) is not None
+        if isinstance(p, ast.Compare) and n in p.comparators:
+            return const_str(p.left) is not None
+        if isinstance(p, ast.Call) and n in p.args and isinstance(p.func, ast.Attribute) and p.func.attr in ("setitem", "delitem"):
+            return len(p.args) >= 2 and const_str(p.args[1]) is not None
+        return False
 
     def writes(self, n):
         """Writes (assignment, augmented assignment, del) to an attribute
@@ -755,7 +802,7 @@ class Analysis:
                 continue
             if owner is not None:
                 self.add(self.reach, n, "%s of an attribute of %s, another module, whose name is computed" % (name, owner), True)
-            elif maybe_dunder(a):
+            elif maybe_internal(a):
                 self.add(self.reach, n, "%s of an attribute whose name is computed, which can be any object's internals" % name, True)
 
     def globals_use(self, node):

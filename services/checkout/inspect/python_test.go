@@ -81,6 +81,14 @@ func TestPythonReachThroughAliases(t *testing.T) {
 		{"pickled code", "import pickle\n\nx = pickle.loads(b\"cos\\nsystem\\n.\")\n", []string{"reach: unpickles bytes it holds"}},
 		{"a dotted name of the runner", "import importlib.util\n\nHAS = importlib.util.find_spec(\"pytest\") is not None\n", []string{"probe: names pytest, a module of the test runner"}},
 		{"the gate's name", "MARK = \"sealgate_boot_\"\n", []string{"probe: names the gate"}},
+		{"bytecode through dis", "import dis\n\n\ndef f(g):\n    return [i.argval for i in dis.get_instructions(g)]\n", []string{"reach: reads a function's bytecode (dis)"}},
+		{"a frame by a computed name", "import sys\n\n\ndef f():\n    return getattr(sys.exc_info()[2], \"tb_\" + \"frame\")\n", []string{"reach: getattr of an attribute whose name is computed"}},
+		{"callers through a logger", "import logging\n\nWHO = logging.getLogger().findCaller(True)\n", []string{"reach: reads its callers"}},
+		{"frames through a lost alias", "import sys\n\nF = [sys][0]._getframe(1)\n", []string{"reach: reads the interpreter's frames (._getframe)"}},
+		{"a class built with a vacuous equality", "V = type(\"V\", (float,), {\"__eq__\": lambda s, o: True})\n", []string{"reach: names __eq__"}},
+		{"CPython's always-equal", "from test.support import ALWAYS_EQ\n", []string{"reach: imports from test.support"}},
+		{"the environment through posix", "import posix\n\nUNDER = b\"PYTEST_CURRENT_TEST\" in posix.environ\n", []string{"probe: reads the whole environment (posix.environ)"}},
+		{"pytest's faulthandler", "import faulthandler\n\nUNDER = faulthandler.is_enabled()\n", []string{"probe: reads whether the test runner enabled faulthandler"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := pyFindings(t, py, tc.src, false)
@@ -103,6 +111,7 @@ func TestPythonReachThroughAliases(t *testing.T) {
 		{"an imported class", "from collections import OrderedDict\n\nd = OrderedDict()\nd[\"a\"] = 1\n"},
 		{"its own class name", "class K:\n    def name(self):\n        return self.__class__.__name__\n"},
 		{"its own names", "__all__ = [\"f\"]\n\n\ndef f():\n    return globals().get(\"f\")\n"},
+		{"getters by name", "class K:\n    def get(self, name):\n        return getattr(self, \"get_\" + name)()\n"},
 	} {
 		t.Run("honest/"+tc.name, func(t *testing.T) {
 			if got := pyFindings(t, py, tc.src, false); len(got) > 0 {
@@ -125,6 +134,9 @@ func TestPythonHarnessReach(t *testing.T) {
 		{"a code object", "from pystats import stats\n\n\ndef test_a():\n    assert not stats.f.__code__.co_names\n", "reads __code__"},
 		{"the runner through sys.modules", "import sys\n\nr = sys.modules[\"_pytest.reports\"]\n", "reaches _pytest.reports"},
 		{"os._exit", "import os\n\n\ndef test_a():\n    os._exit(0)\n", "ends the process"},
+		{"the loaded modules listed", "import sys\n\n\ndef test_a():\n    assert not any(getattr(m, \"_SWITCH\", None) for m in list(sys.modules.values()))\n", "uses sys.modules"},
+		{"bytecode", "import dis\n\nfrom pystats import stats\n\n\ndef test_a():\n    assert \"x\" not in [i.argval for i in dis.get_instructions(stats.f)]\n", "reads a function's bytecode"},
+		{"the gate named", "def test_a():\n    assert \"sealgate\" not in str(globals)\n", "names the gate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := pyFindings(t, py, tc.src, true); !containsPart(got, tc.want) {
@@ -153,6 +165,8 @@ def test_a(x, argv):
     pystats.DEBUG = True
     assert eval("1 + 1") == 2
     sys.modules.pop("pystats.extra", None)
+    assert "pystats" in sys.modules
+    monkeypatch_like = sys.modules["pystats"]
     with mock.patch.object(stats, "f", return_value=3):
         assert stats.f() == 3
     with pytest.raises(ValueError):

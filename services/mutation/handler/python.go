@@ -146,12 +146,12 @@ func (g *importGraph) importers(ctx context.Context, p string) ([]string, error)
 	return g.of[p], nil
 }
 
-// pythonReport reads the coverage.py report of the run's Python coverage
-// job.
+// pythonReport reads the coverage.py report of the run's patch-side Python
+// coverage job (a baseline-side one measures lost coverage only).
 func (h *Handler) pythonReport(ctx context.Context, run []*record.Decoded) (*pycov.Report, error) {
 	for _, r := range run {
 		res := r.Record.GetJobResult()
-		if res == nil || !strings.HasPrefix(res.JobId, jobs.Coverage+"/") {
+		if res == nil || !strings.HasPrefix(res.JobId, jobs.Coverage+"/"+jobs.Patch+"/") {
 			continue
 		}
 		d, err := jobs.ParseDetail(res.Detail)
