@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/jobs"
-	"github.com/sealgate/sealgate/ledger/criteria"
 )
 
 // pythonBaselineCoverage plans, for lost coverage, one run of the pytest
