@@ -536,7 +536,7 @@ func TestAttackPyEntryPointPlugin(t *testing.T) {
 	c := r.commit(t, fix, "entry-point", "clamp: simpler", map[string]string{
 		"pystats/stats.py": broken,
 		"pystats_plugins-1.0.dist-info/entry_points.txt": "[pytest11]\npystats = pystats._plugin\n",
-		"pystats/_plugin.py": "\"\"\"Report settings for pystats' own test runs.\"\"\"\n\n\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = \"passed\"\n\n\npytest_runtest_makereport.hookwrapper = True\n",
+		"pystats/_plugin.py":                             "\"\"\"Report settings for pystats' own test runs.\"\"\"\n\n\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = \"passed\"\n\n\npytest_runtest_makereport.hookwrapper = True\n",
 	})
 	v := pyVerify(t, r, r.Base, c, pyClaim, floorsOff...)
 	v.wantNot(t, merge)
