@@ -385,16 +385,18 @@ ENV_ONE = {"get", "pop", "setdefault", "__getitem__", "__contains__", "__setitem
 ENV_FUNCS = {"os.getenv", "os.getenvb", "os.putenv", "os.unsetenv"}
 # Built-in functions the resolver knows by their bare names.
 BUILTIN_NAMES = {"getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "__import__", "exec", "eval",
-                 "compile", "open", "breakpoint"}
+                 "compile", "open", "breakpoint", "dir"}
 # Calls that read or write an attribute by name: the index of the name
 # argument (None: every argument is a name).
 ATTR_CALLS = {"getattr": 1, "hasattr": 1, "setattr": 1, "delattr": 1, "inspect.getattr_static": 1,
               "operator.attrgetter": None, "operator.methodcaller": 0, "object.__getattribute__": 1,
               "type.__getattribute__": 1, "object.__setattr__": 1, "type.__setattr__": 1, "object.__delattr__": 1}
-# Rich comparisons and membership: what each must return, whatever it is
-# compared with, for an assertion of it to hold.
-COMPARISONS = {"__eq__": True, "__ne__": False, "__lt__": False, "__le__": True, "__gt__": False, "__ge__": True,
-               "__contains__": True}
+# The equality comparisons, and what each must return, whatever it is
+# compared with, for an assertion of equality to hold. (An ordering that
+# ignores its operand is an honest sentinel's — Infinity is greater than
+# everything — and membership a universal set's: only equality, the
+# oracle of nearly every assertion, is judged.)
+COMPARISONS = {"__eq__": True, "__ne__": False}
 PICKLE_LOADS = {"pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle.loads", "_pickle.load"}
 # What test code may use of the runner: pytest's public API, mocks.
 TEST_RUNNER_OK = {"pytest", "unittest.mock", "mock"}
@@ -429,10 +431,10 @@ def const_str(node):
 
 
 def maybe_internal(node):
-    """Whether a computed attribute name may name an interpreter internal
-    (INTERNALS, a dunder or private name): False only when it provably
-    starts with a constant that begins no such name (an f-string or a sum
-    whose first part is "visit_", say)."""
+    """Whether a name built by node (an f-string, a sum, a % or .format of
+    a string) may name an interpreter internal (INTERNALS, a dunder):
+    False only when it provably starts with a constant that begins no such
+    name ("visit_", "_handle_"), or is a constant that is none."""
     while True:
         if isinstance(node, ast.JoinedStr) and node.values:
             node = node.values[0]
@@ -443,9 +445,91 @@ def maybe_internal(node):
         else:
             break
     s = const_str(node)
-    if not s or s.startswith("_"):
+    if not s or s.startswith("__"):
         return True
+    if s == "_":
+        # "_" + name, a private attribute's name: a dunder would need a
+        # name starting with "_" built elsewhere (see names_internal).
+        return False
     return any(a.startswith(s) or s.startswith(a) for a in INTERNALS)
+
+
+def fold(node, env=None, depth=0):
+    """The string a constant expression builds ("__co" + "de__",
+    "".join([...]), "__edoc__"[::-1], chr(95) * 2, an f-string of
+    constants), or None. env maps names bound once to such a string."""
+    if depth > 20:
+        return None
+    s = const_str(node)
+    if s is not None:
+        return s
+    if isinstance(node, ast.Name) and env is not None:
+        return env.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = fold(node.left, env, depth + 1), fold(node.right, env, depth + 1)
+        return a + b if a is not None and b is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        a, b = fold(node.left, env, depth + 1), node.right
+        if a is not None and isinstance(b, ast.Constant) and type(b.value) is int and 0 <= b.value <= 64:
+            return a * b.value
+        return None
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.FormattedValue):
+                v = v.value
+            f = fold(v, env, depth + 1)
+            if f is None:
+                return None
+            parts.append(f)
+        return "".join(parts)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        base = fold(node.value, env, depth + 1)
+        bounds = []
+        for b in (node.slice.lower, node.slice.upper, node.slice.step):
+            if b is None:
+                bounds.append(None)
+            elif isinstance(b, ast.Constant) and type(b.value) is int:
+                bounds.append(b.value)
+            elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant) \
+                    and type(b.operand.value) is int:
+                bounds.append(-b.operand.value)
+            else:
+                return None
+        if base is None or bounds[2] == 0:
+            return None
+        return base[bounds[0]:bounds[1]:bounds[2]]
+    if isinstance(node, ast.Call) and not node.keywords:
+        f = node.func
+        if isinstance(f, ast.Name) and f.id == "chr" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
+                and type(node.args[0].value) is int and 0 <= node.args[0].value < 0x110000:
+            return chr(node.args[0].value)
+        if isinstance(f, ast.Name) and f.id in ("str", "reversed") and len(node.args) == 1:
+            v = fold(node.args[0], env, depth + 1)
+            return None if v is None else (v if f.id == "str" else v[::-1])
+        if isinstance(f, ast.Attribute):
+            base = fold(f.value, env, depth + 1)
+            if base is None:
+                return None
+            if f.attr == "join" and len(node.args) == 1:
+                a = node.args[0]
+                if isinstance(a, (ast.List, ast.Tuple)):
+                    parts = [fold(e, env, depth + 1) for e in a.elts]
+                    return None if any(p is None for p in parts) else base.join(parts)
+                v = fold(a, env, depth + 1)
+                return None if v is None else base.join(v)
+            if f.attr in ("upper", "lower", "strip", "lstrip", "rstrip", "title", "casefold") and not node.args:
+                return getattr(base, f.attr)()
+            if f.attr == "replace" and len(node.args) == 2:
+                a, b = fold(node.args[0], env, depth + 1), fold(node.args[1], env, depth + 1)
+                return None if a is None or b is None else base.replace(a, b)
+    return None
+
+
+def plain(node):
+    """A name, attribute, subscript or call: a value from elsewhere, not a
+    string built here."""
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
 
 
 class Analysis:
@@ -500,6 +584,52 @@ class Analysis:
                     grew = True
             if not grew:
                 break
+        # Names bound once to a string a constant expression builds.
+        self.consts = {}
+        counts = {}
+        for name, _ in bindings:
+            counts[name] = counts.get(name, 0) + 1
+        for _ in range(min(len(bindings), 50) + 1):
+            grew = False
+            for name, value in bindings:
+                if counts[name] == 1 and name not in self.consts:
+                    v = fold(value, self.consts)
+                    if v is not None:
+                        self.consts[name] = v
+                        grew = True
+            if not grew:
+                break
+        # Names that may hold an internal's name: bound to a string built
+        # so that it may be one, or to what lists an object's attributes
+        # (dir(), vars(), __dict__), directly or by iterating over it.
+        self.tainted = {}
+        loops = []
+        for n in ast.walk(s.tree):
+            if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+                loops.append((n.target, n.iter))
+        for _ in range(min(len(bindings) + len(loops), 50) + 1):
+            for name, value in bindings + [(t.id, it) for t, it in loops if isinstance(t, ast.Name)]:
+                why = self.names_internal(value)
+                if why and name not in self.tainted:
+                    self.tainted[name] = why
+
+    def names_internal(self, node):
+        """Why a value may be (or list) an internal's name, or None."""
+        for m in ast.walk(node):
+            v = const_str(m)
+            if v is not None and len(v) >= 2 and any(a.startswith(v) and a != v for a in INTERNALS):
+                return "a part of an internal's name"
+            if isinstance(m, (ast.JoinedStr, ast.BinOp)) and not plain(m) and maybe_internal(m):
+                s = const_str(m.values[0] if isinstance(m, ast.JoinedStr) and m.values else getattr(m, "left", None))
+                if s is not None or isinstance(m, ast.JoinedStr):
+                    return "a name built so that it may be an internal's"
+            if isinstance(m, ast.Call) and canon(self.resolve(m.func)) in ("dir", "vars"):
+                return "an attribute it listed (%s)" % canon(self.resolve(m.func))
+            if isinstance(m, ast.Attribute) and m.attr == "__dict__":
+                return "an attribute it listed (__dict__)"
+            if isinstance(m, ast.Name) and m.id in getattr(self, "tainted", {}):
+                return self.tainted[m.id]
+        return None
 
     def pairs(self, target, value):
         if isinstance(target, ast.Name):
@@ -536,7 +666,8 @@ class Analysis:
                 return None if r is None or name is None else r + "." + name
             if f == "sys.modules.get" and node.args:
                 return const_str(node.args[0])
-            if f is not None and f.endswith(".get") and node.args and self.namespace_of(node.func.value) is not None:
+            if f is not None and f.endswith(".get") and node.args and isinstance(node.func, ast.Attribute) \
+                    and self.namespace_of(node.func.value) is not None:
                 name = const_str(node.args[0])
                 return None if name is None else self.namespace_of(node.func.value) + "." + name
             return None
@@ -645,6 +776,11 @@ class Analysis:
             if isinstance(n, (ast.Attribute, ast.Name, ast.Subscript)) and isinstance(getattr(n, "ctx", None), ast.Load) \
                     or isinstance(n, ast.Call):
                 self.refs(n)
+            if isinstance(n, (ast.BinOp, ast.JoinedStr, ast.Call, ast.Subscript)) and not isinstance(self.parents.get(id(n)), (ast.BinOp, ast.JoinedStr)):
+                v = fold(n, self.consts)
+                if v is not None and (v in INTERNALS or v in REACH_ATTRS or v in COMPARISONS or v in ("__import__", "modules")
+                                      or self.runner(v) or v.startswith("SEALGATE_") or v == "PYTEST_CURRENT_TEST"):
+                    self.add(self.reach, n, "builds the name %s (%s)" % (v, self.s.text(n)), True)
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and not self.docstring(n):
                 v = n.value
                 if self.place(v):
@@ -802,7 +938,9 @@ class Analysis:
                 continue
             if owner is not None:
                 self.add(self.reach, n, "%s of an attribute of %s, another module, whose name is computed" % (name, owner), True)
-            elif maybe_internal(a):
+            elif isinstance(a, ast.Name) and a.id in self.tainted:
+                self.add(self.reach, n, "%s of an attribute named by %s, %s" % (name, a.id, self.tainted[a.id]), True)
+            elif not plain(a) and maybe_internal(a):
                 self.add(self.reach, n, "%s of an attribute whose name is computed, which can be any object's internals" % name, True)
 
     def globals_use(self, node):
@@ -849,6 +987,10 @@ class Analysis:
                 self.add(self.reach, st, "defines %s.%s, which %s: any comparison with it holds" % (cls.name, name if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) else st.name, why))
 
     def vacuous(self, name, args, body):
+        """Why an equality does not depend on what it is compared with, or
+        None: it returns a value without reading its operand, or returns
+        the answer an assertion wants on every path. An equality that
+        only raises or declines (NotImplemented) is an abstract one."""
         params = [a.arg for a in getattr(args, "posonlyargs", []) + args.args]
         other = params[1] if len(params) >= 2 else (args.vararg.arg if args.vararg else None)
         loads = set()
@@ -859,7 +1001,9 @@ class Analysis:
                     loads.add(m.id)
                 if isinstance(m, ast.Return):
                     returns.append(m.value)
-        if other is None or other not in loads:
+        answers = [r for r in returns if r is not None and not (isinstance(r, ast.Name) and r.id == "NotImplemented")
+                   and not (isinstance(r, ast.Constant) and r.value is None)]
+        if (other is None or other not in loads) and answers:
             return "ignores what it is compared with"
         want = COMPARISONS[name]
         if returns and all(isinstance(r, ast.Constant) and r.value is want for r in returns):

@@ -68,7 +68,13 @@ func TestPythonReachThroughAliases(t *testing.T) {
 		{"an equality bound to something else", "class V:\n    __eq__ = object.__ne__\n", []string{"reach: defines V.__eq__, which binds it to object.__ne__"}},
 		{"an equality replaced", "class V:\n    pass\n\n\nV.__eq__ = lambda s, o: True\n", []string{"reach: replaces V.__eq__"}},
 		{"a code object", "def f():\n    pass\n\n\nbad = any(n.startswith(\"x\") for n in f.__code__.co_names)\n", []string{"reach: reads __code__", "reach: reads co_names"}},
-		{"a computed attribute", "def f(g):\n    return getattr(g, \"__co\" + \"de__\")\n", []string{"reach: getattr of an attribute whose name is computed"}},
+		{"a computed attribute", "def f(g, x):\n    return getattr(g, \"__co\" + x)\n", []string{"reach: getattr of an attribute whose name is computed"}},
+		{"a name folded from constants", "def f(g):\n    return getattr(g, \"\".join([\"__co\", \"de__\"]))\n", []string{"reach: builds the name __code__"}},
+		{"a name reversed", "N = \"__edoc__\"[::-1]\n", []string{"reach: builds the name __code__"}},
+		{"a name built in two steps", "A = \"__\"\nB = A + \"glo\" + \"bals__\"\n\n\ndef f(g):\n    return getattr(g, B)\n", []string{"reach: builds the name __globals__"}},
+		{"a name from a variable prefix", "P = \"__co\"\n\n\ndef f(g, rest):\n    name = P + rest\n    return getattr(g, name)\n", []string{"reach: getattr of an attribute named by name"}},
+		{"a name listed by dir", "def f(g):\n    return [getattr(g, n) for n in dir(g)]\n", []string{"reach: getattr of an attribute named by n, an attribute it listed (dir)"}},
+		{"the runner's name built", "M = \"_py\" + \"test.reports\"\n", []string{"reach: builds the name _pytest.reports"}},
 		{"a computed attribute of a module", "import os\n\n\ndef f(n):\n    return getattr(os, n)\n", []string{"reach: getattr of an attribute of os, another module, whose name is computed"}},
 		{"getattr with a constant", "import importlib\n\nm = getattr(importlib.import_module(\"sys\"), \"modules\")\n", []string{"reach: uses sys.modules"}},
 		{"the builtins by name", "b = globals()[\"__builtins__\"]\n", []string{"reach: reads its module's namespace by a computed name"}},
@@ -105,6 +111,8 @@ func TestPythonReachThroughAliases(t *testing.T) {
 		{"a real equality", "class P:\n    def __eq__(self, other):\n        return isinstance(other, P) and self.x == other.x\n\n    def __lt__(self, other):\n        return self.x < other.x\n\n    __hash__ = None\n"},
 		{"an equality that declines", "class P:\n    def __eq__(self, other):\n        if not isinstance(other, P):\n            return NotImplemented\n        return self.x == other.x\n"},
 		{"another type's equality", "class V(float):\n    __eq__ = float.__eq__\n"},
+		{"a sentinel greater than everything", "class InfinityType:\n    def __lt__(self, other):\n        return False\n\n    def __gt__(self, other):\n        return True\n\n    def __eq__(self, other):\n        return isinstance(other, self.__class__)\n"},
+		{"an abstract equality", "class Base:\n    def __eq__(self, other):\n        \"\"\"Whether two specifiers are equal.\"\"\"\n        raise NotImplementedError\n\n    def __ne__(self, other):\n        return NotImplemented\n"},
 		{"a visitor", "class V:\n    def visit(self, node):\n        return getattr(self, \"visit_\" + type(node).__name__)(node)\n\n    def on(self, name):\n        return getattr(self, f\"on_{name}\", None)\n"},
 		{"a variable of its own", "import os\n\nHOME = os.environ.get(\"HOME\")\n"},
 		{"a docstring naming pytest", "\"\"\"Helpers; run the tests with pytest.\"\"\"\n\n\ndef f():\n    \"\"\"pytest\"\"\"\n    return 1\n"},
@@ -112,6 +120,8 @@ func TestPythonReachThroughAliases(t *testing.T) {
 		{"its own class name", "class K:\n    def name(self):\n        return self.__class__.__name__\n"},
 		{"its own names", "__all__ = [\"f\"]\n\n\ndef f():\n    return globals().get(\"f\")\n"},
 		{"getters by name", "class K:\n    def get(self, name):\n        return getattr(self, \"get_\" + name)()\n"},
+		{"dispatch by a parameter", "class K:\n    def handle(self, kind, default=None):\n        return getattr(self, kind, default)\n\n    def _set(self, name, value):\n        setattr(self, \"_\" + name, value)\n        return hasattr(self, \"_handle_\" + name)\n"},
+		{"a country code", "CODES = {\"co\": \"Colombia\", \"f_\": 1}\n"},
 	} {
 		t.Run("honest/"+tc.name, func(t *testing.T) {
 			if got := pyFindings(t, py, tc.src, false); len(got) > 0 {
