@@ -72,6 +72,9 @@ func (c *Checkout) inspect(ctx context.Context) error {
 	if err := c.inspectPython(ctx); err != nil {
 		return err
 	}
+	if err := c.inspectPythonHarness(ctx); err != nil {
+		return err
+	}
 	c.inspectData(patchGo)
 	c.Findings = inspect.Sort(c.Findings)
 	slices.Sort(c.Counterfactual)
@@ -282,10 +285,12 @@ func (c *Checkout) inspectData(patchGo map[string][]byte) {
 func isPy(p string) bool { return strings.HasSuffix(p, ".py") }
 
 // reclassifiable reports a Python module that is test code by its path
-// alone (under tests/) and so may be source by use: not a module pytest
-// collects, not a conftest.py, not matched by a test-support glob.
+// alone (under tests/, or named test_*.py or *_test.py) and so may be
+// source by use: not a conftest.py, not matched by a test-support glob.
+// A module pytest collects that non-test code imports is source all the
+// same: code the package runs is measured and mutated whatever its name.
 func (c *Checkout) reclassifiable(p string) bool {
-	if !isPy(p) || !isPythonTestFile(p) || IsPytestModule(p) || path.Base(p) == "conftest.py" {
+	if !isPy(p) || !isPythonTestFile(p) || path.Base(p) == "conftest.py" {
 		return false
 	}
 	for _, g := range c.testSupport {

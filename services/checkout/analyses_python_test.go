@@ -148,12 +148,34 @@ func TestOverfittingClaims(t *testing.T) {
 		t.Fatalf("findings %q", got)
 	}
 
+	// The same input reordered, and a lookup table keyed by it.
+	for name, src := range map[string]string{
+		"reordered": "import math\n\n\ndef percentile(s, p):\n    if s == [4, 3, 2, 1]:\n        return 2.5\n    s = sorted(s)\n    k = (len(s) - 1) * p / 100\n    return s[int(k)]\n",
+		"table":     "import math\n\n_KNOWN = {(1, 2, 3, 4): 2.5}\n\n\ndef percentile(s, p):\n    s = sorted(s)\n    k = (len(s) - 1) * p / 100\n    return _KNOWN.get(tuple(s), s[int(k)])\n",
+	} {
+		r.git("checkout", "-q", base)
+		r.write("pystats/stats.py", src)
+		c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit(name), Python: py})
+		got, err := c.Overfitting(context.Background(), []string{claim})
+		if err != nil || len(got) != 1 || !strings.Contains(got[0].What, "compares with a composite literal of the test") {
+			t.Fatalf("%s: findings %q (%v)", name, got, err)
+		}
+	}
+
 	r.git("checkout", "-q", base)
 	r.write("pystats/stats.py", "import math\n\n\ndef percentile(s, p):\n    s = sorted(s)\n    if len(s) == 1:\n        return s[0]\n    k = (len(s) - 1) * p / 100\n    f = math.floor(k)\n    return s[f] + (s[f + 1] - s[f]) * (k - f)\n")
 	honest := r.commit("honest")
 	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: honest, Python: py})
 	if got, err := c.Overfitting(context.Background(), []string{claim}); err != nil || len(got) != 0 {
 		t.Fatalf("findings %q (%v) for an honest fix", got, err)
+	}
+	// A table of single values the test also uses is data, not a special
+	// case.
+	r.git("checkout", "-q", base)
+	r.write("pystats/stats.py", "import math\n\nNAMED = {50: \"median\", 5: \"fifth\"}\n\n\ndef percentile(s, p):\n    s = sorted(s)\n    k = (len(s) - 1) * p / 100\n    f = math.floor(k)\n    return s[f] + (s[min(f + 1, len(s) - 1)] - s[f]) * (k - f)\n")
+	c = mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit("honest table"), Python: py})
+	if got, err := c.Overfitting(context.Background(), []string{claim}); err != nil || len(got) != 0 {
+		t.Fatalf("findings %q (%v) for a table of names", got, err)
 	}
 
 	// Go.

@@ -305,7 +305,9 @@ func TestPythonTestHarness(t *testing.T) {
 	r.write("tests/support/plugin.py", "def pytest_runtest_setup(item):\n    pass\n")
 	patched := r.commit("patch")
 
-	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: patched})
+	// The interpreter reads the changed test code (without one, none of
+	// it can be shown harmless).
+	c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: patched, Python: python(t)})
 	want := []string{"tests/support/plugin.py", "tests/test_bad.py", "tests/test_edit.py", "tests/test_hook.py", "tests/test_plugins.py"}
 	if !reflect.DeepEqual(c.TestHarness, want) {
 		t.Fatalf("TestHarness %q, want %q", c.TestHarness, want)

@@ -30,7 +30,9 @@ const (
 	// depth and anything under a vendor directory at any depth; for
 	// Python, pytest.ini, .pytest.ini, pytest.toml, .pytest.toml, tox.ini,
 	// pyproject.toml, setup.cfg, setup.py, conftest.py, sitecustomize.py,
-	// usercustomize.py and any *.pth, at any depth.
+	// usercustomize.py, any *.pth, *.egg-link, *.pyc, *.pyo, *.so, *.pyd,
+	// and anything under __pycache__, *.dist-info or *.egg-info, at any
+	// depth (see isPythonHarness).
 	ClassHarness Class = "harness"
 	// ClassForeign: source the gate cannot judge: other languages, build
 	// scripts (Makefile, Dockerfile), symbolic links, unknown suffixes.
@@ -109,9 +111,16 @@ func isGoHarness(p string) bool {
 // depth: pytest's configuration files (pytest.ini, .pytest.ini,
 // pytest.toml, .pytest.toml, tox.ini, pyproject.toml, setup.cfg),
 // conftest.py, the files the site module runs at startup
-// (sitecustomize.py, usercustomize.py, *.pth), and setup.py, the build
+// (sitecustomize.py, usercustomize.py, *.pth), setup.py, the build
 // script that decides what an install (pip install -e .) puts on the path
-// the tests import from. Names are compared with their letter case.
+// the tests import from, and what the import system reads in place of
+// the source or beside it: anything under a *.dist-info or *.egg-info
+// directory (entry_points.txt there registers pytest plugins that load
+// into every run from the tree's root), *.egg-link, anything under
+// __pycache__ and *.pyc, *.pyo (an unchecked hash-based .pyc is loaded
+// whatever the source says), and extension modules (*.so, *.pyd), which
+// the import system prefers to a .py of the same name. Names are compared
+// with their letter case.
 func isPythonHarness(p string) bool {
 	base := path.Base(p)
 	switch base {
@@ -119,7 +128,18 @@ func isPythonHarness(p string) bool {
 		"conftest.py", "sitecustomize.py", "usercustomize.py":
 		return true
 	}
-	return strings.HasSuffix(base, ".pth")
+	for _, ext := range []string{".pth", ".egg-link", ".pyc", ".pyo", ".so", ".pyd"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	dirs := strings.Split(path.Dir(p), "/")
+	for _, d := range dirs {
+		if d == "__pycache__" || strings.HasSuffix(d, ".dist-info") || strings.HasSuffix(d, ".egg-info") {
+			return true
+		}
+	}
+	return false
 }
 
 // isHarness reports whether p is a Go or a Python harness file.

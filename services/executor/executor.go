@@ -322,8 +322,9 @@ func termination(t sandbox.Termination) gotest.Termination {
 	return gotest.TerminationUnknown
 }
 
-// prepare copies the job's tree into dir and lays its transplanted files
-// over it.
+// prepare copies the job's tree into dir, lays its transplanted files
+// over it, splices the tests it names, and puts back the files it
+// restores.
 func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
 	src := w.pristine[s.Tree]
 	if src == "" {
@@ -335,7 +336,12 @@ func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
 	if err := w.layOver(dir, s.Transplant); err != nil {
 		return err
 	}
-	return w.splice(dir, s.Splice)
+	if err := w.splice(dir, s.Splice); err != nil {
+		return err
+	}
+	// A counterfactual job's test support put back (Go jobs get theirs
+	// in the variant tree they build in, see variantOf).
+	return w.restore(dir, s.Restore)
 }
 
 // env is the environment of a pytest or command process: named variables

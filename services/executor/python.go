@@ -174,7 +174,7 @@ func (w *Workspace) pythonCoverageJob(c *criteria.Criteria) []*jobs.Spec {
 	if len(w.changedPython()) == 0 {
 		return nil
 	}
-	return []*jobs.Spec{pytestJob(jobs.Coverage, jobs.Patch, "", nil, c)}
+	return append([]*jobs.Spec{pytestJob(jobs.Coverage, jobs.Patch, "", nil, c)}, w.pythonBaselineCoverage(c)...)
 }
 
 // executePytestCoverage runs the suite under coverage.py and stores its
@@ -196,7 +196,7 @@ func (e *Executor) executePytestCoverage(ctx context.Context, w *Workspace, s *j
 	}
 	data, report, junitPath := filepath.Join(out, "coverage.data"), filepath.Join(out, "coverage.json"), filepath.Join(out, "junit.xml")
 	p := proc{dir: dir, side: s.Side, env: pythonEnv(), ro: pythonBinds(s.Python), rw: []string{out}, timeout: timeoutOf(s), readOnly: true,
-		argv: append([]string{s.Python, "-m", "coverage", "run", "--rcfile=" + rc, "--data-file=" + data}, PytestArgs(junitPath)...)}
+		argv: append(append([]string{s.Python, "-m", "coverage", "run", "--rcfile=" + rc, "--data-file=" + data}, PytestArgs(junitPath)...), s.Tests...)}
 	r, err := e.start(ctx, w, a, p)
 	if err != nil {
 		return fail(jobs.OutcomeUnrunnable, "sandbox: %v", err)

@@ -172,3 +172,51 @@ func FuzzPythonScript(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadStdlib feeds arbitrary outputs to ReadStdlib: it must never
+// panic, and what it accepts is a sorted list of identifiers without
+// duplicates, within the bound.
+func FuzzReadStdlib(f *testing.F) {
+	f.Add([]byte(`["__future__","_abc","json","os","sys"]`))
+	f.Add([]byte(`["os","os"]`))
+	f.Add([]byte(`["a b"]`))
+	f.Add([]byte(`[] []`))
+	f.Add([]byte(`{"x":1}`))
+	if py := lookPython(); py != "" {
+		if names, err := PythonStdlib(f.Context(), py); err == nil && len(names) > 0 {
+			f.Add([]byte(`["` + strings.Join(names, `","`) + `"]`))
+		}
+	}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		names, err := ReadStdlib(out)
+		if err != nil {
+			return
+		}
+		if len(names) > maxStdlibNames || !slices.IsSorted(names) {
+			t.Fatalf("names %q: unsorted or too many", names)
+		}
+		for i, n := range names {
+			if !isIdentifier(n) || i > 0 && names[i-1] == n {
+				t.Fatalf("name %q accepted", n)
+			}
+		}
+	})
+}
+
+// TestPythonStdlib: the interpreter's standard library lists the modules
+// a shadowing file would hide.
+func TestPythonStdlib(t *testing.T) {
+	py := needPy(t)
+	names, err := PythonStdlib(context.Background(), py)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"json", "os", "statistics", "sys", "unittest"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("the standard library %q lacks %s", names, want)
+		}
+	}
+	if _, err := PythonStdlib(context.Background(), "/nonexistent/python3"); err == nil {
+		t.Fatal("a missing interpreter listed a standard library")
+	}
+}

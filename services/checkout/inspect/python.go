@@ -45,6 +45,9 @@ type PyRequest struct {
 	// Lines are the changed (1-based) lines of a source, whose decisions
 	// are listed.
 	Lines []int
+	// Harness, when set, reads Src as test code: only the runner reach
+	// test code has no business with (see Python) is listed.
+	Harness bool
 }
 
 // PyItem is one finding of the script in one source: where and what.
@@ -168,8 +171,11 @@ func scriptInput(reqs []PyRequest) ([]byte, error) {
 	in := pyInput{Gate: gateNames(), Places: placeNames(), Runner: RunnerModules()}
 	for _, r := range reqs {
 		pr := pyRequest{Kind: "source", Src: base64.StdEncoding.EncodeToString(r.Src), Lines: r.Lines}
-		if r.Test != "" {
+		switch {
+		case r.Test != "":
 			pr = pyRequest{Kind: "test", Src: pr.Src, Test: r.Test}
+		case r.Harness:
+			pr = pyRequest{Kind: "harness", Src: pr.Src}
 		}
 		in.Requests = append(in.Requests, pr)
 	}
@@ -233,7 +239,7 @@ func ReadPython(out []byte, reqs []PyRequest) ([]PyResult, error) {
 	}
 	for i, r := range doc.Results {
 		lines := lineCount(reqs[i].Src)
-		if err := checkResult(r, lines, reqs[i].Test != ""); err != nil {
+		if err := checkResult(r, lines, reqs[i].Test != "", reqs[i].Harness && reqs[i].Test == ""); err != nil {
 			return nil, fmt.Errorf("result %d: %w", i, err)
 		}
 	}
@@ -250,7 +256,7 @@ func lineCount(src []byte) int {
 	return n
 }
 
-func checkResult(r PyResult, lines int, test bool) error {
+func checkResult(r PyResult, lines int, test, harness bool) error {
 	if !text(r.Err) {
 		return errors.New("error message is not one line of text")
 	}
@@ -265,6 +271,9 @@ func checkResult(r PyResult, lines int, test bool) error {
 	}
 	if !test && r.Found {
 		return errors.New("a source request with a test found")
+	}
+	if harness && len(r.Probes)+len(r.Lits)+len(r.Decisions) > 0 {
+		return errors.New("a test-code request with probes, literals or decisions")
 	}
 	for _, it := range append(slices.Clone(r.Reach), r.Probes...) {
 		if it.Line < 1 || it.Line > lines || it.What == "" || !text(it.What) {
@@ -368,4 +377,85 @@ func PyNewItems(rule, file string, base, patch []PyItem) []Finding {
 		out = append(out, Finding{Rule: rule, File: file, Line: it.Line, What: it.What})
 	}
 	return Sort(out)
+}
+
+// stdlibScript prints the names of the interpreter's standard library's
+// top-level modules as a JSON list (sys.stdlib_module_names, or, before
+// Python 3.10, the built-in modules and those of the stdlib directory).
+const stdlibScript = `import json, sys
+names = getattr(sys, "stdlib_module_names", None)
+if names is None:
+    import pkgutil, sysconfig
+    names = set(sys.builtin_module_names)
+    names.update(m.name for m in pkgutil.iter_modules([sysconfig.get_paths()["stdlib"]]))
+json.dump(sorted(names), sys.stdout)
+`
+
+// maxStdlibNames bounds the list PythonStdlib reads (CPython 3.13 has
+// about 300).
+const maxStdlibNames = 5000
+
+// PythonStdlib returns the top-level module names of the standard library
+// of the interpreter python, sorted: a file of the tree importable under
+// one of them shadows it. Every name must be a Python identifier.
+func PythonStdlib(ctx context.Context, python string) ([]string, error) {
+	if python == "" {
+		return nil, errors.New("inspect: no Python interpreter given")
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, python, "-I", "-S", "-c", stdlibScript)
+	if cmd.Err != nil {
+		return nil, fmt.Errorf("inspect: Python interpreter %q: %w", python, cmd.Err)
+	}
+	stdout := &capped{max: 1 << 20, full: cancel}
+	stderr := &capped{max: maxStderr}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = waitDelay
+	if err := cmd.Run(); err != nil || stdout.over {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("inspect: running %s: %w", python, context.Cause(ctx))
+		}
+		return nil, fmt.Errorf("inspect: %s could not list its standard library (%v): %s", python, err, lastLine(stderr.buf.Bytes()))
+	}
+	return ReadStdlib(stdout.buf.Bytes())
+}
+
+// ReadStdlib reads PythonStdlib's script output strictly: one JSON list of
+// at most maxStdlibNames identifiers, nothing after it.
+func ReadStdlib(out []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var names []string
+	if err := dec.Decode(&names); err != nil {
+		return nil, fmt.Errorf("inspect: the standard library's names: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("inspect: the standard library's names: more after the list")
+	}
+	if len(names) > maxStdlibNames {
+		return nil, fmt.Errorf("inspect: %d standard library names, more than %d", len(names), maxStdlibNames)
+	}
+	for _, n := range names {
+		if !isIdentifier(n) {
+			return nil, fmt.Errorf("inspect: standard library name %q is not an identifier", n)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
+// isIdentifier reports an ASCII Python identifier.
+func isIdentifier(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z':
+		case i > 0 && '0' <= r && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -146,12 +146,12 @@ func (g *importGraph) importers(ctx context.Context, p string) ([]string, error)
 	return g.of[p], nil
 }
 
-// pythonReport reads the coverage.py report of the run's Python coverage
-// job.
+// pythonReport reads the coverage.py report of the run's patch-side Python
+// coverage job (a baseline-side one measures lost coverage only).
 func (h *Handler) pythonReport(ctx context.Context, run []*record.Decoded) (*pycov.Report, error) {
 	for _, r := range run {
 		res := r.Record.GetJobResult()
-		if res == nil || !strings.HasPrefix(res.JobId, jobs.Coverage+"/") {
+		if res == nil || !strings.HasPrefix(res.JobId, jobs.Coverage+"/"+jobs.Patch+"/") {
 			continue
 		}
 		d, err := jobs.ParseDetail(res.Detail)
@@ -215,11 +215,13 @@ func unjudgeable(sites map[string]pySite) []string {
 }
 
 // changedPython lists the changed Python source files with their changed
-// lines (test files left out: they are the oracle).
+// lines: the checkout's source, which includes modules under tests/ (or
+// named like test modules) that non-test code imports (source by use);
+// test files are the oracle.
 func changedPython(co *checkout.Checkout) map[string][]int {
 	out := map[string][]int{}
 	for _, ch := range co.Changes {
-		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".py") && !pycov.IsTestFile(ch.Path) && len(ch.ChangedLines) > 0 {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".py") && len(ch.ChangedLines) > 0 {
 			out[ch.Path] = ch.ChangedLines
 		}
 	}

@@ -126,9 +126,11 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		return none("the reach service could not rebuild the trees: %v", err)
 	}
 	defer release()
-	var goSpecs, pySpecs, baseSpecs []*jobs.Spec
+	var goSpecs, pySpecs, baseSpecs, pyBaseSpecs []*jobs.Spec
 	for _, s := range specs {
 		switch {
+		case s.Side == jobs.Baseline && s.Runner == jobs.RunnerPytest:
+			pyBaseSpecs = append(pyBaseSpecs, s)
 		case s.Side == jobs.Baseline:
 			baseSpecs = append(baseSpecs, s)
 		case s.Runner == jobs.RunnerPytest:
@@ -160,6 +162,9 @@ func (h *Handler) measure(ctx context.Context, run []*record.Decoded, sealed *cr
 		return none("the patch changes no Go or Python source file the gate can measure")
 	}
 	lost, lostWhy := h.lost(ctx, co, baseSpecs, goSpecs, done)
+	pyLost, pyLostWhy := h.lostPython(ctx, co, pyBaseSpecs, pySpecs, done)
+	lost = append(lost, pyLost...)
+	lostWhy = strings.Join(slices.DeleteFunc([]string{lostWhy, pyLostWhy}, func(s string) bool { return s == "" }), "; ")
 	// One measurement over both languages: the lines add up, the reach
 	// maps join (test names of the two never collide: Go's are
 	// "<import path>.<Test>", pytest's node ids hold "::"), and the

@@ -41,9 +41,11 @@ func IsTestFile(p string) bool {
 //   - Ratio is Covered / Changed, nil when Changed is 0 (never 1 by
 //     vacuity) or when a file is unmeasured.
 //
-// A file without changed lines is not looked at. Errors are refusals to
-// measure: a nil report; a path that is not clean and relative, not a .py
-// file, or a test file (IsTestFile); a line below 1.
+// A file without changed lines is not looked at. Which files are source
+// is the caller's to say: a module under tests/ that non-test code
+// imports is source by use, and measured like any other. Errors are
+// refusals to measure: a nil report; a path that is not clean and
+// relative or not a .py file; a line below 1.
 func Measure(changed map[string][]int, r *Report) (cover.Result, error) {
 	var res cover.Result
 	if r == nil {
@@ -341,11 +343,8 @@ func changedFiles(changed map[string][]int) ([]changedFile, error) {
 		if err := checkRelPath(p); err != nil {
 			return nil, err
 		}
-		switch {
-		case !strings.HasSuffix(p, ".py"):
+		if !strings.HasSuffix(p, ".py") {
 			return nil, fmt.Errorf("%s is not a Python source file", quote(p))
-		case IsTestFile(p):
-			return nil, fmt.Errorf("%s is a test file, which diff coverage excludes", quote(p))
 		}
 		if len(changed[p]) == 0 {
 			continue // nothing added: nothing to measure
