@@ -79,10 +79,29 @@ func TestUnwitnessed(t *testing.T) {
 		{Status: "killed"},
 	}
 	var got []string
-	for _, l := range unwitnessed(lines, mutants) {
+	for _, l := range unwitnessed(lines, mutants, nil) {
 		got = append(got, fmt.Sprintf("%s:%d", l.Path, l.Line))
 	}
 	if want := []string{"calc/allow.txt:3", "calc/roles.go:6", "calc/units.txt:1"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("unwitnessed = %q, want %q", got, want)
+	}
+
+	// The //go:embed variable's lines are witnessed by a kill on a line
+	// of the file it embeds, and only by a kill.
+	lines = []lineRef{{"calc/units.go", 8}, {"calc/units.go", 9}, {"calc/units.txt", 2}, {"calc/words.go", 4}}
+	judges := map[lineRef][]lineRef{
+		{"calc/units.txt", 2}: {{"calc/units.go", 8}, {"calc/units.go", 9}},
+		{"calc/words.txt", 1}: {{"calc/words.go", 4}},
+	}
+	mutants = []*pb.Mutant{
+		{At: &pb.LineRef{Path: "calc/units.txt", Line: 2}, Status: "killed"},
+		{At: &pb.LineRef{Path: "calc/words.txt", Line: 1}, Status: "survived"},
+	}
+	got = nil
+	for _, l := range unwitnessed(lines, mutants, judges) {
+		got = append(got, fmt.Sprintf("%s:%d", l.Path, l.Line))
+	}
+	if want := []string{"calc/words.go:4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unwitnessed with an embed = %q, want %q", got, want)
 	}
 }

@@ -83,6 +83,11 @@ type Survey struct {
 	// cannot be named in the file, an operand that cannot be captured),
 	// sorted.
 	Skipped []Skip
+	// Judges lists, per line of data sites ("file:line", the file as the
+	// sites name it), the data lines of .go files their mutants judge as
+	// well: a mutant of an embedded file's content judges the lines of
+	// the //go:embed variable that embeds it. Sorted, without repeats.
+	Judges map[string][]LineClass
 }
 
 // Inspect finds the mutation sites of the requested lines of pkg (file →
@@ -108,6 +113,22 @@ func Inspect(pkg Package, lines map[string][]int) (Survey, error) {
 	slices.SortFunc(s.Sites, compareSites)
 	s.Lines = r.lines
 	s.Skipped = r.skipped
+	for _, c := range r.cands {
+		if len(c.sources) == 0 {
+			continue
+		}
+		if s.Judges == nil {
+			s.Judges = make(map[string][]LineClass)
+		}
+		at := fmt.Sprintf("%s:%d", c.site.File, c.site.Line)
+		for _, src := range c.sources {
+			s.Judges[at] = append(s.Judges[at], LineClass{File: src.File, Line: src.Line, Kind: LineData})
+		}
+	}
+	for at, ls := range s.Judges {
+		slices.SortFunc(ls, func(a, b LineClass) int { return cmp.Or(strings.Compare(a.File, b.File), a.Line-b.Line) })
+		s.Judges[at] = slices.CompactFunc(ls, func(a, b LineClass) bool { return a.File == b.File && a.Line == b.Line })
+	}
 	slices.SortFunc(s.Skipped, func(a, b Skip) int { return cmp.Or(compareSites(a.Site, b.Site), strings.Compare(a.Reason, b.Reason)) })
 	return s, nil
 }

@@ -309,6 +309,16 @@ var _ = static
 	if len(s.Sites) != 6 {
 		t.Errorf("a changed directive gives %d sites, want the file's 6", len(s.Sites))
 	}
+	// Each line of the embedded file judges the directive's lines too: a
+	// kill there witnesses them.
+	for _, at := range []string{"allow.txt:1", "allow.txt:3", "allow.txt:4"} {
+		if got, want := fmt.Sprint(s.Judges[at]), "[{e.go 5 data } {e.go 6 data }]"; got != want {
+			t.Errorf("judges of %s = %s, want %s", at, got, want)
+		}
+	}
+	if len(s.Judges) != 3 {
+		t.Errorf("judges %v, want allow.txt's three lines", s.Judges)
+	}
 	chosen := Select(s.Sites, len(s.Sites), nil)
 	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
 		t.Errorf("Schemata: %v", err)
