@@ -327,7 +327,8 @@ func (g *pyGraph) sourceByUse(isTest, eligible func(string) bool) []string {
 
 // testOnly returns the source modules (isSource) only tests use: not
 // production, where a module is production when nothing imports it (an
-// entry point, a script), when it has a test module of its own
+// entry point, a script), when it is a top-level package's __init__.py
+// (the library's API), when it has a test module of its own
 // (test_<name>.py or <name>_test.py anywhere: it is code under test), when
 // a production module imports it, or, for a package's __init__.py, when a
 // module of the package (at any depth) is production. A module the
@@ -355,7 +356,11 @@ func (g *pyGraph) testOnly(isSource func(string) bool) []string {
 		if name == "__init__" {
 			name = path.Base(path.Dir(p))
 		}
-		if isSource(p) && (len(g.importers[p]) == 0 || tested[name]) {
+		// A top-level package's __init__.py is what `import pkg` runs:
+		// the library's API, whoever imports it in the tree (its users are
+		// outside it), and what it imports is production too.
+		topInit := path.Base(p) == "__init__.py" && !slices.Contains(g.files, path.Join(path.Dir(path.Dir(p)), "__init__.py"))
+		if isSource(p) && (len(g.importers[p]) == 0 || tested[name] || topInit) {
 			mark(p)
 		}
 	}

@@ -75,6 +75,23 @@ func TestPyGraph(t *testing.T) {
 	if imps := g.importers["tests/helpers.py"]; !reflect.DeepEqual(imps, []string{"tests/test_api.py"}) {
 		t.Fatalf("importers of tests/helpers.py %q (tests/ has no __init__.py: pytest puts it on sys.path)", imps)
 	}
+
+	// A library only its tests import in the tree (its users are outside
+	// it): the top-level package's __init__.py is its API, and what it
+	// imports is production; a helper only tests import, and a subpackage
+	// only tests import, are test support.
+	infos = map[string]*pyModuleInfo{}
+	add("lib/__init__.py", "from .more import *\nfrom .recipes import *\n")
+	add("lib/more.py", "from .recipes import take\n")
+	add("lib/recipes.py", "")
+	add("lib/checks.py", "")
+	add("lib/testutil/__init__.py", "from .close import close\n")
+	add("lib/testutil/close.py", "")
+	add("tests/test_partition.py", "from lib import partition\nfrom lib.checks import close\nfrom lib.testutil import close\n")
+	g = newPyGraph(infos)
+	if got, want := g.testOnly(func(p string) bool { return !isTest(p) }), []string{"lib/checks.py", "lib/testutil/__init__.py", "lib/testutil/close.py"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("test only %q, want %q", got, want)
+	}
 }
 
 func FuzzPythonModuleInfo(f *testing.F) {
