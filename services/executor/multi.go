@@ -187,6 +187,9 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			if err != nil {
 				return done(jobs.OutcomeUnrunnable, "%v", err)
 			}
+			if mr.planted != "" {
+				return done(jobs.OutcomeUnjudged, "%s left something other than the hit marker where the marker goes, so no run of it can judge the mutant: %s", test, mr.planted)
+			}
 			if mr.outcome.Kind == gotest.OutcomePass && len(survivedBy) > 0 {
 				survivedBy = append(survivedBy, test)
 				continue
@@ -200,6 +203,9 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			ref, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, true, timeout)
 			if err != nil {
 				return done(jobs.OutcomeUnrunnable, "%v", err)
+			}
+			if ref.planted != "" {
+				return done(jobs.OutcomeUnjudged, "%s left something other than the hit marker where the marker goes in the mutant's reference run, so no run of it can judge the mutant: %s", test, ref.planted)
 			}
 			if ref.outcome.Kind != gotest.OutcomePass {
 				cannotJudge = append(cannotJudge, fmt.Sprintf("%s (%s)", test, ref.outcome.Kind))
@@ -281,6 +287,11 @@ type mutantResult struct {
 	// reference token in a reference run): the site executed.
 	hit  bool
 	proc procResult
+	// planted is why the marker could not be read when something other
+	// than a regular file the gate may read stood where it goes (a
+	// symlink, a FIFO, a file past the bound): the test process planted
+	// it. "" when the marker was read or is absent.
+	planted string
 }
 
 // mutantRun runs test with the switch's value for mutant id — its token,
@@ -315,6 +326,9 @@ func (e *Executor) mutantRun(ctx context.Context, w *Workspace, a *Answer, b *go
 		WallMillis: r.res.Wall.Milliseconds(), Binary: b.sha256})
 	hitBytes, err := jobfile.Read(out, "hit", 4096)
 	res := mutantResult{proc: r}
+	if err != nil && !isNotExist(err) {
+		res.planted = jobfile.Excerpt(err.Error())
+	}
 	if err == nil {
 		if ref {
 			res.hit = mutant.RefHitBy(hitBytes, sw, id)

@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sealgate/sealgate/ledger/blob"
@@ -63,6 +64,10 @@ type planNotes struct {
 	// lines of embedded files) that have mutants: each must have one
 	// killed, sorted by path and line.
 	dataLines []lineRef
+	// judges maps the line of a data site to the other data lines its
+	// mutants judge (an embedded file's line → the lines of the
+	// //go:embed variable): a kill there witnesses them too.
+	judges map[lineRef][]lineRef
 }
 
 // lineRef is a line of a file of the repository.
@@ -210,6 +215,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	var sites, equivalent []mutant.Site
 	var dataLines, skipped []string
 	var changedData []lineRef
+	judges := map[lineRef][]lineRef{}
 	where := map[string]located{} // pyKey of a Go site → its package
 	pkgs := map[string]mutant.Package{}
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
@@ -221,6 +227,17 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		survey, err := mutant.Inspect(pkg, byDir[d])
 		if err != nil {
 			return h.strength(ctx, sealed, parents, notMeasured("find mutation sites in %s: %v", d, err), emit)
+		}
+		for at, ls := range survey.Judges {
+			file, line, _ := strings.Cut(at, ":")
+			n, err := strconv.Atoi(line)
+			if err != nil {
+				continue
+			}
+			for _, l := range ls {
+				ref := lineRef{path.Join(d, file), n}
+				judges[ref] = append(judges[ref], lineRef{path.Join(d, l.File), l.Line})
+			}
 		}
 		kind := map[string]mutant.LineKind{}
 		for _, l := range survey.Lines {
@@ -288,7 +305,7 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 	// than the floor needs.
 	slices.SortFunc(changedData, func(a, b lineRef) int { return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line) })
 	notes := &planNotes{equivalent: equivalent, skipped: skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
-		dataLines: slices.Compact(changedData)}
+		dataLines: slices.Compact(changedData), judges: judges}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	h.notes[c.RunID] = notes
@@ -544,6 +561,7 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	}
 	runID := sealed.Criteria.RunID
 	m := &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
+	var unjudged []string
 	for _, id := range order {
 		s, d := planned[id], done[id]
 		mu := &pb.Mutant{Id: fmt.Sprint(s.Mutation.ID), At: &pb.LineRef{Path: s.Mutation.Path, Line: uint32(s.Mutation.Line)},
@@ -560,6 +578,7 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 			// adjudicator does not let it pass.
 			m.Stillborn++
 			mu.Status = "unjudged"
+			unjudged = append(unjudged, fmt.Sprintf("%s:%d %s: %s", s.Mutation.Path, s.Mutation.Line, s.Mutation.Description, d.Reason))
 		default:
 			m.Stillborn++
 			mu.Status = "stillborn"
@@ -573,6 +592,9 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 	}
 	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
 		len(order), m.Killed, m.Survived, m.Stillborn)
+	if len(unjudged) > 0 {
+		m.Reason += fmt.Sprintf("; %d unjudged, among them %s", len(unjudged), unjudged[0])
+	}
 	c := sealed.Criteria
 	if eq := h.pyEquivalent[runID]; len(eq) > 0 {
 		m.Mutants = append(m.Mutants, eq...)
@@ -586,7 +608,7 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 		if len(notes.skipped) > 0 {
 			m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
 		}
-		if lines := unwitnessed(notes.dataLines, m.Mutants); len(lines) > 0 {
+		if lines := unwitnessed(notes.dataLines, m.Mutants, notes.judges); len(lines) > 0 {
 			m.Unwitnessed = lines
 			names := make([]string, len(lines))
 			for i, l := range lines {
@@ -609,12 +631,17 @@ func (h *Handler) settle(ctx context.Context, run []*record.Decoded, sealed *cri
 // killed — whether their mutants survived, were stillborn or unjudged, or
 // none of them was selected — in order: coverage cannot see data, so a
 // changed data line counts as judged only when a test fails on a change
-// to it.
-func unwitnessed(lines []lineRef, mutants []*pb.Mutant) []*pb.LineRef {
+// to it. A kill on a line also witnesses the lines judges names for it
+// (the //go:embed variable of an embedded file's line).
+func unwitnessed(lines []lineRef, mutants []*pb.Mutant, judges map[lineRef][]lineRef) []*pb.LineRef {
 	killed := map[lineRef]bool{}
 	for _, mu := range mutants {
 		if mu.Status == "killed" && mu.At != nil {
-			killed[lineRef{mu.At.Path, int(mu.At.Line)}] = true
+			at := lineRef{mu.At.Path, int(mu.At.Line)}
+			killed[at] = true
+			for _, l := range judges[at] {
+				killed[l] = true
+			}
 		}
 	}
 	var out []*pb.LineRef
