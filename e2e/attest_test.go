@@ -254,7 +254,11 @@ func TestNoSigningKeyInEnvironment(t *testing.T) {
 	})
 	t.Setenv("SEALGATE_SIGNING_KEY", string(priv))
 	state := t.TempDir()
-	v, path := sealedVerify(t, state, r.patchArgs(r.Base, probe, append(claimArgs("go:./calc:TestNoSigningKeyInEnvironment"), floorsZero()...)...)...)
+	// The probing test is the baseline's (a patch's test naming the gate's
+	// variables is harness, which no judged run compiles); the patch is the
+	// honest fix, and the probe runs on both sides.
+	fix := r.commit(t, probe, "probe-env-fix", "calc: fix Median", map[string]string{"calc/median.go": r.honestMedian(t)})
+	v, path := sealedVerify(t, state, r.patchArgs(probe, fix, append(claimArgs("go:./calc:TestNoSigningKeyInEnvironment"), floorsZero()...)...)...)
 	var out artefact
 	if err := json.Unmarshal([]byte(v.stdout), &out); err != nil {
 		t.Fatal(err)
@@ -268,7 +272,7 @@ func TestNoSigningKeyInEnvironment(t *testing.T) {
 	if strings.Contains(v.stdout+v.stderr, body) {
 		t.Fatalf("the private key is printed:\n%s", v)
 	}
-	ok := attestVerify(t, path, "--repo", r.Dir, "--base", r.Base, "--patch", probe,
+	ok := attestVerify(t, path, "--repo", r.Dir, "--base", probe, "--patch", fix,
 		"--key", filepath.Join(keys, "verdict.pub"), "--log-key", filepath.Join(state, "tlog", "log.pub"))
 	if ok.exitCode != 0 {
 		t.Fatalf("the verdict signed with the key from the environment does not verify with its public key:\n%s", ok)

@@ -35,6 +35,12 @@ _r.TestReport.from_item_and_call = staticmethod(_passed)
 import importlib
 
 _r = importlib.import_module("_pytest" + ".reports")
+`, "builds the name _pytest.reports"},
+		{"an import named at run time", "pystats/__init__.py", init + `
+import importlib
+import sys
+
+_r = importlib.import_module(sys.argv[0].rsplit("/", 1)[0] or "json")
 `, "imports a module whose name is computed"},
 		{"another module's function rebound", "pystats/stats.py", "import math\n\nmath.isclose = lambda *a, **k: True\n" + stats, "writes math.isclose, state of another module"},
 	} {
