@@ -1174,6 +1174,13 @@ def go_dependencies():
         sum = "h1:A8PeW59pxE9IoFRqBp37U+mSNaQoZ46F1f0f863XSXw=",
         version = "v1.0.0",
     )
+    go_repository(
+        name = "com_github_google_jsonschema_go",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/jsonschema-go",
+        sum = "h1:/DBOLZTfDow7pe2GmaJNhltueGTtDKICi8V8p+DQPd0=",
+        version = "v0.4.3",
+    )
 
     go_repository(
         name = "com_github_google_martian_v3",
@@ -1612,6 +1619,14 @@ def go_dependencies():
         version = "v0.5.1",
     )
     go_repository(
+        name = "com_github_modelcontextprotocol_go_sdk",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/modelcontextprotocol/go-sdk",
+        sum = "h1:KIvahhYqwtbeniWVPs3TcXEA7b8jEtwfBpOTAI+Urx4=",
+        version = "v1.8.0",
+    )
+
+    go_repository(
         name = "com_github_modern_go_concurrent",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/modern-go/concurrent",
@@ -1920,6 +1935,20 @@ def go_dependencies():
         importpath = "github.com/secure-systems-lab/go-securesystemslib",
         sum = "h1:iuCR9kcMFD4QurdKrGvPLoKZLv9YvwPYVr0473BdtFs=",
         version = "v0.11.0",
+    )
+    go_repository(
+        name = "com_github_segmentio_asm",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/segmentio/asm",
+        sum = "h1:WM03sfUOENvvKexOLp+pCqgb/WDjsi7EK8gIsICtzhc=",
+        version = "v1.1.3",
+    )
+    go_repository(
+        name = "com_github_segmentio_encoding",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/segmentio/encoding",
+        sum = "h1:OW1VRern8Nw6ITAtwSZ7Idrl3MXCFwXHPgqESYfvNt0=",
+        version = "v0.5.4",
     )
 
     go_repository(
@@ -2247,6 +2276,14 @@ def go_dependencies():
         sum = "h1:ZIhXqRoMhILXQwBQoq/Dl6Taap/KEFQXZrWjYV1L8X8=",
         version = "v0.43.0",
     )
+    go_repository(
+        name = "com_github_yosida95_uritemplate_v3",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/yosida95/uritemplate/v3",
+        sum = "h1:Ed3Oyj9yrmi9087+NczuL5BwkIc4wvTb5zIM+UJPGz4=",
+        version = "v3.0.2",
+    )
+
     go_repository(
         name = "com_github_youmark_pkcs8",
         build_file_proto_mode = "disable_global",
