@@ -365,7 +365,8 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		if res.Sandbox != nil && a.Sandbox == nil && res.Termination != pb.Termination_TERMINATION_NOT_STARTED {
 			a.Sandbox = &SandboxRef{Name: res.Sandbox.Name, EnvNames: nonNil(res.Sandbox.EnvNames), Limits: res.Sandbox.Limits}
 		}
-		if d := r.Done[id]; d != nil && d.Spec.Purpose != jobs.Modules {
+		// A cached suite answer's runs happened in an earlier run.
+		if d := r.Done[id]; d != nil && d.Spec.Purpose != jobs.Modules && d.Detail.Cached == "" {
 			for _, run := range d.Detail.Runs {
 				a.Timing.TestProcesses++
 				a.Timing.TestProcessesMillis += run.WallMillis

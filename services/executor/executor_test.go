@@ -180,6 +180,9 @@ func TestBaselineSuiteIsCachedPerTree(t *testing.T) {
 		len(b.Cases) != len(first[jobs.Baseline].Cases) || len(b.Cases) == 0 {
 		t.Fatalf("second baseline suite: %s %s, %d cases (first %d)", b.Detail.Outcome, b.Detail.Reason, len(b.Cases), len(first[jobs.Baseline].Cases))
 	}
+	if b.Detail.Cached == "" || first[jobs.Baseline].Detail.Cached != "" {
+		t.Fatalf("the cached answer does not say so (cached %q; first %q): its runs happened in the earlier run", b.Detail.Cached, first[jobs.Baseline].Detail.Cached)
+	}
 	// The patch side is never cached: each patch is a new tree.
 	if p := second[jobs.Patch]; strings.Contains(p.Detail.Reason, "cached") {
 		t.Fatalf("patch suite came from the cache: %s", p.Detail.Reason)

@@ -108,6 +108,7 @@ func (e *Executor) cachedSuite(ctx context.Context, key string) *Answer {
 	a := &Answer{Detail: c.Detail, Cases: c.Cases, Artefacts: c.Artefacts, Termination: c.Termination, ExitCode: c.ExitCode,
 		Started: true, Wall: 0, CPU: 0, Sandbox: c.Sandbox}
 	a.Detail.Reason = fmt.Sprintf("cached answer of this baseline tree (key %s, run %s): %s", key[:16], c.At.UTC().Format(time.RFC3339), c.Detail.Reason)
+	a.Detail.Cached = key
 	a.Detail.Runs = nonNil(a.Detail.Runs)
 	a.Cases = nonNil(a.Cases)
 	return a

@@ -390,6 +390,10 @@ type Detail struct {
 	// -json, unittest's summary) for pytest and command jobs; nil when it
 	// reported none, which is never a pass by count.
 	Count *int `json:"count,omitempty"`
+	// Cached is the suite-cache key when the answer is one an earlier run
+	// made of the same baseline tree (see the executor's suite cache): its
+	// runs happened then, not in this run.
+	Cached string `json:"cached,omitempty"`
 }
 
 // Marshal encodes d deterministically.
