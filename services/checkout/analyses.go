@@ -519,12 +519,21 @@ func (c *Checkout) inspectGoProbes(ctx context.Context, patchGo map[string][]byt
 	if err != nil {
 		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
 	}
+	// The patch's files and directories: a changed source naming one of
+	// them relative to its package's directory asks where it runs.
+	names := map[string]bool{}
+	for _, e := range c.Patch.Entries() {
+		for p := e.Path; p != "." && p != "/" && p != "" && !names[p]; p = path.Dir(p) {
+			names[p] = true
+		}
+	}
+	exists := func(p string) bool { return names[p] }
 	for i, p := range paths {
 		var b []byte
 		if basePaths[i] != "" {
 			b = base[basePaths[i]]
 		}
-		c.Findings = append(c.Findings, inspect.GoProbes(p, b, patchGo[p])...)
+		c.Findings = append(c.Findings, inspect.GoProbesIn(p, b, patchGo[p], exists)...)
 	}
 	return nil
 }
