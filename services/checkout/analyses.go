@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sealgate/sealgate/services/checkout/inspect"
@@ -76,6 +77,9 @@ func (c *Checkout) inspect(ctx context.Context) error {
 		return err
 	}
 	c.inspectData(patchGo)
+	if err := c.inspectGitAttributes(ctx); err != nil {
+		return err
+	}
 	c.Findings = inspect.Sort(c.Findings)
 	slices.Sort(c.Counterfactual)
 	c.Counterfactual = slices.Compact(c.Counterfactual)
@@ -687,4 +691,56 @@ func (c *Checkout) pyOverfitting(ctx context.Context, claims []string) ([]inspec
 		}
 	}
 	return out, nil
+}
+
+// inspectGitAttributes judges the .gitattributes files the patch adds or
+// changes (inspect.GitAttributes): an attribute that makes git archive
+// (every Go module zip) or a checkout give other content than the blobs
+// the gate tests means what ran is not what users get, which makes the
+// run unjudgeable, naming the line.
+func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
+	var paths, basePaths []string
+	for _, ch := range c.Changes {
+		if ch.Kind == Deleted || path.Base(ch.Path) != ".gitattributes" {
+			continue
+		}
+		from := ch.Path
+		if ch.Kind == Renamed {
+			from = ch.OldPath
+		}
+		if _, ok := c.Baseline.Lookup(from); !ok || ch.Kind == Added {
+			from = ""
+		}
+		paths = append(paths, ch.Path)
+		basePaths = append(basePaths, from)
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	patched, err := c.Patch.ReadFiles(ctx, paths)
+	if err != nil {
+		return fmt.Errorf("checkout: read the patch's .gitattributes: %w", err)
+	}
+	var reads []string
+	for _, b := range basePaths {
+		if b != "" {
+			reads = append(reads, b)
+		}
+	}
+	base, err := c.Baseline.ReadFiles(ctx, reads)
+	if err != nil {
+		return fmt.Errorf("checkout: read the baseline's .gitattributes: %w", err)
+	}
+	for i, p := range paths {
+		var b []byte
+		if basePaths[i] != "" {
+			b = base[basePaths[i]]
+		}
+		for _, what := range inspect.GitAttributes(b, patched[p]) {
+			c.Unjudgeable = append(c.Unjudgeable, Unjudgeable{Path: p,
+				Why: fmt.Sprintf("%s:%s: git archive (which makes every Go module zip) or a checkout then gives other content than the tree the gate tests", strconv.Quote(p), what)})
+		}
+	}
+	slices.SortStableFunc(c.Unjudgeable, func(a, b Unjudgeable) int { return strings.Compare(a.Path, b.Path) })
+	return nil
 }
