@@ -447,3 +447,58 @@ func TestDataFileMutants(t *testing.T) {
 		t.Errorf("DataFileMutants(0) = %v", ms)
 	}
 }
+
+// TestInspectTableInCode: a row of data in a composite literal a function
+// builds ("mallory": true in a map it returns, {3, 10} in a slice) is a
+// table line, which needs a kill of its own; an element that computes
+// (n + 1), a function literal inside a row, and a package-level table
+// (data, as before) are not.
+func TestInspectTableInCode(t *testing.T) {
+	src := `package p
+
+func admins() map[string]bool {
+	return map[string]bool{
+		"alice":   true,
+		"mallory": true,
+	}
+}
+
+type pair struct{ a, b int }
+
+func pairs(n int) []pair {
+	return []pair{
+		{1, 2},
+		{a: n + 1, b: 0},
+		{-3, 4},
+	}
+}
+
+func handlers() map[string]func(int) bool {
+	return map[string]func(int) bool{
+		"pos": func(x int) bool { return x > 0 },
+	}
+}
+
+var limits = map[string]int{
+	"max": 10,
+}
+
+func use() (map[string]bool, []pair, map[string]func(int) bool, int) {
+	return admins(), pairs(1), handlers(), limits["max"]
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	pkg := Package{Dir: t.TempDir(), Files: files, Tests: map[string][]byte{}}
+	s, err := Inspect(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"5 table", "6 table", // the map's rows: true → false
+		"14 table", "16 table", // the literal rows: numbers ±1; {a: n + 1, b: 0} computes
+		"27 data", // the package-level table, as before
+	}
+	if got := classes(s, "p.go"); !slices.Equal(got, want) {
+		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
