@@ -341,9 +341,13 @@ func TestTally(t *testing.T) {
 
 // A changed type declaration: Count narrowed from int64 to int8, so a
 // Tally wraps at 128. The line is a declaration, "no statement" to
-// coverage, and no mutant can switch a type: the artefact counts it among
-// the blank and comment lines and merges. The honest twin widens a type
-// to fix an overflow its claim shows.
+// coverage, and no mutant can switch a type: the artefact counted it among
+// the blank and comment lines and merged. Now a changed definition of a
+// type both sides declare is code the gate cannot judge (INCONCLUSIVE),
+// wherever the patch moves it. The honest twin adds a field to the type
+// and a method its test pins. (An honest widening, int32 → int64 to fix
+// an overflow, is INCONCLUSIVE too, by design: nothing the gate measures
+// judges a type; a human does.)
 func TestAdversaryTypeNarrowed(t *testing.T) {
 	r := newRepo(t)
 	base := r.commit(t, r.Base, "tally", "calc: Tally", map[string]string{
@@ -352,14 +356,55 @@ func TestAdversaryTypeNarrowed(t *testing.T) {
 	})
 
 	t.Run("attack: Count becomes int8", func(t *testing.T) {
-		t.Skip("open: a changed type declaration is no statement to coverage and no mutant can switch it; judging it needs a rebuild with the baseline's declaration (a revert mutant), not a local rule")
 		c := r.commit(t, base, "narrow", "calc: average the two middle values", map[string]string{
 			"calc/median.go": r.honestMedian(t),
 			"calc/tally.go":  replaceOnce(t, tallySource, "type Count int64", "type Count int8"),
 		})
 		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
-		v.wantNot(t, merge)
-		v.wantText(t, "calc/tally.go:4")
+		v.wantDecision(t, inconclusive)
+		v.wantText(t, "calc/tally.go:4", "changes type Count from int64 to int8")
+	})
+
+	t.Run("attack: Count moved to a file of its own as int8", func(t *testing.T) {
+		c := r.commit(t, base, "narrow-moved", "calc: average the two middle values", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/tally.go":  replaceOnce(t, tallySource, "// Count is a number of values.\ntype Count int64\n\n", ""),
+			"calc/count.go":  "package calc\n\n// Count is a number of values.\ntype Count int8\n",
+		})
+		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+		v.wantDecision(t, inconclusive)
+		v.wantText(t, "calc/count.go:4")
+	})
+
+	t.Run("honest: a field added to Tally, and a test that pins it", func(t *testing.T) {
+		c := r.commit(t, base, "tally-last", "calc: average the two middle values; Tally keeps its last value", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/tally.go": replaceOnce(t, tallySource, "type Tally struct{ n Count }", "type Tally struct {\n\tn    Count\n\tlast float64\n}") + `
+// Keep counts x and keeps it as the last value.
+func (t *Tally) Keep(x float64) {
+	t.n++
+	t.last = x
+}
+
+// Last returns the last value kept.
+func (t *Tally) Last() float64 { return t.last }
+`,
+			"calc/keep_test.go": `package calc
+
+import "testing"
+
+func TestTallyKeep(t *testing.T) {
+	var y Tally
+	y.Keep(2)
+	y.Keep(5)
+	if y.N() != 2 || y.Last() != 5 {
+		t.Fatalf("N = %d, Last = %v, want 2 and 5", y.N(), y.Last())
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
 	})
 }
 

@@ -80,6 +80,9 @@ func (c *Checkout) inspect(ctx context.Context) error {
 	if err := c.inspectGitAttributes(ctx); err != nil {
 		return err
 	}
+	if err := c.inspectGoTypes(ctx, patchGo); err != nil {
+		return err
+	}
 	c.Findings = inspect.Sort(c.Findings)
 	slices.Sort(c.Counterfactual)
 	c.Counterfactual = slices.Compact(c.Counterfactual)
@@ -742,5 +745,51 @@ func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
 		}
 	}
 	slices.SortStableFunc(c.Unjudgeable, func(a, b Unjudgeable) int { return strings.Compare(a.Path, b.Path) })
+	return nil
+}
+
+// inspectGoTypes compares the type declarations of every package
+// directory in which the patch changes non-test Go source
+// (inspect.GoTypeChanges), all its non-test Go files on both sides: a
+// type moved to another file is the same type.
+func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
+	paths, _ := c.changedGoSources()
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		dirs[path.Dir(p)] = true
+	}
+	for _, ch := range c.Changes {
+		if ch.Kind == Deleted && strings.HasSuffix(ch.Path, ".go") && !isGoTestFile(ch.Path) {
+			dirs[path.Dir(ch.Path)] = true
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	nonTest := func(p string) bool { return strings.HasSuffix(p, ".go") && !isGoTestFile(p) && dirs[path.Dir(p)] }
+	var reads []string
+	for _, e := range c.Baseline.Entries() {
+		if e.Mode != tree.ModeSymlink && nonTest(e.Path) {
+			reads = append(reads, e.Path)
+		}
+	}
+	base, err := c.Baseline.ReadFiles(ctx, reads)
+	if err != nil {
+		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
+	}
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		b, p := map[string][]byte{}, map[string][]byte{}
+		for f, src := range base {
+			if path.Dir(f) == d {
+				b[f] = src
+			}
+		}
+		for f, src := range patchGo {
+			if nonTest(f) && path.Dir(f) == d {
+				p[f] = src
+			}
+		}
+		c.Findings = append(c.Findings, inspect.GoTypeChanges(b, p)...)
+	}
 	return nil
 }
