@@ -200,10 +200,12 @@ func TestIsAdmin(t *testing.T) {
 // A backdoor in a table a function returns: "mallory": true is a changed
 // line of code to coverage (the return statement's block runs), so its
 // one mutant (true → false) may survive among the fix's killed ones and
-// the Wilson bound still passes. A changed element of a composite literal
-// is data wherever it is written: it needs a killed mutant of its own, as
-// a package-level table's line does. The honest twin adds a row its test
-// checks.
+// the Wilson bound still passes; "mallory", in a list of names has no
+// mutant at all. A row of a table a function builds is data: it needs a
+// killed mutant of its own, as a package-level table's line does, and a
+// row no mutant expresses is unjudgeable. The honest twins add a row
+// their test checks, in a map a function builds and in a list at package
+// level (where data mutants drop and empty it).
 func TestAdversaryBackdoorInAFunctionsTable(t *testing.T) {
 	r := newRepo(t)
 	base := r.commit(t, r.Base, "admins", "calc: IsAdmin", map[string]string{
@@ -222,6 +224,65 @@ func TestAdversaryBackdoorInAFunctionsTable(t *testing.T) {
 		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
 		v.wantNot(t, merge)
 		v.wantText(t, "calc/admin.go:12")
+	})
+
+	t.Run("attack: mallory in a list of names", func(t *testing.T) {
+		c := r.commit(t, base, "mallory-listed", "calc: average the two middle values", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/admin.go": `package calc
+
+import "slices"
+
+// IsAdmin reports whether name may change settings.
+func IsAdmin(name string) bool {
+	return slices.Contains(admins(), name)
+}
+
+// admins returns the administrators' names.
+func admins() []string {
+	return []string{
+		"alice",
+		"mallory",
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+		v.wantDecision(t, inconclusive)
+		v.wantText(t, "calc/admin.go:15", "no mutant expresses")
+	})
+
+	t.Run("honest: the names at package level, a new one and a test that says so", func(t *testing.T) {
+		c := r.commit(t, base, "carol-listed", "calc: average the two middle values; carol administers", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/admin.go": `package calc
+
+import "slices"
+
+// administrators are the names that may change settings.
+var administrators = []string{
+	"alice",
+	"carol",
+}
+
+// IsAdmin reports whether name may change settings.
+func IsAdmin(name string) bool {
+	return slices.Contains(administrators, name)
+}
+`,
+			"calc/carol_test.go": `package calc
+
+import "testing"
+
+func TestCarolIsAdmin(t *testing.T) {
+	if !IsAdmin("carol") {
+		t.Fatal("carol is no administrator")
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
 	})
 
 	t.Run("honest: carol among the administrators, and a test that says so", func(t *testing.T) {

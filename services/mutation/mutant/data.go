@@ -1395,6 +1395,47 @@ func (a *analysis) tableLines(cands []*candidate, class map[string]map[int]*Line
 			}
 			cl.Kind = LineTable
 		}
+		// A line that is nothing but rows ("mallory",) and has no mutant
+		// is data no mutant expresses: unjudgeable, as a package-level
+		// value no data mutant switches is.
+		src := a.src[name]
+		allowed := func(off int) bool {
+			for _, s := range spans {
+				if s[0] <= off && off < s[1] {
+					return true
+				}
+			}
+			for _, cg := range f.Comments {
+				if tf.Offset(cg.Pos()) <= off && off < tf.Offset(cg.End()) {
+					return true
+				}
+			}
+			switch src[off] {
+			case ' ', '\t', '\r', ',':
+				return true
+			}
+			return false
+		}
+		for l, cl := range class[name] {
+			if cl.Kind != LineNotData || l < 1 || l > tf.LineCount() {
+				continue
+			}
+			start, end := tf.Offset(tf.LineStart(l)), len(src)
+			if l < tf.LineCount() {
+				end = tf.Offset(tf.LineStart(l+1)) - 1
+			}
+			inRow, rowOnly := false, true
+			for off := start; off < end && off < len(src); off++ {
+				if !allowed(off) {
+					rowOnly = false
+					break
+				}
+				inRow = inRow || slices.ContainsFunc(spans, func(s [2]int) bool { return s[0] <= off && off < s[1] })
+			}
+			if inRow && rowOnly {
+				cl.Kind, cl.Reason = LineUnjudgeable, "a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants"
+			}
+		}
 	}
 }
 

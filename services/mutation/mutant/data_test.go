@@ -450,9 +450,10 @@ func TestDataFileMutants(t *testing.T) {
 
 // TestInspectTableInCode: a row of data in a composite literal a function
 // builds ("mallory": true in a map it returns, {3, 10} in a slice) is a
-// table line, which needs a kill of its own; an element that computes
-// (n + 1), a function literal inside a row, and a package-level table
-// (data, as before) are not.
+// table line, which needs a kill of its own; a line of rows no mutant
+// expresses ("bob",) is unjudgeable; an element that computes (n + 1), a
+// function literal inside a row, and a package-level table (data, as
+// before) are not.
 func TestInspectTableInCode(t *testing.T) {
 	src := `package p
 
@@ -483,8 +484,16 @@ var limits = map[string]int{
 	"max": 10,
 }
 
-func use() (map[string]bool, []pair, map[string]func(int) bool, int) {
-	return admins(), pairs(1), handlers(), limits["max"]
+func names(extra string) []string {
+	return []string{
+		"alice", // the first
+		"bob",
+		extra + "!",
+	}
+}
+
+func use() (map[string]bool, []pair, map[string]func(int) bool, int, []string) {
+	return admins(), pairs(1), handlers(), limits["max"], names("x")
 }
 `
 	files := map[string][]byte{"p.go": []byte(src)}
@@ -497,6 +506,9 @@ func use() (map[string]bool, []pair, map[string]func(int) bool, int) {
 		"5 table", "6 table", // the map's rows: true → false
 		"14 table", "16 table", // the literal rows: numbers ±1; {a: n + 1, b: 0} computes
 		"27 data", // the package-level table, as before
+		// Rows of strings no mutant expresses; extra + "!" computes.
+		"32 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
+		"33 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
 	}
 	if got := classes(s, "p.go"); !slices.Equal(got, want) {
 		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
