@@ -249,7 +249,7 @@ func admins() []string {
 		})
 		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
 		v.wantDecision(t, inconclusive)
-		v.wantText(t, "calc/admin.go:15", "no mutant expresses")
+		v.wantText(t, "calc/admin.go:14", "no mutant expresses")
 	})
 
 	t.Run("honest: the names at package level, a new one and a test that says so", func(t *testing.T) {
