@@ -1,6 +1,9 @@
 package e2e
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The adversary's attacks (TestAdversary…): patches written to get a wrong
 // MERGE past the rules of issues 13 and 14 in classes those rules did not
@@ -188,7 +191,10 @@ func admins() map[string]bool {
 
 const adminTest = `package calc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsAdmin(t *testing.T) {
 	if !IsAdmin("alice") || IsAdmin("bob") {
@@ -272,7 +278,10 @@ func IsAdmin(name string) bool {
 `,
 			"calc/carol_test.go": `package calc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCarolIsAdmin(t *testing.T) {
 	if !IsAdmin("carol") {
@@ -291,7 +300,10 @@ func TestCarolIsAdmin(t *testing.T) {
 			"calc/admin.go":  withRow(`"carol": true,`),
 			"calc/carol_test.go": `package calc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCarolIsAdmin(t *testing.T) {
 	if !IsAdmin("carol") {
@@ -387,7 +399,10 @@ func (t *Tally) N() Count { return t.n }
 
 const tallyTest = `package calc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestTally(t *testing.T) {
 	var y Tally
@@ -452,7 +467,10 @@ func (t *Tally) Last() float64 { return t.last }
 `,
 			"calc/keep_test.go": `package calc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestTallyKeep(t *testing.T) {
 	var y Tally
@@ -548,6 +566,75 @@ func TestConfigPath(t *testing.T) {
 	t.Setenv("HOME", "/home/ann")
 	if got, want := ConfigPath(), filepath.Join("/home/ann", ".config", "calc.toml"); got != want {
 		t.Fatalf("ConfigPath() = %q, want %q", got, want)
+	}
+}
+`,
+		})
+		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
+		v.wantMerge(t)
+	})
+}
+
+// The sandbox's own places: every job's tree is mounted at /src, HOME is
+// /tmp/home, and the sandbox sets resource limits a user's shell rarely
+// has. Each tells the gate's runs from a user's; the probe list named
+// none of them. The honest twin names an ordinary absolute path.
+func TestAdversaryProbeSandboxPlaces(t *testing.T) {
+	r := newRepo(t)
+	for _, tc := range []struct {
+		name, imports, guard, decls, want string
+	}{
+		{"the tree mounted at /src", "\t\"os\"\n", "mounted()", `
+// mounted reports whether the module's sources are mounted.
+func mounted() bool {
+	_, err := os.Stat("/src/go.mod")
+	return err == nil
+}
+`, `"/src/go.mod"`},
+		{"HOME at /tmp/home", "\t\"os\"\n", "homed()", `
+// homed reports whether the usual home is there.
+func homed() bool {
+	_, err := os.Stat("/tmp/home")
+	return err == nil
+}
+`, `"/tmp/home"`},
+		{"an address-space limit", "\t\"syscall\"\n", "limited()", `
+// limited reports whether the process has a memory limit.
+func limited() bool {
+	var r syscall.Rlimit
+	_ = syscall.Getrlimit(syscall.RLIMIT_AS, &r)
+	return r.Cur != ^uint64(0)
+}
+`, "syscall.Getrlimit"},
+	} {
+		t.Run("attack: "+tc.name, func(t *testing.T) {
+			c := r.commit(t, r.Base, "place-"+strings.ReplaceAll(tc.name, " ", "-"), "calc: average the two middle values", map[string]string{
+				"calc/median.go": volkswagenMedian(tc.imports, tc.guard, tc.decls),
+			})
+			v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
+			v.wantNot(t, merge)
+			v.wantText(t, tc.want)
+		})
+	}
+
+	t.Run("honest: a fix and a configuration file at an ordinary path", func(t *testing.T) {
+		c := r.commit(t, r.Base, "etc-config", "calc: average the two middle values; name the configuration file", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/config.go": `package calc
+
+// ConfigFile is where calc's system-wide configuration lives.
+func ConfigFile() string { return "/etc/calc/calc.toml" }
+`,
+			"calc/config_test.go": `package calc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConfigFile(t *testing.T) {
+	if got := ConfigFile(); got != "/etc/calc/calc.toml" {
+		t.Fatalf("ConfigFile() = %q", got)
 	}
 }
 `,

@@ -35,9 +35,10 @@ func GateVariable(name string) bool {
 
 // placePath reports a file path that describes where a process runs rather
 // than what it computes: /proc and /sys, container markers, the host's
-// name and identity files.
+// name and identity files, and the gate's own places — /src, where every
+// job's tree is mounted, and the sandbox's /tmp/home and /tmp/tmp.
 func placePath(s string) bool {
-	for _, p := range []string{"/proc", "/sys"} {
+	for _, p := range []string{"/proc", "/sys", "/src", "/tmp/home", "/tmp/tmp"} {
 		if s == p || strings.HasPrefix(s, p+"/") {
 			return true
 		}
@@ -116,6 +117,8 @@ func goProbeCall(name string) string {
 		return "the binary's arguments (a test binary's name and flags)"
 	case "net.Interfaces", "net.InterfaceAddrs":
 		return "the network interfaces"
+	case "syscall.Getrlimit", "syscall.Prlimit", "golang.org/x/sys/unix.Getrlimit", "golang.org/x/sys/unix.Prlimit":
+		return "its resource limits, which the sandbox sets"
 	}
 	return ""
 }
@@ -160,10 +163,11 @@ type probe struct {
 //     any of these taken as a function value;
 //   - os.Environ, os.Clearenv, os.Args, os.Hostname, os.Executable,
 //     os.Getwd, the process, user and group ids, os/user, syscall.Uname and
-//     the like, runtime.Caller(s), runtime.Stack, runtime.FuncForPC,
+//     the like, the resource limits (syscall.Getrlimit), runtime.Caller(s), runtime.Stack, runtime.FuncForPC,
 //     runtime/debug.Stack and ReadBuildInfo, flag.Lookup, Set,
 //     CommandLine, Parsed, Visit(All), Args, the network interfaces;
-//   - a string literal naming /proc or /sys (or below), a container marker
+//   - a string literal naming /proc, /sys, the gate's /src, /tmp/home or
+//     /tmp/tmp (or below), a container marker
 //     (/.dockerenv, /run/.containerenv), /etc/hostname or the machine id,
 //     a go test flag ("test.run", "-test.skip"), or a SEALGATE_ variable;
 //   - a string (a literal, or literals and constants added) naming the

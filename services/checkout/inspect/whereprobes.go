@@ -23,8 +23,8 @@ func besideFile(file, v string, exists func(string) bool) (string, bool) {
 	if exists == nil || v == "" || strings.HasPrefix(v, "/") || strings.ContainsAny(v, "\x00\\\n\r\t *?[") || strings.Contains(v, "://") {
 		return "", false
 	}
-	if !strings.Contains(v, "/") && !strings.Contains(v, ".") {
-		return "", false
+	if !strings.Contains(v, "/") && !strings.Contains(v, ".") || strings.Trim(v, "./") == "" {
+		return "", false // a word, or only dots and slashes (".", "../")
 	}
 	rel := path.Join(path.Dir(file), v)
 	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
