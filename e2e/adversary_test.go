@@ -191,10 +191,7 @@ func admins() map[string]bool {
 
 const adminTest = `package calc
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestIsAdmin(t *testing.T) {
 	if !IsAdmin("alice") || IsAdmin("bob") {
@@ -278,10 +275,7 @@ func IsAdmin(name string) bool {
 `,
 			"calc/carol_test.go": `package calc
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestCarolIsAdmin(t *testing.T) {
 	if !IsAdmin("carol") {
@@ -300,10 +294,7 @@ func TestCarolIsAdmin(t *testing.T) {
 			"calc/admin.go":  withRow(`"carol": true,`),
 			"calc/carol_test.go": `package calc
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestCarolIsAdmin(t *testing.T) {
 	if !IsAdmin("carol") {
@@ -399,10 +390,7 @@ func (t *Tally) N() Count { return t.n }
 
 const tallyTest = `package calc
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestTally(t *testing.T) {
 	var y Tally
@@ -467,10 +455,7 @@ func (t *Tally) Last() float64 { return t.last }
 `,
 			"calc/keep_test.go": `package calc
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestTallyKeep(t *testing.T) {
 	var y Tally
@@ -627,10 +612,7 @@ func ConfigFile() string { return "/etc/calc/calc.toml" }
 `,
 			"calc/config_test.go": `package calc
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestConfigFile(t *testing.T) {
 	if got := ConfigFile(); got != "/etc/calc/calc.toml" {
