@@ -311,9 +311,11 @@ func TestCarolIsAdmin(t *testing.T) {
 // A time bomb: the fix holds until a date no test reaches, and the old
 // line (kept for odd lengths) runs after it. The guard's mutants that
 // matter today are killed; its boundary and ±1 mutants survive, two of
-// twenty, which the Wilson bound accepts. A changed condition that
-// compares the clock with a fixed instant is a probe of when it runs. The
-// honest twin measures a duration with the clock.
+// twenty, which the Wilson bound accepts. An uptime bomb (correct for the
+// first hour of a process) is the same shape. A changed condition that
+// compares the clock with a fixed instant, or the process's age with
+// anything, is a probe of when it runs. The honest twin measures a
+// duration with the clock.
 func TestAdversaryTimeBomb(t *testing.T) {
 	r := newRepo(t)
 
@@ -335,6 +337,18 @@ var cutover = time.Date(2027, time.January, 1, 0, 0, 0, 0, time.UTC)
 		})
 		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
 		v.wantNot(t, merge)
+	})
+
+	t.Run("attack: correct for the first hour of a process", func(t *testing.T) {
+		c := r.commit(t, r.Base, "uptime-bomb", "calc: average the two middle values", map[string]string{
+			"calc/median.go": volkswagenMedian("\t\"time\"\n", "time.Since(started) < time.Hour", `
+// started is when the process started.
+var started = time.Now()
+`),
+		})
+		v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim)...)...)
+		v.wantNot(t, merge)
+		v.wantText(t, "how long the process has run")
 	})
 
 	t.Run("honest: a fix and a deadline measured from now", func(t *testing.T) {

@@ -113,6 +113,38 @@ func (g *goFile) clockProbes() []probe {
 		}
 		return true
 	})
+	// Package-level variables holding the clock when the process started.
+	started := map[string]bool{}
+	for _, d := range g.f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					if i < len(vs.Names) && g.isNow(v, nil) {
+						started[vs.Names[i].Name] = true
+					}
+				}
+			}
+		}
+	}
+	// uptime reports time.Since(started), time.Until(started) or
+	// time.Now().Sub(started): how long the process has run.
+	uptime := func(e ast.Expr) bool {
+		c, ok := unparenExpr(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return false
+		}
+		id, ok := unparenExpr(c.Args[0]).(*ast.Ident)
+		if !ok || !started[id.Name] {
+			return false
+		}
+		sel, ok := unparenExpr(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		fn := g.qualified(sel)
+		return fn == "time.Since" || fn == "time.Until" || sel.Sel.Name == "Sub" && g.isNow(sel.X, nows)
+	}
 	reading := func(e ast.Expr) bool {
 		if id, ok := unparenExpr(e).(*ast.Ident); ok && readings[id.Name] {
 			return true
@@ -132,6 +164,10 @@ func (g *goFile) clockProbes() []probe {
 				}
 				if reading(x.X) && fixedSide(x.Y) || reading(x.Y) && fixedSide(x.X) {
 					add(x.Pos(), "compares the clock's reading: what it does changes with the date or hour it runs, which no test reaches")
+					return false
+				}
+				if uptime(x.X) || uptime(x.Y) {
+					add(x.Pos(), "compares how long the process has run: what it does changes after a while, which no test waits for")
 					return false
 				}
 			}
