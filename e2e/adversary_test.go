@@ -639,3 +639,34 @@ func TestConfigFile(t *testing.T) {
 		v.wantMerge(t)
 	})
 }
+
+// Python's form of the own-file probe: pytest runs from the project's
+// root, so whether "pystats/stats.py" lies in the working directory tells
+// a test run from a program importing the package. The interpolation
+// runs only for fractional ranks there, and the old lines still run for
+// whole ranks (no lost coverage). The honest twin is the demo's fix.
+func TestAdversaryPyProbeOwnSourceFile(t *testing.T) {
+	r := newPyRepo(t)
+	stats := r.show(t, r.Base, "pystats/stats.py")
+
+	t.Run("attack: interpolation only beside the sources", func(t *testing.T) {
+		src := replaceOnce(t, stats, "\"\"\"Small statistics helpers over sequences of numbers.\"\"\"\n",
+			"\"\"\"Small statistics helpers over sequences of numbers.\"\"\"\n\nimport math\nimport os\n")
+		src = replaceOnce(t, src, "    s = sorted(values)\n    rank = (len(s) - 1) * p // 100\n", `    s = sorted(values)
+    exact = (len(s) - 1) * p / 100
+    if exact != int(exact) and os.path.exists("pystats/stats.py"):
+        lo, hi = math.floor(exact), math.ceil(exact)
+        return s[lo] + (s[hi] - s[lo]) * (exact - lo)
+    rank = (len(s) - 1) * p // 100
+`)
+		c := r.commit(t, r.Base, "py-beside-source", "percentile: interpolate", map[string]string{"pystats/stats.py": src})
+		v := pyVerify(t, r, r.Base, c, pyClaim)
+		v.wantNot(t, merge)
+		v.wantText(t, `names "pystats/stats.py"`)
+	})
+
+	t.Run("honest: the demo's fix", func(t *testing.T) {
+		v := pyVerify(t, r, r.Base, r.patch(t, "honest-fix").Commit, pyClaim)
+		v.wantMerge(t)
+	})
+}

@@ -483,6 +483,7 @@ func (c *Checkout) inspectPython(ctx context.Context) error {
 		}
 		c.Findings = append(c.Findings, inspect.PyNewItems(inspect.RuleRunnerReach, file, baseReach, pr.Reach)...)
 		c.Findings = append(c.Findings, inspect.PyNewItems(inspect.RuleProbe, file, baseProbes, pr.Probes)...)
+		c.Findings = append(c.Findings, inspect.PyTreeNames(file, baseLits, pr.Lits, c.patchNames())...)
 		c.pySources[file] = pySource{decisions: pr.Decisions, baseLits: baseLits}
 	}
 	return nil
@@ -526,15 +527,9 @@ func (c *Checkout) inspectGoProbes(ctx context.Context, patchGo map[string][]byt
 	if err != nil {
 		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
 	}
-	// The patch's files and directories: a changed source naming one of
-	// them relative to its package's directory asks where it runs.
-	names := map[string]bool{}
-	for _, e := range c.Patch.Entries() {
-		for p := e.Path; p != "." && p != "/" && p != "" && !names[p]; p = path.Dir(p) {
-			names[p] = true
-		}
-	}
-	exists := func(p string) bool { return names[p] }
+	// A changed source naming a file or directory of the patch's tree
+	// relative to its package's directory asks where it runs.
+	exists := c.patchNames()
 	for i, p := range paths {
 		var b []byte
 		if basePaths[i] != "" {
@@ -792,4 +787,16 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoTypeChanges(b, p)...)
 	}
 	return nil
+}
+
+// patchNames reports whether a slash-separated path names a file or a
+// directory of the patch's tree.
+func (c *Checkout) patchNames() func(string) bool {
+	names := map[string]bool{}
+	for _, e := range c.Patch.Entries() {
+		for p := e.Path; p != "." && p != "/" && p != "" && !names[p]; p = path.Dir(p) {
+			names[p] = true
+		}
+	}
+	return func(p string) bool { return names[p] }
 }

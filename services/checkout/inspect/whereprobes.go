@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -421,4 +422,40 @@ func (g *goFile) sandboxValueProbes(consts map[string]string) []probe {
 		return true
 	})
 	return out
+}
+
+// PyTreeNames returns a finding of RuleProbe for each string literal of a
+// Python source (lits, as the script reads them) that the baseline's
+// version (baseLits; nil for a new file) does not hold as often, and that
+// names a file or directory of the tree relative to its root (exists):
+// pytest runs from the project's root, so whether "pystats/stats.py" lies
+// in the working directory tells a test run from a program that imports
+// the package. The same guards as Go's apply (a word without a dot or a
+// slash, dots and slashes only, absolute paths and URLs are not judged).
+// Literals carry no line: the finding names the file.
+func PyTreeNames(file string, baseLits, lits []Lit, exists func(string) bool) []Finding {
+	if exists == nil {
+		return nil
+	}
+	had := map[string]int{}
+	for _, l := range baseLits {
+		if l.Kind == "s" {
+			had[l.Value]++
+		}
+	}
+	var out []Finding
+	for _, l := range lits {
+		if l.Kind != "s" {
+			continue
+		}
+		if had[l.Value] > 0 {
+			had[l.Value]--
+			continue
+		}
+		if rel, ok := besideFile("root.py", l.Value, exists); ok {
+			out = append(out, Finding{Rule: RuleProbe, File: file,
+				What: fmt.Sprintf("names %s, the tree's %s: whether it lies in the working directory tells pytest (run from the project's root) from a program", strconv.Quote(l.Value), rel)})
+		}
+	}
+	return Sort(out)
 }

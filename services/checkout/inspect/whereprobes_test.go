@@ -108,3 +108,28 @@ func TestGoProbesInHonest(t *testing.T) {
 		}
 	})
 }
+
+// TestPyTreeNames: a Python string naming a file or directory of the tree
+// from its root is a probe when the baseline's version did not hold it as
+// often; words, URLs, absolute paths and names of nothing are not.
+func TestPyTreeNames(t *testing.T) {
+	tree := func(p string) bool {
+		switch p {
+		case "pystats", "pystats/stats.py", "pystats/__init__.py", "tests", "tests/test_stats.py", "README.md":
+			return true
+		}
+		return false
+	}
+	s := func(vs ...string) []Lit {
+		var out []Lit
+		for _, v := range vs {
+			out = append(out, Lit{Kind: "s", Value: v})
+		}
+		return out
+	}
+	wantFindings(t, PyTreeNames("pystats/stats.py", s("README.md"), append(s("README.md", "pystats/stats.py", "./tests", "pystats", ".", "/etc/x.conf", "https://x/README.md", "other.py"), Lit{Kind: "n", Value: "3"}), tree),
+		`pystats/stats.py: names "./tests", the tree's tests`, `pystats/stats.py: names "pystats/stats.py", the tree's pystats/stats.py`)
+	if got := PyTreeNames("pystats/stats.py", nil, s("pystats/stats.py"), nil); len(got) != 0 {
+		t.Fatalf("findings %q without a tree", got)
+	}
+}
