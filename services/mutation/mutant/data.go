@@ -1336,10 +1336,10 @@ func (d *dataFinder) embedded(other map[string][]int) {
 
 // tableLines classes as LineTable the requested lines still not data that
 // hold a code candidate inside an element of a map, slice or array
-// literal written in a function body (spelled map[…]… or […]…) that is a
-// row of data (see literalRow), outside any function literal within the
+// literal written in a function body (see tableType) that is a row of
+// data (see literalRow), outside any function literal within the
 // element: a row of a table in code. A struct's value (Point{X: x + 1,
-// Y: 0}) and the rows of a named table type are code as before.
+// Y: 0}) is code as before.
 func (a *analysis) tableLines(cands []*candidate, class map[string]map[int]*LineClass) {
 	for _, name := range a.names {
 		f := a.files[name]
@@ -1356,9 +1356,7 @@ func (a *analysis) tableLines(cands []*candidate, class map[string]map[int]*Line
 				if !ok {
 					return true
 				}
-				switch cl.Type.(type) {
-				case *ast.MapType, *ast.ArrayType:
-				default:
+				if !a.tableType(cl) {
 					return true // a struct's value, or a row judged with its table
 				}
 				for _, e := range cl.Elts {
@@ -1457,6 +1455,31 @@ func literalRow(e ast.Expr) bool {
 				return false
 			}
 		}
+		return true
+	}
+	return false
+}
+
+// tableType reports a composite literal that spells a map, slice or array
+// type: map[…]…, […]…, or a named type whose underlying type is one (when
+// the package type-checks). An elided type (a row inside its table) is
+// judged with its table.
+func (a *analysis) tableType(cl *ast.CompositeLit) bool {
+	switch cl.Type.(type) {
+	case *ast.MapType, *ast.ArrayType:
+		return true
+	case nil:
+		return false
+	}
+	if !a.typed() {
+		return false
+	}
+	tv, ok := a.info.Types[cl]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	switch tv.Type.Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Array:
 		return true
 	}
 	return false

@@ -492,8 +492,16 @@ func names(extra string) []string {
 	}
 }
 
-func use() (map[string]bool, []pair, map[string]func(int) bool, int, []string) {
-	return admins(), pairs(1), handlers(), limits["max"], names("x")
+type roles map[string]bool
+
+func named() roles {
+	return roles{
+		"root": true,
+	}
+}
+
+func use() (map[string]bool, []pair, map[string]func(int) bool, int, []string, roles) {
+	return admins(), pairs(1), handlers(), limits["max"], names("x"), named()
 }
 `
 	files := map[string][]byte{"p.go": []byte(src)}
@@ -509,6 +517,7 @@ func use() (map[string]bool, []pair, map[string]func(int) bool, int, []string) {
 		// Rows of strings no mutant expresses; extra + "!" computes.
 		"32 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
 		"33 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
+		"42 table", // a row of a named map type
 	}
 	if got := classes(s, "p.go"); !slices.Equal(got, want) {
 		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
