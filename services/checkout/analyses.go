@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sealgate/sealgate/services/checkout/inspect"
@@ -76,6 +77,12 @@ func (c *Checkout) inspect(ctx context.Context) error {
 		return err
 	}
 	c.inspectData(patchGo)
+	if err := c.inspectGitAttributes(ctx); err != nil {
+		return err
+	}
+	if err := c.inspectGoTypes(ctx, patchGo); err != nil {
+		return err
+	}
 	c.Findings = inspect.Sort(c.Findings)
 	slices.Sort(c.Counterfactual)
 	c.Counterfactual = slices.Compact(c.Counterfactual)
@@ -476,6 +483,7 @@ func (c *Checkout) inspectPython(ctx context.Context) error {
 		}
 		c.Findings = append(c.Findings, inspect.PyNewItems(inspect.RuleRunnerReach, file, baseReach, pr.Reach)...)
 		c.Findings = append(c.Findings, inspect.PyNewItems(inspect.RuleProbe, file, baseProbes, pr.Probes)...)
+		c.Findings = append(c.Findings, inspect.PyTreeNames(file, baseLits, pr.Lits, c.patchNames())...)
 		c.pySources[file] = pySource{decisions: pr.Decisions, baseLits: baseLits}
 	}
 	return nil
@@ -519,12 +527,15 @@ func (c *Checkout) inspectGoProbes(ctx context.Context, patchGo map[string][]byt
 	if err != nil {
 		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
 	}
+	// A changed source naming a file or directory of the patch's tree
+	// relative to its package's directory asks where it runs.
+	exists := c.patchNames()
 	for i, p := range paths {
 		var b []byte
 		if basePaths[i] != "" {
 			b = base[basePaths[i]]
 		}
-		c.Findings = append(c.Findings, inspect.GoProbes(p, b, patchGo[p])...)
+		c.Findings = append(c.Findings, inspect.GoProbesIn(p, b, patchGo[p], exists)...)
 	}
 	return nil
 }
@@ -678,4 +689,114 @@ func (c *Checkout) pyOverfitting(ctx context.Context, claims []string) ([]inspec
 		}
 	}
 	return out, nil
+}
+
+// inspectGitAttributes judges the .gitattributes files the patch adds or
+// changes (inspect.GitAttributes): an attribute that makes git archive
+// (every Go module zip) or a checkout give other content than the blobs
+// the gate tests means what ran is not what users get, which makes the
+// run unjudgeable, naming the line.
+func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
+	var paths, basePaths []string
+	for _, ch := range c.Changes {
+		if ch.Kind == Deleted || path.Base(ch.Path) != ".gitattributes" {
+			continue
+		}
+		from := ch.Path
+		if ch.Kind == Renamed {
+			from = ch.OldPath
+		}
+		if _, ok := c.Baseline.Lookup(from); !ok || ch.Kind == Added {
+			from = ""
+		}
+		paths = append(paths, ch.Path)
+		basePaths = append(basePaths, from)
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	patched, err := c.Patch.ReadFiles(ctx, paths)
+	if err != nil {
+		return fmt.Errorf("checkout: read the patch's .gitattributes: %w", err)
+	}
+	var reads []string
+	for _, b := range basePaths {
+		if b != "" {
+			reads = append(reads, b)
+		}
+	}
+	base, err := c.Baseline.ReadFiles(ctx, reads)
+	if err != nil {
+		return fmt.Errorf("checkout: read the baseline's .gitattributes: %w", err)
+	}
+	for i, p := range paths {
+		var b []byte
+		if basePaths[i] != "" {
+			b = base[basePaths[i]]
+		}
+		for _, what := range inspect.GitAttributes(b, patched[p]) {
+			c.Unjudgeable = append(c.Unjudgeable, Unjudgeable{Path: p,
+				Why: fmt.Sprintf("%s:%s: git archive (which makes every Go module zip) or a checkout then gives other content than the tree the gate tests", strconv.Quote(p), what)})
+		}
+	}
+	slices.SortStableFunc(c.Unjudgeable, func(a, b Unjudgeable) int { return strings.Compare(a.Path, b.Path) })
+	return nil
+}
+
+// inspectGoTypes compares the type declarations of every package
+// directory in which the patch changes non-test Go source
+// (inspect.GoTypeChanges), all its non-test Go files on both sides: a
+// type moved to another file is the same type.
+func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
+	paths, _ := c.changedGoSources()
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		dirs[path.Dir(p)] = true
+	}
+	for _, ch := range c.Changes {
+		if ch.Kind == Deleted && strings.HasSuffix(ch.Path, ".go") && !isGoTestFile(ch.Path) {
+			dirs[path.Dir(ch.Path)] = true
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	nonTest := func(p string) bool { return strings.HasSuffix(p, ".go") && !isGoTestFile(p) && dirs[path.Dir(p)] }
+	var reads []string
+	for _, e := range c.Baseline.Entries() {
+		if e.Mode != tree.ModeSymlink && nonTest(e.Path) {
+			reads = append(reads, e.Path)
+		}
+	}
+	base, err := c.Baseline.ReadFiles(ctx, reads)
+	if err != nil {
+		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
+	}
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		b, p := map[string][]byte{}, map[string][]byte{}
+		for f, src := range base {
+			if path.Dir(f) == d {
+				b[f] = src
+			}
+		}
+		for f, src := range patchGo {
+			if nonTest(f) && path.Dir(f) == d {
+				p[f] = src
+			}
+		}
+		c.Findings = append(c.Findings, inspect.GoTypeChanges(b, p)...)
+	}
+	return nil
+}
+
+// patchNames reports whether a slash-separated path names a file or a
+// directory of the patch's tree.
+func (c *Checkout) patchNames() func(string) bool {
+	names := map[string]bool{}
+	for _, e := range c.Patch.Entries() {
+		for p := e.Path; p != "." && p != "/" && p != "" && !names[p]; p = path.Dir(p) {
+			names[p] = true
+		}
+	}
+	return func(p string) bool { return names[p] }
 }

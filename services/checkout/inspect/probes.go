@@ -35,9 +35,10 @@ func GateVariable(name string) bool {
 
 // placePath reports a file path that describes where a process runs rather
 // than what it computes: /proc and /sys, container markers, the host's
-// name and identity files.
+// name and identity files, and the gate's own places — /src, where every
+// job's tree is mounted, and the sandbox's /tmp/home and /tmp/tmp.
 func placePath(s string) bool {
-	for _, p := range []string{"/proc", "/sys"} {
+	for _, p := range []string{"/proc", "/sys", "/src", "/tmp/home", "/tmp/tmp"} {
 		if s == p || strings.HasPrefix(s, p+"/") {
 			return true
 		}
@@ -116,6 +117,8 @@ func goProbeCall(name string) string {
 		return "the binary's arguments (a test binary's name and flags)"
 	case "net.Interfaces", "net.InterfaceAddrs":
 		return "the network interfaces"
+	case "syscall.Getrlimit", "syscall.Prlimit", "golang.org/x/sys/unix.Getrlimit", "golang.org/x/sys/unix.Prlimit":
+		return "its resource limits, which the sandbox sets"
 	}
 	return ""
 }
@@ -160,16 +163,29 @@ type probe struct {
 //     any of these taken as a function value;
 //   - os.Environ, os.Clearenv, os.Args, os.Hostname, os.Executable,
 //     os.Getwd, the process, user and group ids, os/user, syscall.Uname and
-//     the like, runtime.Caller(s), runtime.Stack, runtime.FuncForPC,
+//     the like, the resource limits (syscall.Getrlimit), runtime.Caller(s), runtime.Stack, runtime.FuncForPC,
 //     runtime/debug.Stack and ReadBuildInfo, flag.Lookup, Set,
 //     CommandLine, Parsed, Visit(All), Args, the network interfaces;
-//   - a string literal naming /proc or /sys (or below), a container marker
+//   - a string literal naming /proc, /sys, the gate's /src, /tmp/home or
+//     /tmp/tmp (or below), a container marker
 //     (/.dockerenv, /run/.containerenv), /etc/hostname or the machine id,
 //     a go test flag ("test.run", "-test.skip"), or a SEALGATE_ variable;
 //   - a string (a literal, or literals and constants added) naming the
 //     package's test files ("*_test.go", "median_test.go"), or a literal
 //     naming a testdata directory in a file that does not import testing:
-//     whether they lie beside it tells where go test runs it.
+//     whether they lie beside it tells where go test runs it;
+//   - the clock read as an instant and compared (time.Now().Year() <
+//     2027, a switch on time.Now().Month()), or the clock compared with a
+//     fixed instant (time.Now().Before(x) where x is time.Date, time.Unix
+//     or time.Parse of constants, or a package-level variable holding
+//     one; time.Since and time.Until of one): behaviour that changes on a
+//     date no test reaches;
+//   - the value of a variable the sandbox sets or leaves out that
+//     ordinary code reads (HOME, PATH, XDG_CONFIG_HOME, USER, LOGNAME,
+//     SHELL) compared, directly or through a variable of the same
+//     function, or given to a strings, bytes, path or regexp predicate:
+//     building a path on HOME is ordinary, asking what it holds tells the
+//     sandbox's value from a user's.
 //
 // os.Args and package flag's functions are no probe in the body of func
 // main of package main, where a command reads its arguments.
@@ -177,6 +193,18 @@ type probe struct {
 // A patch version that does not parse is one finding: it cannot be shown
 // free of probes.
 func GoProbes(file string, base, patched []byte) []Finding {
+	return GoProbesIn(file, base, patched, nil)
+}
+
+// GoProbesIn is GoProbes with the patch's tree around the file: exists
+// reports whether a slash-separated path relative to the tree's root names
+// a file of it. A string (a literal, literals and constants added, or a
+// path.Join or filepath.Join of them) that names, relative to the file's
+// directory, a file of the tree ("median.go", "../go.mod") is a probe too:
+// go test runs a test binary in its package's directory, so whether the
+// package's own files lie there tells a test from a program that imports
+// the package. A nil exists finds what GoProbes finds.
+func GoProbesIn(file string, base, patched []byte, exists func(string) bool) []Finding {
 	pf, err := parseGo(file, patched)
 	if err != nil {
 		return []Finding{{Rule: RuleProbe, File: file, What: "does not parse, so it cannot be shown free of probes: " + oneLine(err.Error())}}
@@ -184,13 +212,13 @@ func GoProbes(file string, base, patched []byte) []Finding {
 	var had []string
 	if base != nil {
 		if bf, err := parseGo(file, base); err == nil {
-			for _, p := range bf.probes() {
+			for _, p := range bf.probesIn(exists) {
 				had = append(had, p.what)
 			}
 		}
 	}
 	var out []Finding
-	for _, p := range pf.probes() {
+	for _, p := range pf.probesIn(exists) {
 		if i := slices.Index(had, p.what); i >= 0 {
 			had = slices.Delete(had, i, i+1)
 			continue
@@ -221,10 +249,23 @@ func argsOfMain(fn string) bool {
 }
 
 // probes lists the file's probes in source order.
-func (g *goFile) probes() []probe {
+func (g *goFile) probes() []probe { return g.probesIn(nil) }
+
+// probesIn lists the file's probes in source order, with exists (see
+// GoProbesIn) for the names of the tree's files.
+func (g *goFile) probesIn(exists func(string) bool) []probe {
 	consts := g.stringConsts()
 	var out []probe
 	add := func(p token.Pos, what string) { out = append(out, probe{g.line(p), what}) }
+	treeFile := func(p token.Pos, v string) bool {
+		rel, ok := besideFile(g.path, v, exists)
+		if ok {
+			add(p, fmt.Sprintf("names %s, the tree's %s: whether it lies in the working directory tells a test binary (run in its package's directory) from a program", strconv.Quote(v), rel))
+		}
+		return ok
+	}
+	out = append(out, g.clockProbes()...)
+	out = append(out, g.sandboxValueProbes(consts)...)
 	called := map[*ast.SelectorExpr]bool{}
 	var mainBody ast.Node
 	if g.f.Name.Name == "main" {
@@ -252,12 +293,20 @@ func (g *goFile) probes() []probe {
 				testFiles(x.Pos(), v)
 				return false
 			}
+			if v, ok := constString(x, consts); ok && x.Op == token.ADD && treeFile(x.Pos(), v) {
+				return false
+			}
 		case *ast.CallExpr:
 			sel, ok := unparenExpr(x.Fun).(*ast.SelectorExpr)
 			if !ok {
 				return true
 			}
 			fn := g.qualified(sel)
+			if fn == "path.Join" || fn == "path/filepath.Join" {
+				if v, ok := joinedConst(x.Args, consts); ok && treeFile(x.Pos(), v) {
+					return false
+				}
+			}
 			switch {
 			case goEnvCall(fn):
 				called[sel] = true
@@ -320,6 +369,8 @@ func (g *goFile) probes() []probe {
 				testFiles(x.Pos(), v)
 			case testdataPath(v) && !support:
 				add(x.Pos(), fmt.Sprintf("names a testdata directory (%s): whether it lies beside it tells a test binary's working directory", strconv.Quote(v)))
+			default:
+				treeFile(x.Pos(), v)
 			}
 		}
 		return true

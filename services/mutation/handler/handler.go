@@ -242,7 +242,9 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 		kind := map[string]mutant.LineKind{}
 		for _, l := range survey.Lines {
 			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
-			if l.Kind == mutant.LineData {
+			if l.Kind == mutant.LineData || l.Kind == mutant.LineTable {
+				// A row of a table in code is judged by code mutants
+				// and, like data, needs a kill of its own.
 				changedData = append(changedData, lineRef{path.Join(d, l.File), l.Line})
 			}
 			if l.Kind == mutant.LineUnjudgeable {

@@ -56,6 +56,13 @@ const (
 	// LineUnjudgeable is changed data no mutant can judge; Reason says
 	// why. It makes strength unverified.
 	LineUnjudgeable LineKind = "unjudgeable"
+	// LineTable is a changed element of a composite literal written in a
+	// function ("mallory": true in a map a function returns), with at
+	// least one code mutant on it: code to coverage and to the mutants,
+	// and data to the witness rule — like a package-level table's line it
+	// needs a killed mutant of its own, so one surviving row among the
+	// fix's killed mutants is never accepted by the Wilson bound.
+	LineTable LineKind = "table"
 )
 
 // LineClass is a requested line and its kind.
@@ -186,6 +193,7 @@ func (a *analysis) survey(lines map[string][]int) (*surveyResult, error) {
 			}
 		}
 	}
+	a.tableLines(cands, d.class)
 	r := &surveyResult{cands: append(cands, d.out...), skipped: append(skipped, d.skipped...)}
 	for _, name := range slices.Sorted(mapKeysOf(d.class)) {
 		for _, l := range slices.Sorted(mapKeysOf(d.class[name])) {
@@ -1345,4 +1353,155 @@ func (d *dataFinder) embedded(other map[string][]int) {
 			}
 		}
 	}
+}
+
+// tableLines classes as LineTable the requested lines still not data that
+// hold a code candidate inside an element of a map, slice or array
+// literal written in a function body (see tableType) that is a row of
+// data (see literalRow), outside any function literal within the
+// element: a row of a table in code. A struct's value (Point{X: x + 1,
+// Y: 0}) is code as before.
+func (a *analysis) tableLines(cands []*candidate, class map[string]map[int]*LineClass) {
+	for _, name := range a.names {
+		f := a.files[name]
+		tf := a.fset.File(f.Pos())
+		var spans [][2]int // element spans, less the function literals in them
+		var holes [][2]int
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				cl, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				if !a.tableType(cl) {
+					return true // a struct's value, or a row judged with its table
+				}
+				for _, e := range cl.Elts {
+					if !literalRow(e) {
+						continue
+					}
+					spans = append(spans, [2]int{tf.Offset(e.Pos()), tf.Offset(e.End())})
+					ast.Inspect(e, func(m ast.Node) bool {
+						if fl, ok := m.(*ast.FuncLit); ok {
+							holes = append(holes, [2]int{tf.Offset(fl.Pos()), tf.Offset(fl.End())})
+							return false
+						}
+						return true
+					})
+				}
+				return true
+			})
+		}
+		if len(spans) == 0 {
+			continue
+		}
+		within := func(c *candidate, s [2]int) bool { return s[0] <= c.start && c.end <= s[1] }
+		for _, c := range cands {
+			if c.file != name || c.site.File != name {
+				continue
+			}
+			cl := class[name][c.site.Line]
+			if cl == nil || cl.Kind != LineNotData {
+				continue
+			}
+			if !slices.ContainsFunc(spans, func(s [2]int) bool { return within(c, s) }) ||
+				slices.ContainsFunc(holes, func(s [2]int) bool { return within(c, s) }) {
+				continue
+			}
+			cl.Kind = LineTable
+		}
+		// A line that is nothing but rows ("mallory",) and has no mutant
+		// is data no mutant expresses: unjudgeable, as a package-level
+		// value no data mutant switches is.
+		src := a.src[name]
+		allowed := func(off int) bool {
+			for _, s := range spans {
+				if s[0] <= off && off < s[1] {
+					return true
+				}
+			}
+			for _, cg := range f.Comments {
+				if tf.Offset(cg.Pos()) <= off && off < tf.Offset(cg.End()) {
+					return true
+				}
+			}
+			switch src[off] {
+			case ' ', '\t', '\r', ',':
+				return true
+			}
+			return false
+		}
+		for l, cl := range class[name] {
+			if cl.Kind != LineNotData || l < 1 || l > tf.LineCount() {
+				continue
+			}
+			start, end := tf.Offset(tf.LineStart(l)), len(src)
+			if l < tf.LineCount() {
+				end = tf.Offset(tf.LineStart(l+1)) - 1
+			}
+			inRow, rowOnly := false, true
+			for off := start; off < end && off < len(src); off++ {
+				if !allowed(off) {
+					rowOnly = false
+					break
+				}
+				inRow = inRow || slices.ContainsFunc(spans, func(s [2]int) bool { return s[0] <= off && off < s[1] })
+			}
+			if inRow && rowOnly {
+				cl.Kind, cl.Reason = LineUnjudgeable, "a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants"
+			}
+		}
+	}
+}
+
+// literalRow reports an element of a composite literal made of data only:
+// literals, names and selectors (true, time.Second), signs, and keys and
+// composite literals of them ("mallory": true, {3, 10}: 6.5). An element
+// computing something (n + 1, f(x)) is code, judged as code.
+func literalRow(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BasicLit, *ast.Ident, *ast.SelectorExpr:
+		return true
+	case *ast.UnaryExpr:
+		return (x.Op == token.SUB || x.Op == token.ADD || x.Op == token.NOT) && literalRow(x.X)
+	case *ast.KeyValueExpr:
+		return literalRow(x.Key) && literalRow(x.Value)
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if !literalRow(el) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// tableType reports a composite literal that spells a map, slice or array
+// type: map[…]…, […]…, or a named type whose underlying type is one (when
+// the package type-checks). An elided type (a row inside its table) is
+// judged with its table.
+func (a *analysis) tableType(cl *ast.CompositeLit) bool {
+	switch cl.Type.(type) {
+	case *ast.MapType, *ast.ArrayType:
+		return true
+	case nil:
+		return false
+	}
+	if !a.typed() {
+		return false
+	}
+	tv, ok := a.info.Types[cl]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	switch tv.Type.Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Array:
+		return true
+	}
+	return false
 }

@@ -461,3 +461,79 @@ func TestDataFileMutants(t *testing.T) {
 		t.Errorf("DataFileMutants(0) = %v", ms)
 	}
 }
+
+// TestInspectTableInCode: a row of data in a composite literal a function
+// builds ("mallory": true in a map it returns, {3, 10} in a slice) is a
+// table line, which needs a kill of its own; a line of rows no mutant
+// expresses ("bob",) is unjudgeable; an element that computes (n + 1), a
+// function literal inside a row, and a package-level table (data, as
+// before) are not.
+func TestInspectTableInCode(t *testing.T) {
+	src := `package p
+
+func admins() map[string]bool {
+	return map[string]bool{
+		"alice":   true,
+		"mallory": true,
+	}
+}
+
+type pair struct{ a, b int }
+
+func pairs(n int) []pair {
+	return []pair{
+		{1, 2},
+		{a: n + 1, b: 0},
+		{-3, 4},
+	}
+}
+
+func handlers() map[string]func(int) bool {
+	return map[string]func(int) bool{
+		"pos": func(x int) bool { return x > 0 },
+	}
+}
+
+var limits = map[string]int{
+	"max": 10,
+}
+
+func names(extra string) []string {
+	return []string{
+		"alice", // the first
+		"bob",
+		extra + "!",
+	}
+}
+
+type roles map[string]bool
+
+func named() roles {
+	return roles{
+		"root": true,
+	}
+}
+
+func use() (map[string]bool, []pair, map[string]func(int) bool, int, []string, roles) {
+	return admins(), pairs(1), handlers(), limits["max"], names("x"), named()
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	pkg := Package{Dir: t.TempDir(), Files: files, Tests: map[string][]byte{}}
+	s, err := Inspect(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"5 table", "6 table", // the map's rows: true → false
+		"14 table", "16 table", // the literal rows: numbers ±1; {a: n + 1, b: 0} computes
+		"27 data", // the package-level table, as before
+		// Rows of strings no mutant expresses; extra + "!" computes.
+		"32 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
+		"33 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
+		"42 table", // a row of a named map type
+	}
+	if got := classes(s, "p.go"); !slices.Equal(got, want) {
+		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}

@@ -1,0 +1,153 @@
+package inspect
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"maps"
+	"slices"
+	"strconv"
+)
+
+// A type declaration is no statement to coverage and no mutant can switch
+// it, yet changing one changes what existing code does: Count narrowed
+// from int64 to int8 makes a counter wrap at 128, a struct tag renamed
+// changes what encoding/json writes, an embedded type swapped changes
+// which methods a value has. Such a change is code the gate cannot judge.
+
+// typeDecl is what a package's declaration of one named type says.
+type typeDecl struct {
+	file   string
+	line   int
+	params string // the type parameters, as written
+	alias  bool
+	under  string // the type expression when not a struct
+	fields map[string]fieldDecl
+	embeds map[string]int // embedded type → line
+}
+
+// fieldDecl is one named field of a struct type.
+type fieldDecl struct {
+	typ, tag string
+	line     int
+}
+
+// typeDecls returns the package-level named types the files declare, by
+// name. Files that do not parse are left out: other analyses name them.
+func typeDecls(files map[string][]byte) map[string]typeDecl {
+	out := map[string]typeDecl{}
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		g, err := parseGo(file, files[file])
+		if err != nil {
+			continue
+		}
+		for _, d := range g.f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				td := typeDecl{file: file, line: g.line(ts.Pos()), alias: ts.Assign.IsValid()}
+				if ts.TypeParams != nil {
+					for _, f := range ts.TypeParams.List {
+						for _, n := range f.Names {
+							td.params += n.Name + " "
+						}
+						td.params += types.ExprString(f.Type) + ";"
+					}
+				}
+				if st, ok := ts.Type.(*ast.StructType); ok && !td.alias {
+					td.fields, td.embeds = map[string]fieldDecl{}, map[string]int{}
+					for _, f := range st.Fields.List {
+						tag := ""
+						if f.Tag != nil {
+							if v, err := strconv.Unquote(f.Tag.Value); err == nil {
+								tag = v
+							} else {
+								tag = f.Tag.Value
+							}
+						}
+						if len(f.Names) == 0 {
+							key := types.ExprString(f.Type)
+							if tag != "" {
+								key += " " + strconv.Quote(tag)
+							}
+							td.embeds[key] = g.line(f.Pos())
+							continue
+						}
+						for _, n := range f.Names {
+							td.fields[n.Name] = fieldDecl{typ: types.ExprString(f.Type), tag: tag, line: g.line(n.Pos())}
+						}
+					}
+				} else if _, ok := ts.Type.(*ast.InterfaceType); !ok || td.alias {
+					td.under = types.ExprString(ts.Type)
+				} else {
+					td.under = "interface"
+				}
+				out[ts.Name.Name] = td
+			}
+		}
+	}
+	return out
+}
+
+// GoTypeChanges compares the package-level type declarations of one
+// package directory's non-test Go files on both sides (base and patched:
+// file path → content): a named type both sides declare whose
+// definition changed — its underlying type, its type parameters, a field
+// both sides have with another type or tag, an embedded type added or
+// removed — is a finding of RuleForeignCode at the patch's line: code the
+// gate neither measures nor mutates. A field the patch adds, a type it
+// adds or removes, and an interface's methods are not: new fields and
+// types are used by new code, which is measured, and a changed method set
+// mostly breaks the build of what no longer implements it (a type
+// assertion to a named interface whose methods changed is the gap left).
+func GoTypeChanges(base, patched map[string][]byte) []Finding {
+	before, after := typeDecls(base), typeDecls(patched)
+	var out []Finding
+	add := func(file string, line int, what string) {
+		out = append(out, Finding{Rule: RuleForeignCode, File: file, Line: line,
+			What: what + ": a type declaration is no statement to coverage and no mutant switches it, yet existing code does what it says"})
+	}
+	for _, name := range slices.Sorted(maps.Keys(after)) {
+		b, ok := before[name]
+		if !ok {
+			continue
+		}
+		p := after[name]
+		switch {
+		case b.alias != p.alias || b.params != p.params || (b.fields == nil) != (p.fields == nil):
+			add(p.file, p.line, fmt.Sprintf("changes the declaration of type %s", name))
+			continue
+		case p.fields == nil:
+			if b.under != p.under {
+				add(p.file, p.line, fmt.Sprintf("changes type %s from %s to %s", name, b.under, p.under))
+			}
+			continue
+		}
+		for _, f := range slices.Sorted(maps.Keys(p.fields)) {
+			bf, ok := b.fields[f]
+			pf := p.fields[f]
+			switch {
+			case !ok:
+			case bf.typ != pf.typ:
+				add(p.file, pf.line, fmt.Sprintf("changes field %s.%s from %s to %s", name, f, bf.typ, pf.typ))
+			case bf.tag != pf.tag:
+				add(p.file, pf.line, fmt.Sprintf("changes the tag of field %s.%s from %s to %s", name, f, strconv.Quote(bf.tag), strconv.Quote(pf.tag)))
+			}
+		}
+		for _, e := range slices.Sorted(maps.Keys(p.embeds)) {
+			if _, ok := b.embeds[e]; !ok {
+				add(p.file, p.embeds[e], fmt.Sprintf("embeds %s in type %s, which changes its methods and fields", e, name))
+			}
+		}
+		for _, e := range slices.Sorted(maps.Keys(b.embeds)) {
+			if _, ok := p.embeds[e]; !ok {
+				add(p.file, p.line, fmt.Sprintf("no longer embeds %s in type %s, which changes its methods and fields", e, name))
+			}
+		}
+	}
+	return Sort(out)
+}
