@@ -360,6 +360,9 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	// A test binary is built once and its build is evidence of every job
+	// that runs it: it is one process.
+	builds := map[string]bool{}
 	for _, id := range ids {
 		res := r.Results[id]
 		if res.Sandbox != nil && a.Sandbox == nil && res.Termination != pb.Termination_TERMINATION_NOT_STARTED {
@@ -368,6 +371,12 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		// A cached suite answer's runs happened in an earlier run.
 		if d := r.Done[id]; d != nil && d.Spec.Purpose != jobs.Modules && d.Detail.Cached == "" {
 			for _, run := range d.Detail.Runs {
+				if run.Verdict == "BUILD" && run.Binary != "" {
+					if builds[run.Binary] {
+						continue
+					}
+					builds[run.Binary] = true
+				}
 				a.Timing.TestProcesses++
 				a.Timing.TestProcessesMillis += run.WallMillis
 			}
