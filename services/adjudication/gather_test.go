@@ -137,6 +137,33 @@ func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 	validate(t, a)
 }
 
+// TestRunTimingCountsThisRunsProcesses: the artefact's timing counts the
+// processes this run started: a test binary's build, evidence of every
+// job that runs the binary, once; a cached baseline suite's runs (made by
+// an earlier run) not at all.
+func TestRunTimingCountsThisRunsProcesses(t *testing.T) {
+	b := newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	build := jobs.Run{Verdict: "BUILD", WallMillis: 1000, Binary: "b1"}
+	detail := func(s *jobs.Spec, outcome, cached string, runs ...jobs.Run) {
+		d := &jobs.Detail{Outcome: outcome, Reason: "test", Runs: runs, Cached: cached}
+		raw, _ := d.Marshal()
+		res := &pb.JobResult{JobId: s.ID(), Termination: pb.Termination_TERMINATION_EXITED, Detail: raw, Sandbox: &pb.Sandbox{Name: "bwrap", EnvNames: []string{"PATH"}}}
+		if s.Purpose == jobs.Collateral {
+			res.Cases = []*pb.TestCase{{Name: "m/calc.TestMedian", Outcome: "pass"}}
+		}
+		b.add(&pb.Record{Body: &pb.Record_JobResult{JobResult: res}})
+	}
+	detail(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail, "", jobs.Run{Verdict: "BUILD", WallMillis: 900, Binary: "b0"}, jobs.Run{Verdict: "FAIL", WallMillis: 10})
+	detail(claimSpec(claim, jobs.Patch), jobs.OutcomePass, "", build, jobs.Run{Verdict: "PASS", WallMillis: 10})
+	detail(collSpec(jobs.Patch), jobs.OutcomePass, "", build, jobs.Run{Verdict: "PASS", WallMillis: 50})
+	detail(collSpec(jobs.Baseline), jobs.OutcomePass, "0123456789abcdef", jobs.Run{Verdict: "BUILD", WallMillis: 20000, Binary: "old"}, jobs.Run{Verdict: "PASS", WallMillis: 50})
+	_, a := decide(t, b)
+	if a.Timing.TestProcesses != 5 || a.Timing.TestProcessesMillis != 900+10+1000+10+50 {
+		t.Fatalf("timing %+v, want 5 processes, 1970 ms", a.Timing)
+	}
+}
+
 // TestRunFindingsDecide: the checkout's findings the decision reads make
 // a run that would merge INCONCLUSIVE, each naming its place; those of
 // rules it does not read (test harness, test support: the executor acts
