@@ -61,6 +61,14 @@ func openWorkspace(t *testing.T, files map[string]string, keepHarness bool) (*ex
 	if keepHarness {
 		co.TestHarness, co.HarnessPackages = nil, nil
 	}
+	return openOn(t, co)
+}
+
+// openOn opens an executor workspace on co: a real sandbox, the machine's
+// Go toolchain and module cache, the tests' shared build cache.
+func openOn(t *testing.T, co *checkout.Checkout) (*executor.Executor, *executor.Workspace) {
+	t.Helper()
+	ctx := context.Background()
 	box, err := sandbox.New(ctx, sandbox.Config{Mode: sandbox.Auto})
 	if err != nil {
 		t.Fatal(err)

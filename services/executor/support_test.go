@@ -2,9 +2,7 @@ package executor_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +13,6 @@ import (
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor"
 	"github.com/sealgate/sealgate/services/executor/jobs"
-	"github.com/sealgate/sealgate/services/executor/sandbox"
 )
 
 // workspaceOn commits baseFiles on the demo's baseline (the new baseline)
@@ -42,28 +39,7 @@ func workspaceOn(t *testing.T, baseFiles, patchFiles map[string]string) (*execut
 	if err != nil {
 		t.Fatal(err)
 	}
-	box, err := sandbox.New(ctx, sandbox.Config{Mode: sandbox.Auto})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("go", "env", "-json", "GOROOT", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var env struct{ GOROOT, GOMODCACHE string }
-	if err := json.Unmarshal(out, &env); err != nil {
-		t.Fatal(err)
-	}
-	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	e := &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir()}
-	w, err := e.Open(ctx, "run-test", co)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
+	e, w := openOn(t, co)
 	return e, w, co
 }
 
