@@ -229,7 +229,8 @@ func (h *Handler) plan(ctx context.Context, covRec *record.Decoded, run []*recor
 			return h.strength(ctx, sealed, parents, notMeasured("find mutation sites in %s: %v", d, err), emit)
 		}
 		for at, ls := range survey.Judges {
-			file, line, _ := strings.Cut(at, ":")
+			i := strings.LastIndexByte(at, ':') // a path may hold colons; the line number follows the last
+			file, line := at[:max(i, 0)], at[i+1:]
 			n, err := strconv.Atoi(line)
 			if err != nil {
 				continue
