@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -91,6 +92,13 @@ type Service struct {
 	// Refusals reports refused messages (share it with the History reader);
 	// nil counts them silently.
 	Refusals *Refusals
+	// Logger receives the service's structured log (retries, failures
+	// recorded, refusals); nil discards it.
+	Logger *slog.Logger
+	// Ready, when set, is called once the service's subscription is live:
+	// from then on it receives every record of its topic. Health checks
+	// report NOT_SERVING until then.
+	Ready func()
 
 	mu   sync.Mutex
 	runs map[string][]*record.Decoded
@@ -155,6 +163,9 @@ func (s *Service) Run(ctx context.Context) error {
 	msgs, err := s.Sub.Subscribe(ctx, ledger.Topic)
 	if err != nil {
 		return fmt.Errorf("%s: subscribe: %w", s.Name, err)
+	}
+	if s.Ready != nil {
+		s.Ready()
 	}
 	emit := s.emit
 	ticker, _ := s.Handler.(Ticker)

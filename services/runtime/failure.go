@@ -1,0 +1,27 @@
+package runtime
+
+import "errors"
+
+// permanentError marks a handler error that retrying cannot help.
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// Permanent marks err as a failure of this record's work that trying again
+// cannot mend (a commit that is not in the repository, a tree that does not
+// build its own listing): the runtime records the run's failure at once
+// instead of retrying. Nil stays nil.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err: err}
+}
+
+// IsPermanent reports whether err, or an error it wraps, was marked with
+// Permanent.
+func IsPermanent(err error) bool {
+	var p *permanentError
+	return errors.As(err, &p)
+}
