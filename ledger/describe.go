@@ -59,6 +59,9 @@ func Describe(rec *record.Decoded) string {
 	case *pb.Record_RevocationEpoch:
 		e := b.RevocationEpoch
 		return fmt.Sprintf("epoch %d revokes %d keys, %d runs", e.Epoch, len(e.RevokedKeyIds), len(e.RevokedRuns))
+	case *pb.Record_RunFailed:
+		f := b.RunFailed
+		return fmt.Sprintf("%s failed on %s %s after %d attempt(s): %s", f.Service, f.FailedKind, short(f.FailedRecord), f.Attempts, f.Reason)
 	}
 	return ""
 }

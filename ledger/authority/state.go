@@ -348,6 +348,17 @@ func (s *State) decideRunRecord(rec *record.Decoded) (Decision, func()) {
 		}
 	}
 
+	if f := r.GetRunFailed(); f != nil {
+		switch {
+		case r.Token != "":
+			return refuse(rec, CodeMalformed, "run.failed consumes no token"), nil
+		case f.Service == "" || f.Reason == "":
+			return refuse(rec, CodeMalformed, "run.failed names no service or no reason"), nil
+		case !slices.Contains(r.Parents, f.FailedRecord):
+			return refuse(rec, CodeMalformed, "run.failed must name the record whose handling failed as its parent"), nil
+		}
+	}
+
 	// Token consumption.
 	var (
 		consumed      *tokenState

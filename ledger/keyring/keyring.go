@@ -40,16 +40,17 @@ const (
 )
 
 // Roles maps each service identity to the record kinds it may write
-// (DESIGN.md §8).
+// (DESIGN.md §8). Every service of a run's work may also say that it
+// failed on the run (run.failed).
 func Roles() map[string][]pb.Kind {
 	return map[string][]pb.Kind{
 		Gateway:      {pb.Kind_KIND_RUN_REQUESTED, pb.Kind_KIND_CRITERIA_SEALED},
-		Checkout:     {pb.Kind_KIND_TREES_MATERIALIZED},
-		Executor:     {pb.Kind_KIND_JOB_PLANNED, pb.Kind_KIND_JOB_RESULT},
-		Reach:        {pb.Kind_KIND_JOB_PLANNED, pb.Kind_KIND_COVERAGE_MEASURED},
-		Mutation:     {pb.Kind_KIND_JOB_PLANNED, pb.Kind_KIND_JOB_RESULT, pb.Kind_KIND_STRENGTH_MEASURED},
-		Adjudication: {pb.Kind_KIND_VERDICT_REACHED},
-		Signing:      {pb.Kind_KIND_VERDICT_SEALED},
+		Checkout:     {pb.Kind_KIND_TREES_MATERIALIZED, pb.Kind_KIND_RUN_FAILED},
+		Executor:     {pb.Kind_KIND_JOB_PLANNED, pb.Kind_KIND_JOB_RESULT, pb.Kind_KIND_RUN_FAILED},
+		Reach:        {pb.Kind_KIND_JOB_PLANNED, pb.Kind_KIND_COVERAGE_MEASURED, pb.Kind_KIND_RUN_FAILED},
+		Mutation:     {pb.Kind_KIND_JOB_PLANNED, pb.Kind_KIND_JOB_RESULT, pb.Kind_KIND_STRENGTH_MEASURED, pb.Kind_KIND_RUN_FAILED},
+		Adjudication: {pb.Kind_KIND_VERDICT_REACHED, pb.Kind_KIND_RUN_FAILED},
+		Signing:      {pb.Kind_KIND_VERDICT_SEALED, pb.Kind_KIND_RUN_FAILED},
 		Ledger:       {pb.Kind_KIND_RECORD_REFUSED},
 		Authority:    {pb.Kind_KIND_REVOCATION_EPOCH},
 	}

@@ -19,6 +19,7 @@ func kindNames() map[pb.Kind]string {
 		pb.Kind_KIND_VERDICT_SEALED:     "verdict.sealed",
 		pb.Kind_KIND_RECORD_REFUSED:     "record.refused",
 		pb.Kind_KIND_REVOCATION_EPOCH:   "revocation.epoch",
+		pb.Kind_KIND_RUN_FAILED:         "run.failed",
 	}
 }
 
@@ -44,7 +45,7 @@ func ParseKind(name string) (pb.Kind, bool) {
 // Kinds lists every known kind in enum order.
 func Kinds() []pb.Kind {
 	var ks []pb.Kind
-	for k := pb.Kind_KIND_RUN_REQUESTED; k <= pb.Kind_KIND_REVOCATION_EPOCH; k++ {
+	for k := pb.Kind_KIND_RUN_REQUESTED; k <= pb.Kind_KIND_RUN_FAILED; k++ {
 		ks = append(ks, k)
 	}
 	return ks
@@ -75,6 +76,8 @@ func KindOf(r *pb.Record) pb.Kind {
 		return pb.Kind_KIND_RECORD_REFUSED
 	case *pb.Record_RevocationEpoch:
 		return pb.Kind_KIND_REVOCATION_EPOCH
+	case *pb.Record_RunFailed:
+		return pb.Kind_KIND_RUN_FAILED
 	default:
 		return pb.Kind_KIND_UNSPECIFIED
 	}

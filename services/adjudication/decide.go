@@ -173,6 +173,9 @@ type Evidence struct {
 	Missing []string
 	// Fallen: workers that died or never answered.
 	Fallen []string
+	// Failures: services that could not do their part of the run
+	// (run.failed), what failed and why.
+	Failures []string
 	// HarnessDrift: harness paths differing from the baseline.
 	HarnessDrift []string
 	// TestEdits: baseline test files the patch changed (put back by the
@@ -381,6 +384,9 @@ func Decide(p Policy, e Evidence) Verdict {
 	}
 	for _, f := range sorted(e.Fallen) {
 		gaps = append(gaps, "a worker fell silent: "+f)
+	}
+	for _, f := range sorted(e.Failures) {
+		gaps = append(gaps, "a service failed on this run: "+f)
 	}
 	if len(e.Probes) > 0 {
 		gaps = append(gaps, fmt.Sprintf("the patch's source probes where it runs, so what its tests see may not be what runs elsewhere: %s", clip(sorted(e.Probes))))

@@ -142,6 +142,7 @@ func TestDecide(t *testing.T) {
 		{name: "refused record", edit: func(e *Evidence) { e.Refusals = []string{"bad_signature"} }, want: Inconclusive, reason: "refused"},
 		{name: "missing at deadline", edit: func(e *Evidence) { e.Missing = []string{"job claim-1-baseline"} }, want: Inconclusive, reason: "missing at the deadline"},
 		{name: "fallen worker", edit: func(e *Evidence) { e.Fallen = []string{"executor-2"} }, want: Inconclusive, reason: "fell silent"},
+		{name: "a service failed on the run", edit: func(e *Evidence) { e.Failures = []string{"checkout could not handle criteria.sealed: panic"} }, want: Inconclusive, reason: "a service failed on this run: checkout could not handle"},
 		{name: "harness drift", edit: func(e *Evidence) { e.HarnessDrift = []string{"go.mod"} }, want: Inconclusive, reason: "go.mod"},
 		{name: "budget exhausted", edit: func(e *Evidence) { e.BudgetExhausted = true }, want: Inconclusive, reason: "budget", step: RaiseLimit},
 		{name: "unjudgeable content", edit: func(e *Evidence) {

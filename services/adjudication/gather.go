@@ -34,6 +34,9 @@ type Run struct {
 	RefusedJobs map[string]bool
 	// Problems are records that could not be read (bad spec or detail).
 	Problems []string
+	// Failures are the services that could not do their part of the run
+	// (run.failed), one line each: the run is decided without waiting.
+	Failures []string
 	// Evidence lists the digests of the records read, in ledger order.
 	Evidence []string
 }
@@ -104,6 +107,9 @@ func Read(runID string, recs []*record.Decoded) *Run {
 			// A refusal is not a record of the run's graph: it cannot be a
 			// parent, so it is not listed as evidence.
 			continue
+		case *pb.Record_RunFailed:
+			f := body.RunFailed
+			r.Failures = append(r.Failures, fmt.Sprintf("%s could not handle %s %.12s after %d attempt(s): %s", f.Service, f.FailedKind, f.FailedRecord, f.Attempts, f.Reason))
 		case *pb.Record_VerdictReached, *pb.Record_VerdictSealed:
 			continue
 		}
@@ -161,7 +167,7 @@ func (r *Run) Policy() Policy {
 // Evidence gathers the decision's input. missing lists what was still
 // pending at the deadline (empty when the run completed).
 func (r *Run) Gather(missing []string) Evidence {
-	e := Evidence{Missing: missing, Refusals: r.Refusals, Conflicts: r.Problems}
+	e := Evidence{Missing: missing, Refusals: r.Refusals, Conflicts: r.Problems, Failures: r.Failures}
 	if r.Trees != nil {
 		e.HarnessDrift = r.Trees.HarnessDrift
 		e.TestEdits = r.Trees.OracleRestored

@@ -625,3 +625,54 @@ func TestRunUnwitnessedAndUnjudgedStrength(t *testing.T) {
 		})
 	}
 }
+
+// TestRunFailedIsDecidedNow: a service's run.failed makes the run decidable
+// at once — INCONCLUSIVE naming the failure and what is missing — and never
+// hides a BLOCK the evidence already shows; its honest twin, the same
+// evidence without the failure, still merges.
+func TestRunFailedIsDecidedNow(t *testing.T) {
+	failed := func(b *runBuilder) {
+		b.add(&pb.Record{Body: &pb.Record_RunFailed{RunFailed: &pb.RunFailed{Service: "executor", FailedKind: "job.planned", FailedRecord: b.plan, Reason: "blob store: connection refused", Attempts: 4}}})
+	}
+	b := newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail, "TestMedian=fail")
+	failed(b)
+	r := Read("run-1", b.recs)
+	if len(r.Failures) != 1 {
+		t.Fatalf("failures %v", r.Failures)
+	}
+	e := r.Gather(r.Pending())
+	v := Decide(r.Policy(), e)
+	if v.Decision != Inconclusive || !strings.Contains(strings.Join(v.Reasons, "\n"), "a service failed on this run: executor could not handle job.planned") {
+		t.Fatalf("got %s: %v", v.Decision, v.Reasons)
+	}
+	validate(t, r.BuildArtefact(v, e))
+
+	// A refuted claim stays a BLOCK.
+	b = newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail, "TestMedian=fail")
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomeFail, "TestMedian=fail")
+	failed(b)
+	r = Read("run-1", b.recs)
+	if v := Decide(r.Policy(), r.Gather(r.Pending())); v.Decision != Block {
+		t.Fatalf("a refuted claim with a failure: %s: %s", v.Decision, v.Reason)
+	}
+
+	// The twin: every answer there, no failure.
+	b = newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail, "TestMedian=fail")
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass, "TestMedian=pass")
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "TestMedian=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomeFail, "TestMedian=fail")
+	if v, _ := decide(t, b); v.Decision != Merge {
+		t.Fatalf("the twin: %s: %s", v.Decision, v.Reason)
+	}
+	failed(b)
+	r = Read("run-1", b.recs)
+	if v := Decide(r.Policy(), r.Gather(r.Pending())); v.Decision != Inconclusive {
+		t.Fatalf("the twin with a failure: %s: %s", v.Decision, v.Reason)
+	}
+}

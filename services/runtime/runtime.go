@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -99,6 +100,9 @@ type Service struct {
 	// from then on it receives every record of its topic. Health checks
 	// report NOT_SERVING until then.
 	Ready func()
+	// Retry is how a failed handling is tried again; zero values take the
+	// defaults.
+	Retry RetryPolicy
 
 	mu   sync.Mutex
 	runs map[string][]*record.Decoded
@@ -122,14 +126,24 @@ type Service struct {
 	// heads holds, per run, the end of its admitted chain as far as this
 	// service placed it (Admission set). It outlives the run's records, so
 	// that a copy of a closed run's record is still known for what it is.
-	heads    map[string]admission.Head
+	heads map[string]admission.Head
+	// failed holds the open runs this service recorded as failed: their
+	// later records are not handled.
+	failed   map[string]bool
+	log      *slog.Logger
 	refusals *Refusals
 	tracer   trace.Tracer
 	metrics  *telemetry.Instruments
 }
 
-// Run serves until ctx ends or the handler fails. A handler that is an
-// io.Closer is closed when Run returns (workspaces, processes).
+// Run serves until ctx ends. Nothing about one run stops it: a record whose
+// handling fails is tried again with backoff (Retry), and past the retries —
+// at once when the error is Permanent or the handler panicked — the service
+// records the run's failure (run.failed), which ends the run INCONCLUSIVE
+// naming it, and goes on with every other run. Run returns an error only
+// when the service cannot start, or when its local log is damaged. A
+// handler that is an io.Closer is closed when Run returns (workspaces,
+// processes).
 func (s *Service) Run(ctx context.Context) error {
 	if c, ok := s.Handler.(io.Closer); ok {
 		defer c.Close()
@@ -140,6 +154,12 @@ func (s *Service) Run(ctx context.Context) error {
 	s.handled = map[string]map[string]bool{}
 	s.unsure = map[string][]*record.Decoded{}
 	s.heads = map[string]admission.Head{}
+	s.failed = map[string]bool{}
+	s.log = s.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.log = s.log.With("service", s.Name)
 	tel := s.Telemetry
 	if tel == nil {
 		tel = telemetry.Off()
@@ -167,7 +187,6 @@ func (s *Service) Run(ctx context.Context) error {
 	if s.Ready != nil {
 		s.Ready()
 	}
-	emit := s.emit
 	ticker, _ := s.Handler.(Ticker)
 	every := s.TickEvery
 	if every == 0 {
@@ -180,17 +199,8 @@ func (s *Service) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if ticker == nil {
-				continue
-			}
-			s.mu.Lock()
-			snapshot := make(map[string][]*record.Decoded, len(s.runs))
-			for id, recs := range s.runs {
-				snapshot[id] = recs
-			}
-			s.mu.Unlock()
-			if err := ticker.Tick(ctx, s.Now(), snapshot, emit); err != nil {
-				return fmt.Errorf("%s: %w", s.Name, err)
+			if ticker != nil {
+				s.tick(ctx, ticker)
 			}
 		case msg, ok := <-msgs:
 			if !ok {
@@ -202,86 +212,128 @@ func (s *Service) Run(ctx context.Context) error {
 			// over from the ledger.
 			hctx, cancel := context.WithCancel(ctx)
 			stop := context.AfterFunc(msg.Context(), cancel)
-			err := s.handle(hctx, msg, emit)
+			err := s.handle(hctx, msg)
 			stop()
 			cancel()
-			if err != nil && ctx.Err() == nil && msg.Context().Err() != nil {
+			var damaged *damagedError
+			switch {
+			case err == nil:
+				msg.Ack()
+			case ctx.Err() != nil || msg.Context().Err() != nil:
+				// Stopping, or the partition moved: whoever reads the
+				// record next handles it.
 				msg.Nack()
-				continue
-			}
-			if err != nil {
+			case errors.As(err, &damaged):
 				msg.Nack()
 				return fmt.Errorf("%s: %w", s.Name, err)
+			default:
+				// The run's failure could not even be recorded: the ledger
+				// does not answer. The record comes back; until then, wait.
+				s.log.Error("record not settled; it will be delivered again", "record", msg.UUID, "err", err)
+				msg.Nack()
+				pause(ctx, s.retry().Max)
 			}
-			msg.Ack()
 		}
 	}
 }
 
-func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) error {
-	var rec *record.Decoded
-	var adm *admission.Admitted
-	if s.Admission != nil {
-		a, err := s.Admission.Check(msg.Metadata.Get(admission.Header), msg.Payload)
-		if err != nil {
-			s.refusals.Refuse(ctx, msg.UUID, err)
-			return nil
-		}
-		rec, adm = a.Record, a
-	} else {
-		r, err := record.Decode(msg.Payload)
-		if err != nil {
-			// Only admitted records reach the local log; one that does not
-			// decode means the log is damaged. Stop rather than guess.
-			return fmt.Errorf("record %s does not decode: %w", msg.UUID, err)
-		}
-		rec = r
+// RetryPolicy is how a service tries a record's handling again.
+type RetryPolicy struct {
+	// Attempts is how many times a handling is tried in all; zero means 4.
+	Attempts int
+	// Initial is the first wait between attempts, doubled each time up to
+	// Max; zero means 200 ms and 5 s.
+	Initial, Max time.Duration
+}
+
+func (s *Service) retry() RetryPolicy {
+	p := s.Retry
+	if p.Attempts <= 0 {
+		p.Attempts = 4
+	}
+	if p.Initial <= 0 {
+		p.Initial = 200 * time.Millisecond
+	}
+	if p.Max <= 0 {
+		p.Max = 5 * time.Second
+	}
+	return p
+}
+
+func pause(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// damagedError is a record of the local log that does not decode: the log
+// is damaged, which no run caused and no retry mends.
+type damagedError struct{ err error }
+
+func (e *damagedError) Error() string { return e.err.Error() }
+func (e *damagedError) Unwrap() error { return e.err }
+
+// tick hands the clock to the handler. A failing or panicking tick is
+// logged; the next tick tries again.
+func (s *Service) tick(ctx context.Context, ticker Ticker) {
+	s.mu.Lock()
+	snapshot := make(map[string][]*record.Decoded, len(s.runs))
+	for id, recs := range s.runs {
+		snapshot[id] = recs
+	}
+	s.mu.Unlock()
+	h := middleware.Recoverer(func(*message.Message) ([]*message.Message, error) {
+		return nil, ticker.Tick(ctx, s.Now(), snapshot, s.emit)
+	})
+	if _, err := h(nil); err != nil && ctx.Err() == nil {
+		s.log.Warn("tick failed; the next one tries again", "err", oneLine(err))
+	}
+}
+
+// handle admits and places one message, then runs its record through the
+// middleware: trace and metrics, the run's failure past the retries,
+// retries with backoff, panic recovery — around the handling itself.
+func (s *Service) handle(ctx context.Context, msg *message.Message) error {
+	rec, adm, gap, err := s.receive(ctx, msg)
+	if err != nil || rec == nil {
+		return err
 	}
 	id := rec.Record.GetRunId()
-	gap := false
-	if adm != nil {
-		p, err := s.place(adm)
-		if err != nil {
-			s.refusals.Refuse(ctx, msg.UUID, err)
-			return nil
-		}
-		if p == placedBefore {
-			return nil
-		}
-		gap = p == placedAfterGap
-	}
 	s.mu.Lock()
 	again := s.handled[id][rec.Digest]
 	s.mu.Unlock()
 	if again {
 		return nil
 	}
-	attrs := telemetry.Attr(s.Name, id)
-	kind := record.KindName(rec.Kind)
-	ctx, span := s.tracer.Start(telemetry.Extract(ctx, msg.Metadata, id), s.Name+" "+kind,
-		trace.WithSpanKind(trace.SpanKindConsumer),
-		trace.WithAttributes(append(attrs, attribute.String("sealgate.record.kind", kind), attribute.String("sealgate.record.digest", rec.Digest))...))
-	defer span.End()
-	s.metrics.Records.Add(ctx, 1, metric.WithAttributes(append(attrs[:1:1], attribute.String("sealgate.record.kind", kind))...))
-	if t := rec.Record.GetTimeUnixNano(); t > 0 {
-		s.metrics.Lag.Record(ctx, s.Now().Sub(time.Unix(0, t)).Seconds(), metric.WithAttributes(attrs[:1]...))
+	attempts, refused := 0, false
+	core := func(m *message.Message) ([]*message.Message, error) {
+		attempts++
+		var err error
+		refused, err = s.process(m.Context(), msg.UUID, rec, adm, gap)
+		return nil, err
 	}
-	run, err := s.track(ctx, id, rec, adm, gap)
-	if err != nil {
-		var r *admission.Refusal
-		if errors.As(err, &r) {
-			s.refusals.Refuse(ctx, msg.UUID, err)
-			return nil
-		}
-		return err
-	}
-	if err := s.settle(ctx, id); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	run = s.runs[id]
-	s.mu.Unlock()
-	if err := s.Handler.Handle(ctx, rec, run, emit); err != nil {
+	h := chain(core,
+		s.traced(msg, rec),
+		s.poison(rec, &attempts),
+		middleware.Retry{
+			MaxRetries: s.retry().Attempts - 1, InitialInterval: s.retry().Initial, MaxInterval: s.retry().Max,
+			Multiplier: 2, RandomizationFactor: 0.2,
+			ShouldRetry: func(p middleware.RetryParams) bool { return retryable(ctx, p.Err) },
+			OnRetryHook: func(n int, delay time.Duration) {
+				s.metrics.Retries.Add(ctx, 1, metric.WithAttributes(attribute.String("sealgate.service", s.Name), attribute.String("sealgate.record.kind", record.KindName(rec.Kind))))
+				s.log.Warn("handling failed; trying again", "run", id, "kind", record.KindName(rec.Kind), "attempt", n+1, "in", delay)
+			},
+		}.Middleware,
+		middleware.Recoverer,
+	)
+	wm := message.NewMessage(msg.UUID, msg.Payload)
+	wm.SetContext(ctx)
+	if _, err := h(wm); err != nil || refused {
+		// A refused record was never handled: a later delivery, once the
+		// run's history holds it, may be.
 		return err
 	}
 	s.mu.Lock()
@@ -296,10 +348,187 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 		delete(s.seen, id)
 		delete(s.handled, id)
 		delete(s.unsure, id)
+		delete(s.failed, id)
 		s.closed[id] = true
 		s.mu.Unlock()
 	}
 	return nil
+}
+
+// chain wraps h in middleware, the first outermost.
+func chain(h message.HandlerFunc, mw ...message.HandlerMiddleware) message.HandlerFunc {
+	for i := len(mw) - 1; i >= 0; i-- {
+		h = mw[i](h)
+	}
+	return h
+}
+
+// retryable reports whether trying again can help: not after a panic, not
+// for a Permanent error, not once the service stops or the partition moves.
+func retryable(ctx context.Context, err error) bool {
+	var p middleware.RecoveredPanicError
+	return ctx.Err() == nil && !IsPermanent(err) && !errors.As(err, &p)
+}
+
+// receive decodes msg — with admissions, checks its admission and its place
+// in its run's chain. A nil record means: skip it (refused, logged and
+// counted; or a copy of a closed run's record).
+func (s *Service) receive(ctx context.Context, msg *message.Message) (rec *record.Decoded, adm *admission.Admitted, gap bool, err error) {
+	if s.Admission == nil {
+		r, err := record.Decode(msg.Payload)
+		if err != nil {
+			// Only admitted records reach the local log; one that does not
+			// decode means the log is damaged. Stop rather than guess.
+			return nil, nil, false, &damagedError{fmt.Errorf("record %s does not decode: %w", msg.UUID, err)}
+		}
+		return r, nil, false, nil
+	}
+	a, err := s.Admission.Check(msg.Metadata.Get(admission.Header), msg.Payload)
+	if err != nil {
+		s.refusals.Refuse(ctx, msg.UUID, err)
+		return nil, nil, false, nil
+	}
+	p, err := s.place(a)
+	if err != nil {
+		s.refusals.Refuse(ctx, msg.UUID, err)
+		return nil, nil, false, nil
+	}
+	if p == placedBefore {
+		return nil, nil, false, nil
+	}
+	return a.Record, a, p == placedAfterGap, nil
+}
+
+// traced records a span (in the run's trace) and the service's metrics
+// around a record's handling.
+func (s *Service) traced(msg *message.Message, rec *record.Decoded) message.HandlerMiddleware {
+	return func(h message.HandlerFunc) message.HandlerFunc {
+		return func(m *message.Message) ([]*message.Message, error) {
+			id := rec.Record.GetRunId()
+			attrs := telemetry.Attr(s.Name, id)
+			kind := record.KindName(rec.Kind)
+			ctx, span := s.tracer.Start(telemetry.Extract(m.Context(), msg.Metadata, id), s.Name+" "+kind,
+				trace.WithSpanKind(trace.SpanKindConsumer),
+				trace.WithAttributes(append(attrs, attribute.String("sealgate.record.kind", kind), attribute.String("sealgate.record.digest", rec.Digest))...))
+			defer span.End()
+			s.metrics.Records.Add(ctx, 1, metric.WithAttributes(append(attrs[:1:1], attribute.String("sealgate.record.kind", kind))...))
+			if t := rec.Record.GetTimeUnixNano(); t > 0 {
+				s.metrics.Lag.Record(ctx, s.Now().Sub(time.Unix(0, t)).Seconds(), metric.WithAttributes(attrs[:1]...))
+			}
+			m.SetContext(ctx)
+			out, err := h(m)
+			if err != nil {
+				span.RecordError(err)
+			}
+			return out, err
+		}
+	}
+}
+
+// poison ends the run of a record whose handling failed past its retries:
+// it records run.failed and lets the message go. Only when that record
+// cannot be appended does the error stay (the message comes back).
+func (s *Service) poison(rec *record.Decoded, attempts *int) message.HandlerMiddleware {
+	return func(h message.HandlerFunc) message.HandlerFunc {
+		return func(m *message.Message) ([]*message.Message, error) {
+			out, err := h(m)
+			if err == nil || m.Context().Err() != nil {
+				return out, err
+			}
+			return nil, s.fail(m.Context(), rec, err, *attempts)
+		}
+	}
+}
+
+// process is the handling itself: the run's history when the service never
+// saw its beginning, records whose append was left unsure, then the
+// handler. refused: the record was refused (logged and counted), not
+// handled.
+func (s *Service) process(ctx context.Context, uuid string, rec *record.Decoded, adm *admission.Admitted, gap bool) (refused bool, err error) {
+	id := rec.Record.GetRunId()
+	run, err := s.track(ctx, id, rec, adm, gap)
+	if err != nil {
+		var r *admission.Refusal
+		if errors.As(err, &r) {
+			s.refusals.Refuse(ctx, uuid, err)
+			return true, nil
+		}
+		return false, err
+	}
+	if err := s.settle(ctx, id); err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	run = s.runs[id]
+	failed := s.failed[id]
+	s.mu.Unlock()
+	if failed {
+		// This service already failed the run: its verdict is decided
+		// without this service's part.
+		return false, nil
+	}
+	return false, s.Handler.Handle(ctx, rec, run, s.emit)
+}
+
+// fail records that the service could not do its part of rec's run.
+func (s *Service) fail(ctx context.Context, rec *record.Decoded, cause error, attempts int) error {
+	id := rec.Record.GetRunId()
+	kind := record.KindName(rec.Kind)
+	reason := oneLine(cause)
+	var p middleware.RecoveredPanicError
+	panicked := errors.As(cause, &p)
+	if panicked {
+		reason = fmt.Sprintf("panic: %v", p.V)
+		s.log.Error("handler panicked", "run", id, "kind", kind, "record", rec.Digest, "panic", fmt.Sprint(p.V), "stack", p.Stacktrace)
+	}
+	s.mu.Lock()
+	already := s.failed[id]
+	seal := SealOf(s.runs[id])
+	s.mu.Unlock()
+	if already {
+		s.log.Error("handling failed again in a run already failed", "run", id, "kind", kind, "err", reason)
+		return nil
+	}
+	if seal == nil {
+		s.log.Error("handling failed in a run with no seal: nothing to record it against", "run", id, "kind", kind, "err", reason)
+		return nil
+	}
+	_, err := s.emit(ctx, &pb.Record{
+		RunId: id, CriteriaDigest: seal.Record.GetCriteriaDigest(), Parents: []string{rec.Digest},
+		Body: &pb.Record_RunFailed{RunFailed: &pb.RunFailed{
+			Service: s.Name, FailedKind: kind, FailedRecord: rec.Digest,
+			Reason: reason, Attempts: uint32(attempts), Panicked: panicked,
+		}},
+	})
+	var refused *RefusedError
+	switch {
+	case errors.As(err, &refused):
+		// The ledger will not take it (the run is sealed, or an older trust
+		// policy does not let this service say so): the run's deadline
+		// decides it.
+		s.log.Error("the run's failure was refused by the ledger", "run", id, "kind", kind, "err", reason, "refusal", refused.Error())
+	case err != nil:
+		return fmt.Errorf("record the failure of run %s: %w", id, err)
+	default:
+		s.log.Error("run failed", "run", id, "kind", kind, "record", rec.Digest, "attempts", attempts, "err", reason)
+		s.metrics.Failures.Add(ctx, 1, metric.WithAttributes(attribute.String("sealgate.service", s.Name), attribute.String("sealgate.record.kind", kind)))
+	}
+	s.mu.Lock()
+	s.failed[id] = true
+	s.mu.Unlock()
+	return nil
+}
+
+// maxReason bounds the failure a run.failed record quotes.
+const maxReason = 2000
+
+// oneLine renders err on one bounded line.
+func oneLine(err error) string {
+	r := strings.Join(strings.Fields(err.Error()), " ")
+	if len(r) > maxReason {
+		r = r[:maxReason] + "…"
+	}
+	return r
 }
 
 // placement is where an admitted record falls in its run's chain.

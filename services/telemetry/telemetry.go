@@ -165,6 +165,10 @@ type Instruments struct {
 	Jobs    metric.Int64Counter
 	JobTime metric.Float64Histogram
 	Lag     metric.Float64Histogram
+	// Retries counts handling attempts tried again; Failures the runs a
+	// service recorded as failed (run.failed), by record kind.
+	Retries  metric.Int64Counter
+	Failures metric.Int64Counter
 }
 
 // NewInstruments creates the service metrics on m.
@@ -181,6 +185,12 @@ func NewInstruments(m metric.Meter) (*Instruments, error) {
 		return nil, err
 	}
 	if in.Lag, err = m.Float64Histogram("sealgate.consumer.lag", metric.WithDescription("time from a record's append to its handling by a service"), metric.WithUnit("s")); err != nil {
+		return nil, err
+	}
+	if in.Retries, err = m.Int64Counter("sealgate.records.retried", metric.WithDescription("handlings of a record tried again after an error"), metric.WithUnit("{attempt}")); err != nil {
+		return nil, err
+	}
+	if in.Failures, err = m.Int64Counter("sealgate.runs.failed", metric.WithDescription("runs a service could not do its part of (run.failed recorded)"), metric.WithUnit("{run}")); err != nil {
 		return nil, err
 	}
 	return &in, nil

@@ -49,6 +49,7 @@ const (
 	Kind_KIND_VERDICT_SEALED     Kind = 9
 	Kind_KIND_RECORD_REFUSED     Kind = 10
 	Kind_KIND_REVOCATION_EPOCH   Kind = 11
+	Kind_KIND_RUN_FAILED         Kind = 12
 )
 
 // Enum value maps for Kind.
@@ -66,6 +67,7 @@ var (
 		9:  "KIND_VERDICT_SEALED",
 		10: "KIND_RECORD_REFUSED",
 		11: "KIND_REVOCATION_EPOCH",
+		12: "KIND_RUN_FAILED",
 	}
 	Kind_value = map[string]int32{
 		"KIND_UNSPECIFIED":        0,
@@ -80,6 +82,7 @@ var (
 		"KIND_VERDICT_SEALED":     9,
 		"KIND_RECORD_REFUSED":     10,
 		"KIND_REVOCATION_EPOCH":   11,
+		"KIND_RUN_FAILED":         12,
 	}
 )
 
@@ -549,6 +552,7 @@ type Record struct {
 	//	*Record_VerdictSealed
 	//	*Record_RecordRefused
 	//	*Record_RevocationEpoch
+	//	*Record_RunFailed
 	Body          isRecord_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -739,6 +743,15 @@ func (x *Record) GetRevocationEpoch() *RevocationEpoch {
 	return nil
 }
 
+func (x *Record) GetRunFailed() *RunFailed {
+	if x != nil {
+		if x, ok := x.Body.(*Record_RunFailed); ok {
+			return x.RunFailed
+		}
+	}
+	return nil
+}
+
 type isRecord_Body interface {
 	isRecord_Body()
 }
@@ -787,6 +800,10 @@ type Record_RevocationEpoch struct {
 	RevocationEpoch *RevocationEpoch `protobuf:"bytes,20,opt,name=revocation_epoch,json=revocationEpoch,proto3,oneof"`
 }
 
+type Record_RunFailed struct {
+	RunFailed *RunFailed `protobuf:"bytes,21,opt,name=run_failed,json=runFailed,proto3,oneof"`
+}
+
 func (*Record_RunRequested) isRecord_Body() {}
 
 func (*Record_CriteriaSealed) isRecord_Body() {}
@@ -808,6 +825,8 @@ func (*Record_VerdictSealed) isRecord_Body() {}
 func (*Record_RecordRefused) isRecord_Body() {}
 
 func (*Record_RevocationEpoch) isRecord_Body() {}
+
+func (*Record_RunFailed) isRecord_Body() {}
 
 // RunRequested opens a run.
 type RunRequested struct {
@@ -2839,6 +2858,100 @@ func (x *RevocationEpoch) GetRevokedRuns() []string {
 	return nil
 }
 
+// RunFailed says that a service could not do its part of a run: handling
+// one of the run's records failed past its retries (or at once, when
+// retrying cannot help, or when the handler panicked). The run ends
+// INCONCLUSIVE naming the failure; the service goes on with every other
+// run. Its parent is the record whose handling failed.
+type RunFailed struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The service that failed ("checkout", "executor", ...).
+	Service string `protobuf:"bytes,1,opt,name=service,proto3" json:"service,omitempty"`
+	// The kind and digest of the record whose handling failed.
+	FailedKind   string `protobuf:"bytes,2,opt,name=failed_kind,json=failedKind,proto3" json:"failed_kind,omitempty"`
+	FailedRecord string `protobuf:"bytes,3,opt,name=failed_record,json=failedRecord,proto3" json:"failed_record,omitempty"`
+	// What failed, one line.
+	Reason string `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`
+	// How many times the handling was tried.
+	Attempts uint32 `protobuf:"varint,5,opt,name=attempts,proto3" json:"attempts,omitempty"`
+	// The handler panicked.
+	Panicked      bool `protobuf:"varint,6,opt,name=panicked,proto3" json:"panicked,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunFailed) Reset() {
+	*x = RunFailed{}
+	mi := &file_sealgate_v1_record_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunFailed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunFailed) ProtoMessage() {}
+
+func (x *RunFailed) ProtoReflect() protoreflect.Message {
+	mi := &file_sealgate_v1_record_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunFailed.ProtoReflect.Descriptor instead.
+func (*RunFailed) Descriptor() ([]byte, []int) {
+	return file_sealgate_v1_record_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *RunFailed) GetService() string {
+	if x != nil {
+		return x.Service
+	}
+	return ""
+}
+
+func (x *RunFailed) GetFailedKind() string {
+	if x != nil {
+		return x.FailedKind
+	}
+	return ""
+}
+
+func (x *RunFailed) GetFailedRecord() string {
+	if x != nil {
+		return x.FailedRecord
+	}
+	return ""
+}
+
+func (x *RunFailed) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *RunFailed) GetAttempts() uint32 {
+	if x != nil {
+		return x.Attempts
+	}
+	return 0
+}
+
+func (x *RunFailed) GetPanicked() bool {
+	if x != nil {
+		return x.Panicked
+	}
+	return false
+}
+
 var File_sealgate_v1_record_proto protoreflect.FileDescriptor
 
 const file_sealgate_v1_record_proto_rawDesc = "" +
@@ -2850,7 +2963,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x06digest\x18\x03 \x01(\tR\x06digest\"=\n" +
 	"\bProducer\x12\x1a\n" +
 	"\bidentity\x18\x01 \x01(\tR\bidentity\x12\x15\n" +
-	"\x06key_id\x18\x02 \x01(\tR\x05keyId\"\xfc\a\n" +
+	"\x06key_id\x18\x02 \x01(\tR\x05keyId\"\xb5\b\n" +
 	"\x06Record\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\rR\aversion\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x121\n" +
@@ -2872,7 +2985,9 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0fverdict_reached\x18\x11 \x01(\v2\x1b.sealgate.v1.VerdictReachedH\x00R\x0everdictReached\x12C\n" +
 	"\x0everdict_sealed\x18\x12 \x01(\v2\x1a.sealgate.v1.VerdictSealedH\x00R\rverdictSealed\x12C\n" +
 	"\x0erecord_refused\x18\x13 \x01(\v2\x1a.sealgate.v1.RecordRefusedH\x00R\rrecordRefused\x12I\n" +
-	"\x10revocation_epoch\x18\x14 \x01(\v2\x1c.sealgate.v1.RevocationEpochH\x00R\x0frevocationEpochB\x06\n" +
+	"\x10revocation_epoch\x18\x14 \x01(\v2\x1c.sealgate.v1.RevocationEpochH\x00R\x0frevocationEpoch\x127\n" +
+	"\n" +
+	"run_failed\x18\x15 \x01(\v2\x16.sealgate.v1.RunFailedH\x00R\trunFailedB\x06\n" +
 	"\x04body\"\xe3\x01\n" +
 	"\fRunRequested\x12\x1e\n" +
 	"\n" +
@@ -3064,7 +3179,15 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0fRevocationEpoch\x12\x14\n" +
 	"\x05epoch\x18\x01 \x01(\x04R\x05epoch\x12&\n" +
 	"\x0frevoked_key_ids\x18\x02 \x03(\tR\rrevokedKeyIds\x12!\n" +
-	"\frevoked_runs\x18\x03 \x03(\tR\vrevokedRuns*\xb5\x02\n" +
+	"\frevoked_runs\x18\x03 \x03(\tR\vrevokedRuns\"\xbb\x01\n" +
+	"\tRunFailed\x12\x18\n" +
+	"\aservice\x18\x01 \x01(\tR\aservice\x12\x1f\n" +
+	"\vfailed_kind\x18\x02 \x01(\tR\n" +
+	"failedKind\x12#\n" +
+	"\rfailed_record\x18\x03 \x01(\tR\ffailedRecord\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\x12\x1a\n" +
+	"\battempts\x18\x05 \x01(\rR\battempts\x12\x1a\n" +
+	"\bpanicked\x18\x06 \x01(\bR\bpanicked*\xca\x02\n" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12KIND_RUN_REQUESTED\x10\x01\x12\x18\n" +
@@ -3078,7 +3201,8 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x13KIND_VERDICT_SEALED\x10\t\x12\x17\n" +
 	"\x13KIND_RECORD_REFUSED\x10\n" +
 	"\x12\x19\n" +
-	"\x15KIND_REVOCATION_EPOCH\x10\v*\x8c\x01\n" +
+	"\x15KIND_REVOCATION_EPOCH\x10\v\x12\x13\n" +
+	"\x0fKIND_RUN_FAILED\x10\f*\x8c\x01\n" +
 	"\n" +
 	"ChangeKind\x12\x1b\n" +
 	"\x17CHANGE_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
@@ -3126,7 +3250,7 @@ func file_sealgate_v1_record_proto_rawDescGZIP() []byte {
 }
 
 var file_sealgate_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_sealgate_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_sealgate_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_sealgate_v1_record_proto_goTypes = []any{
 	(Kind)(0),                  // 0: sealgate.v1.Kind
 	(ChangeKind)(0),            // 1: sealgate.v1.ChangeKind
@@ -3161,7 +3285,8 @@ var file_sealgate_v1_record_proto_goTypes = []any{
 	(*VerdictSealed)(nil),      // 30: sealgate.v1.VerdictSealed
 	(*RecordRefused)(nil),      // 31: sealgate.v1.RecordRefused
 	(*RevocationEpoch)(nil),    // 32: sealgate.v1.RevocationEpoch
-	nil,                        // 33: sealgate.v1.Sandbox.LimitsEntry
+	(*RunFailed)(nil),          // 33: sealgate.v1.RunFailed
+	nil,                        // 34: sealgate.v1.Sandbox.LimitsEntry
 }
 var file_sealgate_v1_record_proto_depIdxs = []int32{
 	7,  // 0: sealgate.v1.Record.producer:type_name -> sealgate.v1.Producer
@@ -3176,36 +3301,37 @@ var file_sealgate_v1_record_proto_depIdxs = []int32{
 	30, // 9: sealgate.v1.Record.verdict_sealed:type_name -> sealgate.v1.VerdictSealed
 	31, // 10: sealgate.v1.Record.record_refused:type_name -> sealgate.v1.RecordRefused
 	32, // 11: sealgate.v1.Record.revocation_epoch:type_name -> sealgate.v1.RevocationEpoch
-	1,  // 12: sealgate.v1.FileChange.change:type_name -> sealgate.v1.ChangeKind
-	2,  // 13: sealgate.v1.FileChange.class:type_name -> sealgate.v1.FileClass
-	11, // 14: sealgate.v1.TreesMaterialized.changes:type_name -> sealgate.v1.FileChange
-	13, // 15: sealgate.v1.TreesMaterialized.submodules:type_name -> sealgate.v1.Submodule
-	14, // 16: sealgate.v1.TreesMaterialized.unjudgeable:type_name -> sealgate.v1.UnjudgeableContent
-	15, // 17: sealgate.v1.TreesMaterialized.findings:type_name -> sealgate.v1.Finding
-	16, // 18: sealgate.v1.Job.token:type_name -> sealgate.v1.ContinuationToken
-	17, // 19: sealgate.v1.JobPlanned.jobs:type_name -> sealgate.v1.Job
-	33, // 20: sealgate.v1.Sandbox.limits:type_name -> sealgate.v1.Sandbox.LimitsEntry
-	3,  // 21: sealgate.v1.JobResult.termination:type_name -> sealgate.v1.Termination
-	19, // 22: sealgate.v1.JobResult.cases:type_name -> sealgate.v1.TestCase
-	20, // 23: sealgate.v1.JobResult.artefacts:type_name -> sealgate.v1.Artefact
-	21, // 24: sealgate.v1.JobResult.sandbox:type_name -> sealgate.v1.Sandbox
-	23, // 25: sealgate.v1.ReachEntry.lines:type_name -> sealgate.v1.LineRef
-	4,  // 26: sealgate.v1.CoverageMeasured.source:type_name -> sealgate.v1.MeasurementSource
-	23, // 27: sealgate.v1.CoverageMeasured.uncovered:type_name -> sealgate.v1.LineRef
-	24, // 28: sealgate.v1.CoverageMeasured.reach:type_name -> sealgate.v1.ReachEntry
-	23, // 29: sealgate.v1.CoverageMeasured.lost:type_name -> sealgate.v1.LineRef
-	23, // 30: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
-	4,  // 31: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
-	26, // 32: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
-	23, // 33: sealgate.v1.StrengthMeasured.unwitnessed:type_name -> sealgate.v1.LineRef
-	5,  // 34: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
-	28, // 35: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
-	0,  // 36: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
-	37, // [37:37] is the sub-list for method output_type
-	37, // [37:37] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	33, // 12: sealgate.v1.Record.run_failed:type_name -> sealgate.v1.RunFailed
+	1,  // 13: sealgate.v1.FileChange.change:type_name -> sealgate.v1.ChangeKind
+	2,  // 14: sealgate.v1.FileChange.class:type_name -> sealgate.v1.FileClass
+	11, // 15: sealgate.v1.TreesMaterialized.changes:type_name -> sealgate.v1.FileChange
+	13, // 16: sealgate.v1.TreesMaterialized.submodules:type_name -> sealgate.v1.Submodule
+	14, // 17: sealgate.v1.TreesMaterialized.unjudgeable:type_name -> sealgate.v1.UnjudgeableContent
+	15, // 18: sealgate.v1.TreesMaterialized.findings:type_name -> sealgate.v1.Finding
+	16, // 19: sealgate.v1.Job.token:type_name -> sealgate.v1.ContinuationToken
+	17, // 20: sealgate.v1.JobPlanned.jobs:type_name -> sealgate.v1.Job
+	34, // 21: sealgate.v1.Sandbox.limits:type_name -> sealgate.v1.Sandbox.LimitsEntry
+	3,  // 22: sealgate.v1.JobResult.termination:type_name -> sealgate.v1.Termination
+	19, // 23: sealgate.v1.JobResult.cases:type_name -> sealgate.v1.TestCase
+	20, // 24: sealgate.v1.JobResult.artefacts:type_name -> sealgate.v1.Artefact
+	21, // 25: sealgate.v1.JobResult.sandbox:type_name -> sealgate.v1.Sandbox
+	23, // 26: sealgate.v1.ReachEntry.lines:type_name -> sealgate.v1.LineRef
+	4,  // 27: sealgate.v1.CoverageMeasured.source:type_name -> sealgate.v1.MeasurementSource
+	23, // 28: sealgate.v1.CoverageMeasured.uncovered:type_name -> sealgate.v1.LineRef
+	24, // 29: sealgate.v1.CoverageMeasured.reach:type_name -> sealgate.v1.ReachEntry
+	23, // 30: sealgate.v1.CoverageMeasured.lost:type_name -> sealgate.v1.LineRef
+	23, // 31: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
+	4,  // 32: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
+	26, // 33: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
+	23, // 34: sealgate.v1.StrengthMeasured.unwitnessed:type_name -> sealgate.v1.LineRef
+	5,  // 35: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
+	28, // 36: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
+	0,  // 37: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
+	38, // [38:38] is the sub-list for method output_type
+	38, // [38:38] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_sealgate_v1_record_proto_init() }
@@ -3225,6 +3351,7 @@ func file_sealgate_v1_record_proto_init() {
 		(*Record_VerdictSealed)(nil),
 		(*Record_RecordRefused)(nil),
 		(*Record_RevocationEpoch)(nil),
+		(*Record_RunFailed)(nil),
 	}
 	file_sealgate_v1_record_proto_msgTypes[16].OneofWrappers = []any{}
 	file_sealgate_v1_record_proto_msgTypes[19].OneofWrappers = []any{}
@@ -3235,7 +3362,7 @@ func file_sealgate_v1_record_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sealgate_v1_record_proto_rawDesc), len(file_sealgate_v1_record_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   28,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -31,7 +31,16 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 		return nil
 	}
 	r := adjudication.Read(rec.Record.GetRunId(), run)
-	if r.Sealed == nil || len(r.Pending()) > 0 {
+	if r.Sealed == nil {
+		return nil
+	}
+	pending := r.Pending()
+	switch {
+	case len(r.Failures) > 0:
+		// A service failed on the run: its part will not come. Decide now,
+		// with what is missing named.
+		return h.decide(ctx, r, pending, emit)
+	case len(pending) > 0:
 		return nil
 	}
 	return h.decide(ctx, r, nil, emit)
