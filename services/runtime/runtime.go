@@ -446,8 +446,7 @@ func (s *Service) poison(rec *record.Decoded, attempts *int) message.HandlerMidd
 // handled.
 func (s *Service) process(ctx context.Context, uuid string, rec *record.Decoded, adm *admission.Admitted, gap bool) (refused bool, err error) {
 	id := rec.Record.GetRunId()
-	run, err := s.track(ctx, id, rec, adm, gap)
-	if err != nil {
+	if _, err := s.track(ctx, id, rec, adm, gap); err != nil {
 		var r *admission.Refusal
 		if errors.As(err, &r) {
 			s.refusals.Refuse(ctx, uuid, err)
@@ -459,7 +458,7 @@ func (s *Service) process(ctx context.Context, uuid string, rec *record.Decoded,
 		return false, err
 	}
 	s.mu.Lock()
-	run = s.runs[id]
+	run := s.runs[id]
 	failed := s.failed[id]
 	s.mu.Unlock()
 	if failed {
