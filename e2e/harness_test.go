@@ -80,7 +80,9 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "sealgate")
-	build := exec.Command("go", "build", "-o", bin, "github.com/sealgate/sealgate/tools/sealgate")
+	// With failpoints (services/runtime/failpoint.go): inert unless a test
+	// sets SEALGATE_FAILPOINTS, as the failure-isolation tests do.
+	build := exec.Command("go", "build", "-tags", "failpoints", "-o", bin, "github.com/sealgate/sealgate/tools/sealgate")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
 		return 1

@@ -276,6 +276,12 @@ func Decide(p Policy, e Evidence) Verdict {
 	var steps []NextStep
 	step := func(a Action, target string) { steps = append(steps, NextStep{Action: a, Target: target}) }
 
+	// A service that failed on the run comes first: what else is missing
+	// follows from it.
+	for _, f := range sorted(e.Failures) {
+		gaps = append(gaps, "a service failed on this run: "+f)
+	}
+
 	// Claims.
 	var fixed []string
 	unsettled := false
@@ -379,14 +385,15 @@ func Decide(p Policy, e Evidence) Verdict {
 	for _, r := range sorted(e.Refusals) {
 		gaps = append(gaps, "the ledger refused a record of this run: "+r)
 	}
+	missingAt := "evidence missing at the deadline: "
+	if len(e.Failures) > 0 {
+		missingAt = "evidence missing, as a service failed on this run: "
+	}
 	for _, m := range sorted(e.Missing) {
-		gaps = append(gaps, "evidence missing at the deadline: "+m)
+		gaps = append(gaps, missingAt+m)
 	}
 	for _, f := range sorted(e.Fallen) {
 		gaps = append(gaps, "a worker fell silent: "+f)
-	}
-	for _, f := range sorted(e.Failures) {
-		gaps = append(gaps, "a service failed on this run: "+f)
 	}
 	if len(e.Probes) > 0 {
 		gaps = append(gaps, fmt.Sprintf("the patch's source probes where it runs, so what its tests see may not be what runs elsewhere: %s", clip(sorted(e.Probes))))

@@ -202,8 +202,7 @@ func (r *Run) Gather(missing []string) Evidence {
 		e.Harness = r.harness()
 	}
 	for _, c := range r.Claims() {
-		deadline := len(missing) > 0
-		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, deadline), deadline)))
+		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, r.cutShort(missing)), r.cutShort(missing))))
 	}
 	if r.Sealed != nil {
 		// A bare claim (a grader's test name) no test file declares was
@@ -330,7 +329,7 @@ func (r *Run) EditedOf(claim string) (base, patch *jobs.Done) {
 // claim judged by the baseline's version: a refutation or a gap of either
 // stands; cases the patch adds that fail on the baseline and pass on the
 // patch prove the fix.
-func (r *Run) edited(c Claim, deadline bool) Claim {
+func (r *Run) edited(c Claim, cut string) Claim {
 	b := jobs.Spec{Purpose: jobs.Edited, Side: jobs.Baseline, Claim: c.ID}
 	if _, planned := r.Planned[b.ID()]; !planned || c.Outcome != Verified {
 		return c
@@ -339,8 +338,8 @@ func (r *Run) edited(c Claim, deadline bool) Claim {
 	if eb == nil || ep == nil {
 		c.Outcome, c.Class = Unverified, NotExecuted
 		c.Why += "; the patch's version of the test it edits never ran on both sides"
-		if deadline {
-			c.Why += " before the deadline"
+		if cut != "" {
+			c.Why += " before " + cut
 		}
 		return c
 	}
@@ -359,7 +358,19 @@ func (r *Run) edited(c Claim, deadline bool) Claim {
 	return c
 }
 
-func (r *Run) claim(id string, deadline bool) Claim {
+// cutShort says what ended the run before its evidence was complete: a
+// service's failure, or the deadline; "" when nothing is missing.
+func (r *Run) cutShort(missing []string) string {
+	switch {
+	case len(missing) == 0:
+		return ""
+	case len(r.Failures) > 0:
+		return "a service failed on the run"
+	}
+	return "the deadline"
+}
+
+func (r *Run) claim(id string, cut string) Claim {
 	base, _ := r.SideOf(id, jobs.Baseline)
 	patch, prereq := r.SideOf(id, jobs.Patch)
 	c := Claim{ID: id}
@@ -371,8 +382,12 @@ func (r *Run) claim(id string, deadline bool) Claim {
 	case base == nil || patch == nil:
 		c.Outcome, c.Class = Unverified, NotExecuted
 		c.Why = "it was never run on both sides"
-		if deadline {
+		switch cut {
+		case "the deadline":
 			c.Why = "the deadline passed before it ran on both sides"
+		case "":
+		default:
+			c.Why = "it never ran on both sides before " + cut
 		}
 		return c
 	}

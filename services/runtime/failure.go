@@ -25,3 +25,11 @@ func IsPermanent(err error) bool {
 	var p *permanentError
 	return errors.As(err, &p)
 }
+
+// FailpointsEnv names the failures a binary built with -tags failpoints
+// injects, for the acceptance tests of failure isolation (as etcd's gofail
+// failpoints): a comma-separated list of SERVICE:ACTION:MATCH, where ACTION
+// is panic or fail (a Permanent error) and MATCH a substring of the run's
+// repository. The failure strikes when the service handles the matching
+// run's seal. Binaries built without the tag have no failpoints.
+const FailpointsEnv = "SEALGATE_FAILPOINTS"

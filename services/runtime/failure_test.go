@@ -28,6 +28,9 @@ type faulty struct {
 
 func (h *faulty) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
 	id := rec.Record.GetRunId()
+	if id == "run-early" && rec.Kind == pb.Kind_KIND_RUN_REQUESTED {
+		return runtime.Permanent(errors.New("the request names no repository this service can read"))
+	}
 	h.mu.Lock()
 	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED {
 		if rec.Kind != pb.Kind_KIND_RUN_REQUESTED {
@@ -61,7 +64,8 @@ func (h *faulty) Handle(ctx context.Context, rec *record.Decoded, run []*record.
 // TestOneRunsFailureStopsNothingElse: on one real local ledger, runs whose
 // handling fails for good, panics or keeps failing end with a signed
 // run.failed naming the failure, a run that fails twice and then works
-// gets its answer with no failure recorded, and a healthy run submitted in
+// gets its answer with no failure recorded, a failure before the run's seal
+// is recorded once the seal arrives, and a healthy run submitted in
 // between is answered — the service never stops, and a failed run's later
 // records are not handled.
 func TestOneRunsFailureStopsNothingElse(t *testing.T) {
@@ -84,7 +88,7 @@ func TestOneRunsFailureStopsNothingElse(t *testing.T) {
 	go func() { errc <- svc.Run(ctx) }()
 
 	b := scenario.NewBuilder(keys, nil)
-	ids := []string{"run-permanent", "run-good-1", "run-panic", "run-down", "run-flaky", "run-good-2"}
+	ids := []string{"run-permanent", "run-good-1", "run-panic", "run-early", "run-down", "run-flaky", "run-good-2"}
 	runs := map[string]*scenario.Run{}
 	for _, id := range ids {
 		run, err := b.NewRun(id, 1)
@@ -130,10 +134,12 @@ func TestOneRunsFailureStopsNothingElse(t *testing.T) {
 		attempts uint32
 		panicked bool
 		reason   string
+		early    bool // failed on the request, recorded once the seal came
 	}{
-		"run-permanent": {1, false, "commit 0123abcd is not in the repository"},
-		"run-panic":     {1, true, "panic: assignment to entry in nil map"},
-		"run-down":      {3, false, "blob store: connection refused (try 3)"},
+		"run-permanent": {1, false, "commit 0123abcd is not in the repository", false},
+		"run-panic":     {1, true, "panic: assignment to entry in nil map", false},
+		"run-early":     {1, false, "the request names no repository this service can read", true},
+		"run-down":      {3, false, "blob store: connection refused (try 3)", false},
 	}
 	for _, id := range ids {
 		r := got[id]
@@ -149,9 +155,13 @@ func TestOneRunsFailureStopsNothingElse(t *testing.T) {
 			t.Errorf("%s: %s, want run.failed", id, record.KindName(r.Kind))
 			continue
 		}
-		if f.Service != "checkout" || f.FailedRecord != runs[id].Seal.Digest || f.FailedKind != "criteria.sealed" ||
+		on, kind := runs[id].Seal.Digest, "criteria.sealed"
+		if w.early {
+			on, kind = runs[id].Request.Digest, "run.requested"
+		}
+		if f.Service != "checkout" || f.FailedRecord != on || f.FailedKind != kind ||
 			f.Attempts != w.attempts || f.Panicked != w.panicked || f.Reason != w.reason {
-			t.Errorf("%s: run.failed %+v, want attempts %d, panicked %v, reason %q on the seal", id, f, w.attempts, w.panicked, w.reason)
+			t.Errorf("%s: run.failed %+v, want attempts %d, panicked %v, reason %q on the %s", id, f, w.attempts, w.panicked, w.reason, kind)
 		}
 		if r.Record.GetProducer().GetIdentity() != keyring.Checkout {
 			t.Errorf("%s: run.failed signed by %q", id, r.Record.GetProducer().GetIdentity())

@@ -129,7 +129,9 @@ type Service struct {
 	heads map[string]admission.Head
 	// failed holds the open runs this service recorded as failed: their
 	// later records are not handled.
-	failed   map[string]bool
+	failed map[string]bool
+	// unsealed holds failures on runs whose seal the service has not seen.
+	unsealed map[string]*failure
 	log      *slog.Logger
 	refusals *Refusals
 	tracer   trace.Tracer
@@ -155,6 +157,7 @@ func (s *Service) Run(ctx context.Context) error {
 	s.unsure = map[string][]*record.Decoded{}
 	s.heads = map[string]admission.Head{}
 	s.failed = map[string]bool{}
+	s.unsealed = map[string]*failure{}
 	s.log = s.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -349,6 +352,7 @@ func (s *Service) handle(ctx context.Context, msg *message.Message) error {
 		delete(s.handled, id)
 		delete(s.unsure, id)
 		delete(s.failed, id)
+		delete(s.unsealed, id)
 		s.closed[id] = true
 		s.mu.Unlock()
 	}
@@ -460,11 +464,20 @@ func (s *Service) process(ctx context.Context, uuid string, rec *record.Decoded,
 	s.mu.Lock()
 	run := s.runs[id]
 	failed := s.failed[id]
+	pending := s.unsealed[id]
 	s.mu.Unlock()
 	if failed {
 		// This service already failed the run: its verdict is decided
 		// without this service's part.
 		return false, nil
+	}
+	if pending != nil && SealOf(run) != nil {
+		// The service failed on the run before its seal arrived: the
+		// failure is recorded now, against it.
+		return false, s.fail(ctx, pending.rec, pending.cause, pending.attempts)
+	}
+	if err := s.failpoint(rec, run); err != nil {
+		return false, err
 	}
 	return false, s.Handler.Handle(ctx, rec, run, s.emit)
 }
@@ -489,7 +502,13 @@ func (s *Service) fail(ctx context.Context, rec *record.Decoded, cause error, at
 		return nil
 	}
 	if seal == nil {
-		s.log.Error("handling failed in a run with no seal: nothing to record it against", "run", id, "kind", kind, "err", reason)
+		// run.failed names the run's criteria: it waits for the seal.
+		s.log.Error("handling failed before the run's seal; recorded when the seal arrives", "run", id, "kind", kind, "err", reason)
+		s.mu.Lock()
+		if s.unsealed[id] == nil {
+			s.unsealed[id] = &failure{rec: rec, cause: cause, attempts: attempts}
+		}
+		s.mu.Unlock()
 		return nil
 	}
 	_, err := s.emit(ctx, &pb.Record{
@@ -514,8 +533,16 @@ func (s *Service) fail(ctx context.Context, rec *record.Decoded, cause error, at
 	}
 	s.mu.Lock()
 	s.failed[id] = true
+	delete(s.unsealed, id)
 	s.mu.Unlock()
 	return nil
+}
+
+// failure is a run's failure waiting for the run's seal.
+type failure struct {
+	rec      *record.Decoded
+	cause    error
+	attempts int
 }
 
 // maxReason bounds the failure a run.failed record quotes.
