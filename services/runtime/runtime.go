@@ -37,15 +37,16 @@ type Emit func(ctx context.Context, recs ...*pb.Record) ([]*record.Decoded, erro
 // Handler is a service's binding to the ledger.
 type Handler interface {
 	// Handle is called once per admitted record, in ledger order. run holds
-	// the records of rec's run seen so far, rec last. An error stops the
-	// service: it is for failures of the service itself, never for bad
-	// evidence, which a handler answers with records.
-	Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit Emit) error
+	// the records of rec's run seen so far, rec last, and the run's parsed
+	// seal once it is sealed. An error is a failure of this record's work
+	// (Permanent when trying again cannot mend it), never bad evidence,
+	// which a handler answers with records.
+	Handle(ctx context.Context, rec *record.Decoded, run Run, emit Emit) error
 }
 
 // Ticker is a Handler that also acts on the clock (deadlines).
 type Ticker interface {
-	Tick(ctx context.Context, now time.Time, runs map[string][]*record.Decoded, emit Emit) error
+	Tick(ctx context.Context, now time.Time, runs map[string]Run, emit Emit) error
 }
 
 // Appender appends signed records to the ledger: the ledger's Appender in
@@ -126,6 +127,7 @@ type Service struct {
 	refusals *Refusals
 	tracer   trace.Tracer
 	metrics  *telemetry.Instruments
+	seals    seals
 }
 
 // Run serves until ctx ends or the handler fails. A handler that is an
@@ -189,7 +191,7 @@ func (s *Service) Run(ctx context.Context) error {
 				snapshot[id] = recs
 			}
 			s.mu.Unlock()
-			if err := ticker.Tick(ctx, s.Now(), snapshot, emit); err != nil {
+			if err := ticker.Tick(ctx, s.Now(), s.seals.runs(snapshot), emit); err != nil {
 				return fmt.Errorf("%s: %w", s.Name, err)
 			}
 		case msg, ok := <-msgs:
@@ -281,7 +283,7 @@ func (s *Service) handle(ctx context.Context, msg *message.Message, emit Emit) e
 	s.mu.Lock()
 	run = s.runs[id]
 	s.mu.Unlock()
-	if err := s.Handler.Handle(ctx, rec, run, emit); err != nil {
+	if err := s.handleRun(ctx, id, rec, run, emit); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -484,7 +486,7 @@ type RefusedError struct{ Err error }
 func (e *RefusedError) Error() string { return e.Err.Error() }
 func (e *RefusedError) Unwrap() error { return e.Err }
 
-// SealOf returns the run's criteria.sealed record body, or nil.
+// SealOf returns the run's criteria.sealed record, or nil.
 func SealOf(run []*record.Decoded) *record.Decoded {
 	for _, r := range run {
 		if r.Kind == pb.Kind_KIND_CRITERIA_SEALED {

@@ -77,9 +77,7 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	case "executor":
 		return serviceSpec{name, groupExecutor, keyring.Executor, &exhandler.Handler{
 			Exec: d.exec,
-			Checkout: func(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (*checkout.Checkout, func(), error) {
-				return cohandler.Rebuild(ctx, blobs, scratch, run, sealed)
-			},
+			Checkout: checkout.Rebuilder{Blobs: blobs, Scratch: scratch}.Rebuild,
 			Progress: d.progress,
 			// Seal checks are dealt to two workers: the machine's cores
 			// are the common case, and a check waits on its own process.
