@@ -69,4 +69,3 @@ func (w *Workspace) ApplyLimits(c *criteria.Criteria) {
 	l := c.Limits
 	w.Limits = sandbox.Limits{CPUSeconds: l.CPUSeconds, MemoryBytes: l.MemoryBytes, MaxProcesses: l.MaxProcesses, MaxOpenFiles: l.MaxOpenFiles}
 }
-

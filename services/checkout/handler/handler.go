@@ -1,6 +1,14 @@
 // Package handler binds the checkout service to the ledger: when a run is
 // sealed it materializes the baseline and the patch from git and records
 // their tree digests, the change set, harness drift and the oracle plan.
+//
+// Failures: what the checkout finds in the patch — content it cannot
+// write, a moved submodule, overfitting, a claim it cannot judge — is
+// evidence, recorded in the trees record. A failure of the work itself —
+// git cannot materialize a commit, the blob store does not give the patch
+// back, the patch hashes to another digest than the sealed one — is
+// returned as an error, marked runtime.Permanent (trying again cannot
+// mend it), and the runtime records the run's failure.
 package handler
 
 import (
