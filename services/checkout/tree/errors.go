@@ -109,22 +109,23 @@ const (
 	ErrOptions Error = "unusable options"
 )
 
-// gitError carries git's exit and the first line of its stderr.
-type gitError struct {
-	args   []string
-	err    error
-	stderr string
+// GitError is a git command that failed: its arguments, its exit and the
+// first line of its standard error. It is an ErrGit.
+type GitError struct {
+	Args   []string
+	Err    error
+	Stderr string
 }
 
-func (e *gitError) Error() string {
-	msg := fmt.Sprintf("tree: git %s: %v", strings.Join(e.args, " "), e.err)
-	if e.stderr != "" {
-		msg += ": " + e.stderr
+func (e *GitError) Error() string {
+	msg := fmt.Sprintf("git %s: %v", strings.Join(e.Args, " "), e.Err)
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
 	}
-	return msg
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg)
 }
 
-func (e *gitError) Unwrap() []error { return []error{ErrGit, e.err} }
+func (e *GitError) Unwrap() []error { return []error{ErrGit, e.Err} }
 
 // firstLine returns the first non-empty line of b, trimmed and capped, for
 // error messages that must stay on one line.
