@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/sealgate/sealgate/ledger/sentinel"
 )
 
 // Reason is why List refused a tree entry. Reasons are constants with stable
@@ -76,9 +78,7 @@ func (e *RefusedError) Error() string {
 func (e *RefusedError) Unwrap() error { return e.Reason }
 
 // Error is a failure that is not about one path. Test with errors.Is.
-type Error string
-
-func (e Error) Error() string { return string(e) }
+type Error = sentinel.Error
 
 // Failures other than path refusals.
 const (
