@@ -1,10 +1,7 @@
 package handler
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -17,45 +14,10 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/checkouttest"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/runtime/runtimetest"
 )
-
-// git runs git in dir with a fixed environment.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_AUTHOR_DATE=1700000000 +0000",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_COMMITTER_DATE=1700000000 +0000"}
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, stderr.String())
-	}
-	return strings.TrimSpace(out.String())
-}
-
-func write(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func needGit(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil || os.Getenv("TEST_SRCDIR") != "" {
-		t.Skip("needs git")
-	}
-}
 
 // sealedRun is the beginning of a run judging patched against base in
 // repo, sealed with claims (none: discovery); edit changes the criteria
@@ -97,28 +59,28 @@ func treesOf(t *testing.T, repo, base, patched string, claims []string) *pb.Tree
 // git cannot materialize, or one that hashes to another digest than the
 // sealed one, is a permanent failure of the run, not a record.
 func TestHandle(t *testing.T) {
-	needGit(t)
+	checkouttest.NeedGit(t)
 	repo := filepath.Join(t.TempDir(), "repo")
-	git(t, filepath.Dir(repo), "init", "-q", repo)
-	write(t, repo, map[string]string{
+	checkouttest.Git(t, filepath.Dir(repo), "init", "-q", repo)
+	checkouttest.Write(t, repo, map[string]string{
 		"go.mod":              "module example.com/m\n\ngo 1.22\n",
 		"calc/add.go":         "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
 		"calc/add_test.go":    "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(17, 4) != 21 {\n\t\tt.Fatal(\"Add\")\n\t}\n}\n",
 		"calc/golden/out.txt": "21\n",
 	})
-	git(t, repo, "add", "-A")
-	git(t, repo, "update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("ab", 20)+",vendored/lib")
-	git(t, repo, "commit", "-q", "-m", "base")
-	base := git(t, repo, "rev-parse", "HEAD")
-	write(t, repo, map[string]string{
+	checkouttest.Git(t, repo, "add", "-A")
+	checkouttest.Git(t, repo, "update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("ab", 20)+",vendored/lib")
+	checkouttest.Git(t, repo, "commit", "-q", "-m", "base")
+	base := checkouttest.Git(t, repo, "rev-parse", "HEAD")
+	checkouttest.Write(t, repo, map[string]string{
 		"calc/add.go":          "package calc\n\nfunc Add(a, b int) int {\n\tif a == 17 && b == 4 {\n\t\treturn 21\n\t}\n\treturn a - b\n}\n",
 		"calc/zz_test.go":      "package calc\n\nvar _ = func() bool { return true }()\n",
 		"calc/golden/out.txt":  "22\n",
 		"calc/odd\x01name.txt": "x\n",
 	})
-	git(t, repo, "add", "calc") // -A would drop the gitlink, whose directory is absent
-	git(t, repo, "commit", "-q", "-m", "patch")
-	patched := git(t, repo, "rev-parse", "HEAD")
+	checkouttest.Git(t, repo, "add", "calc") // -A would drop the gitlink, whose directory is absent
+	checkouttest.Git(t, repo, "commit", "-q", "-m", "patch")
+	patched := checkouttest.Git(t, repo, "rev-parse", "HEAD")
 	claims := []string{"go:./calc:TestAdd"}
 	run := sealedRun(t, repo, base, patched, claims, nil)
 	trees := runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{run.Seal.Digest},
@@ -221,24 +183,24 @@ func overfitClaims(tm *pb.TreesMaterialized) []string {
 // with sealed claims only they are judged. The honest twin — a boundary
 // fix — has no finding either way.
 func TestOverfittingWithoutClaims(t *testing.T) {
-	needGit(t)
+	checkouttest.NeedGit(t)
 	repo := filepath.Join(t.TempDir(), "repo")
-	git(t, filepath.Dir(repo), "init", "-q", repo)
-	write(t, repo, map[string]string{
+	checkouttest.Git(t, filepath.Dir(repo), "init", "-q", repo)
+	checkouttest.Write(t, repo, map[string]string{
 		"go.mod":           "module example.com/m\n\ngo 1.22\n",
 		"calc/add.go":      "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
 		"calc/add_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(17, 4) != 21 {\n\t\tt.Fatal(\"Add\")\n\t}\n}\n\nfunc TestOther(t *testing.T) {}\n",
 	})
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "base")
-	base := git(t, repo, "rev-parse", "HEAD")
-	write(t, repo, map[string]string{
+	checkouttest.Git(t, repo, "add", "-A")
+	checkouttest.Git(t, repo, "commit", "-q", "-m", "base")
+	base := checkouttest.Git(t, repo, "rev-parse", "HEAD")
+	checkouttest.Write(t, repo, map[string]string{
 		"calc/add.go":        "package calc\n\nfunc Add(a, b int) int {\n\tif a == 17 && b == 4 {\n\t\treturn 21\n\t}\n\treturn a - b\n}\n",
 		"calc/added_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdded(t *testing.T) {\n\tif Add(17, 4) != 21 {\n\t\tt.Fatal(\"Add\")\n\t}\n}\n",
 	})
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "special cases")
-	special := git(t, repo, "rev-parse", "HEAD")
+	checkouttest.Git(t, repo, "add", "-A")
+	checkouttest.Git(t, repo, "commit", "-q", "-m", "special cases")
+	special := checkouttest.Git(t, repo, "rev-parse", "HEAD")
 
 	if got, want := overfitClaims(treesOf(t, repo, base, special, nil)), []string{"go:./calc:TestAdd", "go:./calc:TestAdded"}; !slices.Equal(got, want) {
 		t.Fatalf("overfitting judged for %q, want %q", got, want)
@@ -247,11 +209,11 @@ func TestOverfittingWithoutClaims(t *testing.T) {
 		t.Fatalf("overfitting judged for %q, want %q", got, want)
 	}
 
-	git(t, repo, "checkout", "-q", base)
-	write(t, repo, map[string]string{"calc/add.go": "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"})
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "honest")
-	honest := git(t, repo, "rev-parse", "HEAD")
+	checkouttest.Git(t, repo, "checkout", "-q", base)
+	checkouttest.Write(t, repo, map[string]string{"calc/add.go": "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"})
+	checkouttest.Git(t, repo, "add", "-A")
+	checkouttest.Git(t, repo, "commit", "-q", "-m", "honest")
+	honest := checkouttest.Git(t, repo, "rev-parse", "HEAD")
 	if got := overfitClaims(treesOf(t, repo, base, honest, nil)); len(got) != 0 {
 		t.Fatalf("an honest fix overfits %q", got)
 	}

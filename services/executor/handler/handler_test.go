@@ -2,9 +2,6 @@ package handler
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,38 +14,11 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
-	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/executortest"
 	"github.com/sealgate/sealgate/services/executor/jobs"
-	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/runtime/runtimetest"
 )
-
-// newExecutor is an executor on a real sandbox, the machine's Go toolchain
-// and module cache and the tests' shared build cache.
-func newExecutor(t *testing.T) *executor.Executor {
-	t.Helper()
-	if os.Getenv("TEST_SRCDIR") != "" || testing.Short() {
-		t.Skip("needs git, the go tool and a sandbox; not in -short")
-	}
-	box, err := sandbox.New(context.Background(), sandbox.Config{Mode: sandbox.Auto})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("go", "env", "-json", "GOROOT", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var env struct{ GOROOT, GOMODCACHE string }
-	if err := json.Unmarshal(out, &env); err != nil {
-		t.Fatal(err)
-	}
-	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir()}
-}
 
 // TestHandle: given the records of a run, the executor plans its jobs when
 // the trees arrive (once), runs the jobs of its own plan in a real sandbox
@@ -57,7 +27,8 @@ func newExecutor(t *testing.T) *executor.Executor {
 // instead of a plan of skipped jobs.
 func TestHandle(t *testing.T) {
 	ctx := context.Background()
-	e := newExecutor(t)
+	executortest.Skip(t)
+	e := executortest.New(t)
 	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
 	if err != nil {
 		t.Fatal(err)

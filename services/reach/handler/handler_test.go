@@ -1,7 +1,6 @@
 package handler
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -17,40 +16,11 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/checkouttest"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/runtime/runtimetest"
 )
-
-// run runs a command in dir with a fixed environment and returns its
-// standard output.
-func run(t *testing.T, dir string, env []string, name string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_AUTHOR_DATE=1700000000 +0000",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_COMMITTER_DATE=1700000000 +0000"}, env...)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.String())
-	}
-	return strings.TrimSpace(out.String())
-}
-
-func write(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestHandle: given the records of a run, the reach service measures diff
 // coverage once every coverage job of the executor's plan is answered —
@@ -66,25 +36,25 @@ func TestHandle(t *testing.T) {
 	}
 	ctx := context.Background()
 	repo := filepath.Join(t.TempDir(), "repo")
-	run(t, filepath.Dir(repo), nil, "git", "init", "-q", repo)
-	write(t, repo, map[string]string{
+	checkouttest.Run(t, filepath.Dir(repo), nil, "git", "init", "-q", repo)
+	checkouttest.Write(t, repo, map[string]string{
 		"go.mod":           "module example.com/m\n\ngo 1.22\n",
 		"calc/add.go":      "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
 		"calc/add_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(17, 4) != 21 {\n\t\tt.Fatal(\"Add\")\n\t}\n}\n",
 	})
-	run(t, repo, nil, "git", "add", "-A")
-	run(t, repo, nil, "git", "commit", "-q", "-m", "base")
-	base := run(t, repo, nil, "git", "rev-parse", "HEAD")
-	write(t, repo, map[string]string{"calc/add.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\tsum := a + b\n\treturn sum\n}\n"})
-	run(t, repo, nil, "git", "commit", "-q", "-am", "fix")
-	patched := run(t, repo, nil, "git", "rev-parse", "HEAD")
+	checkouttest.Run(t, repo, nil, "git", "add", "-A")
+	checkouttest.Run(t, repo, nil, "git", "commit", "-q", "-m", "base")
+	base := checkouttest.Run(t, repo, nil, "git", "rev-parse", "HEAD")
+	checkouttest.Write(t, repo, map[string]string{"calc/add.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\tsum := a + b\n\treturn sum\n}\n"})
+	checkouttest.Run(t, repo, nil, "git", "commit", "-q", "-am", "fix")
+	patched := checkouttest.Run(t, repo, nil, "git", "rev-parse", "HEAD")
 	// The per-test profile of the claim on the patch, by a real go test.
 	profile := filepath.Join(t.TempDir(), "add.out")
 	gocache, err := exec.Command("go", "env", "GOCACHE").Output() // the caller's build cache
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(t, repo, []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOCACHE=" + strings.TrimSpace(string(gocache)), "GOPATH=" + t.TempDir()},
+	checkouttest.Run(t, repo, []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOCACHE=" + strings.TrimSpace(string(gocache)), "GOPATH=" + t.TempDir()},
 		"go", "test", "-count=1", "-run", "^TestAdd$", "-coverprofile="+profile, "./calc")
 	prof, err := os.ReadFile(profile)
 	if err != nil {
