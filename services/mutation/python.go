@@ -130,11 +130,11 @@ func (l *pyLang) pythonSites(ctx context.Context) (map[string]pySite, []*pb.Muta
 	for _, p := range files {
 		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		if err != nil {
-			return nil, nil, fmt.Errorf("read %s: %v", p, err)
+			return nil, nil, fmt.Errorf("read %s: %w", p, err)
 		}
 		found, err := pymutant.Find(ctx, python, src, changed[p])
 		if err != nil {
-			return nil, nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
+			return nil, nil, fmt.Errorf("find mutation sites in %s: %w", p, err)
 		}
 		for _, f := range found {
 			runs, ran, err := runners.Of(p, f.StatementLine)
@@ -142,7 +142,7 @@ func (l *pyLang) pythonSites(ctx context.Context) (map[string]pySite, []*pb.Muta
 				runs, ran, err = runners.Of(p, f.Line)
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("the tests of %s: %v", p, err)
+				return nil, nil, fmt.Errorf("the tests of %s: %w", p, err)
 			}
 			if !ran {
 				continue
@@ -184,10 +184,10 @@ func (g *importGraph) importers(ctx context.Context, p string) ([]string, error)
 	if g.imports == nil {
 		var err error
 		if g.files, err = pythonFiles(g.root); err != nil {
-			return nil, fmt.Errorf("list the Python files of the tree: %v", err)
+			return nil, fmt.Errorf("list the Python files of the tree: %w", err)
 		}
 		if g.imports, err = pymutant.ReadImports(ctx, g.python, g.root, g.files); err != nil {
-			return nil, fmt.Errorf("read the imports of the tree: %v", err)
+			return nil, fmt.Errorf("read the imports of the tree: %w", err)
 		}
 	}
 	sel := []string{}
@@ -226,7 +226,7 @@ func (l *pyLang) pythonReport(ctx context.Context) (*pycov.Report, error) {
 		}
 		rep, err := pycov.Parse(bytes.NewReader(b), pycov.Limits{})
 		if err != nil {
-			return nil, fmt.Errorf("the coverage.py report: %v", err)
+			return nil, fmt.Errorf("the coverage.py report: %w", err)
 		}
 		return rep, nil
 	}

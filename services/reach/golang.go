@@ -213,7 +213,7 @@ func profileName(ctx context.Context, co *checkout.Checkout, p string, mods map[
 					return "", err
 				}
 				if mp, err = jobs.ModulePath(b[gomod]); err != nil {
-					return "", fmt.Errorf("%s: %v", gomod, err)
+					return "", fmt.Errorf("%s: %w", gomod, err)
 				}
 				mods[d] = mp
 			}
