@@ -14,8 +14,6 @@ import (
 	"github.com/sealgate/sealgate/services/adjudication"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/runtime/runtimetest"
-	"github.com/sealgate/sealgate/services/signing/attest"
-	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 )
 
 // TestHandle: given the records of a run, the signing service seals each
@@ -28,19 +26,7 @@ func TestHandle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	priv, _, err := attest.GenerateKey(attest.Ed25519)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := attest.ParseSigner(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, err := embedded.Open(ctx, t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
+	signer, _, log := sealer(t)
 	art := &adjudication.Artefact{Schema: adjudication.ArtefactSchema, RunID: "run-1", Decision: adjudication.Inconclusive,
 		Reason: "INCONCLUSIVE: coverage", Reasons: []string{"INCONCLUSIVE: coverage"}, Criteria: json.RawMessage(`{"a":1}`),
 		CriteriaDigest: strings.Repeat("c", 64), Baseline: adjudication.TreeRef{Commit: strings.Repeat("1", 40)},
