@@ -59,7 +59,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 	if co.DiffSHA256 != sealed.Criteria.PatchDigest {
 		return runtime.Permanent(fmt.Errorf("checkout of run %s: the patch hashes to %s, the criteria seal %s", run.ID, co.DiffSHA256, sealed.Criteria.PatchDigest))
 	}
-	over, err := overfitting(ctx, co, sealed.Criteria.Claims)
+	over, err := co.OverfittingByClaim(ctx, sealed.Criteria.Claims)
 	if err != nil {
 		return err
 	}
@@ -73,8 +73,8 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 }
 
 // treesRecord is the trees.materialized body of a checkout, with the
-// overfitting findings over.
-func treesRecord(co *checkout.Checkout, over []*pb.Finding) *pb.TreesMaterialized {
+// overfitting findings of the claims.
+func treesRecord(co *checkout.Checkout, over []checkout.ClaimFinding) *pb.TreesMaterialized {
 	tm := &pb.TreesMaterialized{
 		BaselineTreeDigest: co.Baseline.Digest(),
 		PatchTreeDigest:    co.Patch.Digest(),
@@ -90,7 +90,9 @@ func treesRecord(co *checkout.Checkout, over []*pb.Finding) *pb.TreesMaterialize
 	for _, f := range co.Findings {
 		tm.Findings = append(tm.Findings, finding(f, ""))
 	}
-	tm.Findings = append(tm.Findings, over...)
+	for _, f := range over {
+		tm.Findings = append(tm.Findings, finding(f.Finding, f.Claim))
+	}
 	slices.SortStableFunc(tm.Findings, func(a, b *pb.Finding) int {
 		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), strings.Compare(a.Detail, b.Detail), strings.Compare(a.Claim, b.Claim))
 	})
@@ -121,42 +123,6 @@ func treesRecord(co *checkout.Checkout, over []*pb.Finding) *pb.TreesMaterialize
 // none).
 func finding(f inspect.Finding, claim string) *pb.Finding {
 	return &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD"), Claim: claim}
-}
-
-// overfitting judges each claim's test for special cases of its inputs
-// (checkout.Checkout.Overfitting), each finding naming its claim. Without
-// sealed claims it judges every test discovery may propose
-// (DiscoveryCandidates): the adjudicator keeps the findings of the claims
-// discovery finds, so that the rule applies to them as to sealed ones. A
-// claim that could not be judged is a finding of its own: not judged is
-// never "not overfitting".
-func overfitting(ctx context.Context, co *checkout.Checkout, claims []string) ([]*pb.Finding, error) {
-	notJudged := func(err error) []*pb.Finding {
-		return []*pb.Finding{finding(inspect.Finding{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}, "")}
-	}
-	if len(claims) == 0 {
-		var err error
-		if claims, err = co.DiscoveryCandidates(ctx); err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			return notJudged(err), nil
-		}
-	}
-	var out []*pb.Finding
-	for _, cl := range claims {
-		over, err := co.Overfitting(ctx, []string{cl})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			return notJudged(err), nil
-		}
-		for _, f := range over {
-			out = append(out, finding(f, cl))
-		}
-	}
-	return out, nil
 }
 
 // recordPath is a path as a record holds it: as it is, or quoted as a Go
