@@ -184,7 +184,7 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 		var a *executor.Answer
 		if s.Purpose == jobs.Coverage && !run.Criteria.Criteria.FullEvidence {
 			mu.Lock()
-			block := certainBlock(run.ID, append(slices.Clone(run.Records), emitted...))
+			block := adjudication.CertainBlock(run.ID, append(slices.Clone(run.Records), emitted...))
 			mu.Unlock()
 			if block != "" {
 				a = executor.Skipped(jobs.OutcomeNotRun, "not run: the verdict is already certain, "+block+" (--full-evidence measures anyway)")
@@ -258,21 +258,6 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// certainBlock returns the decisive reason when the run's records already
-// make the verdict BLOCK — a refuted claim, a regression, a failed seal
-// check: evidence that more evidence cannot undo — or "".
-func certainBlock(runID string, recs []*record.Decoded) string {
-	r := adjudication.Read(runID, recs)
-	if r.Sealed == nil {
-		return ""
-	}
-	v := adjudication.Decide(r.Policy(), r.Gather(nil))
-	if v.Decision != adjudication.Block {
-		return ""
-	}
-	return v.Reason
 }
 
 // followUp plans the jobs the run's results have made due.
