@@ -21,6 +21,8 @@ import (
 	_ "gocloud.dev/blob/memblob" // mem:// buckets for tests and one-shot runs
 	_ "gocloud.dev/blob/s3blob"  // s3:// buckets: AWS S3 and every S3-compatible store
 	"gocloud.dev/gcerrors"
+
+	"github.com/sealgate/sealgate/ledger/sentinel"
 )
 
 // keyPrefix namespaces blobs by hash function.
@@ -30,9 +32,7 @@ const keyPrefix = "sha256/"
 const MaxSize = 1 << 30
 
 // Error is a constant error of this package.
-type Error string
-
-func (e Error) Error() string { return string(e) }
+type Error = sentinel.Error
 
 // ErrNotFound is returned for a digest the store does not hold.
 const ErrNotFound Error = "blob: not found"

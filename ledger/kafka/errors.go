@@ -1,10 +1,10 @@
 package kafka
 
+import "github.com/sealgate/sealgate/ledger/sentinel"
+
 // Error is the type of this package's sentinel errors, which callers match
 // with errors.Is. Being a string type, its values can be constants.
-type Error string
-
-func (e Error) Error() string { return string(e) }
+type Error = sentinel.Error
 
 const (
 	// ErrPublisherClosed is returned by Publish after Close.

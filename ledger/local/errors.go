@@ -1,12 +1,14 @@
 package local
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sealgate/sealgate/ledger/sentinel"
+)
 
 // Error is the type of this package's sentinel errors. Sentinels are
 // constants, so no caller can reassign them; compare with errors.Is.
-type Error string
-
-func (e Error) Error() string { return string(e) }
+type Error = sentinel.Error
 
 // Sentinel errors. Returned errors wrap them with context.
 const (

@@ -800,3 +800,46 @@ func (c *Checkout) patchNames() func(string) bool {
 	}
 	return func(p string) bool { return names[p] }
 }
+
+// ClaimFinding is a finding about one claim's test (Claim "" for a finding
+// about the claims as a whole).
+type ClaimFinding struct {
+	inspect.Finding
+	Claim string
+}
+
+// OverfittingByClaim judges each claim's test for special cases of its
+// inputs (Overfitting), each finding naming its claim. Without claims it
+// judges every test discovery may propose (DiscoveryCandidates): the
+// adjudicator keeps the findings of the claims discovery finds, so that
+// the rule applies to them as to sealed ones. Claims that could not be
+// judged are a finding of their own — not judged is never "not
+// overfitting" — and an error only says ctx ended.
+func (c *Checkout) OverfittingByClaim(ctx context.Context, claims []string) ([]ClaimFinding, error) {
+	notJudged := func(err error) []ClaimFinding {
+		return []ClaimFinding{{Finding: inspect.Finding{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}}}
+	}
+	if len(claims) == 0 {
+		var err error
+		if claims, err = c.DiscoveryCandidates(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return notJudged(err), nil
+		}
+	}
+	var out []ClaimFinding
+	for _, cl := range claims {
+		over, err := c.Overfitting(ctx, []string{cl})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return notJudged(err), nil
+		}
+		for _, f := range over {
+			out = append(out, ClaimFinding{Finding: f, Claim: cl})
+		}
+	}
+	return out, nil
+}

@@ -1,21 +1,16 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
-)
 
-// waitDelay bounds how long Wait waits for git's pipes after git was killed
-// on cancel.
-const waitDelay = 5 * time.Second
+	"github.com/sealgate/sealgate/services/checkout/tree"
+)
 
 // commitEnv is the environment of `git commit-tree`: a fixed author,
 // committer and date, so that one diff on one baseline always gives the
@@ -42,82 +37,18 @@ func diffArgs() []string {
 	}
 }
 
-// git runs git with the same fixed, minimal environment as package tree: no
-// system or global configuration, no inherited GIT_* variables, no replace
-// objects, no lazy fetch, the C locale.
+// git runs git as package tree does (tree.Git): one runner, one fixed,
+// minimal environment, one shape of failure (*tree.GitError).
 type git struct {
-	bin string
+	tree.Git
 }
 
 func newGit() (*git, error) {
-	bin, err := exec.LookPath("git")
+	g, err := tree.FindGit()
 	if err != nil {
-		return nil, fmt.Errorf("checkout: git is needed: %w", err)
+		return nil, fmt.Errorf("checkout: %w", err)
 	}
-	return &git{bin: bin}, nil
-}
-
-func baseEnv() []string {
-	return []string{
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_NO_REPLACE_OBJECTS=1",
-		"GIT_NO_LAZY_FETCH=1",
-		"GIT_TERMINAL_PROMPT=0",
-		"LC_ALL=C",
-	}
-}
-
-// gitError is a git command that failed: its arguments, exit and the first
-// line of its standard error.
-type gitError struct {
-	args   []string
-	err    error
-	stderr string
-}
-
-func (e *gitError) Error() string {
-	msg := fmt.Sprintf("git %s: %v", strings.Join(e.args, " "), e.err)
-	if e.stderr != "" {
-		msg += ": " + e.stderr
-	}
-	return oneLine(msg)
-}
-
-func (e *gitError) Unwrap() error { return e.err }
-
-// run runs git in dir with env and returns its standard output.
-func (g *git) run(ctx context.Context, dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, g.bin, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdin = stdin
-	cmd.WaitDelay = waitDelay
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = errors.Join(ctxErr, err)
-		}
-		return nil, &gitError{args: args, err: err, stderr: firstLine(stderr.Bytes())}
-	}
-	return stdout.Bytes(), nil
-}
-
-// firstLine returns the first non-empty line of b, trimmed and capped.
-func firstLine(b []byte) string {
-	const maxLen = 200
-	for _, l := range strings.Split(string(b), "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
-		}
-		if len(l) > maxLen {
-			l = l[:maxLen] + "…"
-		}
-		return l
-	}
-	return ""
+	return &git{Git: g}, nil
 }
 
 // repoInfo is what Prepare needs to know of the user's repository.
@@ -141,8 +72,8 @@ func (g *git) inspectRepo(ctx context.Context, dir string) (repoInfo, error) {
 		}
 		return repoInfo{}, usage(ReasonRepository, err, fmt.Sprintf("repository %q", dir), "give the path of a git work tree or bare repository")
 	}
-	env := append(baseEnv(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(abs))
-	out, err := g.run(ctx, abs, env, nil, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-object-format")
+	env := append(tree.BaseEnv(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(abs))
+	out, err := g.Run(ctx, abs, env, nil, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-object-format")
 	if err != nil {
 		if ctx.Err() != nil {
 			return repoInfo{}, err
@@ -154,16 +85,6 @@ func (g *git) inspectRepo(ctx context.Context, dir string) (repoInfo, error) {
 		return repoInfo{}, fmt.Errorf("checkout: git rev-parse printed %q, not a directory and an object format", out)
 	}
 	return repoInfo{dir: abs, objectsDir: filepath.Join(lines[0], "objects"), format: lines[1]}, nil
-}
-
-// quoteAlternate writes one entry of GIT_ALTERNATE_OBJECT_DIRECTORIES: git
-// splits the list at colons and C-unquotes an entry that starts with a
-// double quote, so such entries are quoted.
-func quoteAlternate(dir string) string {
-	if !strings.Contains(dir, ":") && !strings.HasPrefix(dir, `"`) {
-		return dir
-	}
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(dir) + `"`
 }
 
 // scratchRepo is a private bare repository inside the caller's scratch
@@ -190,17 +111,17 @@ func (g *git) newScratchRepo(ctx context.Context, scratch string, repo repoInfo)
 		return nil, fmt.Errorf("checkout: scratch directory: %w", err)
 	}
 	gitDir := filepath.Join(dir, "git")
-	env := append(baseEnv(), "GIT_CEILING_DIRECTORIES="+dir)
-	if _, err := g.run(ctx, dir, env, nil, "init", "-q", "--bare", "--template=", "--object-format="+repo.format, gitDir); err != nil {
+	env := append(tree.BaseEnv(), "GIT_CEILING_DIRECTORIES="+dir)
+	if _, err := g.Run(ctx, dir, env, nil, "init", "-q", "--bare", "--template=", "--object-format="+repo.format, gitDir); err != nil {
 		return nil, fmt.Errorf("checkout: private repository: %w", err)
 	}
 	return &scratchRepo{
 		g:      g,
 		dir:    dir,
 		gitDir: gitDir,
-		env: append(baseEnv(),
+		env: append(tree.BaseEnv(),
 			"GIT_DIR="+gitDir,
-			"GIT_ALTERNATE_OBJECT_DIRECTORIES="+quoteAlternate(repo.objectsDir),
+			"GIT_ALTERNATE_OBJECT_DIRECTORIES="+tree.QuoteAlternate(repo.objectsDir),
 		),
 	}, nil
 }
@@ -209,7 +130,7 @@ func (g *git) newScratchRepo(ctx context.Context, scratch string, repo repoInfo)
 func (s *scratchRepo) objectsDir() string { return filepath.Join(s.gitDir, "objects") }
 
 func (s *scratchRepo) run(ctx context.Context, env []string, stdin io.Reader, args ...string) ([]byte, error) {
-	return s.g.run(ctx, s.gitDir, append(append([]string(nil), s.env...), env...), stdin, args...)
+	return s.g.Run(ctx, s.gitDir, append(append([]string(nil), s.env...), env...), stdin, args...)
 }
 
 // diff returns the unified diff from commit base to commit patch.

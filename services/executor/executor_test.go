@@ -2,9 +2,7 @@ package executor_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +11,8 @@ import (
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/executortest"
 	"github.com/sealgate/sealgate/services/executor/jobs"
-	"github.com/sealgate/sealgate/services/executor/sandbox"
 )
 
 // workspace checks out the demo's baseline and a patch commit that adds
@@ -69,23 +67,7 @@ func openWorkspace(t *testing.T, files map[string]string, keepHarness bool) (*ex
 func openOn(t *testing.T, co *checkout.Checkout) (*executor.Executor, *executor.Workspace) {
 	t.Helper()
 	ctx := context.Background()
-	box, err := sandbox.New(ctx, sandbox.Config{Mode: sandbox.Auto})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("go", "env", "-json", "GOROOT", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var env struct{ GOROOT, GOMODCACHE string }
-	if err := json.Unmarshal(out, &env); err != nil {
-		t.Fatal(err)
-	}
-	cache := filepath.Join(os.TempDir(), "sealgate-test-gocache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	e := &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir()}
+	e := executortest.New(t)
 	w, err := e.Open(ctx, "run-test", co)
 	if err != nil {
 		t.Fatal(err)

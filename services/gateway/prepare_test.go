@@ -17,7 +17,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/record"
-	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
+	"github.com/sealgate/sealgate/services/checkout"
 )
 
 // repo is a git repository for the pre-flight tests.
@@ -177,8 +177,8 @@ func TestBareClaimsResolveWithTrustedTests(t *testing.T) {
 	}
 	// Every service rebuilds the same trees from the ledger: the test
 	// patch comes from the blob store by the sealed digest.
-	run := []*record.Decoded{sub.Request, sub.Seal}
-	co, done, err := cohandler.Rebuild(context.Background(), blobs, t.TempDir(), run, sub.Sealed)
+	patchBlob := sub.Request.Record.GetRunRequested().GetPatchBlob()
+	co, done, err := checkout.Rebuilder{Blobs: blobs, Scratch: t.TempDir()}.Rebuild(context.Background(), sub.Sealed, patchBlob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,11 +194,11 @@ func TestBareClaimsResolveWithTrustedTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := cohandler.Rebuild(context.Background(), blobs, t.TempDir(), run, fs); err == nil || !strings.Contains(err.Error(), "trusted tests re-derive") {
+	if _, _, err := (checkout.Rebuilder{Blobs: blobs, Scratch: t.TempDir()}).Rebuild(context.Background(), fs, patchBlob); err == nil || !strings.Contains(err.Error(), "trusted tests re-derive") {
 		t.Fatalf("forged trusted paths: %v", err)
 	}
 	// Without the blob the trees cannot be rebuilt.
-	if _, _, err := cohandler.Rebuild(context.Background(), openBlobs(t), t.TempDir(), run, sub.Sealed); err == nil {
+	if _, _, err := (checkout.Rebuilder{Blobs: openBlobs(t), Scratch: t.TempDir()}).Rebuild(context.Background(), sub.Sealed, patchBlob); err == nil {
 		t.Fatal("rebuilt without the trusted test patch")
 	}
 }

@@ -155,9 +155,9 @@ type observer struct {
 
 func newObserver() *observer { return &observer{ping: make(chan struct{}, 1024)} }
 
-func (o *observer) Handle(_ context.Context, rec *record.Decoded, run []*record.Decoded, _ runtime.Emit) error {
+func (o *observer) Handle(_ context.Context, rec *record.Decoded, run runtime.Run, _ runtime.Emit) error {
 	o.mu.Lock()
-	o.calls = append(o.calls, handling{rec: rec, run: slices.Clone(run)})
+	o.calls = append(o.calls, handling{rec: rec, run: slices.Clone(run.Records)})
 	o.mu.Unlock()
 	o.ping <- struct{}{}
 	return nil

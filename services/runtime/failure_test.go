@@ -26,7 +26,7 @@ type faulty struct {
 	after map[string]int // handlings of records after the seal, per run
 }
 
-func (h *faulty) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+func (h *faulty) Handle(ctx context.Context, rec *record.Decoded, _ runtime.Run, emit runtime.Emit) error {
 	id := rec.Record.GetRunId()
 	if id == "run-early" && rec.Kind == pb.Kind_KIND_RUN_REQUESTED {
 		return runtime.Permanent(errors.New("the request names no repository this service can read"))

@@ -50,10 +50,10 @@ type recorder struct {
 	want  int
 }
 
-func (h *recorder) Handle(_ context.Context, _ *record.Decoded, run []*record.Decoded, _ runtime.Emit) error {
+func (h *recorder) Handle(_ context.Context, _ *record.Decoded, run runtime.Run, _ runtime.Emit) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.calls = append(h.calls, len(run))
+	h.calls = append(h.calls, len(run.Records))
 	if len(h.calls) == h.want {
 		close(h.done)
 	}

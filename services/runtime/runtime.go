@@ -38,15 +38,16 @@ type Emit func(ctx context.Context, recs ...*pb.Record) ([]*record.Decoded, erro
 // Handler is a service's binding to the ledger.
 type Handler interface {
 	// Handle is called once per admitted record, in ledger order. run holds
-	// the records of rec's run seen so far, rec last. An error stops the
-	// service: it is for failures of the service itself, never for bad
-	// evidence, which a handler answers with records.
-	Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit Emit) error
+	// the records of rec's run seen so far, rec last, and the run's parsed
+	// seal once it is sealed. An error is a failure of this record's work
+	// (Permanent when trying again cannot mend it), never bad evidence,
+	// which a handler answers with records.
+	Handle(ctx context.Context, rec *record.Decoded, run Run, emit Emit) error
 }
 
 // Ticker is a Handler that also acts on the clock (deadlines).
 type Ticker interface {
-	Tick(ctx context.Context, now time.Time, runs map[string][]*record.Decoded, emit Emit) error
+	Tick(ctx context.Context, now time.Time, runs map[string]Run, emit Emit) error
 }
 
 // Appender appends signed records to the ledger: the ledger's Appender in
@@ -136,6 +137,7 @@ type Service struct {
 	refusals *Refusals
 	tracer   trace.Tracer
 	metrics  *telemetry.Instruments
+	seals    seals
 }
 
 // Run serves until ctx ends. Nothing about one run stops it: a record whose
@@ -289,7 +291,7 @@ func (s *Service) tick(ctx context.Context, ticker Ticker) {
 	}
 	s.mu.Unlock()
 	h := middleware.Recoverer(func(*message.Message) ([]*message.Message, error) {
-		return nil, ticker.Tick(ctx, s.Now(), snapshot, s.emit)
+		return nil, ticker.Tick(ctx, s.Now(), s.seals.runs(snapshot), s.emit)
 	})
 	if _, err := h(nil); err != nil && ctx.Err() == nil {
 		s.log.Warn("tick failed; the next one tries again", "err", oneLine(err))
@@ -479,7 +481,7 @@ func (s *Service) process(ctx context.Context, uuid string, rec *record.Decoded,
 	if err := s.failpoint(rec, run); err != nil {
 		return false, err
 	}
-	return false, s.Handler.Handle(ctx, rec, run, s.emit)
+	return false, s.handleRun(ctx, id, rec, run, s.emit)
 }
 
 // fail records that the service could not do its part of rec's run.
@@ -739,7 +741,7 @@ type RefusedError struct{ Err error }
 func (e *RefusedError) Error() string { return e.Err.Error() }
 func (e *RefusedError) Unwrap() error { return e.Err }
 
-// SealOf returns the run's criteria.sealed record body, or nil.
+// SealOf returns the run's criteria.sealed record, or nil.
 func SealOf(run []*record.Decoded) *record.Decoded {
 	for _, r := range run {
 		if r.Kind == pb.Kind_KIND_CRITERIA_SEALED {

@@ -30,14 +30,14 @@ type checkoutLike struct {
 	done    chan struct{}
 }
 
-func (h *checkoutLike) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+func (h *checkoutLike) Handle(ctx context.Context, rec *record.Decoded, run runtime.Run, emit runtime.Emit) error {
 	h.mu.Lock()
 	h.seen = append(h.seen, rec.Kind)
 	h.mu.Unlock()
 	switch rec.Kind {
 	case pb.Kind_KIND_CRITERIA_SEALED:
-		if runtime.SealOf(run) != rec {
-			return errors.New("SealOf does not find the seal")
+		if run.Seal != rec || run.Criteria == nil || run.Criteria.Digest != rec.Record.CriteriaDigest {
+			return errors.New("the run is not handed its parsed seal")
 		}
 		body := &pb.TreesMaterialized{BaselineTreeDigest: "b", PatchTreeDigest: "p"}
 		_, err := emit(ctx, &pb.Record{RunId: rec.Record.RunId, CriteriaDigest: rec.Record.CriteriaDigest,
@@ -54,7 +54,7 @@ func (h *checkoutLike) Handle(ctx context.Context, rec *record.Decoded, run []*r
 	return nil
 }
 
-func (h *checkoutLike) Tick(context.Context, time.Time, map[string][]*record.Decoded, runtime.Emit) error {
+func (h *checkoutLike) Tick(context.Context, time.Time, map[string]runtime.Run, runtime.Emit) error {
 	h.mu.Lock()
 	h.ticks++
 	h.mu.Unlock()
@@ -207,11 +207,11 @@ type worker struct {
 	works int
 }
 
-func (w *worker) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+func (w *worker) Handle(ctx context.Context, rec *record.Decoded, run runtime.Run, emit runtime.Emit) error {
 	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED {
 		return nil
 	}
-	for _, r := range run {
+	for _, r := range run.Records {
 		if r.Kind == pb.Kind_KIND_TREES_MATERIALIZED {
 			return nil
 		}

@@ -12,10 +12,8 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/sealgate/sealgate/ledger/blob"
-	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/local"
-	"github.com/sealgate/sealgate/ledger/record"
 	adjhandler "github.com/sealgate/sealgate/services/adjudication/handler"
 	"github.com/sealgate/sealgate/services/checkout"
 	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
@@ -76,10 +74,8 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 		return serviceSpec{name, groupCheckout, keyring.Checkout, &cohandler.Handler{Blobs: blobs, Scratch: scratch}}, nil
 	case "executor":
 		return serviceSpec{name, groupExecutor, keyring.Executor, &exhandler.Handler{
-			Exec: d.exec,
-			Checkout: func(ctx context.Context, run []*record.Decoded, sealed *criteria.Sealed) (*checkout.Checkout, func(), error) {
-				return cohandler.Rebuild(ctx, blobs, scratch, run, sealed)
-			},
+			Exec:     d.exec,
+			Checkout: checkout.Rebuilder{Blobs: blobs, Scratch: scratch}.Rebuild,
 			Progress: d.progress,
 			// Seal checks are dealt to two workers: the machine's cores
 			// are the common case, and a check waits on its own process.

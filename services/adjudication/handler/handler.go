@@ -2,11 +2,17 @@
 // run's evidence is complete — or its sealed deadline has passed — it
 // decides the run with the pure decision function and appends the verdict,
 // with the artefact stored in the blob store.
+//
+// Failures: evidence that is missing or bad is the verdict's business
+// (INCONCLUSIVE naming it). A failure of the work itself — the artefact
+// cannot be stored — is returned as an error: the runtime tries again.
 package handler
 
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/sealgate/sealgate/ledger/blob"
@@ -26,11 +32,11 @@ type Handler struct {
 }
 
 // Handle decides a run as soon as nothing is pending.
-func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
-	if rec.Kind == pb.Kind_KIND_VERDICT_REACHED || h.decided[rec.Record.GetRunId()] || decided(run) || runtime.SealOf(run) == nil {
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.Run, emit runtime.Emit) error {
+	if rec.Kind == pb.Kind_KIND_VERDICT_REACHED || h.decided[run.ID] || run.Has(pb.Kind_KIND_VERDICT_REACHED) || !run.Sealed() {
 		return nil
 	}
-	r := adjudication.Read(rec.Record.GetRunId(), run)
+	r := adjudication.Read(run.ID, run.Records)
 	if r.Sealed == nil {
 		return nil
 	}
@@ -47,12 +53,13 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 }
 
 // Tick decides the runs whose deadline has passed with what is there.
-func (h *Handler) Tick(ctx context.Context, now time.Time, runs map[string][]*record.Decoded, emit runtime.Emit) error {
-	for id, run := range runs {
-		if h.decided[id] || decided(run) || runtime.SealOf(run) == nil {
+func (h *Handler) Tick(ctx context.Context, now time.Time, runs map[string]runtime.Run, emit runtime.Emit) error {
+	for _, id := range slices.Sorted(maps.Keys(runs)) {
+		run := runs[id]
+		if h.decided[id] || run.Has(pb.Kind_KIND_VERDICT_REACHED) || !run.Sealed() {
 			continue
 		}
-		r := adjudication.Read(id, run)
+		r := adjudication.Read(id, run.Records)
 		if r.Sealed == nil || now.Before(r.Deadline()) {
 			continue
 		}
@@ -94,13 +101,4 @@ func (h *Handler) decide(ctx context.Context, r *adjudication.Run, missing []str
 		Body: &pb.Record_VerdictReached{VerdictReached: adjudication.VerdictRecord(v, r.Evidence, key)},
 	})
 	return err
-}
-
-func decided(run []*record.Decoded) bool {
-	for _, r := range run {
-		if r.Kind == pb.Kind_KIND_VERDICT_REACHED {
-			return true
-		}
-	}
-	return false
 }

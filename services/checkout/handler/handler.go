@@ -1,14 +1,20 @@
 // Package handler binds the checkout service to the ledger: when a run is
 // sealed it materializes the baseline and the patch from git and records
 // their tree digests, the change set, harness drift and the oracle plan.
+//
+// Failures: what the checkout finds in the patch — content it cannot
+// write, a moved submodule, overfitting, a claim it cannot judge — is
+// evidence, recorded in the trees record. A failure of the work itself —
+// git cannot materialize a commit, the blob store does not give the patch
+// back, the patch hashes to another digest than the sealed one — is
+// returned as an error, marked runtime.Permanent (trying again cannot
+// mend it), and the runtime records the run's failure.
 package handler
 
 import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +22,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/sealgate/sealgate/ledger/blob"
-	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
@@ -32,29 +37,44 @@ type Handler struct {
 }
 
 // Handle materializes a run's trees once it is sealed.
-func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
-	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED || has(run, pb.Kind_KIND_TREES_MATERIALIZED) {
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.Run, emit runtime.Emit) error {
+	if rec.Kind != pb.Kind_KIND_CRITERIA_SEALED || !run.Sealed() || run.Has(pb.Kind_KIND_TREES_MATERIALIZED) {
 		// A seal delivered again (after a restart) whose trees are already
 		// on the ledger needs nothing more.
 		return nil
 	}
-	sealed, err := criteria.Parse(rec.Record.GetCriteriaSealed().CanonicalCriteria)
+	sealed := run.Criteria
+	var patchBlob string
+	if req := run.Request(); req != nil {
+		patchBlob = req.PatchBlob
+	}
+	co, done, err := checkout.Rebuilder{Blobs: h.Blobs, Scratch: h.Scratch}.Rebuild(ctx, sealed, patchBlob)
 	if err != nil {
-		return nil
+		// Without trees there is nothing to run. A usage error was refused
+		// before sealing: this is the work failing (git, the blob store),
+		// which trying again does not mend.
+		return runtime.PermanentUnlessDone(ctx, fmt.Errorf("checkout of run %s: %w", run.ID, err))
 	}
-	co, done, err := Rebuild(ctx, h.Blobs, h.Scratch, run, sealed)
-	if err == nil {
-		defer done()
-	}
-	if err != nil {
-		// Without trees there is nothing to run: the run's deadline turns
-		// the silence into INCONCLUSIVE naming the missing trees. A usage
-		// error was refused before sealing; this is infrastructure.
-		return fmt.Errorf("checkout of run %s: %w", sealed.Criteria.RunID, err)
-	}
+	defer done()
 	if co.DiffSHA256 != sealed.Criteria.PatchDigest {
-		return fmt.Errorf("checkout of run %s: the patch hashes to %s, the criteria seal %s", sealed.Criteria.RunID, co.DiffSHA256, sealed.Criteria.PatchDigest)
+		return runtime.Permanent(fmt.Errorf("checkout of run %s: the patch hashes to %s, the criteria seal %s", run.ID, co.DiffSHA256, sealed.Criteria.PatchDigest))
 	}
+	over, err := co.OverfittingByClaim(ctx, sealed.Criteria.Claims)
+	if err != nil {
+		return err
+	}
+	tm := treesRecord(co, over)
+	tm.PatchBlob = patchBlob
+	_, err = emit(ctx, &pb.Record{
+		RunId: run.ID, CriteriaDigest: sealed.Digest, Parents: []string{rec.Digest},
+		Body: &pb.Record_TreesMaterialized{TreesMaterialized: tm},
+	})
+	return runtime.IgnoreRefused(err)
+}
+
+// treesRecord is the trees.materialized body of a checkout, with the
+// overfitting findings of the claims.
+func treesRecord(co *checkout.Checkout, over []checkout.ClaimFinding) *pb.TreesMaterialized {
 	tm := &pb.TreesMaterialized{
 		BaselineTreeDigest: co.Baseline.Digest(),
 		PatchTreeDigest:    co.Patch.Digest(),
@@ -70,11 +90,9 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	for _, f := range co.Findings {
 		tm.Findings = append(tm.Findings, finding(f, ""))
 	}
-	over, err := overfitting(ctx, co, sealed.Criteria.Claims)
-	if err != nil {
-		return err
+	for _, f := range over {
+		tm.Findings = append(tm.Findings, finding(f.Finding, f.Claim))
 	}
-	tm.Findings = append(tm.Findings, over...)
 	slices.SortStableFunc(tm.Findings, func(a, b *pb.Finding) int {
 		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), strings.Compare(a.Detail, b.Detail), strings.Compare(a.Claim, b.Claim))
 	})
@@ -98,120 +116,13 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record
 	for _, d := range co.Deferred {
 		tm.DeferredTests = append(tm.DeferredTests, fmt.Sprintf("%s:%s (%s)", d.Package, d.Test, d.File))
 	}
-	if req := requestOf(run); req != nil {
-		tm.PatchBlob = req.PatchBlob
-	}
-	_, err = emit(ctx, &pb.Record{
-		RunId: sealed.Criteria.RunID, CriteriaDigest: sealed.Digest, Parents: []string{rec.Digest},
-		Body: &pb.Record_TreesMaterialized{TreesMaterialized: tm},
-	})
-	if _, refused := err.(*runtime.RefusedError); refused {
-		return nil
-	}
-	return err
+	return tm
 }
 
 // finding is an analysis' finding as a record holds it, about claim ("" for
 // none).
 func finding(f inspect.Finding, claim string) *pb.Finding {
 	return &pb.Finding{Rule: f.Rule, Path: recordPath(f.File), Line: uint32(max(f.Line, 0)), Detail: strings.ToValidUTF8(f.What, "\uFFFD"), Claim: claim}
-}
-
-// overfitting judges each claim's test for special cases of its inputs
-// (checkout.Checkout.Overfitting), each finding naming its claim. Without
-// sealed claims it judges every test discovery may propose
-// (DiscoveryCandidates): the adjudicator keeps the findings of the claims
-// discovery finds, so that the rule applies to them as to sealed ones. A
-// claim that could not be judged is a finding of its own: not judged is
-// never "not overfitting".
-func overfitting(ctx context.Context, co *checkout.Checkout, claims []string) ([]*pb.Finding, error) {
-	notJudged := func(err error) []*pb.Finding {
-		return []*pb.Finding{finding(inspect.Finding{Rule: inspect.RuleOverfitting, File: ".", What: "the claims could not be judged for overfitting: " + err.Error()}, "")}
-	}
-	if len(claims) == 0 {
-		var err error
-		if claims, err = co.DiscoveryCandidates(ctx); err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			return notJudged(err), nil
-		}
-	}
-	var out []*pb.Finding
-	for _, cl := range claims {
-		over, err := co.Overfitting(ctx, []string{cl})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			return notJudged(err), nil
-		}
-		for _, f := range over {
-			out = append(out, finding(f, cl))
-		}
-	}
-	return out, nil
-}
-
-// Rebuild checks a run's trees out again from its sealed criteria and its
-// request (the patch as a commit, or as a diff in the blob store). done
-// removes the private objects the checkout reads from: call it once the
-// trees are no longer needed.
-func Rebuild(ctx context.Context, blobs *blob.Store, scratch string, run []*record.Decoded, sealed *criteria.Sealed) (co *checkout.Checkout, done func(), err error) {
-	c := sealed.Criteria
-	in := checkout.Input{Repo: c.Repository, Baseline: c.Baseline, PatchCommit: c.PatchCommit, TestSupport: c.TestSupport, Python: c.Python}
-	if in.PatchCommit == "" {
-		req := requestOf(run)
-		if req == nil || req.PatchBlob == "" {
-			return nil, nil, fmt.Errorf("the run request names no patch")
-		}
-		diff, err := blobs.Get(ctx, req.PatchBlob)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read the patch: %w", err)
-		}
-		in.PatchDiff = append([]byte{}, diff...) // an empty patch is a patch, never "none"
-	}
-	if tt := c.TrustedTests; tt != nil {
-		in.TestsCommit = tt.Commit
-		if tt.PatchDigest != "" {
-			tp, err := blobs.Get(ctx, tt.PatchDigest)
-			if err != nil {
-				return nil, nil, fmt.Errorf("read the trusted test patch: %w", err)
-			}
-			in.TestPatch = append([]byte{}, tp...)
-		}
-	}
-	if err := os.MkdirAll(scratch, 0o755); err != nil {
-		return nil, nil, err
-	}
-	dir, err := os.MkdirTemp(scratch, "checkout-")
-	if err != nil {
-		return nil, nil, err
-	}
-	done = func() { os.RemoveAll(dir) }
-	co, err = checkout.Prepare(ctx, in, filepath.Clean(dir))
-	if err != nil {
-		done()
-		return nil, nil, err
-	}
-	if err := sameTrusted(co, c.TrustedTests); err != nil {
-		done()
-		return nil, nil, err
-	}
-	return co, done, nil
-}
-
-// sameTrusted checks that the trusted tests laid over the trees are the
-// ones the criteria seal: the same paths, the same discarded edits.
-func sameTrusted(co *checkout.Checkout, tt *criteria.TrustedTests) error {
-	var paths, discarded []string
-	if tt != nil {
-		paths, discarded = tt.Paths, tt.Discarded
-	}
-	if !slices.Equal(co.Trusted, paths) || !slices.Equal(co.TrustedOverridden, discarded) {
-		return fmt.Errorf("the trusted tests re-derive as paths %q (discarded %q), the criteria seal %q (discarded %q)", co.Trusted, co.TrustedOverridden, paths, discarded)
-	}
-	return nil
 }
 
 // recordPath is a path as a record holds it: as it is, or quoted as a Go
@@ -222,15 +133,6 @@ func recordPath(p string) string {
 		return p
 	}
 	return strconv.Quote(p)
-}
-
-func requestOf(run []*record.Decoded) *pb.RunRequested {
-	for _, r := range run {
-		if q := r.Record.GetRunRequested(); q != nil {
-			return q
-		}
-	}
-	return nil
 }
 
 func changeKind(k checkout.Kind) pb.ChangeKind {
@@ -261,14 +163,4 @@ func fileClass(c checkout.Class) pb.FileClass {
 		return pb.FileClass_FILE_CLASS_BINARY
 	}
 	return pb.FileClass_FILE_CLASS_OTHER
-}
-
-// has reports whether run holds a record of kind.
-func has(run []*record.Decoded, kind pb.Kind) bool {
-	for _, r := range run {
-		if r.Kind == kind {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/sealgate/sealgate/ledger/sentinel"
 )
 
 // Reason is why List refused a tree entry. Reasons are constants with stable
@@ -76,9 +78,7 @@ func (e *RefusedError) Error() string {
 func (e *RefusedError) Unwrap() error { return e.Reason }
 
 // Error is a failure that is not about one path. Test with errors.Is.
-type Error string
-
-func (e Error) Error() string { return string(e) }
+type Error = sentinel.Error
 
 // Failures other than path refusals.
 const (
@@ -109,22 +109,23 @@ const (
 	ErrOptions Error = "unusable options"
 )
 
-// gitError carries git's exit and the first line of its stderr.
-type gitError struct {
-	args   []string
-	err    error
-	stderr string
+// GitError is a git command that failed: its arguments, its exit and the
+// first line of its standard error. It is an ErrGit.
+type GitError struct {
+	Args   []string
+	Err    error
+	Stderr string
 }
 
-func (e *gitError) Error() string {
-	msg := fmt.Sprintf("tree: git %s: %v", strings.Join(e.args, " "), e.err)
-	if e.stderr != "" {
-		msg += ": " + e.stderr
+func (e *GitError) Error() string {
+	msg := fmt.Sprintf("git %s: %v", strings.Join(e.Args, " "), e.Err)
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
 	}
-	return msg
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg)
 }
 
-func (e *gitError) Unwrap() []error { return []error{ErrGit, e.err} }
+func (e *GitError) Unwrap() []error { return []error{ErrGit, e.Err} }
 
 // firstLine returns the first non-empty line of b, trimmed and capped, for
 // error messages that must stay on one line.

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -29,11 +30,69 @@ const (
 	FormatSHA256 = "sha256"
 )
 
-// git runs git in one repository with a fixed, minimal environment: no system
-// or global configuration, no inherited GIT_* variables, no replace objects,
-// no lazy fetch, the C locale, and no repository discovery above repoDir.
+// Git runs git for the whole gate, in one way: a fixed, minimal
+// environment (BaseEnv and what the caller adds), the process killed on
+// cancel with a bounded wait for its pipes, and a failure reported as a
+// *GitError naming the command and the first line of its standard error.
+type Git struct {
+	Bin string
+	// Config are "-c name=value" arguments given before every command's
+	// own (and left out of error messages).
+	Config []string
+}
+
+// FindGit finds the git binary on PATH.
+func FindGit() (Git, error) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return Git{}, fmt.Errorf("git is needed: %w", err)
+	}
+	return Git{Bin: bin}, nil
+}
+
+// BaseEnv is the environment every git of the gate starts from: no system
+// or global configuration, no inherited GIT_* variables, no replace
+// objects, no lazy fetch, no prompt, the C locale.
+func BaseEnv() []string {
+	return []string{
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_NO_LAZY_FETCH=1",
+		"GIT_TERMINAL_PROMPT=0",
+		"LC_ALL=C",
+	}
+}
+
+// Command is git with args in dir, under env, not started.
+func (g Git) Command(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, g.Bin, append(slices.Clone(g.Config), args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.WaitDelay = waitDelay
+	return cmd
+}
+
+// Run runs git with args in dir, under env, reading stdin (nil: none), to
+// completion, and returns its standard output.
+func (g Git) Run(ctx context.Context, dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := g.Command(ctx, dir, env, args...)
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = errors.Join(ctxErr, err)
+		}
+		return nil, &GitError{Args: args, Err: err, Stderr: firstLine(stderr.Bytes())}
+	}
+	return stdout.Bytes(), nil
+}
+
+// git runs git in one repository with the base environment, no repository
+// discovery above repoDir, and paths printed unquoted.
 type git struct {
-	bin string
+	run Git
 	dir string
 	env []string
 }
@@ -46,34 +105,27 @@ func newGit(repoDir string, alternates []string) (*git, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tree: repository %q: %w", repoDir, err)
 	}
-	bin, err := exec.LookPath("git")
+	g, err := FindGit()
 	if err != nil {
 		return nil, fmt.Errorf("tree: %w", err)
 	}
-	env := []string{
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_NO_REPLACE_OBJECTS=1",
-		"GIT_NO_LAZY_FETCH=1",
-		"GIT_TERMINAL_PROMPT=0",
-		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(abs),
-		"LC_ALL=C",
-	}
+	g.Config = []string{"-c", "core.quotePath=false"}
+	env := append(BaseEnv(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(abs))
 	if len(alternates) > 0 {
 		quoted := make([]string, len(alternates))
 		for i, dir := range alternates {
-			quoted[i] = quoteAlternate(dir)
+			quoted[i] = QuoteAlternate(dir)
 		}
 		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(quoted, ":"))
 	}
-	return &git{bin: bin, dir: abs, env: env}, nil
+	return &git{run: g, dir: abs, env: env}, nil
 }
 
-// quoteAlternate writes one entry of GIT_ALTERNATE_OBJECT_DIRECTORIES: git
+// QuoteAlternate writes one entry of GIT_ALTERNATE_OBJECT_DIRECTORIES: git
 // splits the list at colons and C-unquotes an entry that starts with a
 // double quote, so such entries are quoted. The caller has refused control
 // characters.
-func quoteAlternate(dir string) string {
+func QuoteAlternate(dir string) string {
 	if !strings.ContainsAny(dir, ":") && !strings.HasPrefix(dir, `"`) {
 		return dir
 	}
@@ -82,27 +134,12 @@ func quoteAlternate(dir string) string {
 }
 
 func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {
-	full := append([]string{"-c", "core.quotePath=false"}, args...)
-	cmd := exec.CommandContext(ctx, g.bin, full...)
-	cmd.Dir = g.dir
-	cmd.Env = g.env
-	cmd.WaitDelay = waitDelay
-	return cmd
+	return g.run.Command(ctx, g.dir, g.env, args...)
 }
 
 // output runs git to completion and returns its stdout.
 func (g *git) output(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := g.command(ctx, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = errors.Join(ctxErr, err)
-		}
-		return nil, &gitError{args: args, err: err, stderr: firstLine(stderr.Bytes())}
-	}
-	return stdout.Bytes(), nil
+	return g.run.Run(ctx, g.dir, g.env, nil, args...)
 }
 
 // newHasher returns the object hash of a format.
@@ -181,7 +218,7 @@ func (c *catFile) close() error {
 		return nil // killed on purpose; the caller already has the cause
 	}
 	if waitErr != nil {
-		return &gitError{args: []string{"cat-file", "--batch"}, err: waitErr, stderr: firstLine(c.stderr.Bytes())}
+		return &GitError{Args: []string{"cat-file", "--batch"}, Err: waitErr, Stderr: firstLine(c.stderr.Bytes())}
 	}
 	if closeErr != nil {
 		return fmt.Errorf("tree: git cat-file: %w", closeErr)

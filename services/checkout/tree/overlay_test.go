@@ -41,7 +41,7 @@ func privateCommit(t *testing.T, r *testRepo, parent, base, name, content string
 	r.runIn(parent, nil, "init", "-q", "--bare", "--template=", priv)
 	env := append(append([]string(nil), r.env...),
 		"GIT_DIR="+priv,
-		"GIT_ALTERNATE_OBJECT_DIRECTORIES="+quoteAlternate(filepath.Join(r.dir, ".git", "objects")),
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES="+QuoteAlternate(filepath.Join(r.dir, ".git", "objects")),
 		"GIT_INDEX_FILE="+filepath.Join(parent, "index"),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
 	)
@@ -134,8 +134,8 @@ func TestQuoteAlternate(t *testing.T) {
 		`/a:b\c"d`:   `"/a:b\\c\"d"`,
 		`/plain\dir`: `/plain\dir`,
 	} {
-		if got := quoteAlternate(in); got != want {
-			t.Errorf("quoteAlternate(%q) = %q, want %q", in, got, want)
+		if got := QuoteAlternate(in); got != want {
+			t.Errorf("QuoteAlternate(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,107 +1,165 @@
 package handler
 
 import (
-	"fmt"
-	"os"
+	"context"
 	"path/filepath"
-	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/executortest"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/runtime/runtimetest"
 )
 
-func TestKillsNeeded(t *testing.T) {
-	for _, tt := range []struct {
-		floor, confidence float64
-		want              int
+// TestHandle: given the records of a run, the mutation service plans
+// mutants on the changed lines the coverage record says tests reach (once),
+// runs the jobs of its own plan in a real sandbox, and records the
+// strength once every job is answered; a run whose strength cannot be
+// measured gets a "not measured" strength, while trees that do not rebuild
+// fail the run for good.
+func TestHandle(t *testing.T) {
+	ctx := context.Background()
+	executortest.Skip(t)
+	e := executortest.New(t)
+	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix := repo.Patches[0]
+	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: repo.Base, PatchCommit: fix.Commit}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := blob.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const test = "example.com/calc/calc.TestMedian"
+	// covered is a run sealed with edit, its trees, the executor's coverage
+	// plan and the coverage record of source: every changed line of
+	// calc/median.go reached by TestMedian.
+	covered := func(edit func(*criteria.Criteria), source pb.MeasurementSource) runtime.Run {
+		c := &criteria.Criteria{RunID: "run-1", Repository: repo.Dir, Baseline: repo.Base, PatchCommit: fix.Commit, PatchDigest: co.DiffSHA256,
+			Claims: fix.Claims, CoverageFloor: 1, StrengthFloor: 0.5, StrengthConfidence: 0.8, MutationMax: 3,
+			DeadlineUnixMilli: time.Now().Add(time.Hour).UnixMilli()}
+		c.ApplyDefaults()
+		if edit != nil {
+			edit(c)
+		}
+		run := runtimetest.Sealed(t, c, nil)
+		trees := runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{run.Seal.Digest},
+			Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{BaselineTreeDigest: co.Baseline.Digest(), PatchTreeDigest: co.Patch.Digest()}}})
+		spec := &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./calc", ImportPath: "example.com/calc/calc"}
+		planned, err := jobs.Plan(run.Criteria, trees.Digest, criteria.BudgetTestRuns, []*jobs.Spec{spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := runtimetest.Sign(t, keyring.Executor, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{trees.Digest},
+			Body: &pb.Record_JobPlanned{JobPlanned: planned}})
+		reach := &pb.ReachEntry{Test: test}
+		for _, ch := range co.Changes {
+			if ch.Path == "calc/median.go" {
+				for _, l := range ch.ChangedLines {
+					reach.Lines = append(reach.Lines, &pb.LineRef{Path: ch.Path, Line: uint32(l)})
+				}
+			}
+		}
+		if len(reach.Lines) == 0 {
+			t.Fatalf("the honest fix changes no line of calc/median.go: %v", co.Changes)
+		}
+		cov := &pb.CoverageMeasured{Source: source, Reason: "as the test says", Reach: []*pb.ReachEntry{reach}}
+		return runtimetest.With(t, run, trees, plan, runtimetest.Sign(t, keyring.Reach, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest,
+			Body: &pb.Record_CoverageMeasured{CoverageMeasured: cov}}))
+	}
+	last := func(r runtime.Run) *record.Decoded { return r.Records[len(r.Records)-1] }
+	computed := covered(nil, pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED)
+
+	// Each step runs on what the one before emitted, with one handler, as
+	// the service does: coverage → plan → results → strength.
+	h := &Handler{Exec: e, Blobs: blobs, Scratch: t.TempDir()}
+	defer h.Close()
+	rec := runtimetest.NewRecorder(t, keyring.Mutation)
+	if err := h.Handle(ctx, last(computed), computed, rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Kinds(); !slices.Equal(got, []string{"job.planned"}) {
+		t.Fatalf("the coverage made %q, want one plan", got)
+	}
+	plan := rec.Emitted()[0]
+	mutants := plan.Record.GetJobPlanned().GetJobs()
+	if len(mutants) == 0 || len(mutants) > 3 {
+		t.Fatalf("%d mutants planned, want 1 to 3 (mutation_max 3)", len(mutants))
+	}
+	for _, j := range mutants {
+		s, err := jobs.ParseSpec(j.Spec)
+		if err != nil || s.Purpose != jobs.Mutant || s.Mutation == nil || s.Mutation.Path != "calc/median.go" || len(s.Targets) != 1 || !slices.Equal(s.Targets[0].Tests, []string{"TestMedian"}) {
+			t.Fatalf("mutant job %s: %+v (%v)", j.JobId, s, err)
+		}
+	}
+	planned := runtimetest.With(t, computed, plan)
+	rec.Reset()
+	if err := h.Handle(ctx, plan, planned, rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Kinds(); !slices.Equal(got, slices.Repeat([]string{"job.result"}, len(mutants))) {
+		t.Fatalf("the plan made %q, want a result per mutant", got)
+	}
+	answered := runtimetest.With(t, planned, rec.Emitted()...)
+	rec.Reset()
+	if err := h.Handle(ctx, last(answered), answered, rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Kinds(); !slices.Equal(got, []string{"strength.measured"}) {
+		t.Fatalf("the last result made %q, want the strength", got)
+	}
+	if m := rec.Emitted()[0].Record.GetStrengthMeasured(); m.Source != pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED || int(m.Killed+m.Survived+m.Stillborn) != len(mutants) || m.Confidence != 0.8 {
+		t.Fatalf("strength %v", m)
+	}
+
+	for _, tc := range []struct {
+		name      string
+		run       runtime.Run
+		want      []string // kinds emitted
+		reason    string   // of a strength not measured
+		permanent bool
 	}{
-		{0.75, 0.80, 5}, // the README: 5/5 passes, 4/4 does not
-		{0, 0.80, 0},
-		{1, 0.80, -1},
-		{0.5, 0.80, 2},
+		{name: "coverage delivered again once the mutants are planned: nothing", run: runtimetest.With(t, planned, last(computed))},
+		{name: "another service's plan is not the mutation service's to run",
+			run: runtimetest.With(t, computed, runtimetest.Sign(t, keyring.Executor, &pb.Record{RunId: "run-1", Body: &pb.Record_JobPlanned{JobPlanned: plan.Record.GetJobPlanned()}}))},
+		{name: "mutation switched off: not measured", run: covered(func(c *criteria.Criteria) { c.MutationMax = 0 }, pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED),
+			want: []string{"strength.measured"}, reason: "mutation switched off"},
+		{name: "no computed coverage: not measured", run: covered(nil, pb.MeasurementSource_MEASUREMENT_SOURCE_NONE),
+			want: []string{"strength.measured"}, reason: "no computed diff coverage"},
+		{name: "no strength floor sealed: nothing", run: covered(func(c *criteria.Criteria) { c.StrengthFloor = 0 }, pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED)},
+		{name: "trees that do not rebuild fail the run for good",
+			run: covered(func(c *criteria.Criteria) { c.Baseline = strings.Repeat("1", 40) }, pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED), permanent: true},
 	} {
-		if got := killsNeeded(tt.floor, tt.confidence); got != tt.want {
-			t.Errorf("killsNeeded(%v, %v) = %d, want %d", tt.floor, tt.confidence, got, tt.want)
-		}
-	}
-}
-
-// TestGoLines checks which lines the handler inspects: every changed line
-// of changed Go source, the covered ones, and the changed data files below
-// a package that embeds.
-func TestGoLines(t *testing.T) {
-	root := t.TempDir()
-	for name, src := range map[string]string{
-		"a/a.go":         "package a\n\n//go:embed data/x.txt\nvar x string\n",
-		"a/data/x.txt":   "1\n2\n",
-		"b/b.go":         "package b\n",
-		"b/notes.txt":    "n\n",
-		"a/data/sub.txt": "s\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	changes := []checkout.Change{
-		{Path: "a/a.go", Kind: checkout.Modified, Class: checkout.ClassSource, ChangedLines: []int{3, 4}},
-		{Path: "a/data/x.txt", Kind: checkout.Modified, Class: checkout.ClassOther, ChangedLines: []int{2}},
-		{Path: "b/notes.txt", Kind: checkout.Modified, Class: checkout.ClassOther, ChangedLines: []int{1}},
-		{Path: "b/b_test.go", Kind: checkout.Modified, Class: checkout.ClassTest, ChangedLines: []int{1}},
-		{Path: "c/gone.go", Kind: checkout.Deleted, Class: checkout.ClassSource},
-	}
-	reaching := map[string]map[int][]string{"b/b.go": {1: {"b.TestB"}}, "x.py": {1: {"t"}}}
-	got := goLines(root, changes, reaching)
-	want := map[string]map[string][]int{
-		"a": {"a.go": {3, 4}, "data/x.txt": {2}},
-		"b": {"b.go": {1}},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("goLines = %v, want %v", got, want)
-	}
-}
-
-// TestUnwitnessed: a changed data line counts as judged only when a mutant
-// of it was killed; survivors, stillborn or unjudged mutants, or none run
-// at all, leave it unwitnessed.
-func TestUnwitnessed(t *testing.T) {
-	lines := []lineRef{{"calc/allow.txt", 3}, {"calc/roles.go", 5}, {"calc/roles.go", 6}, {"calc/units.txt", 1}}
-	mutants := []*pb.Mutant{
-		{At: &pb.LineRef{Path: "calc/allow.txt", Line: 3}, Status: "survived"},
-		{At: &pb.LineRef{Path: "calc/roles.go", Line: 5}, Status: "survived"},
-		{At: &pb.LineRef{Path: "calc/roles.go", Line: 5}, Status: "killed"},
-		{At: &pb.LineRef{Path: "calc/roles.go", Line: 6}, Status: "unjudged"},
-		{At: &pb.LineRef{Path: "calc/median.go", Line: 9}, Status: "killed"},
-		{Status: "killed"},
-	}
-	var got []string
-	for _, l := range unwitnessed(lines, mutants, nil) {
-		got = append(got, fmt.Sprintf("%s:%d", l.Path, l.Line))
-	}
-	if want := []string{"calc/allow.txt:3", "calc/roles.go:6", "calc/units.txt:1"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("unwitnessed = %q, want %q", got, want)
-	}
-
-	// The //go:embed variable's lines are witnessed by a kill on a line
-	// of the file it embeds, and only by a kill.
-	lines = []lineRef{{"calc/units.go", 8}, {"calc/units.go", 9}, {"calc/units.txt", 2}, {"calc/words.go", 4}}
-	judges := map[lineRef][]lineRef{
-		{"calc/units.txt", 2}: {{"calc/units.go", 8}, {"calc/units.go", 9}},
-		{"calc/words.txt", 1}: {{"calc/words.go", 4}},
-	}
-	mutants = []*pb.Mutant{
-		{At: &pb.LineRef{Path: "calc/units.txt", Line: 2}, Status: "killed"},
-		{At: &pb.LineRef{Path: "calc/words.txt", Line: 1}, Status: "survived"},
-	}
-	got = nil
-	for _, l := range unwitnessed(lines, mutants, judges) {
-		got = append(got, fmt.Sprintf("%s:%d", l.Path, l.Line))
-	}
-	if want := []string{"calc/words.go:4"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("unwitnessed with an embed = %q, want %q", got, want)
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{Exec: e, Blobs: blobs, Scratch: t.TempDir()}
+			defer h.Close()
+			rec := runtimetest.NewRecorder(t, keyring.Mutation)
+			err := h.Handle(ctx, last(tc.run), tc.run, rec.Emit)
+			if tc.permanent != (err != nil) || tc.permanent != runtime.IsPermanent(err) {
+				t.Fatalf("err = %v, want a permanent failure: %v", err, tc.permanent)
+			}
+			if got := rec.Kinds(); !slices.Equal(got, tc.want) {
+				t.Fatalf("emitted %q, want %q", got, tc.want)
+			}
+			if tc.reason != "" {
+				if m := rec.Emitted()[0].Record.GetStrengthMeasured(); m.Source != pb.MeasurementSource_MEASUREMENT_SOURCE_NONE || !strings.Contains(m.Reason, tc.reason) {
+					t.Fatalf("strength %v, want not measured naming %q", m, tc.reason)
+				}
+			}
+		})
 	}
 }

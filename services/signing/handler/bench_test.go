@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/sealgate/sealgate/services/adjudication"
-	"github.com/sealgate/sealgate/services/signing/attest"
-	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 )
 
 // BenchmarkSeal measures sealing verdicts into the embedded log: build and
@@ -24,19 +22,7 @@ func BenchmarkSeal(b *testing.B) {
 	for _, inflight := range []int{1, 16, 256, 1024} {
 		b.Run(fmt.Sprintf("inflight=%d", inflight), func(b *testing.B) {
 			ctx := context.Background()
-			priv, _, err := attest.GenerateKey(attest.Ed25519)
-			if err != nil {
-				b.Fatal(err)
-			}
-			s, err := attest.ParseSigner(priv)
-			if err != nil {
-				b.Fatal(err)
-			}
-			l, err := embedded.Open(ctx, b.TempDir(), embedded.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer l.Close()
+			s, _, l := sealer(b)
 			ratio := 1.0
 			art := func(i int) *adjudication.Artefact {
 				return &adjudication.Artefact{

@@ -3,6 +3,12 @@
 // verdict envelope to the transparency log, stores the envelopes, the
 // attestation bundle and the sealed artefact, and appends verdict.sealed
 // with the log index, the inclusion proof and the checkpoint.
+//
+// Failures: signing has no evidence of its own to judge; every failure —
+// an artefact the blob store does not give back or that does not parse,
+// the transparency log refusing, a blob that cannot be stored — is a
+// failure of the work, returned as an error (runtime.Permanent for an
+// artefact that does not parse) for the runtime to retry or record.
 package handler
 
 import (
@@ -34,10 +40,10 @@ type Handler struct {
 }
 
 // Handle seals each verdict once.
-func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run []*record.Decoded, emit runtime.Emit) error {
+func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.Run, emit runtime.Emit) error {
 	v := rec.Record.GetVerdictReached()
-	id := rec.Record.GetRunId()
-	if v == nil || h.sealed[id] || isSealed(run) {
+	id := run.ID
+	if v == nil || h.sealed[id] || run.Has(pb.Kind_KIND_VERDICT_SEALED) {
 		return nil
 	}
 	art, artBytes, err := h.artefact(ctx, v.ArtefactBlob)
@@ -146,18 +152,9 @@ func (h *Handler) artefact(ctx context.Context, key string) (*adjudication.Artef
 	}
 	var a adjudication.Artefact
 	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, nil, fmt.Errorf("the verdict's artefact %.16s… does not parse: %w", key, err)
+		return nil, nil, runtime.Permanent(fmt.Errorf("the verdict's artefact %.16s… does not parse: %w", key, err))
 	}
 	return &a, b, nil
-}
-
-func isSealed(run []*record.Decoded) bool {
-	for _, r := range run {
-		if r.Kind == pb.Kind_KIND_VERDICT_SEALED {
-			return true
-		}
-	}
-	return false
 }
 
 func nonNil(s []string) []string {

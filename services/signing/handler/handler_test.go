@@ -34,19 +34,7 @@ func TestSealedArtefactKeepsTheVerdictsBytes(t *testing.T) {
 	if err := json.Unmarshal(artBytes, &read); err != nil {
 		t.Fatal(err)
 	}
-	priv, pub, err := attest.GenerateKey(attest.Ed25519)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := attest.ParseSigner(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := embedded.Open(ctx, t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	s, pub, l := sealer(t)
 	sealed, b, _, err := Seal(ctx, s, l, &read, artBytes, []string{strings.Repeat("e", 64)}, "test")
 	if err != nil {
 		t.Fatal(err)
@@ -82,4 +70,23 @@ func validate(t *testing.T, a *adjudication.Artefact) {
 		t.Fatal(err)
 	}
 	schematest.Validate(t, raw, "/properties/seal")
+}
+
+// sealer is a fresh signing key and an embedded transparency log.
+func sealer(t testing.TB) (*attest.Signer, []byte, *embedded.Log) {
+	t.Helper()
+	priv, pub, err := attest.GenerateKey(attest.Ed25519)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := attest.ParseSigner(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := embedded.Open(context.Background(), t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return s, pub, l
 }

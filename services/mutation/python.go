@@ -1,4 +1,4 @@
-package handler
+package mutation
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -35,10 +34,68 @@ type pySite struct {
 	outside bool
 }
 
-// pyKey identifies a site across Select, which returns copies.
-func pyKey(s mutant.Site) string {
-	return fmt.Sprintf("%s:%d:%d:%s:%s", s.File, s.Line, s.Col, s.Operator, s.Description)
+// pyLang plans Python mutants: sites found by pymutant on the changed
+// lines of the run's Python source, each edit made in memory when its job
+// runs, against the node ids that reach its statement (or, for a
+// statement run only outside the tests, the modules importing its file).
+type pyLang struct {
+	in   Input
+	root string // the oracle tree
+
+	found map[string]pySite // by siteKey
+	// equivalent are the mutants that compile to the original's code.
+	equivalent []*pb.Mutant
 }
+
+func (l *pyLang) owns(s mutant.Site) bool {
+	_, ok := l.found[siteKey(s)]
+	return ok
+}
+
+// sites finds the Python sites, each with the tests that ran its
+// statement (or, for a statement that ran only at import or in fixtures,
+// the test modules importing its file, or none: then it cannot be judged).
+func (l *pyLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
+	found, eq, err := l.pythonSites(ctx)
+	var report *reportError
+	switch {
+	case errors.As(err, &report):
+		return nil, "", report.err
+	case err != nil:
+		return nil, err.Error(), nil
+	}
+	l.found, l.equivalent = found, eq
+	if lines := unjudgeable(found); len(lines) > 0 {
+		return nil, fmt.Sprintf("the mutator cannot judge %s: they run only outside the tests (at import, in fixtures, conftest.py or hooks) and no test module imports their file", strings.Join(lines, ", ")), nil
+	}
+	var out []mutant.Site
+	for _, k := range slices.Sorted(maps.Keys(found)) {
+		out = append(out, found[k].site)
+	}
+	return out, "", nil
+}
+
+// prepare has nothing to write: a Python mutant's edit is made in memory
+// when its job runs.
+func (l *pyLang) prepare(context.Context, []mutant.Site) (string, error) { return "", nil }
+
+// spec is a Python mutant's job.
+func (l *pyLang) spec(s mutant.Site) (*jobs.Spec, bool) {
+	c := l.in.Criteria
+	ps := l.found[siteKey(s)]
+	return &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".",
+		Runner: jobs.RunnerPytest, Python: c.Python, TimeoutSec: c.Limits.ClaimTimeoutSec,
+		Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
+			Start: ps.start, End: ps.end, Replacement: ps.replacement},
+		Targets: []jobs.Target{{Tests: slices.Compact(slices.Clone(ps.tests))}}}, true
+}
+
+// reportError is a coverage.py report the blob store did not give back: a
+// failure of the work, not evidence.
+type reportError struct{ err error }
+
+func (e *reportError) Error() string { return e.err.Error() }
+func (e *reportError) Unwrap() error { return e.err }
 
 // pythonSites finds the mutation sites of the changed lines of the run's
 // Python source files in the oracle tree at root, with the tests that
@@ -52,7 +109,8 @@ func pyKey(s mutant.Site) string {
 // Sites whose mutant compiles to the original's code are returned apart,
 // as the mutants to report as equivalent: no test can kill them, so they
 // are never run and count on neither side of the ratio.
-func (h *Handler) pythonSites(ctx context.Context, run []*record.Decoded, co *checkout.Checkout, python, root string) (map[string]pySite, []*pb.Mutant, error) {
+func (l *pyLang) pythonSites(ctx context.Context) (map[string]pySite, []*pb.Mutant, error) {
+	co, python, root := l.in.Checkout, l.in.Criteria.Python, l.root
 	out := map[string]pySite{}
 	var equivalent []*pb.Mutant
 	changed := changedPython(co)
@@ -63,7 +121,7 @@ func (h *Handler) pythonSites(ctx context.Context, run []*record.Decoded, co *ch
 	if python == "" {
 		return nil, nil, fmt.Errorf("no Python interpreter was sealed for this run: the mutator cannot judge %s", strings.Join(files, ", "))
 	}
-	rep, err := h.pythonReport(ctx, run)
+	rep, err := l.pythonReport(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,11 +130,11 @@ func (h *Handler) pythonSites(ctx context.Context, run []*record.Decoded, co *ch
 	for _, p := range files {
 		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		if err != nil {
-			return nil, nil, fmt.Errorf("read %s: %v", p, err)
+			return nil, nil, fmt.Errorf("read %s: %w", p, err)
 		}
 		found, err := pymutant.Find(ctx, python, src, changed[p])
 		if err != nil {
-			return nil, nil, fmt.Errorf("find mutation sites in %s: %v", p, err)
+			return nil, nil, fmt.Errorf("find mutation sites in %s: %w", p, err)
 		}
 		for _, f := range found {
 			runs, ran, err := runners.Of(p, f.StatementLine)
@@ -84,7 +142,7 @@ func (h *Handler) pythonSites(ctx context.Context, run []*record.Decoded, co *ch
 				runs, ran, err = runners.Of(p, f.Line)
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("the tests of %s: %v", p, err)
+				return nil, nil, fmt.Errorf("the tests of %s: %w", p, err)
 			}
 			if !ran {
 				continue
@@ -102,7 +160,7 @@ func (h *Handler) pythonSites(ctx context.Context, run []*record.Decoded, co *ch
 				}
 				ps.outside = true
 			}
-			out[pyKey(ms)] = ps
+			out[siteKey(ms)] = ps
 		}
 	}
 	return out, equivalent, nil
@@ -126,10 +184,10 @@ func (g *importGraph) importers(ctx context.Context, p string) ([]string, error)
 	if g.imports == nil {
 		var err error
 		if g.files, err = pythonFiles(g.root); err != nil {
-			return nil, fmt.Errorf("list the Python files of the tree: %v", err)
+			return nil, fmt.Errorf("list the Python files of the tree: %w", err)
 		}
 		if g.imports, err = pymutant.ReadImports(ctx, g.python, g.root, g.files); err != nil {
-			return nil, fmt.Errorf("read the imports of the tree: %v", err)
+			return nil, fmt.Errorf("read the imports of the tree: %w", err)
 		}
 	}
 	sel := []string{}
@@ -148,8 +206,8 @@ func (g *importGraph) importers(ctx context.Context, p string) ([]string, error)
 
 // pythonReport reads the coverage.py report of the run's patch-side Python
 // coverage job (a baseline-side one measures lost coverage only).
-func (h *Handler) pythonReport(ctx context.Context, run []*record.Decoded) (*pycov.Report, error) {
-	for _, r := range run {
+func (l *pyLang) pythonReport(ctx context.Context) (*pycov.Report, error) {
+	for _, r := range l.in.Run {
 		res := r.Record.GetJobResult()
 		if res == nil || !strings.HasPrefix(res.JobId, jobs.Coverage+"/"+jobs.Patch+"/") {
 			continue
@@ -162,13 +220,13 @@ func (h *Handler) pythonReport(ctx context.Context, run []*record.Decoded) (*pyc
 		if !ok {
 			continue
 		}
-		b, err := h.Blobs.Get(ctx, digest)
+		b, err := l.in.Blobs.Get(ctx, digest)
 		if err != nil {
-			return nil, fmt.Errorf("the coverage.py report: %v", err)
+			return nil, &reportError{fmt.Errorf("the coverage.py report: %w", err)}
 		}
 		rep, err := pycov.Parse(bytes.NewReader(b), pycov.Limits{})
 		if err != nil {
-			return nil, fmt.Errorf("the coverage.py report: %v", err)
+			return nil, fmt.Errorf("the coverage.py report: %w", err)
 		}
 		return rep, nil
 	}
@@ -226,22 +284,4 @@ func changedPython(co *checkout.Checkout) map[string][]int {
 		}
 	}
 	return out
-}
-
-// TooFew is the sentence that says a change offers fewer distinct mutants
-// than the floor needs, or "" when it offers enough (or the floor is 0):
-// even with every one killed, the Wilson lower bound could not reach the
-// floor. It is the same sentence for Go and Python.
-func TooFew(offered int, floor, confidence float64) string {
-	if floor <= 0 {
-		return ""
-	}
-	need := killsNeeded(floor, confidence)
-	switch {
-	case need < 0:
-		return fmt.Sprintf("the change offers %d distinct %s; no number of mutants can meet the floor %.3f at %.0f%% confidence", offered, plural(offered, "mutant"), floor, 100*confidence)
-	case offered < need:
-		return fmt.Sprintf("the change offers %d distinct %s; the floor needs at least %d", offered, plural(offered, "mutant"), need)
-	}
-	return ""
 }

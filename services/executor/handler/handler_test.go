@@ -1,0 +1,134 @@
+package handler
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/executortest"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/runtime"
+	"github.com/sealgate/sealgate/services/runtime/runtimetest"
+)
+
+// TestHandle: given the records of a run, the executor plans its jobs when
+// the trees arrive (once), runs the jobs of its own plan in a real sandbox
+// and records each result, and leaves other services' plans alone; trees
+// it cannot rebuild, or rebuilds differently, fail the run for good
+// instead of a plan of skipped jobs.
+func TestHandle(t *testing.T) {
+	ctx := context.Background()
+	executortest.Skip(t)
+	e := executortest.New(t)
+	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix := repo.Patches[0]
+	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: repo.Base, PatchCommit: fix.Commit}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealedWith := func(edit func(*criteria.Criteria)) runtime.Run {
+		c := &criteria.Criteria{RunID: "run-1", Repository: repo.Dir, Baseline: repo.Base, PatchCommit: fix.Commit, PatchDigest: co.DiffSHA256,
+			Claims: fix.Claims, StrengthConfidence: 0.8, DeadlineUnixMilli: time.Now().Add(time.Hour).UnixMilli()}
+		c.ApplyDefaults()
+		if edit != nil {
+			edit(c)
+		}
+		return runtimetest.Sealed(t, c, nil)
+	}
+	treesOf := func(seal runtime.Run, baseline, patch string) runtime.Run {
+		return runtimetest.With(t, seal, runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: seal.ID, CriteriaDigest: seal.Criteria.Digest,
+			Parents: []string{seal.Seal.Digest}, Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{
+				BaselineTreeDigest: baseline, PatchTreeDigest: patch}}}))
+	}
+	sealed := sealedWith(nil)
+	trees := treesOf(sealed, co.Baseline.Digest(), co.Patch.Digest())
+	h := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, SealWorkers: 2}
+	defer h.Close()
+
+	// The plan the trees make, and the results of its jobs: later steps
+	// of the table run on what the earlier ones emitted.
+	planRec := runtimetest.NewRecorder(t, keyring.Executor)
+	if err := h.Handle(ctx, trees.Records[len(trees.Records)-1], trees, planRec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := planRec.Kinds(); !slices.Equal(got, []string{"job.planned"}) {
+		t.Fatalf("the trees made %q, want one plan", got)
+	}
+	plan := planRec.Emitted()[0]
+	var ids []string
+	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
+		ids = append(ids, j.JobId)
+		if j.Token.GetRunId() != "run-1" || j.Token.GetCriteriaDigest() != sealed.Criteria.Digest || j.Token.GetParentDigest() != trees.Records[len(trees.Records)-1].Digest {
+			t.Fatalf("job %s has the token %v", j.JobId, j.Token)
+		}
+	}
+	for _, want := range []string{"claim/baseline/" + fix.Claims[0], "claim/patch/" + fix.Claims[0]} {
+		if !slices.Contains(ids, want) {
+			t.Fatalf("the plan %q has no job %s", ids, want)
+		}
+	}
+	planned := runtimetest.With(t, trees, plan)
+	otherPlan := runtimetest.With(t, trees, runtimetest.Sign(t, keyring.Mutation, &pb.Record{RunId: "run-1", CriteriaDigest: sealed.Criteria.Digest,
+		Body: &pb.Record_JobPlanned{JobPlanned: plan.Record.GetJobPlanned()}}))
+
+	for _, tc := range []struct {
+		name      string
+		run       runtime.Run
+		want      []string // kinds emitted
+		permanent bool
+		check     func(t *testing.T, out []*record.Decoded)
+	}{
+		{name: "trees delivered again once the run is planned: nothing", run: runtimetest.With(t, planned, trees.Records[len(trees.Records)-1])},
+		{name: "the executor's plan: every job run, each result recorded", run: planned, want: slices.Repeat([]string{"job.result"}, len(ids)),
+			check: func(t *testing.T, out []*record.Decoded) {
+				outcome := map[string]string{}
+				for _, r := range out {
+					d, err := jobs.ParseDetail(r.Record.GetJobResult().Detail)
+					if err != nil {
+						t.Fatal(err)
+					}
+					outcome[r.Record.GetJobResult().JobId] = d.Outcome
+					if !slices.Equal(r.Record.Parents, []string{plan.Digest}) || r.Record.Token == "" {
+						t.Fatalf("result %s: parents %q, token %q", r.Record.GetJobResult().JobId, r.Record.Parents, r.Record.Token)
+					}
+				}
+				// The honest fix: the claim fails on the baseline and passes
+				// on the patch.
+				if b, p := outcome["claim/baseline/"+fix.Claims[0]], outcome["claim/patch/"+fix.Claims[0]]; b != jobs.OutcomeFail || p != jobs.OutcomePass {
+					t.Fatalf("the claim: %s on the baseline, %s on the patch (%v)", b, p, outcome)
+				}
+			}},
+		{name: "another service's plan is not the executor's to run", run: otherPlan},
+		{name: "trees rebuilt differently from the recorded ones fail the run for good", run: treesOf(sealed, co.Patch.Digest(), co.Baseline.Digest()), permanent: true},
+		{name: "trees that do not rebuild fail the run for good",
+			run: treesOf(sealedWith(func(c *criteria.Criteria) { c.Baseline = strings.Repeat("1", 40) }), "b", "p"), permanent: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, SealWorkers: 2}
+			defer h.Close()
+			rec := runtimetest.NewRecorder(t, keyring.Executor)
+			err := h.Handle(ctx, tc.run.Records[len(tc.run.Records)-1], tc.run, rec.Emit)
+			if tc.permanent != (err != nil) || tc.permanent != runtime.IsPermanent(err) {
+				t.Fatalf("err = %v, want a permanent failure: %v", err, tc.permanent)
+			}
+			if got := rec.Kinds(); !slices.Equal(got, tc.want) {
+				t.Fatalf("emitted %q, want %q", got, tc.want)
+			}
+			if tc.check != nil {
+				tc.check(t, rec.Emitted())
+			}
+		})
+	}
+}

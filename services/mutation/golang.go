@@ -1,0 +1,416 @@
+package mutation
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+)
+
+// goLang plans Go mutants: sites found by the mutant package in the
+// changed packages, written into them at once as mutant schemata behind a
+// per-run switch, each run against the tests of its package that reach
+// its line (every test of the package for a data line).
+type goLang struct {
+	in       Input
+	reaching map[string]map[int][]string
+
+	// Found by sites.
+	equivalent  []mutant.Site
+	skipped     []string
+	changedData []lineRef
+	judges      map[lineRef][]lineRef
+	where       map[string]located // siteKey of a Go site → its package
+	pkgs        map[string]mutant.Package
+
+	// Made by prepare.
+	sw mutant.Switch
+	// The coverage jobs' packages and the tests they ran, read by prepare.
+	targets map[string]testPkg
+	covered map[string][]string
+}
+
+// located is where a Go site's package is: its directory, the site's file
+// relative to it, and whether the site is on a data line.
+type located struct {
+	dir, file string
+	data      bool
+}
+
+func (g *goLang) owns(s mutant.Site) bool {
+	_, ok := g.where[siteKey(s)]
+	return ok
+}
+
+func (g *goLang) sites(context.Context) ([]mutant.Site, string, error) {
+	co, root := g.in.Checkout, g.in.Workspace.PristineDir(jobs.TreeOracle)
+	reaching := g.reaching
+	g.judges, g.where, g.pkgs = map[lineRef][]lineRef{}, map[string]located{}, map[string]mutant.Package{}
+	// Changed Go source the host build leaves out (build constraints, cgo)
+	// can carry no mutant that runs here: strength cannot be verified.
+	changedDirs := map[string][]string{}
+	for _, ch := range co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go") {
+			changedDirs[path.Dir(ch.Path)] = append(changedDirs[path.Dir(ch.Path)], path.Base(ch.Path))
+		}
+	}
+	var unjudged []string
+	for _, d := range slices.Sorted(maps.Keys(changedDirs)) {
+		pkg, err := readPackage(root, d)
+		if err != nil {
+			return nil, fmt.Sprintf("read %s: %v", d, err), nil
+		}
+		excluded, err := mutant.Excluded(pkg)
+		if err != nil {
+			return nil, fmt.Sprintf("read %s: %v", d, err), nil
+		}
+		for _, f := range changedDirs[d] {
+			if slices.Contains(excluded, f) {
+				unjudged = append(unjudged, path.Join(d, f))
+			}
+		}
+	}
+	if len(unjudged) > 0 {
+		return nil, fmt.Sprintf("the mutator cannot judge %s: the host build leaves them out (build constraints or cgo)", strings.Join(unjudged, ", ")), nil
+	}
+	// Every changed line of the changed Go packages is inspected: code
+	// sites count on the lines tests execute, data sites (package-level
+	// values, embedded files) on the data lines coverage cannot see.
+	byDir := goLines(root, co.Changes, reaching)
+	var sites []mutant.Site
+	var dataLines []string
+	for _, d := range slices.Sorted(maps.Keys(byDir)) {
+		pkg, err := readPackage(root, d)
+		if err != nil {
+			return nil, fmt.Sprintf("read %s: %v", d, err), nil
+		}
+		g.pkgs[d] = pkg
+		survey, err := mutant.Inspect(pkg, byDir[d])
+		if err != nil {
+			return nil, fmt.Sprintf("find mutation sites in %s: %v", d, err), nil
+		}
+		for at, ls := range survey.Judges {
+			i := strings.LastIndexByte(at, ':') // a path may hold colons; the line number follows the last
+			file, line := at[:max(i, 0)], at[i+1:]
+			n, err := strconv.Atoi(line)
+			if err != nil {
+				continue
+			}
+			for _, l := range ls {
+				ref := lineRef{path.Join(d, file), n}
+				g.judges[ref] = append(g.judges[ref], lineRef{path.Join(d, l.File), l.Line})
+			}
+		}
+		kind := map[string]mutant.LineKind{}
+		for _, l := range survey.Lines {
+			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
+			if l.Kind == mutant.LineData || l.Kind == mutant.LineTable {
+				// A row of a table in code is judged by code mutants
+				// and, like data, needs a kill of its own.
+				g.changedData = append(g.changedData, lineRef{path.Join(d, l.File), l.Line})
+			}
+			if l.Kind == mutant.LineUnjudgeable {
+				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
+			}
+		}
+		for _, sk := range survey.Skipped {
+			p := path.Join(d, sk.Site.File)
+			if kind[fmt.Sprintf("%s:%d", sk.Site.File, sk.Site.Line)] == mutant.LineData || len(reaching[p][sk.Site.Line]) > 0 {
+				g.skipped = append(g.skipped, fmt.Sprintf("%s:%d %s (%s)", p, sk.Site.Line, sk.Site.Description, sk.Reason))
+			}
+		}
+		for _, s := range survey.Sites {
+			data := kind[fmt.Sprintf("%s:%d", s.File, s.Line)] == mutant.LineData
+			rel := s.File
+			s.File = path.Join(d, s.File)
+			if _, dup := g.where[siteKey(s)]; dup || !data && len(reaching[s.File][s.Line]) == 0 {
+				continue // code no test executes, or a file two packages embed
+			}
+			if s.Equivalent != "" {
+				g.equivalent = append(g.equivalent, s)
+				continue
+			}
+			g.where[siteKey(s)] = located{dir: d, file: rel, data: data}
+			sites = append(sites, s)
+		}
+	}
+	// Changed data files non-test source reads by name (not embedded,
+	// which the survey judged above): their content is behaviour no
+	// mutant of the code reaches.
+	judgedData := map[string]bool{}
+	for d, lines := range byDir {
+		for f := range lines {
+			judgedData[path.Join(d, f)] = true
+		}
+	}
+	for _, f := range co.DataReferenced {
+		if !judgedData[f] && !strings.HasSuffix(f, ".go") {
+			dataLines = append(dataLines, f+" (a data file the code reads at run time: no mutant reaches it)")
+		}
+	}
+	if len(dataLines) > 0 {
+		return nil, fmt.Sprintf("the mutator cannot judge changed data: %s", strings.Join(dataLines, "; ")), nil
+	}
+	return sites, "", nil
+}
+
+// prepare writes the chosen Go sites into their packages as mutant
+// schemata behind the run's switch. The switch is fresh per run; a run
+// planned before a restart keeps the one its plan recorded, so the
+// rebuilt schemata match it.
+func (g *goLang) prepare(_ context.Context, chosen []mutant.Site) (string, error) {
+	var ids []int
+	for _, s := range chosen {
+		ids = append(ids, s.ID)
+	}
+	sw, ok := recordedSwitch(g.in.Run)
+	if !ok {
+		var err error
+		if sw, err = mutant.NewSwitch(ids); err != nil {
+			return fmt.Sprintf("make the mutant switch: %v", err), nil
+		}
+	}
+	g.sw = sw
+	g.targets, g.covered = testPackages(g.in.Run), coveredTests(g.in.Run)
+	overlay := map[string][]byte{}
+	for _, d := range slices.Sorted(maps.Keys(g.pkgs)) {
+		var mine []mutant.Site
+		for _, s := range chosen {
+			if at, ok := g.where[siteKey(s)]; ok && at.dir == d {
+				s.File = at.file
+				mine = append(mine, s)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		out, err := mutant.Schemata(g.pkgs[d], mine, sw)
+		if err != nil {
+			return fmt.Sprintf("build the mutant schemata of %s: %v", d, err), nil
+		}
+		for base, b := range out {
+			overlay[path.Join(d, base)] = b
+		}
+	}
+	if len(overlay) > 0 {
+		if err := g.in.Workspace.Schemata(overlay); err != nil {
+			return fmt.Sprintf("write the mutant schemata: %v", err), nil
+		}
+	}
+	return "", nil
+}
+
+// spec is a Go mutant's job: its switch token, run against the tests of
+// its package that reach its line (every passing covered test of the
+// package for a data line); false when no coverage job ran its package.
+func (g *goLang) spec(s mutant.Site) (*jobs.Spec, bool) {
+	c := g.in.Criteria
+	targetsOf := g.targets
+	spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: c.Limits.ClaimTimeoutSec,
+		Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
+			Var: g.sw.Var, Token: g.sw.Tokens[s.ID], Ref: g.sw.Refs[s.ID]}}
+	byPkg := map[string][]string{}
+	tests := g.reaching[s.File][s.Line]
+	if at := g.where[siteKey(s)]; at.data {
+		// Data is read when the package initializes, or any time
+		// after: every test of the package judges it.
+		tests = g.covered[importPathOf(targetsOf, at.dir)]
+	}
+	for _, test := range tests {
+		i := strings.LastIndex(test, ".")
+		byPkg[test[:i]] = append(byPkg[test[:i]], test[i+1:])
+	}
+	for _, ip := range slices.Sorted(maps.Keys(byPkg)) {
+		tp, ok := targetsOf[ip]
+		if !ok {
+			continue
+		}
+		spec.Module = tp.Module
+		ts := byPkg[ip]
+		slices.Sort(ts)
+		spec.Targets = append(spec.Targets, jobs.Target{Package: tp.Package, ImportPath: ip, Tests: slices.Compact(ts)})
+	}
+	return spec, len(spec.Targets) > 0
+}
+
+// unjudgedData lists, sorted, the data lines of chosen Go sites left
+// without a job.
+func (g *goLang) unjudgedData(chosen []mutant.Site, specs []*jobs.Spec) []string {
+	var missing []string
+	planned := map[int]bool{}
+	for _, sp := range specs {
+		planned[sp.Mutation.ID] = true
+	}
+	for _, s := range chosen {
+		if at := g.where[siteKey(s)]; at.data && !planned[s.ID] {
+			missing = append(missing, fmt.Sprintf("%s:%d", s.File, s.Line))
+		}
+	}
+	slices.Sort(missing)
+	return slices.Compact(missing)
+}
+
+// goLines returns, per package directory, the lines to inspect: every
+// changed line of its changed Go source files, and of the changed data
+// files below it when the package may embed them (a file of it says
+// //go:embed). Lines are keyed by file relative to the directory.
+func goLines(root string, changes []checkout.Change, reaching map[string]map[int][]string) map[string]map[string][]int {
+	out := map[string]map[string][]int{}
+	add := func(dir, file string, lines []int) {
+		if out[dir] == nil {
+			out[dir] = map[string][]int{}
+		}
+		out[dir][file] = append(out[dir][file], lines...)
+	}
+	for p, lines := range reaching {
+		if strings.HasSuffix(p, ".go") {
+			for l := range lines {
+				add(path.Dir(p), path.Base(p), []int{l})
+			}
+		}
+	}
+	embeds := map[string]bool{}
+	embedding := func(dir string) bool {
+		if v, ok := embeds[dir]; ok {
+			return v
+		}
+		pkg, err := readPackage(root, dir)
+		embeds[dir] = false
+		if err == nil {
+			for _, b := range pkg.Files {
+				if bytes.Contains(b, []byte("//go:embed")) {
+					embeds[dir] = true
+				}
+			}
+		}
+		return embeds[dir]
+	}
+	for _, ch := range changes {
+		if ch.Kind == checkout.Deleted || len(ch.ChangedLines) == 0 {
+			continue
+		}
+		switch {
+		case ch.Class == checkout.ClassSource && strings.HasSuffix(ch.Path, ".go"):
+			add(path.Dir(ch.Path), path.Base(ch.Path), ch.ChangedLines)
+		case ch.Class == checkout.ClassOther || ch.Class == checkout.ClassForeign:
+			// A file the package of any directory above it may embed.
+			for dir := path.Dir(ch.Path); ; dir = path.Dir(dir) {
+				if embedding(dir) {
+					rel := strings.TrimPrefix(ch.Path, dir+"/")
+					if dir == "." {
+						rel = ch.Path
+					}
+					add(dir, rel, ch.ChangedLines)
+				}
+				if dir == "." || dir == "/" {
+					break
+				}
+			}
+		}
+	}
+	for _, files := range out {
+		for f, ls := range files {
+			slices.Sort(ls)
+			files[f] = slices.Compact(ls)
+		}
+	}
+	return out
+}
+
+// readPackage reads the Go files of dir in a tree: the non-test ones, and
+// the test files the mutator must see (never mutated).
+func readPackage(root, dir string) (mutant.Package, error) {
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return mutant.Package{}, err
+	}
+	pkg := mutant.Package{Dir: abs, Files: map[string][]byte{}, Tests: map[string][]byte{}}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(abs, n))
+		if err != nil {
+			return mutant.Package{}, err
+		}
+		if strings.HasSuffix(n, "_test.go") {
+			pkg.Tests[n] = b
+		} else {
+			pkg.Files[n] = b
+		}
+	}
+	return pkg, nil
+}
+
+type testPkg struct{ Module, Package string }
+
+// testPackages maps the import paths of the coverage jobs' packages to
+// where they are.
+func testPackages(run []*record.Decoded) map[string]testPkg {
+	out := map[string]testPkg{}
+	for _, r := range run {
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
+				out[s.ImportPath] = testPkg{Module: s.Module, Package: s.Package}
+			}
+		}
+	}
+	return out
+}
+
+// coveredTests maps the import path of each coverage job's package to the
+// tests it ran that passed ("<import path>.<Test>"), sorted.
+func coveredTests(run []*record.Decoded) map[string][]string {
+	coverage := map[string]bool{}
+	for _, r := range run {
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
+				coverage[j.JobId] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, r := range run {
+		res := r.Record.GetJobResult()
+		if res == nil || !coverage[res.JobId] {
+			continue
+		}
+		for _, c := range res.Cases {
+			if c.Outcome != "pass" {
+				continue
+			}
+			if i := strings.LastIndex(c.Name, "."); i > 0 {
+				out[c.Name[:i]] = append(out[c.Name[:i]], c.Name)
+			}
+		}
+	}
+	for ip, ts := range out {
+		slices.Sort(ts)
+		out[ip] = slices.Compact(ts)
+	}
+	return out
+}
+
+// importPathOf returns the import path of the coverage package in
+// directory dir (relative to the repository root), or "".
+func importPathOf(targets map[string]testPkg, dir string) string {
+	for ip, tp := range targets {
+		if path.Clean(path.Join(tp.Module, tp.Package)) == dir {
+			return ip
+		}
+	}
+	return ""
+}

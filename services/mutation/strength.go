@@ -1,0 +1,203 @@
+package mutation
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
+	"github.com/sealgate/sealgate/ledger/record"
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/adjudication"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+)
+
+// Strength is the strength.measured body of a run once every mutant job
+// the mutation service planned is answered (nil before), with parents the
+// digests of the answers. notes is what planning found (nil when not
+// known: the record then reports the mutants run only).
+func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.StrengthMeasured, parents []string) {
+	planned := map[string]*jobs.Spec{}
+	var order []string
+	done := map[string]*jobs.Detail{}
+	for _, r := range run {
+		if r.Record.GetProducer().GetIdentity() != keyring.Mutation {
+			continue
+		}
+		switch b := r.Record.Body.(type) {
+		case *pb.Record_JobPlanned:
+			for _, j := range b.JobPlanned.Jobs {
+				if s, err := jobs.ParseSpec(j.Spec); err == nil {
+					planned[j.JobId] = s
+					order = append(order, j.JobId)
+				}
+			}
+		case *pb.Record_JobResult:
+			if d, err := jobs.ParseDetail(b.JobResult.Detail); err == nil {
+				done[b.JobResult.JobId] = d
+				parents = append(parents, r.Digest)
+			}
+		}
+	}
+	for id := range planned {
+		if done[id] == nil {
+			return nil, nil
+		}
+	}
+	m = &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
+	var unjudged []string
+	for _, id := range order {
+		s, d := planned[id], done[id]
+		mu := &pb.Mutant{Id: fmt.Sprint(s.Mutation.ID), At: &pb.LineRef{Path: s.Mutation.Path, Line: uint32(s.Mutation.Line)},
+			Operator: s.Mutation.Operator, Description: s.Mutation.Description, KilledBy: d.KilledBy}
+		switch d.Outcome {
+		case jobs.OutcomeKilled:
+			m.Killed++
+			mu.Status = "killed"
+		case jobs.OutcomeSurvived:
+			m.Survived++
+			mu.Status = "survived"
+		case jobs.OutcomeUnjudged:
+			// Out of the ratio like a stillborn mutant, but named: the
+			// adjudicator does not let it pass.
+			m.Stillborn++
+			mu.Status = "unjudged"
+			unjudged = append(unjudged, fmt.Sprintf("%s:%d %s: %s", s.Mutation.Path, s.Mutation.Line, s.Mutation.Description, d.Reason))
+		default:
+			m.Stillborn++
+			mu.Status = "stillborn"
+		}
+		m.Mutants = append(m.Mutants, mu)
+	}
+	if n := m.Killed + m.Survived; n > 0 {
+		score := float64(m.Killed) / float64(n)
+		lower := adjudication.WilsonLower(int(m.Killed), int(n), c.StrengthConfidence)
+		m.Score, m.WilsonLower = &score, &lower
+	}
+	m.Reason = fmt.Sprintf("%d mutants on the changed, covered lines: %d killed, %d survived, %d stillborn (left out of the ratio)",
+		len(order), m.Killed, m.Survived, m.Stillborn)
+	if len(unjudged) > 0 {
+		m.Reason += fmt.Sprintf("; %d unjudged, among them %s", len(unjudged), unjudged[0])
+	}
+	if notes == nil {
+		return m, parents
+	}
+	if eq := notes.pyEquivalent; len(eq) > 0 {
+		m.Mutants = append(m.Mutants, eq...)
+		m.Reason += fmt.Sprintf("; %d Python equivalent (they compile to the original's bytecode; left out of the ratio)", len(eq))
+	}
+	m.Mutants = append(m.Mutants, equivalentMutants(notes.equivalent, len(order)+len(notes.pyEquivalent))...)
+	if len(notes.equivalent) > 0 {
+		m.Reason += fmt.Sprintf("; %d equivalent (left out of the ratio)", len(notes.equivalent))
+	}
+	if len(notes.skipped) > 0 {
+		m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
+	}
+	if lines := unwitnessed(notes.dataLines, m.Mutants, notes.judges); len(lines) > 0 {
+		m.Unwitnessed = lines
+		names := make([]string, len(lines))
+		for i, l := range lines {
+			names[i] = fmt.Sprintf("%s:%d", l.Path, l.Line)
+		}
+		m.Reason += fmt.Sprintf("; no test notices a change to %s: no mutant of %s was killed", clip(names), plural(len(lines), "that data line", "those data lines"))
+	}
+	few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
+	switch {
+	case few != "":
+		m.Reason += "; " + few
+	case notes.need > 0 && c.MutationMax < notes.need:
+		m.Reason += fmt.Sprintf("; --mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, notes.need)
+	}
+	return m, parents
+}
+
+// unwitnessed returns the changed data lines of which no mutant was
+// killed — whether their mutants survived, were stillborn or unjudged, or
+// none of them was selected — in order: coverage cannot see data, so a
+// changed data line counts as judged only when a test fails on a change
+// to it. A kill on a line also witnesses the lines judges names for it
+// (the //go:embed variable of an embedded file's line).
+func unwitnessed(lines []lineRef, mutants []*pb.Mutant, judges map[lineRef][]lineRef) []*pb.LineRef {
+	killed := map[lineRef]bool{}
+	for _, mu := range mutants {
+		if mu.Status == "killed" && mu.At != nil {
+			at := lineRef{mu.At.Path, int(mu.At.Line)}
+			killed[at] = true
+			for _, l := range judges[at] {
+				killed[l] = true
+			}
+		}
+	}
+	var out []*pb.LineRef
+	for _, l := range lines {
+		if !killed[l] {
+			out = append(out, &pb.LineRef{Path: l.path, Line: uint32(l.line)})
+		}
+	}
+	return out
+}
+
+// killsNeeded is the fewest mutants, all killed, whose Wilson lower bound
+// meets the floor at the confidence: 0 when there is no floor, -1 when no
+// count up to 100,000 does.
+func killsNeeded(floor, confidence float64) int {
+	if floor <= 0 {
+		return 0
+	}
+	for n := 1; n <= 100_000; n++ {
+		if adjudication.WilsonLower(n, n, confidence) >= floor {
+			return n
+		}
+	}
+	return -1
+}
+
+// equivalentMutants lists equivalent sites as the strength record does,
+// numbered after the mutants run.
+func equivalentMutants(sites []mutant.Site, after int) []*pb.Mutant {
+	var out []*pb.Mutant
+	for i, s := range sites {
+		out = append(out, &pb.Mutant{Id: fmt.Sprint(after + i + 1), At: &pb.LineRef{Path: s.File, Line: uint32(s.Line)},
+			Operator: s.Operator, Description: s.Description + " (equivalent: " + s.Equivalent + ")", Status: "equivalent"})
+	}
+	return out
+}
+
+// clip joins at most three items.
+func clip(items []string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:3], "; ") + fmt.Sprintf(" and %d more", len(items)-3)
+}
+
+// plural returns word for one, else its plural: forms[0] when given, or
+// word with an s.
+func plural(n int, word string, forms ...string) string {
+	switch {
+	case n == 1:
+		return word
+	case len(forms) > 0:
+		return forms[0]
+	}
+	return word + "s"
+}
+
+// TooFew is the sentence that says a change offers fewer distinct mutants
+// than the floor needs, or "" when it offers enough (or the floor is 0):
+// even with every one killed, the Wilson lower bound could not reach the
+// floor. It is the same sentence for Go and Python.
+func TooFew(offered int, floor, confidence float64) string {
+	if floor <= 0 {
+		return ""
+	}
+	need := killsNeeded(floor, confidence)
+	switch {
+	case need < 0:
+		return fmt.Sprintf("the change offers %d distinct %s; no number of mutants can meet the floor %.3f at %.0f%% confidence", offered, plural(offered, "mutant"), floor, 100*confidence)
+	case offered < need:
+		return fmt.Sprintf("the change offers %d distinct %s; the floor needs at least %d", offered, plural(offered, "mutant"), need)
+	}
+	return ""
+}
