@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -164,6 +165,9 @@ func (s *runSummary) toVerdictText() string {
 	if s.Decision == decisionOpen || s.Requested.IsZero() {
 		return "-"
 	}
+	if s.ToVerdict < time.Second {
+		return s.ToVerdict.Round(time.Millisecond).String()
+	}
 	return s.ToVerdict.Round(100 * time.Millisecond).String()
 }
 
@@ -189,7 +193,7 @@ func writeRuns(w io.Writer, src ledgerSource, runs []*runSummary) {
 // requester's words, never trusted.
 func printable(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\t' {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return '?'
 		}
 		return r

@@ -57,7 +57,7 @@ type ledgerSource interface {
 // ledgerEntry is one record of a ledger source.
 type ledgerEntry struct {
 	// Label names the record's place: #N, the local log's sequence
-	// number; run@N on Kafka, its place in its run's admitted chain.
+	// number; @N on Kafka, its place in its run's admitted chain.
 	Label string
 	// Seq counts the records in the order read (the log's sequence
 	// number on the local ledger).
@@ -299,7 +299,7 @@ func (s *kafkaSource) Scan(ctx context.Context, fn func(ledgerEntry) error) erro
 			return err
 		}
 		s.read++
-		return fn(ledgerEntry{Label: fmt.Sprintf("%s@%d", a.RunID(), a.Seq), Seq: s.read, Payload: raw, RunID: a.RunID()})
+		return fn(ledgerEntry{Label: fmt.Sprintf("@%d", a.Seq), Seq: s.read, Payload: raw, RunID: a.RunID()})
 	}, func(m *message.Message, err error) {
 		code := admission.CodeOf(err)
 		runID := ""
@@ -345,7 +345,7 @@ func (s *kafkaSource) Scan(ctx context.Context, fn func(ledgerEntry) error) erro
 // with run "ID".
 func runOfRefusal(r *admission.Refusal) string {
 	rest, ok := strings.CutPrefix(r.Detail, "run ")
-	if !ok {
+	if !ok || !strings.HasPrefix(rest, `"`) {
 		return ""
 	}
 	id, err := strconv.QuotedPrefix(rest)
