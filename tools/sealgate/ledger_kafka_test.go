@@ -495,10 +495,10 @@ func TestReplayFromKafka(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.admit(k.app, raws...)
 
 	// The attack: a BLOCK verdict of the run, signed by a stranger,
-	// written past the guard.
+	// written past the guard before the guard writes the run, so that it
+	// comes first in the run's partition.
 	_, key, _ := ed25519.GenerateKey(rand.Reader)
 	stranger, err := record.NewSigner(keyring.Adjudication, key)
 	if err != nil {
@@ -510,6 +510,7 @@ func TestReplayFromKafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.inject(message1(t, fake))
+	k.admit(k.app, raws...)
 
 	logKey := filepath.Join(state, tlogDir, "log.pub")
 	code, out, errOut := k.cli("replay", a.RunID, "--blobs", filepath.Join(state, blobsDir), "--log-key", logKey)
