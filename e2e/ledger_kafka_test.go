@@ -83,7 +83,7 @@ func TestLedgerKafkaToolsOnADistributedRun(t *testing.T) {
 			t.Fatalf("run %s is not listed whole with its sealed decision %s:\n%s", id, arts[id].Decision, runs)
 		}
 	}
-	if !strings.Contains(runs.stdout, "refused 1 messages") || !strings.Contains(runs.stdout, forged.Digest[:16]) {
+	if !strings.Contains(runs.stdout, "refused 1 message ") || !strings.Contains(runs.stdout, forged.Digest[:16]) {
 		t.Fatalf("ledger runs does not report the forged verdict as refused:\n%s", runs)
 	}
 	js := sealgate(t, append([]string{"ledger", "runs", "--json"}, kafkaFlags...)...)
@@ -132,7 +132,7 @@ func TestLedgerKafkaToolsOnADistributedRun(t *testing.T) {
 
 	// ledger verify: the whole Kafka ledger is clean.
 	ver := sealgate(t, append([]string{"ledger", "verify"}, kafkaFlags...)...)
-	if ver.exitCode != 0 || !strings.Contains(ver.stdout, "ok: ") || !strings.Contains(ver.stdout, "refused 1 messages") {
+	if ver.exitCode != 0 || !strings.Contains(ver.stdout, "ok: ") || !strings.Contains(ver.stdout, "refused 1 message ") {
 		t.Fatalf("ledger verify:\n%s", ver)
 	}
 

@@ -387,7 +387,11 @@ func printRefused(w io.Writer, src ledgerSource, rs []refusal) {
 	for _, c := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%s %d", c, counts[c]))
 	}
-	fmt.Fprintf(w, "refused %d messages of %s that the ledger guard did not admit (%s); they are not part of any run:\n", len(rs), src, strings.Join(parts, ", "))
+	noun := "messages"
+	if len(rs) == 1 {
+		noun = "message"
+	}
+	fmt.Fprintf(w, "refused %d %s of %s that the ledger guard did not admit (%s); they are not part of any run:\n", len(rs), noun, src, strings.Join(parts, ", "))
 	for i, r := range rs {
 		if i == maxRefusalLines {
 			fmt.Fprintf(w, "  … and %d more\n", len(rs)-i)
