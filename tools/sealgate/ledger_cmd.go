@@ -58,7 +58,7 @@ It exits 0 when the ledger is clean and 1 naming the first bad record.`,
 				return err
 			}
 			defer src.Close()
-			trust, err := flags.trustOf(src)
+			trust, err := src.Trust()
 			if err != nil {
 				return err
 			}
@@ -67,17 +67,6 @@ It exits 0 when the ledger is clean and 1 naming the first bad record.`,
 	}
 	flags.register(cmd)
 	return cmd
-}
-
-// trustOf returns the trust policy the flags name for src.
-func (f *ledgerFlags) trustOf(src ledgerSource) (*authority.Trust, error) {
-	switch s := src.(type) {
-	case *kafkaSource:
-		return s.trust, nil
-	case *localSource:
-		return loadTrust(s.trust)
-	}
-	return nil, infraErrorf("unknown ledger source %s", src)
 }
 
 func verifyLedger(ctx context.Context, out io.Writer, src ledgerSource, trust *authority.Trust) error {

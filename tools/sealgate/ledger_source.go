@@ -51,6 +51,9 @@ type ledgerSource interface {
 	// (then only what reads badly in the records is left to them). After
 	// the read it returns a description of the store for verify's summary.
 	Check(ctx context.Context, before bool) (string, error)
+	// Trust is the trust policy the ledger is read under: --trust, or the
+	// state's trust.json.
+	Trust() (*authority.Trust, error)
 	Close() error
 }
 
@@ -264,6 +267,8 @@ func (s *localSource) Check(_ context.Context, before bool) (string, error) {
 	return fmt.Sprintf("%d log entries; chain head %s", s.entries, head), nil
 }
 
+func (s *localSource) Trust() (*authority.Trust, error) { return loadTrust(s.trust) }
+
 func (s *localSource) Close() error { return s.log.Close() }
 
 // stopScan ends a Scan early; it is not an error of the ledger.
@@ -367,6 +372,8 @@ func (s *kafkaSource) Check(_ context.Context, before bool) (string, error) {
 	}
 	return fmt.Sprintf("%d admitted records read from %s", s.read, s), nil
 }
+
+func (s *kafkaSource) Trust() (*authority.Trust, error) { return s.trust, nil }
 
 func (s *kafkaSource) Close() error { return nil }
 
