@@ -146,6 +146,7 @@ func TestLedgerKafkaToolsOnADistributedRun(t *testing.T) {
 			lineStarting(rep.stdout, "recorded:   ") != "recorded:   "+arts[id].Reason {
 			t.Fatalf("replay %s (sealed: %s, %s):\n%s", id, arts[id].Decision, arts[id].Reason, rep)
 		}
+		t.Logf("replay %s --brokers %s:\n%s", id, c.brokers, rep.stdout)
 		if id == honest && (!strings.Contains(rep.stdout, "refused: unadmitted") || strings.Contains(rep.stdout, "forged verdict")) {
 			t.Fatalf("replay of the honest run does not report the forged verdict as refused, or used it:\n%s", rep)
 		}

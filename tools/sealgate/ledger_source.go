@@ -398,7 +398,7 @@ func printRefused(w io.Writer, src ledgerSource, rs []refusal) {
 	if len(rs) == 1 {
 		noun = "message"
 	}
-	fmt.Fprintf(w, "refused %d %s of %s that the ledger guard did not admit (%s); they are not part of any run:\n", len(rs), noun, src, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "refused %d %s of %s that the ledger guard did not admit (%s), so not part of any run:\n", len(rs), noun, src, strings.Join(parts, ", "))
 	for i, r := range rs {
 		if i == maxRefusalLines {
 			fmt.Fprintf(w, "  … and %d more\n", len(rs)-i)
