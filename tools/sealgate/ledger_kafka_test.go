@@ -370,6 +370,8 @@ func TestLedgerKafkaBadInput(t *testing.T) {
 		{[]string{"replay", "no-such-run", "--brokers", k.brokers, "--trust", k.trust, "--blobs", t.TempDir()}, exitUsage, "not on the Kafka ledger"},
 		{[]string{"ledger", "inspect", "--run", "no-such-run", "--brokers", k.brokers, "--trust", k.trust}, exitUsage, "no record of run"},
 		{[]string{"ledger", "verify", "--brokers", dead, "--trust", k.trust}, exitNoProof, "no Kafka broker answers at " + dead},
+		{[]string{"ledger", "runs", "--brokers", k.brokers, "--trust", k.trust, "--read-timeout", "0s"}, exitUsage, "--read-timeout"},
+		{[]string{"ledger", "runs", "--brokers", k.brokers, "--trust", k.trust, "--read-timeout", "1ns"}, exitNoProof, "did not finish within --read-timeout 1ns"},
 		{[]string{"replay", "r", "--brokers", dead, "--trust", k.trust, "--blobs", t.TempDir()}, exitNoProof, "no Kafka broker answers"},
 	} {
 		code, out, errOut := runCLI(t, c.args...)

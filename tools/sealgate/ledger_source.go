@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,10 @@ import (
 // brokerWait bounds how long a ledger tool waits for the first answer of
 // a Kafka broker before it says that nothing answers at --brokers.
 const brokerWait = 10 * time.Second
+
+// defaultReadTimeout bounds one whole read of the records topic: a broker
+// that answered and then stalls ends the tool rather than holding it.
+const defaultReadTimeout = 10 * time.Minute
 
 // A ledgerSource is the ledger the ledger tools (ledger verify, inspect,
 // runs, replay) read: the local ledger of a state directory, or the
@@ -93,6 +98,8 @@ type ledgerFlags struct {
 	anchored bool
 	// wait bounds the first answer of a broker (brokerWait when zero).
 	wait time.Duration
+	// readTimeout bounds one read of the records topic (--read-timeout).
+	readTimeout time.Duration
 }
 
 func (f *ledgerFlags) register(cmd *cobra.Command) {
@@ -103,6 +110,7 @@ func (f *ledgerFlags) register(cmd *cobra.Command) {
 	}
 	fl.StringVar(&f.trust, "trust", "", "trust policy: the keys to trust and what each may write (default STATE/trust.json; required with --brokers)")
 	fl.StringSliceVar(&f.brokers, "brokers", nil, "read the Kafka ledger of these bootstrap brokers, HOST:PORT (comma-separated or repeated), instead of the local one")
+	fl.DurationVar(&f.readTimeout, "read-timeout", defaultReadTimeout, "with --brokers: give up a read of the records topic that takes longer")
 }
 
 // kafka reports whether the flags name a Kafka ledger.
@@ -136,6 +144,9 @@ func (f *ledgerFlags) open(cmd *cobra.Command) (ledgerSource, error) {
 	if err != nil {
 		return nil, usageErrorf("--brokers: %v", err)
 	}
+	if f.readTimeout <= 0 {
+		return nil, usageErrorf("--read-timeout %s: give a positive duration", f.readTimeout)
+	}
 	if f.trust == "" {
 		return nil, usageErrorf("--brokers needs --trust FILE: the trust policy the records and their admissions are checked against (sealgate keys services writes it)")
 	}
@@ -155,7 +166,7 @@ func (f *ledgerFlags) open(cmd *cobra.Command) (ledgerSource, error) {
 		}
 		return nil, infraErrorf("no Kafka broker answers at %s within %s (%v): is the broker running, and is --brokers its address?", strings.Join(brokers, ","), wait, err)
 	}
-	return &kafkaSource{brokers: brokers, trust: trust, v: admission.NewVerifier(trust)}, nil
+	return &kafkaSource{brokers: brokers, trust: trust, v: admission.NewVerifier(trust), timeout: f.readTimeout}, nil
 }
 
 // maxBrokers bounds the --brokers list.
@@ -289,14 +300,18 @@ type kafkaSource struct {
 	refused []refusal
 	// read counts the admitted records the last Scan read.
 	read uint64
+	// timeout bounds one Scan.
+	timeout time.Duration
 }
 
 func (s *kafkaSource) String() string {
 	return "the Kafka ledger at " + strings.Join(s.brokers, ",") + " (topic " + ledger.Topic + ")"
 }
 
-func (s *kafkaSource) Scan(ctx context.Context, fn func(ledgerEntry) error) error {
+func (s *kafkaSource) Scan(parent context.Context, fn func(ledgerEntry) error) error {
 	s.refused, s.read = nil, 0
+	ctx, cancel := context.WithTimeout(parent, cmp.Or(s.timeout, defaultReadTimeout))
+	defer cancel()
 	var faults []ledgerEntry
 	_, err := guard.ReadAdmitted(ctx, s.v, topicReader(s.brokers, ledger.Topic), func(a *admission.Admitted) error {
 		raw, err := a.Record.Encoded()
@@ -333,8 +348,8 @@ func (s *kafkaSource) Scan(ctx context.Context, fn func(ledgerEntry) error) erro
 		if _, ok := errors.AsType[*exitError](err); ok {
 			return err
 		}
-		if ctx.Err() != nil {
-			return infraErrorf("read %s: %v", s, ctx.Err())
+		if parent.Err() == nil && ctx.Err() != nil {
+			return infraErrorf("reading %s did not finish within --read-timeout %s (%v): is every partition's leader reachable?", s, cmp.Or(s.timeout, defaultReadTimeout), err)
 		}
 		return infraErrorf("read %s: %v", s, err)
 	}
