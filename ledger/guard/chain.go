@@ -129,37 +129,27 @@ func (s *Stamper) Close() error { return s.pub.Close() }
 // admitted that the state now refuses is an error: the trust policy is not
 // the one the ledger was written with.
 func Rebuild(ctx context.Context, state *authority.State, v *admission.Verifier, read ReadFunc, refuse func(error)) (map[string]admission.Head, int, error) {
-	chains := admission.NewChains()
 	n := 0
-	err := read(ctx, func(m *message.Message) error {
-		a, err := v.Check(m.Metadata.Get(admission.Header), m.Payload)
+	heads, err := ReadAdmitted(ctx, v, read, func(p *admission.Admitted) error {
+		raw, err := p.Record.Encoded()
 		if err != nil {
-			refuse(fmt.Errorf("message %q: %w", m.UUID, err))
-			return nil
+			return err
 		}
-		placed, perr := chains.Add(a)
-		for _, p := range placed {
-			raw, err := p.Record.Encoded()
-			if err != nil {
-				return err
-			}
-			if err := ledger.Replay(state, raw); err != nil {
-				return fmt.Errorf("run %q place %d: %w", p.RunID(), p.Seq, err)
-			}
-			n++
+		if err := ledger.Replay(state, raw); err != nil {
+			return fmt.Errorf("run %q place %d: %w", p.RunID(), p.Seq, err)
 		}
-		if perr != nil {
-			refuse(fmt.Errorf("message %q: %w", m.UUID, perr))
-		}
+		n++
 		return nil
+	}, func(m *message.Message, err error) {
+		if m != nil {
+			err = fmt.Errorf("message %q: %w", m.UUID, err)
+		}
+		refuse(err)
 	})
 	if err != nil {
 		return nil, n, fmt.Errorf("guard: rebuild: %w", err)
 	}
-	for _, w := range chains.Waiting() {
-		refuse(&admission.Refusal{Code: admission.CodeGap, Detail: fmt.Sprintf("run %q: the record admitted at place %d follows places that are not on the topic", w.RunID(), w.Seq)})
-	}
-	return chains.Heads(), n, nil
+	return heads, n, nil
 }
 
 // History reads one run as a service restarted in its middle needs it:

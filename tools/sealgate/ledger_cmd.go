@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/sealgate/sealgate/ledger"
+	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/keyring"
@@ -29,196 +31,154 @@ import (
 func newLedgerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ledger",
-		Short: "Check, list and exercise the local ledger",
+		Short: "Check, list and exercise a ledger: the local one, or a Kafka ledger with --brokers",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return usageErrorf("ledger needs a subcommand: verify, inspect or demo")
+			return usageErrorf("ledger needs a subcommand: verify, inspect, runs or demo")
 		},
 	}
-	cmd.AddCommand(newLedgerVerifyCmd(), newLedgerInspectCmd(), newLedgerDemoCmd())
+	cmd.AddCommand(newLedgerVerifyCmd(), newLedgerInspectCmd(), newLedgerRunsCmd(), newLedgerDemoCmd())
 	return cmd
 }
 
-// ledgerPaths resolves --state, --ledger and --trust.
-type ledgerPaths struct {
-	state, ledger, trust string
-}
-
-func (p *ledgerPaths) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&p.state, "state", defaultStateDir(), "state directory of embedded mode")
-	cmd.Flags().StringVar(&p.ledger, "ledger", "", "ledger file (default STATE/ledger.db)")
-	cmd.Flags().StringVar(&p.trust, "trust", "", "trust policy: the keys to trust and what each may write (default STATE/trust.json)")
-}
-
-func (p *ledgerPaths) resolve() {
-	if p.ledger == "" {
-		p.ledger = filepath.Join(p.state, ledgerFile)
-	}
-	if p.trust == "" {
-		p.trust = filepath.Join(p.state, trustFile)
-	}
-}
-
 func newLedgerVerifyCmd() *cobra.Command {
-	var paths ledgerPaths
+	flags := ledgerFlags{withFile: true, anchored: true}
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Re-check a whole ledger offline: signatures, digests, hash chain, parent links, seals, tokens, budgets",
 		Long: `verify replays every stored record through the ledger's admission rules with
-the trust policy given, and checks the local log's hash chain. It exits 0 when
-the ledger is clean and 1 naming the first bad record.`,
+the trust policy given, and checks the local log's hash chain (or, with
+--brokers, every admission of the ledger guard on the Kafka records topic,
+each run's chain of admissions, and lists the messages it refused to use).
+It exits 0 when the ledger is clean and 1 naming the first bad record.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths.resolve()
-			if err := ledgerExists(paths.ledger); err != nil {
-				return err
-			}
-			trust, err := loadTrust(paths.trust)
+			src, err := flags.open(cmd)
 			if err != nil {
 				return err
 			}
-			// The state's own ledger must also hold what its anchor
-			// recorded: a clean chain that is shorter is a lost one.
-			var mark *ledgerMark
-			if !cmd.Flags().Changed("ledger") {
-				anchors, err := loadAnchor(filepath.Dir(paths.ledger))
-				if err != nil {
-					return err
-				}
-				mark = anchors.current().Ledger
+			defer src.Close()
+			trust, err := src.Trust()
+			if err != nil {
+				return err
 			}
-			return verifyLedger(cmd.Context(), cmd.OutOrStdout(), paths.ledger, trust, mark)
+			return verifyLedger(cmd.Context(), cmd.OutOrStdout(), src, trust)
 		},
 	}
-	paths.register(cmd)
+	flags.register(cmd)
 	return cmd
 }
 
-func verifyLedger(ctx context.Context, out io.Writer, path string, trust *authority.Trust, mark *ledgerMark) error {
-	log, err := local.OpenReadOnly(path, local.Options{})
-	if err != nil {
-		return ledgerOpenError(path, mark, err)
-	}
-	defer log.Close()
-	if err := precheckLedgerHead(log, path, mark); err != nil {
+func verifyLedger(ctx context.Context, out io.Writer, src ledgerSource, trust *authority.Trust) error {
+	if _, err := src.Check(ctx, true); err != nil {
 		fmt.Fprintf(out, "FAIL anchor: %v\n", err)
-		return failed("ledger %s does not hold what %s recorded", path, anchorName(path))
+		return failed("%s does not hold what its anchor recorded", src)
 	}
 	v := ledger.NewVerifier(trust)
 	var problem *ledger.Problem
-	var entries uint64
-	errStop := errors.New("stop")
-	err = log.Scan(ctx, 1, func(e local.Entry, err error) error {
-		var ce *local.CorruptEntryError
-		if errors.As(err, &ce) {
-			problem = v.Corrupt(ce.Seq, ce.Err)
-			return errStop
-		}
-		if err != nil {
-			return err
-		}
-		entries++
-		if e.Topic != ledger.Topic {
-			return nil
+	err := src.Scan(ctx, func(e ledgerEntry) error {
+		if e.Fault != nil {
+			problem = faultProblem(v, e)
+			return errStopScan
 		}
 		if problem = v.Next(e.Seq, e.Payload); problem != nil {
-			return errStop
+			return errStopScan
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, errStop) {
-		return namedLedgerError(path, mark, err)
+	if err != nil && !errors.Is(err, errStopScan) {
+		return err
 	}
+	printRefused(out, src, src.Refused())
 	if problem == nil {
 		problem = v.Finish()
 	}
 	if problem != nil {
 		fmt.Fprintf(out, "FAIL %s\n", problem)
-		return failed("ledger %s has a bad record: %s", path, problem)
+		return failed("%s has a bad record: %s", src, problem)
 	}
-	if err := checkLedgerHead(log, path, mark); err != nil {
-		fmt.Fprintf(out, "FAIL anchor: %v\n", err)
-		return failed("ledger %s does not hold what %s recorded", path, anchorName(path))
-	}
-	_, head, err := log.Head()
+	summary, err := src.Check(ctx, false)
 	if err != nil {
-		return infraErrorf("read ledger head: %v", err)
+		fmt.Fprintf(out, "FAIL anchor: %v\n", err)
+		return failed("%s does not hold what its anchor recorded", src)
 	}
 	counts := v.Counts()
-	kinds := make([]string, 0, len(counts))
-	for k := range counts {
-		kinds = append(kinds, k)
-	}
-	slices.Sort(kinds)
 	var parts []string
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
 	}
-	fmt.Fprintf(out, "ok: %d records verified (%s); %d log entries; chain head %s\n", v.Total(), strings.Join(parts, ", "), entries, head)
+	fmt.Fprintf(out, "ok: %d records verified (%s); %s\n", v.Total(), strings.Join(parts, ", "), summary)
 	return nil
 }
 
+// faultProblem names a place where the ledger itself is damaged.
+func faultProblem(v *ledger.Verifier, e ledgerEntry) *ledger.Problem {
+	if ce, ok := errors.AsType[*local.CorruptEntryError](e.Fault); ok {
+		return v.Corrupt(ce.Seq, ce.Err)
+	}
+	return &ledger.Problem{Seq: e.Seq, RunID: e.RunID, Code: admission.CodeOf(e.Fault), Detail: e.Fault.Error()}
+}
+
 func newLedgerInspectCmd() *cobra.Command {
-	var paths ledgerPaths
+	flags := ledgerFlags{withFile: true}
 	var runID string
 	cmd := &cobra.Command{
 		Use:   "inspect",
 		Short: "List a run's records (or every run's) in ledger order",
-		Args:  cobra.NoArgs,
+		Long: `inspect writes one line per record — its place (#N in the local log; @N, its
+place in its run's chain of admissions, on a Kafka ledger), time, whole run
+id, kind, producer, digest, parents — and what it says. With --brokers it
+lists only what the ledger guard admitted, and then the messages it refused.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths.resolve()
-			if err := ledgerExists(paths.ledger); err != nil {
+			src, err := flags.open(cmd)
+			if err != nil {
 				return err
 			}
-			log, err := local.OpenReadOnly(paths.ledger, local.Options{})
-			if err != nil {
-				return infraErrorf("open ledger: %v", err)
-			}
-			defer log.Close()
-			n, err := inspect(cmd.Context(), cmd.OutOrStdout(), log, runID)
+			defer src.Close()
+			n, err := inspect(cmd.Context(), cmd.OutOrStdout(), src, runID)
 			if err != nil {
 				return err
 			}
 			if n == 0 && runID != "" {
-				return usageErrorf("the ledger has no record of run %q", runID)
+				return usageErrorf("%s has no record of run %q (sealgate ledger runs lists them)", src, runID)
 			}
 			return nil
 		},
 	}
-	paths.register(cmd)
+	flags.register(cmd)
 	cmd.Flags().StringVar(&runID, "run", "", "only this run")
 	return cmd
 }
 
 // inspect writes one line per record and returns how many it wrote. A record
-// the log cannot read is listed as such; inspect does not judge (verify does).
-func inspect(ctx context.Context, out io.Writer, log *local.Log, runID string) (int, error) {
+// the ledger cannot read is listed as such; inspect does not judge (verify
+// does).
+func inspect(ctx context.Context, out io.Writer, src ledgerSource, runID string) (int, error) {
 	n := 0
-	err := log.Scan(ctx, 1, func(e local.Entry, err error) error {
-		var ce *local.CorruptEntryError
-		if errors.As(err, &ce) {
-			fmt.Fprintf(out, "#%-6d  unreadable: %v\n", ce.Seq, ce.Err)
+	err := src.Scan(ctx, func(e ledgerEntry) error {
+		if e.Fault != nil {
+			if runID == "" || e.RunID == runID || e.RunID == "" {
+				fmt.Fprintf(out, "%-7s  unreadable: %v\n", e.Label, e.Fault)
+			}
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		if e.Topic != ledger.Topic || (runID != "" && e.Metadata[ledger.MetaRunID] != runID) {
+		if runID != "" && e.RunID != runID {
 			return nil
 		}
 		n++
 		rec, err := record.Decode(e.Payload)
 		if err != nil {
-			fmt.Fprintf(out, "#%-6d  undecodable: %v\n", e.Seq, err)
+			fmt.Fprintf(out, "%-7s  undecodable: %v\n", e.Label, err)
 			return nil
 		}
 		r := rec.Record
 		parents := make([]string, len(r.Parents))
 		for i, p := range r.Parents {
-			parents[i] = p[:8]
+			parents[i] = p[:min(8, len(p))]
 		}
-		line := fmt.Sprintf("#%-6d %s  %-8s  %-18s  %-22s  %.12s", e.Seq,
-			time.Unix(0, r.TimeUnixNano).UTC().Format("15:04:05.000"), clipRun(r.RunId),
+		line := fmt.Sprintf("%-7s %s  %s  %-18s  %-22s  %.12s", e.Label,
+			time.Unix(0, r.TimeUnixNano).UTC().Format("15:04:05.000"), runOrDash(printable(r.RunId)),
 			record.KindName(rec.Kind), r.Producer.Identity, rec.Digest)
 		if len(parents) > 0 {
 			line += "  ← " + strings.Join(parents, ",")
@@ -230,17 +190,22 @@ func inspect(ctx context.Context, out io.Writer, log *local.Log, runID string) (
 		return nil
 	})
 	if err != nil {
-		return n, infraErrorf("read ledger: %v", err)
+		return n, err
 	}
+	var refused []refusal
+	for _, r := range src.Refused() {
+		if runID == "" || r.RunID == runID {
+			refused = append(refused, r)
+		}
+	}
+	printRefused(out, src, refused)
 	return n, nil
 }
 
-func clipRun(id string) string {
+// runOrDash shows a run id whole, or - for none.
+func runOrDash(id string) string {
 	if id == "" {
 		return "-"
-	}
-	if len(id) > 8 {
-		return id[:8]
 	}
 	return id
 }
@@ -294,7 +259,12 @@ func demo(ctx context.Context, out, acked io.Writer, stateDir string, runs, jobs
 		return infraErrorf("close ledger: %v", err)
 	}
 	fmt.Fprintf(out, "\n$ sealgate ledger verify --state %s\n", stateDir)
-	return verifyLedger(ctx, out, filepath.Join(st.dir, ledgerFile), st.trust, st.anchors.current().Ledger)
+	src, err := openLocalSource(filepath.Join(st.dir, ledgerFile), filepath.Join(st.dir, trustFile), true)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	return verifyLedger(ctx, out, src, st.trust)
 }
 
 func appendDemo(ctx context.Context, out, acked io.Writer, st *state, runs, jobs int, printAcked, refusals bool) error {
@@ -337,7 +307,7 @@ func appendDemo(ctx context.Context, out, acked io.Writer, st *state, runs, jobs
 		}
 	}
 	fmt.Fprintf(out, "\nrecords of run %s:\n", first.ID)
-	if _, err := inspect(ctx, out, st.log, first.ID); err != nil {
+	if _, err := inspect(ctx, out, &localSource{path: filepath.Join(st.dir, ledgerFile), log: st.log}, first.ID); err != nil {
 		return err
 	}
 	return nil
