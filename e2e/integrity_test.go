@@ -56,10 +56,6 @@ func (v *run) wantMerge(t *testing.T) {
 	}
 }
 
-// defaults is a verification at the default floors (coverage 1.0,
-// strength 0.75 at 80%): no extra flags.
-var defaults []string
-
 // spreadSource is a new function a patch adds; spreadTest pins it (every
 // mutant of spreadSource dies), the honest twin of a test that asserts
 // nothing.

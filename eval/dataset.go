@@ -449,7 +449,7 @@ func checkID(id string) error {
 	case len(id) > maxIDLen:
 		return fmt.Errorf("instance_id of %d bytes: over %d", len(id), maxIDLen)
 	case strings.ContainsFunc(id, unicode.IsControl) || strings.ContainsAny(id, `/\`) || id == "." || id == "..":
-		return fmt.Errorf("instance_id %q: no slashes, control characters, . or ..", id)
+		return fmt.Errorf("instance_id %q: no slashes or control characters, and not \".\" or \"..\"", id)
 	}
 	return nil
 }

@@ -123,9 +123,7 @@ func Summarize(results []Result, report func(Result) string) Summary {
 	for _, k := range keys {
 		s.Disagreements = append(s.Disagreements, Group{Kind: k[0], Category: k[1], Instances: groups[k]})
 	}
-	for _, m := range slices.Sorted(maps.Keys(models)) {
-		s.Models = append(s.Models, m)
-	}
+	s.Models = append(s.Models, slices.Sorted(maps.Keys(models))...)
 	return s
 }
 

@@ -14,11 +14,11 @@ func Describe(rec *record.Decoded) string {
 	r := rec.Record
 	switch b := r.GetBody().(type) {
 	case *pb.Record_RunRequested:
-		patch := b.RunRequested.PatchCommit
+		patch := short(b.RunRequested.PatchCommit)
 		if patch == "" {
 			patch = "diff " + short(b.RunRequested.PatchDigest)
 		}
-		return fmt.Sprintf("baseline %s, patch %s", short(b.RunRequested.BaselineCommit), short(patch))
+		return fmt.Sprintf("baseline %s, patch %s", short(b.RunRequested.BaselineCommit), patch)
 	case *pb.Record_CriteriaSealed:
 		return fmt.Sprintf("criteria %s (%d bytes)", short(b.CriteriaSealed.CriteriaDigest), len(b.CriteriaSealed.CanonicalCriteria))
 	case *pb.Record_TreesMaterialized:

@@ -12,7 +12,7 @@ import (
 // no two different (run, junit) pairs may share one.
 func TestCommandIDStableAndDistinct(t *testing.T) {
 	c := Command{Run: "make lint", JUnit: "out/lint.xml"}
-	if c.ID() != c.ID() || c.ID() != (Command{Run: "make lint", JUnit: "out/lint.xml"}).ID() {
+	if first, again := c.ID(), c.ID(); first != again || first != (Command{Run: "make lint", JUnit: "out/lint.xml"}).ID() {
 		t.Fatal("the ID of one command changes")
 	}
 	if len(c.ID()) != 16 || strings.Trim(c.ID(), "0123456789abcdef") != "" {

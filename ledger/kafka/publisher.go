@@ -90,7 +90,7 @@ func validateBrokers(brokers []string) error {
 	}
 	for i, b := range brokers {
 		if b == "" {
-			return fmt.Errorf("Brokers[%d] is empty", i)
+			return fmt.Errorf("broker %d of the list is empty", i)
 		}
 	}
 	return nil

@@ -250,7 +250,7 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		Missing: nonNil(e.Missing), Refusals: nonNil(e.Refusals), Evidence: nonNil(r.Evidence),
 	}
 	for _, s := range v.NextSteps {
-		a.NextSteps = append(a.NextSteps, ArtefactStep{Action: s.Action, Target: s.Target})
+		a.NextSteps = append(a.NextSteps, ArtefactStep(s))
 	}
 	if r.Sealed != nil {
 		a.CriteriaDigest = r.Sealed.Digest

@@ -25,11 +25,6 @@ func (c *Checkout) FindingsOf(rule string) []inspect.Finding {
 	return out
 }
 
-// sources holds the contents the analyses read, by path.
-type sources struct {
-	base, patch map[string][]byte
-}
-
 // readSources reads the files of t for which want is true, leaving out
 // symlinks (a link is not source).
 func readSources(ctx context.Context, t *tree.Tree, want func(string) bool) (map[string][]byte, error) {

@@ -120,9 +120,9 @@ func TestSupportByUse(t *testing.T) {
 // are none.
 func TestHarnessReach(t *testing.T) {
 	r := newTestRepo(t)
-	base := goModule(r)
+	goModule(r)
 	r.write("calc/cgo.go", "package calc\n\n// int two(void) { return 2; }\nimport \"C\"\n\nfunc Two() int { return int(C.two()) }\n")
-	base = r.commit("cgo")
+	base := r.commit("cgo")
 	r.write("calc/aa_test.go", "package calc\n\nimport (\n\t\"fmt\"\n\t\"syscall\"\n\t\"testing\"\n)\n\nfunc TestAA(t *testing.T) {\n\tfmt.Print(\"\\x16--- PASS: TestMedian (0.00s)\\n\")\n\tsyscall.Exit(0)\n}\n")
 	r.write("calc/format_test.go", "package calc\n\ntype Cents int\n")
 	r.write("calc/money.go", "package calc\n\ntype Money int\n")

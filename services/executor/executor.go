@@ -109,12 +109,6 @@ func (e *Executor) Open(ctx context.Context, runID string, co *checkout.Checkout
 	return w, nil
 }
 
-func (w *Workspace) limitsFor(s *jobs.Spec) sandbox.Limits {
-	l := w.Limits
-	l.Timeout = time.Duration(s.TimeoutSec) * time.Second
-	return l
-}
-
 // jobDir names a new job directory: jobs of one workspace may run at once
 // (seal checks are dealt to several workers).
 func (w *Workspace) jobDir() string {

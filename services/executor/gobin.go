@@ -594,9 +594,7 @@ func buildCause(out []byte) string {
 	if err == nil {
 		for _, p := range rep.FailedBuilds() {
 			if bo := rep.Builds[p]; bo != nil {
-				for _, l := range strings.Split(bo.Output.Text, "\n") {
-					lines = append(lines, l)
-				}
+				lines = append(lines, strings.Split(bo.Output.Text, "\n")...)
 			}
 		}
 	}

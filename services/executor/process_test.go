@@ -82,7 +82,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // in a fresh directory holding files, under a 4 GiB address-space limit
 // (the sandbox's default), and returns the report as readJUnit reads it
 // and pytest's exit code.
-func runPytest(t *testing.T, files map[string]string, ids ...string) (*junit.Report, error, int) {
+func runPytest(t *testing.T, files map[string]string, ids ...string) (*junit.Report, int, error) {
 	t.Helper()
 	python := testPython(t)
 	prlimit, err := exec.LookPath("prlimit")
@@ -108,7 +108,7 @@ func runPytest(t *testing.T, files map[string]string, ids ...string) (*junit.Rep
 		exit = ee.ExitCode()
 	}
 	rep, rerr := readJUnit(filepath.Dir(report), filepath.Base(report))
-	return rep, rerr, exit
+	return rep, exit, rerr
 }
 
 // casesFile is a test module with one test for each way a case can end.
@@ -329,7 +329,7 @@ func TestPytestTestsMapping(t *testing.T) {
 			if files == nil {
 				files = casesProject()
 			}
-			rep, rerr, exit := runPytest(t, files, tc.spec.Tests...)
+			rep, exit, rerr := runPytest(t, files, tc.spec.Tests...)
 			if exit != tc.exit {
 				t.Fatalf("pytest exit %d, want %d (report error %v)", exit, tc.exit, rerr)
 			}
@@ -393,7 +393,7 @@ func TestPytestSuiteMapping(t *testing.T) {
 			why: "pytest exit 0, but its JUnit report cannot be read: no JUnit report was written", count: -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, rerr, exit := runPytest(t, tc.files)
+			rep, exit, rerr := runPytest(t, tc.files)
 			if exit != tc.exit {
 				t.Fatalf("pytest exit %d, want %d (report error %v)", exit, tc.exit, rerr)
 			}
@@ -412,7 +412,7 @@ func TestPytestSuiteMapping(t *testing.T) {
 }
 
 func TestPytestCases(t *testing.T) {
-	rep, rerr, exit := runPytest(t, casesProject())
+	rep, exit, rerr := runPytest(t, casesProject())
 	if rerr != nil || exit != 1 {
 		t.Fatalf("exit %d, report: %v", exit, rerr)
 	}

@@ -98,13 +98,14 @@ func (w *Workspace) planPytest(claim string, c *criteria.Criteria) []*jobs.Spec 
 // touching a harness file. A file that already did so on the baseline (a
 // pytest plugin's own source) is judged like any other.
 func (w *Workspace) reachesIntoPytest() (file, ref string) {
-	for _, f := range w.co.FindingsOf(inspect.RuleRunnerReach) {
-		if f.Line > 0 {
-			return f.File, fmt.Sprintf("line %d: %s", f.Line, f.What)
-		}
-		return f.File, f.What
+	fs := w.co.FindingsOf(inspect.RuleRunnerReach)
+	if len(fs) == 0 {
+		return "", ""
 	}
-	return "", ""
+	if f := fs[0]; f.Line > 0 {
+		return f.File, fmt.Sprintf("line %d: %s", f.Line, f.What)
+	}
+	return fs[0].File, fs[0].What
 }
 
 // funcOf strips a node id's parameters: "TestK::test_x[a-1]" is

@@ -248,9 +248,6 @@ func argsOfMain(fn string) bool {
 	return fn == "os.Args" || strings.HasPrefix(fn, "flag.")
 }
 
-// probes lists the file's probes in source order.
-func (g *goFile) probes() []probe { return g.probesIn(nil) }
-
 // probesIn lists the file's probes in source order, with exists (see
 // GoProbesIn) for the names of the tree's files.
 func (g *goFile) probesIn(exists func(string) bool) []probe {

@@ -694,7 +694,7 @@ func TestGoTest(t *testing.T) {
 	spec.Argv = []string{"go", "test", "-json", "-count=1", "-run=^TestAlloc$", "."}
 	res, o = run(t, r, spec)
 	if res.Termination != Exited || res.ExitCode != 1 {
-		t.Errorf("out of memory behind go test: %v exit %d, want EXITED exit 1", res.Termination, res.ExitCode)
+		t.Errorf("out of memory behind go test: %v exit %d, want EXITED exit 1:\n%s%s", res.Termination, res.ExitCode, o.stdout.String(), o.stderr.String())
 	}
 }
 

@@ -257,7 +257,7 @@ var static embed.FS
 var _ = static
 `)
 	pkg := Package{Dir: dir, Files: files, Tests: map[string][]byte{}}
-	s, err := Inspect(pkg, map[string][]int{
+	_, err := Inspect(pkg, map[string][]int{
 		"allow.txt":        {1, 2, 3, 4},
 		"static/a.html":    {1},
 		"data/other.txt":   {1},
@@ -268,7 +268,7 @@ var _ = static
 	if err == nil {
 		t.Fatalf("Inspect accepted paths outside the package directory")
 	}
-	s, err = Inspect(pkg, map[string][]int{
+	s, err := Inspect(pkg, map[string][]int{
 		"allow.txt":      {1, 2, 3, 4},
 		"static/a.html":  {1},
 		"data/other.txt": {1},

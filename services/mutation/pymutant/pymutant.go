@@ -148,12 +148,6 @@ func Operators() []string {
 	return ops
 }
 
-// removes reports whether op's replacement is empty: it removes what its
-// span holds.
-func removes(op string) bool {
-	return op == OpNot || op == OpMethodCall || op == OpCallDefault
-}
-
 // Limits on the script's output, so that a misbehaving interpreter cannot
 // make the caller hold unbounded data.
 const (
