@@ -25,6 +25,7 @@ import (
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/authority"
+	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/telemetry"
@@ -185,61 +186,29 @@ func (s *Service) Run(ctx context.Context) error {
 	if s.Now == nil {
 		s.Now = time.Now
 	}
-	msgs, err := s.Sub.Subscribe(ctx, ledger.Topic)
-	if err != nil {
-		return fmt.Errorf("%s: subscribe: %w", s.Name, err)
-	}
-	if s.Ready != nil {
-		s.Ready()
-	}
-	ticker, _ := s.Handler.(Ticker)
-	every := s.TickEvery
-	if every == 0 {
-		every = 250 * time.Millisecond
-	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			if ticker != nil {
-				s.tick(ctx, ticker)
-			}
-		case msg, ok := <-msgs:
-			if !ok {
-				return nil
-			}
-			// The handler works under the message's context too: a Kafka
-			// subscription cancels it when the consumer group moves the
-			// record's partition to another replica, which takes the work
-			// over from the ledger.
-			hctx, cancel := context.WithCancel(ctx)
-			stop := context.AfterFunc(msg.Context(), cancel)
-			err := s.handle(hctx, msg)
-			stop()
-			cancel()
+	loop := &consume.Loop{
+		Name: s.Name, Sub: s.Sub, Topic: ledger.Topic, Ready: s.Ready, Logger: s.log,
+		Pause: s.retry().Max,
+		Handle: func(ctx context.Context, msg *message.Message) error {
+			err := s.handle(ctx, msg)
 			var damaged *damagedError
-			switch {
-			case err == nil:
-				msg.Ack()
-			case ctx.Err() != nil || msg.Context().Err() != nil:
-				// Stopping, or the partition moved: whoever reads the
-				// record next handles it.
-				msg.Nack()
-			case errors.As(err, &damaged):
-				msg.Nack()
-				return fmt.Errorf("%s: %w", s.Name, err)
-			default:
-				// The run's failure could not even be recorded: the ledger
-				// does not answer. The record comes back; until then, wait.
-				s.log.Error("record not settled; it will be delivered again", "record", msg.UUID, "err", err)
-				msg.Nack()
-				pause(ctx, s.retry().Max)
+			if errors.As(err, &damaged) {
+				return consume.Stop(err)
 			}
-		}
+			return err
+		},
 	}
+	if ticker, ok := s.Handler.(Ticker); ok {
+		loop.Every = s.TickEvery
+		if loop.Every == 0 {
+			loop.Every = 250 * time.Millisecond
+		}
+		loop.Tick = func(ctx context.Context) { s.tick(ctx, ticker) }
+	}
+	// A record whose handling failed past its retries has its run's
+	// failure recorded (poison): what still comes back as an error is a
+	// ledger that does not answer, and the record is delivered again.
+	return loop.Run(ctx)
 }
 
 // RetryPolicy is how a service tries a record's handling again.
@@ -265,14 +234,6 @@ func (s *Service) retry() RetryPolicy {
 	return p
 }
 
-func pause(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
-}
 
 // damagedError is a record of the local log that does not decode: the log
 // is damaged, which no run caused and no retry mends.
