@@ -33,3 +33,26 @@ func IsPermanent(err error) bool {
 // repository. The failure strikes when the service handles the matching
 // run's seal. Binaries built without the tag have no failpoints.
 const FailpointsEnv = "SEALGATE_FAILPOINTS"
+
+// fatalError marks a failure of the service's own state.
+type fatalError struct{ err error }
+
+func (e *fatalError) Error() string { return e.err.Error() }
+func (e *fatalError) Unwrap() error { return e.err }
+
+// Fatal marks err as damage to the service's own state (its transparency
+// log is corrupt or rolled back): no run can be served right until a human
+// repairs it, so the service stops — the one kind of handler error that
+// does — instead of recording the run's failure. Nil stays nil.
+func Fatal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &fatalError{err: err}
+}
+
+// IsFatal reports whether err, or an error it wraps, was marked with Fatal.
+func IsFatal(err error) bool {
+	var f *fatalError
+	return errors.As(err, &f)
+}

@@ -146,7 +146,8 @@ type Service struct {
 // at once when the error is Permanent or the handler panicked — the service
 // records the run's failure (run.failed), which ends the run INCONCLUSIVE
 // naming it, and goes on with every other run. Run returns an error only
-// when the service cannot start, or when its local log is damaged. A
+// when the service cannot start, when its local log is damaged, or when a
+// handler reports damage to the service's own state (Fatal). A
 // handler that is an io.Closer is closed when Run returns (workspaces,
 // processes).
 func (s *Service) Run(ctx context.Context) error {
@@ -192,7 +193,7 @@ func (s *Service) Run(ctx context.Context) error {
 		Handle: func(ctx context.Context, msg *message.Message) error {
 			err := s.handle(ctx, msg)
 			var damaged *damagedError
-			if errors.As(err, &damaged) {
+			if errors.As(err, &damaged) || IsFatal(err) {
 				return consume.Stop(err)
 			}
 			return err
@@ -233,7 +234,6 @@ func (s *Service) retry() RetryPolicy {
 	}
 	return p
 }
-
 
 // damagedError is a record of the local log that does not decode: the log
 // is damaged, which no run caused and no retry mends.
@@ -334,7 +334,7 @@ func chain(h message.HandlerFunc, mw ...message.HandlerMiddleware) message.Handl
 // for a Permanent error, not once the service stops or the partition moves.
 func retryable(ctx context.Context, err error) bool {
 	var p middleware.RecoveredPanicError
-	return ctx.Err() == nil && !IsPermanent(err) && !errors.As(err, &p)
+	return ctx.Err() == nil && !IsPermanent(err) && !IsFatal(err) && !errors.As(err, &p)
 }
 
 // receive decodes msg — with admissions, checks its admission and its place
@@ -399,7 +399,7 @@ func (s *Service) poison(rec *record.Decoded, attempts *int) message.HandlerMidd
 	return func(h message.HandlerFunc) message.HandlerFunc {
 		return func(m *message.Message) ([]*message.Message, error) {
 			out, err := h(m)
-			if err == nil || m.Context().Err() != nil {
+			if err == nil || m.Context().Err() != nil || IsFatal(err) {
 				return out, err
 			}
 			return nil, s.fail(m.Context(), rec, err, *attempts)

@@ -25,6 +25,7 @@ import (
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/signing/attest"
 	"github.com/sealgate/sealgate/services/signing/tlog"
+	"github.com/sealgate/sealgate/services/signing/tlog/embedded"
 )
 
 // Handler is the signing service.
@@ -51,6 +52,11 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 		return err
 	}
 	sealed, b, bundleJSON, err := Seal(ctx, h.Signer, h.Log, art, artBytes, v.Evidence, h.Version)
+	if embedded.IsCorrupt(err) {
+		// The embedded log is damaged or rolled back: nothing can be
+		// sealed until it is repaired.
+		return runtime.Fatal(fmt.Errorf("seal run %s: %w", id, err))
+	}
 	if err != nil {
 		return fmt.Errorf("seal run %s: %w", id, err)
 	}
