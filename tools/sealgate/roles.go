@@ -158,10 +158,13 @@ func (r readySubscriber) Subscribe(ctx context.Context, topic string) (<-chan *m
 	return ch, err
 }
 
-// gatewayAPI is the gateway's gRPC server. Its health is NOT_SERVING, and
-// the Gate API answers Unavailable, until every role of the process is
-// ready (the group's Ready): a client or a readiness probe never meets a
-// gateway whose runs nobody would pick up.
+// gatewayAPI is the gateway's gRPC server. The health of its Gate service
+// (what a readiness probe asks) is NOT_SERVING, and the Gate API answers
+// Unavailable, until every role of the process is ready (the group's
+// Ready): a client or a readiness probe never meets a gateway whose runs
+// nobody would pick up. The server as a whole ("", what a liveness probe
+// asks) is SERVING while it runs: waiting for a broker is no reason to be
+// restarted.
 type gatewayAPI struct {
 	lis    net.Listener
 	srv    *grpc.Server
@@ -179,9 +182,8 @@ func newGatewayAPI(addr string, gate *gateway.Server, ready <-chan struct{}) (*g
 	a.srv = grpc.NewServer(grpc.ChainUnaryInterceptor(a.unary), grpc.ChainStreamInterceptor(a.stream))
 	pb.RegisterGateServer(a.srv, gate)
 	healthpb.RegisterHealthServer(a.srv, a.health)
-	for _, svc := range []string{"", pb.Gate_ServiceDesc.ServiceName} {
-		a.health.SetServingStatus(svc, healthpb.HealthCheckResponse_NOT_SERVING)
-	}
+	a.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	a.health.SetServingStatus(pb.Gate_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_NOT_SERVING)
 	reflection.Register(a.srv)
 	return a, nil
 }
@@ -224,9 +226,7 @@ func (a *gatewayAPI) role(logf func(string, ...any)) lifecycle.Role {
 			go func() {
 				select {
 				case <-a.ready:
-					for _, svc := range []string{"", pb.Gate_ServiceDesc.ServiceName} {
-						a.health.SetServingStatus(svc, healthpb.HealthCheckResponse_SERVING)
-					}
+					a.health.SetServingStatus(pb.Gate_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 					logf("gateway: SERVING on %s", a.lis.Addr())
 				case <-served:
 				}

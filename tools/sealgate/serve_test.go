@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -19,6 +20,8 @@ import (
 
 	demorepo "github.com/sealgate/sealgate/demo"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/gateway"
+	"github.com/sealgate/sealgate/services/lifecycle"
 )
 
 // syncBuffer is an output a command writes from several goroutines, which
@@ -184,5 +187,75 @@ func TestRemoteSaysNothingAnswers(t *testing.T) {
 	cancel()
 	if code := <-done; code == exitOK {
 		t.Fatalf("exit 0 without a gateway")
+	}
+}
+
+// keys services without --out writes to the state directory, never to the
+// working directory (a repository's root).
+func TestKeysServicesDefaultsToTheStateDirectory(t *testing.T) {
+	state, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("SEALGATE_STATE", state)
+	t.Chdir(cwd)
+	code, out, errOut := runCLI(t, "keys", "services")
+	if code != exitOK {
+		t.Fatalf("keys services: %d %s", code, errOut)
+	}
+	want := filepath.Join(state, serviceKeysDir)
+	for _, id := range []string{"sealgate/ledger", "sealgate/signing", "trust policy"} {
+		if !strings.Contains(out, id) {
+			t.Fatalf("keys services does not name %s:\n%s", id, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(want, trustFile)); err != nil {
+		t.Fatalf("no trust policy in the state: %v", err)
+	}
+	if ents, _ := os.ReadDir(cwd); len(ents) != 0 {
+		t.Fatalf("keys services wrote %d entries into the working directory", len(ents))
+	}
+	// The honest twin: --out still writes where it is told.
+	other := filepath.Join(cwd, "keys")
+	if code, _, errOut := runCLI(t, "keys", "services", "--out", other); code != exitOK {
+		t.Fatalf("keys services --out: %s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(other, trustFile)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A role that fails to start stops the others cleanly: the gateway's API
+// never turns SERVING, and after the drain nothing listens any more.
+func TestLifecycleAFailedRoleStopsTheGateway(t *testing.T) {
+	ctx := context.Background()
+	g := lifecycle.New(ctx)
+	api, err := newGatewayAPI("127.0.0.1:0", &gateway.Server{}, g.Ready())
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := api.lis.Addr().String()
+	if err := g.Go(api.role(func(string, ...any) {})); err != nil {
+		t.Fatal(err)
+	}
+	cause := errors.New("subscribe: Broker Not Available")
+	g.Go(lifecycle.Role{Name: "checkout", Run: func(context.Context, func()) error { return cause }})
+	g.AllStarted()
+	if err := g.WaitReady(ctx); !errors.Is(err, cause) {
+		t.Fatalf("WaitReady = %v", err)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	hc := healthpb.NewHealthClient(conn)
+	resp, err := hc.Check(ctx, &healthpb.HealthCheckRequest{Service: pb.Gate_ServiceDesc.ServiceName})
+	if err == nil && resp.Status == healthpb.HealthCheckResponse_SERVING {
+		t.Fatal("the gateway is SERVING although a role of its process failed")
+	}
+	if err := stopGroup(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Fatalf("%s still listens after the drain", addr)
 	}
 }
