@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -251,13 +250,6 @@ func (a *gatewayAPI) role(logf func(string, ...any)) lifecycle.Role {
 			}
 			return nil
 		},
-	}
-}
-
-// closeAll closes cs, last first.
-func closeAll(cs []io.Closer) {
-	for i := len(cs) - 1; i >= 0; i-- {
-		cs[i].Close()
 	}
 }
 

@@ -77,7 +77,7 @@ every service of the process is subscribed.
 --state is this process's own directory — scratch trees, build cache, and for
 the signing service its embedded transparency log and anchor, which must
 survive restarts; it defaults to $SEALGATE_STATE (or the XDG state directory)
-/serve-SERVICES, and is printed at start.`,
+/serve-SERVICES (serve-all for all), and is printed at start.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("serve needs at least one service: %s or all", strings.ReplaceAll(roleNames(allRoles()), "-", ", "))
@@ -176,7 +176,11 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	// survive a restart.
 	state := o.state
 	if state == "" {
-		state = filepath.Join(defaultStateDir(), "serve-"+roleNames(names))
+		dir := roleNames(names)
+		if len(names) == len(allRoles()) {
+			dir = "all"
+		}
+		state = filepath.Join(defaultStateDir(), "serve-"+dir)
 	}
 	if state, err = absState(state); err != nil {
 		return err
@@ -254,8 +258,6 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 			logf("stop: %v", err)
 		}
 	}()
-	var closers []io.Closer
-	defer func() { closeAll(closers) }()
 	refusalsOf := func(name string) (*runtime.Refusals, error) { return runtime.NewRefusals(name, tel, logf) }
 
 	// The gateway answers at once — NOT_SERVING, and Unavailable to Gate
