@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +78,14 @@ func runQuickstart(t *testing.T, script string) (int, string) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The README names fixed ports; something else on them would answer
+	// in the services' place.
+	for _, addr := range []string{"127.0.0.1:9090", "127.0.0.1:9092"} {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			t.Fatalf("%s is taken: the README's quick start needs it free", addr)
+		}
 	}
 	dir := filepath.Join(t.TempDir(), "sealgate")
 	copyTree(t, root, dir)
