@@ -192,7 +192,8 @@ func TestQuickstartServicesBeforeBroker(t *testing.T) {
 		t.Fatal("the quick start has no devbroker line or no serve line")
 	}
 	// The broker starts only once a service said it waits for it.
-	wait := `until grep -q "waiting for the Kafka brokers at 127.0.0.1:9092" "$QUICKSTART_LOG"; do sleep 0.2; done`
+	// Bounded: services that exit instead of waiting never say it.
+	wait := `timeout 120 sh -c 'until grep -q "waiting for the Kafka brokers at 127.0.0.1:9092" "$QUICKSTART_LOG"; do sleep 0.2; done'`
 	script := strings.Join(append(append(append([]string{}, rest[:lastServe+1]...), wait, broker), rest[lastServe+1:]...), "\n")
 	code, out := runQuickstart(t, script)
 	wantVerified(t, code, out)
