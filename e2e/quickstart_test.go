@@ -95,12 +95,20 @@ func runQuickstart(t *testing.T, script string) (int, string) {
 		t.Fatal(err)
 	}
 	defer log.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	// The script's bound ends before the test binary's own timeout, so
+	// that its process group is always stopped here: a test binary that
+	// panics on its timeout runs no cleanup, and the group would outlive it.
+	end := time.Now().Add(15 * time.Minute)
+	if d, ok := t.Deadline(); ok && d.Add(-time.Minute).Before(end) {
+		end = d.Add(-time.Minute)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), end)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", script)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, and killed with the test binary.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	// The script's environment, minus what would point it elsewhere.
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); k != "SEALGATE_STATE" && k != "XDG_STATE_HOME" {
