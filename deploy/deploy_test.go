@@ -52,6 +52,7 @@ const (
 	// serveSource is the `sealgate serve` command, which
 	// TestServeFlagsMatchServe reads the flags and services from.
 	serveSource = "../tools/sealgate/serve.go"
+	rolesSource = "../tools/sealgate/roles.go"
 
 	// kedaCRD is KEDA's ScaledObject CRD, copied from the KEDA module
 	// (testdata/README.md); kedaCRDSHA256 pins it.
@@ -112,14 +113,14 @@ func allServeFlags() []string {
 	return []string{
 		"ledger", "brokers", "blobs", "keys", "trust", "listen", "state",
 		"partitions", "sandbox", "build-cache", "signing-key", "tlog", "rekor-url",
-		"otlp-endpoint", "otlp-insecure",
+		"otlp-endpoint", "otlp-insecure", "broker-wait",
 	}
 }
 
 // serveFlags lists the flags of `sealgate serve` a manifest may give a
 // service: those every service reads, and those only some read.
 func serveFlags(service string) []string {
-	common := []string{"ledger", "brokers", "blobs", "keys", "trust", "state", "partitions", "otlp-endpoint", "otlp-insecure"}
+	common := []string{"ledger", "brokers", "blobs", "keys", "trust", "state", "partitions", "otlp-endpoint", "otlp-insecure", "broker-wait"}
 	switch service {
 	case "gateway":
 		return append(common, "listen")
@@ -143,7 +144,15 @@ func TestServeFlagsMatchServe(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	flags, order, err := serveCommand(src)
+	flags, err := serveCommand(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rolesSrc, err := os.ReadFile(rolesSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := roleOrder(rolesSrc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,76 +167,108 @@ func TestServeFlagsMatchServe(t *testing.T) {
 		}
 	}
 	if !slices.Equal(order, services()) {
-		t.Errorf("%s serves %q; services lists %q", serveSource, order, services())
+		t.Errorf("%s serves %q; services lists %q", rolesSource, order, services())
 	}
 }
 
 // serveCommand returns, from the source of serve.go, the names of the flags
 // newServeCmd registers (f.StringVar(&o.x, "name", ...) and the like),
-// sorted, and the services of serveOrder.
-func serveCommand(src []byte) (flags, order []string, err error) {
+// sorted.
+func serveCommand(src []byte) (flags []string, err error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, serveSource, src, 0)
 	if err != nil {
-		return nil, nil, err
-	}
-	str := func(e ast.Expr) (string, bool) {
-		lit, ok := e.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return "", false
-		}
-		v, err := strconv.Unquote(lit.Value)
-		return v, err == nil
+		return nil, err
 	}
 	for _, decl := range file.Decls {
-		switch d := decl.(type) {
-		case *ast.FuncDecl:
-			if d.Name.Name != "newServeCmd" {
-				continue
-			}
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok || !strings.HasSuffix(sel.Sel.Name, "Var") && !strings.HasSuffix(sel.Sel.Name, "VarP") || len(call.Args) < 2 {
-					return true
-				}
-				if recv, ok := sel.X.(*ast.Ident); !ok || recv.Name != "f" {
-					return true
-				}
-				if name, ok := str(call.Args[1]); ok {
-					flags = append(flags, name)
-				}
+		d, ok := decl.(*ast.FuncDecl)
+		if !ok || d.Name.Name != "newServeCmd" {
+			continue
+		}
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
 				return true
-			})
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !strings.HasSuffix(sel.Sel.Name, "Var") && !strings.HasSuffix(sel.Sel.Name, "VarP") || len(call.Args) < 2 {
+				return true
+			}
+			if recv, ok := sel.X.(*ast.Ident); !ok || recv.Name != "f" {
+				return true
+			}
+			if name, ok := stringLit(call.Args[1]); ok {
+				flags = append(flags, name)
+			}
+			return true
+		})
+	}
+	if len(flags) == 0 {
+		return nil, fmt.Errorf("%s: newServeCmd registers no flags that this test can find", serveSource)
+	}
+	slices.Sort(flags)
+	return flags, nil
+}
+
+// roleOrder returns, from the source of roles.go, the services allRoles
+// lists, in its order: the role constants it returns, by value.
+func roleOrder(src []byte) ([]string, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, rolesSource, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	consts := map[string]string{}
+	var order []string
+	for _, decl := range file.Decls {
+		switch d := decl.(type) {
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
-				vs, ok := spec.(*ast.ValueSpec)
-				if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "serveOrder" || len(vs.Values) != 1 {
-					continue
-				}
-				lit, ok := vs.Values[0].(*ast.CompositeLit)
-				if !ok {
-					continue
-				}
-				for _, e := range lit.Elts {
-					if v, ok := str(e); ok {
-						order = append(order, v)
+				if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Names) == 1 && len(vs.Values) == 1 {
+					if v, ok := stringLit(vs.Values[0]); ok {
+						consts[vs.Names[0].Name] = v
 					}
 				}
 			}
+		case *ast.FuncDecl:
+			if d.Name.Name != "allRoles" {
+				continue
+			}
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				lit, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				for _, e := range lit.Elts {
+					if id, ok := e.(*ast.Ident); ok {
+						order = append(order, id.Name)
+					}
+				}
+				return false
+			})
 		}
 	}
-	if len(flags) == 0 {
-		return nil, nil, fmt.Errorf("%s: newServeCmd registers no flags that this test can find", serveSource)
+	for i, name := range order {
+		v, ok := consts[name]
+		if !ok {
+			return nil, fmt.Errorf("%s: allRoles lists %s, which is no string constant of the file", rolesSource, name)
+		}
+		order[i] = v
 	}
 	if len(order) == 0 {
-		return nil, nil, fmt.Errorf("%s: no serveOrder", serveSource)
+		return nil, fmt.Errorf("%s: no allRoles", rolesSource)
 	}
-	slices.Sort(flags)
-	return flags, order, nil
+	return order, nil
+}
+
+// stringLit is the value of a string literal.
+func stringLit(e ast.Expr) (string, bool) {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	v, err := strconv.Unquote(lit.Value)
+	return v, err == nil
 }
 
 // scaledObjectGVK is the one custom kind the manifests use.

@@ -82,17 +82,19 @@ Ed25519 verdicts go to Rekor as dsse entries; ECDSA P-256 as hashedrekord.`,
 	gen.Flags().BoolVar(&force, "force", false, "overwrite an existing key pair")
 	var svcOut string
 	services := &cobra.Command{
-		Use:   "services --out DIR",
+		Use:   "services [--out DIR]",
 		Short: "Make every service's Ed25519 ledger key and the trust policy naming them (distributed mode)",
 		Long: `services writes one Ed25519 key per service identity (sealgate_<service>.key,
 owner-only; existing keys are kept) and DIR/trust.json, the trust policy that
 authorizes each key for its record kinds. Give each process only the keys of
 the services it runs (sealgate serve --keys), and every process the policy
-(--trust).`,
+(--trust). DIR defaults to the state directory's service-keys/
+($SEALGATE_STATE, or the XDG state directory), where sealgate serve looks by
+default; keys never land in the working directory unless asked.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if svcOut == "" {
-				return usageErrorf("--out DIR is required")
+				svcOut = filepath.Join(defaultStateDir(), serviceKeysDir)
 			}
 			kr, err := keyring.LoadOrCreate(svcOut)
 			if err != nil {
@@ -117,7 +119,7 @@ the services it runs (sealgate serve --keys), and every process the policy
 			return nil
 		},
 	}
-	services.Flags().StringVar(&svcOut, "out", "", "directory to write the keys and trust.json to")
+	services.Flags().StringVar(&svcOut, "out", "", "directory to write the keys and trust.json to (default STATE/service-keys)")
 	keys.AddCommand(gen, services)
 	return keys
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
-	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor"
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
+	"github.com/sealgate/sealgate/services/lifecycle"
 	muthandler "github.com/sealgate/sealgate/services/mutation/handler"
 	reachhandler "github.com/sealgate/sealgate/services/reach/handler"
 	"github.com/sealgate/sealgate/services/runtime"
@@ -96,13 +95,11 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	return serviceSpec{}, usageErrorf("unknown service %q", name)
 }
 
-// services is every service of a run, in one process, over the local ledger.
+// services is every service of a run, in one process, over the local
+// ledger: the handler roles of the composition root (roles.go).
 type services struct {
-	st    *state
-	blobs *blob.Store
-	errc  chan error
-	subs  []message.Subscriber
-	wg    sync.WaitGroup
+	ctx context.Context
+	g   *lifecycle.Group
 }
 
 // goToolchain finds the Go toolchain the jobs run with.
@@ -130,60 +127,43 @@ func goToolchain(ctx context.Context, cache string) (executor.Go, error) {
 }
 
 // startServices starts checkout, executor, reach, mutation, adjudication
-// and signing.
+// and signing over the local ledger, and returns once each is subscribed.
 func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandbox.Runner, goenv executor.Go, progress func(runID, jobID, state string), signer *attest.Signer, tl tlog.Log, tel *telemetry.Providers) (*services, error) {
-	s := &services{st: st, blobs: blobs, errc: make(chan error, 8)}
 	scratch := filepath.Join(st.dir, "work")
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, infraErrorf("%v", err)
 	}
 	deps := &serviceDeps{blobs: blobs, scratch: scratch, box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
-	var handlers []serviceSpec
-	for _, name := range []string{"checkout", "executor", "reach", "mutation", "adjudication", "signing"} {
-		h, err := deps.spec(name)
-		if err != nil {
+	bus := &roleBus{
+		subscribe: func(group string) (message.Subscriber, error) {
+			return local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: group})
+		},
+		appender: st.appender,
+		history:  func(*record.Signer, func(error)) history { return localHistory(st.log) },
+		signer:   st.keys.Signer,
+		tel:      tel,
+	}
+	s := &services{ctx: ctx, g: lifecycle.New(ctx)}
+	for _, name := range handlerRoles() {
+		if err := startHandlerRole(ctx, s.g, name, deps, bus); err != nil {
+			s.close()
 			return nil, err
 		}
-		handlers = append(handlers, h)
 	}
-	for _, h := range handlers {
-		sub, err := local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: h.group})
-		if err != nil {
-			s.close()
-			return nil, infraErrorf("%v", err)
-		}
-		s.subs = append(s.subs, sub)
-		signer, err := st.keys.Signer(h.identity)
-		if err != nil {
-			s.close()
-			return nil, infraErrorf("%v", err)
-		}
-		svc := &runtime.Service{Name: h.name, Signer: signer, Handler: h.h, Sub: sub, Appender: st.appender, History: localHistory(st.log), Telemetry: tel}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			if err := svc.Run(ctx); err != nil {
-				s.errc <- err
-			}
-		}()
+	s.g.AllStarted()
+	if err := s.g.WaitReady(ctx); err != nil {
+		s.close()
+		return nil, infraErrorf("start the services: %v", err)
 	}
 	return s, nil
 }
 
-// close stops the subscriptions and waits, a bounded time, for the
-// services to finish: they kill their test processes and remove their
-// workspaces on the way out. The caller cancels their context first.
+// close drains the services (their context is cancelled: they kill their
+// test processes and remove their workspaces on the way out) and waits for
+// them, within drainBound.
 func (s *services) close() {
-	for _, sub := range s.subs {
-		sub.Close()
-	}
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-	}
+	_ = stopGroup(s.ctx, s.g)
 }
 
-// failure returns the first service failure, if any.
-func (s *services) failure() <-chan error { return s.errc }
+// failure delivers the first service failure, if any.
+func (s *services) failure() <-chan error { return s.g.Failed() }

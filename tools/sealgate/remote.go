@@ -19,6 +19,14 @@ import (
 	"github.com/sealgate/sealgate/services/adjudication"
 )
 
+// remoteAttemptTimeout bounds one submission to the gateway, and
+// remoteNoticeEvery is how many failed attempts pass between two notices
+// that nothing answers (the first is said at once; then about every 20 s).
+const (
+	remoteAttemptTimeout = 10 * time.Second
+	remoteNoticeEvery    = 10
+)
+
 // runRemote submits the verification to a gateway (sealgate serve gateway)
 // and follows it: the same artefact on stdout and the same exit code as the
 // embedded mode.
@@ -59,18 +67,28 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	in.IdempotencyKey = hex.EncodeToString(key)
 	var resp *pb.SubmitResponse
 	for attempt := 0; ; attempt++ {
-		resp, err = gate.Submit(ctx, in)
+		// Each attempt is bounded, so that nothing answering is said
+		// within seconds, not when the run's deadline ends.
+		actx, acancel := context.WithTimeout(ctx, remoteAttemptTimeout)
+		resp, err = gate.Submit(actx, in)
+		acancel()
 		if err == nil {
 			break
 		}
-		switch {
-		case status.Code(err) == codes.InvalidArgument:
+		switch c := status.Code(err); {
+		case c == codes.InvalidArgument:
 			return 0, usageErrorf("%s", status.Convert(err).Message())
-		case status.Code(err) != codes.Unavailable || attempt >= 50 || ctx.Err() != nil:
+		case c != codes.Unavailable && c != codes.DeadlineExceeded || ctx.Err() != nil:
 			return 0, infraErrorf("submit to %s: %v", o.remote, err)
+		}
+		// A gateway that is away (not started yet, restarting, starting
+		// its subscriptions) is waited for, visibly.
+		if attempt%remoteNoticeEvery == 0 {
+			fmt.Fprintf(stderr, "no gateway answers at %s yet (%s); retrying — is `sealgate serve gateway` running?\n", o.remote, status.Convert(err).Message())
 		}
 		select {
 		case <-ctx.Done():
+			return 0, infraErrorf("submit to %s: no gateway answered before the deadline: %v", o.remote, err)
 		case <-time.After(time.Duration(min(attempt+1, 10)) * 200 * time.Millisecond):
 		}
 	}

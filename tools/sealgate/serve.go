@@ -3,23 +3,18 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/spf13/cobra"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/health"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-	"google.golang.org/grpc/reflection"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
@@ -28,16 +23,17 @@ import (
 	"github.com/sealgate/sealgate/ledger/guard"
 	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/keyring"
-	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/ledger/record"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/gateway"
+	"github.com/sealgate/sealgate/services/lifecycle"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
 )
 
-// Services `sealgate serve` runs. ledger is the admission guard, the
-// records topic's single writer.
-var serveOrder = []string{"ledger", "gateway", "checkout", "executor", "reach", "mutation", "adjudication", "signing"}
+// serviceKeysDir is where `sealgate keys services` writes the services'
+// keys and the trust policy by default, inside the state directory.
+const serviceKeysDir = "service-keys"
 
 type serveOptions struct {
 	ledger, blobs, keys, trust string
@@ -49,12 +45,13 @@ type serveOptions struct {
 	rekorURL                   string
 	otlpEndpoint               string
 	otlpInsecure               bool
+	brokerWait                 time.Duration
 }
 
 func newServeCmd(stderr io.Writer) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve SERVICE... --ledger kafka --brokers HOST:PORT --blobs URL --keys DIR --trust FILE",
+		Use:   "serve SERVICE... --brokers HOST:PORT --blobs URL [--keys DIR --trust FILE] [--state DIR]",
 		Short: "Run services as their own process over Kafka (distributed mode)",
 		Long: `serve runs one or more services — ledger, gateway, checkout, executor, reach,
 mutation, adjudication, signing, or all — against a Kafka ledger and a shared
@@ -68,10 +65,22 @@ reflection services; ` + "`sealgate verify --remote ADDR`" + ` submits to it.
 
 Keys: --keys DIR holds each service's Ed25519 key (sealgate keys services
 writes them all, with the trust policy); a process loads only the keys of the
-services it runs. --trust is the trust policy every record is checked against.`,
+services it runs. --trust is the trust policy every record is checked against.
+Both default to the state directory's service-keys/, where sealgate keys
+services writes them by default.
+
+A process waits for its brokers at start (--broker-wait, logged with the
+cause), so it can start before or with the broker. Its gateway answers at once
+but reports NOT_SERVING on gRPC health, and Unavailable to Gate calls, until
+every service of the process is subscribed.
+
+--state is this process's own directory — scratch trees, build cache, and for
+the signing service its embedded transparency log and anchor, which must
+survive restarts; it defaults to $SEALGATE_STATE (or the XDG state directory)
+/serve-SERVICES (serve-all for all), and is printed at start.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErrorf("serve needs at least one service: %s or all", strings.Join(serveOrder, ", "))
+				return usageErrorf("serve needs at least one service: %s or all", strings.ReplaceAll(roleNames(allRoles()), "-", ", "))
 			}
 			return nil
 		},
@@ -83,10 +92,11 @@ services it runs. --trust is the trust policy every record is checked against.`,
 	f.StringVar(&o.ledger, "ledger", "kafka", "ledger backend: kafka")
 	f.StringSliceVar(&o.brokers, "brokers", nil, "Kafka bootstrap brokers, host:port (comma-separated or repeated)")
 	f.StringVar(&o.blobs, "blobs", "", "shared blob store: a gocloud.dev bucket URL (s3://…, file:///dir) or a directory every process sees")
-	f.StringVar(&o.keys, "keys", "", "directory of the services' Ed25519 keys (sealgate keys services)")
-	f.StringVar(&o.trust, "trust", "", "trust policy file (sealgate keys services writes trust.json)")
+	f.StringVar(&o.keys, "keys", "", "directory of the services' Ed25519 keys, as sealgate keys services writes it (default STATE/service-keys)")
+	f.StringVar(&o.trust, "trust", "", "trust policy file (default KEYS/trust.json, which sealgate keys services writes)")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:9090", "gateway: gRPC listen address")
-	f.StringVar(&o.state, "state", "", "this process's local files: scratch trees, build cache, embedded log (default a temporary directory)")
+	f.StringVar(&o.state, "state", "", "this process's own directory: scratch trees, build cache, the signing service's embedded log (default $SEALGATE_STATE or the XDG state dir, /serve-SERVICES)")
+	f.DurationVar(&o.brokerWait, "broker-wait", kafka.DefaultBrokerWait, "how long to wait for the Kafka brokers at start")
 	f.IntVar(&o.partitions, "partitions", 8, "partitions of the topics, when serve creates them")
 	f.StringVar(&o.sandbox, "sandbox", "auto", "executor and mutation: auto, bwrap or none")
 	f.StringVar(&o.buildCache, "build-cache", "", "executor and mutation: Go build cache of test processes (default STATE/gocache)")
@@ -99,22 +109,22 @@ services it runs. --trust is the trust policy every record is checked against.`,
 }
 
 // serveSet expands "all" and checks names.
-func serveSet(args []string) ([]string, error) {
-	want := map[string]bool{}
+func serveSet(args []string) ([]role, error) {
+	want := map[role]bool{}
 	for _, a := range args {
 		if a == "all" {
-			for _, s := range serveOrder {
+			for _, s := range allRoles() {
 				want[s] = true
 			}
 			continue
 		}
-		if !slices.Contains(serveOrder, a) {
-			return nil, usageErrorf("unknown service %q: want %s or all", a, strings.Join(serveOrder, ", "))
+		if !slices.Contains(allRoles(), role(a)) {
+			return nil, usageErrorf("unknown service %q: want %s or all", a, strings.ReplaceAll(roleNames(allRoles()), "-", ", "))
 		}
-		want[a] = true
+		want[role(a)] = true
 	}
-	var out []string
-	for _, s := range serveOrder {
+	var out []role
+	for _, s := range allRoles() {
 		if want[s] {
 			out = append(out, s)
 		}
@@ -138,44 +148,47 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		return usageErrorf("--brokers is required: the Kafka bootstrap brokers")
 	case o.blobs == "":
 		return usageErrorf("--blobs is required: the blob store every service shares")
-	case o.keys == "" || o.trust == "":
-		return usageErrorf("--keys and --trust are required (sealgate keys services --out DIR writes both)")
 	}
+	if o.keys == "" {
+		o.keys = filepath.Join(defaultStateDir(), serviceKeysDir)
+	}
+	if o.trust == "" {
+		o.trust = filepath.Join(o.keys, trustFile)
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "%s sealgate serve: %s\n", time.Now().UTC().Format("15:04:05.000"), fmt.Sprintf(format, a...))
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil)).With("process", "sealgate serve "+roleNames(names))
 	trust, err := loadTrust(o.trust)
 	if err != nil {
 		return err
 	}
 	ids := make([]string, 0, len(names))
 	for _, n := range names {
-		ids = append(ids, identityOf(n))
+		ids = append(ids, identityOf(string(n)))
 	}
 	keys, err := keyring.Load(o.keys, ids...)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v (sealgate keys services writes them)", err)
 	}
+	// The state is a real directory that outlives the process: the
+	// signing service's embedded log and its anchor live there, and must
+	// survive a restart.
 	state := o.state
-	if state != "" {
-		if state, err = absState(state); err != nil {
-			return err
-		}
-	}
 	if state == "" {
-		if state, err = os.MkdirTemp("", "sealgate-serve-"); err != nil {
-			return infraErrorf("%v", err)
+		dir := roleNames(names)
+		if len(names) == len(allRoles()) {
+			dir = "all"
 		}
-		defer os.RemoveAll(state)
+		state = filepath.Join(defaultStateDir(), "serve-"+dir)
+	}
+	if state, err = absState(state); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(state, 0o700); err != nil {
-		return infraErrorf("%v", err)
+		return infraErrorf("--state: %v", err)
 	}
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "%s sealgate serve: %s\n", time.Now().UTC().Format("15:04:05.000"), fmt.Sprintf(format, a...))
-	}
-	for _, topic := range []string{ledger.Topic, guard.ProposalTopic} {
-		if err := kafka.CreateTopic(ctx, o.brokers, topic, o.partitions); err != nil {
-			return infraErrorf("%v", err)
-		}
-	}
+	logf("%s: state %s", roleNames(names), state)
 	blobs, err := blob.Open(ctx, o.blobs)
 	if err != nil {
 		return usageErrorf("--blobs: %v", err)
@@ -183,7 +196,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	defer blobs.Close()
 	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: o.brokers}, watermill.NopLogger{})
 	if err != nil {
-		return infraErrorf("%v", err)
+		return usageErrorf("--brokers: %v", err)
 	}
 	defer pub.Close()
 	proposer := &guard.Proposer{Pub: pub}
@@ -195,7 +208,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	if err := os.MkdirAll(deps.scratch, 0o755); err != nil {
 		return infraErrorf("%v", err)
 	}
-	if slices.Contains(names, "executor") || slices.Contains(names, "mutation") {
+	if slices.Contains(names, roleExecutor) || slices.Contains(names, roleMutation) {
 		mode := map[string]sandbox.Mode{"auto": sandbox.Auto, "bwrap": sandbox.Require, "none": sandbox.None}[o.sandbox]
 		if deps.box, err = sandbox.New(ctx, sandbox.Config{Mode: mode}); err != nil {
 			return usageErrorf("%v", err)
@@ -204,11 +217,12 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 			return err
 		}
 	}
-	if slices.Contains(names, "signing") {
+	if slices.Contains(names, roleSigning) {
 		if o.signingKey == "" && os.Getenv(signingKeyEnv) == "" {
 			return usageErrorf("the signing service needs --signing-key FILE or $%s", signingKeyEnv)
 		}
-		if deps.signer, _, err = loadSigner(o.signingKey, state); err != nil {
+		var keySource string
+		if deps.signer, keySource, err = loadSigner(o.signingKey, state); err != nil {
 			return err
 		}
 		// The state directory's anchor keeps the embedded log's last
@@ -220,150 +234,181 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		if anchors.cur == nil && logHasEntries(state) {
 			return infraErrorf("the state %s has no anchor (%s is missing), but its transparency log holds entries: if the anchor was lost, restore it from a backup; to adopt the log as it is, run `sealgate state reanchor --state %s`", state, anchors.path, state)
 		}
-		if deps.tlog, _, err = openLog(ctx, o.tlogKind, o.rekorURL, state, anchors, nil); err != nil {
+		var logDesc string
+		if deps.tlog, logDesc, err = openLog(ctx, o.tlogKind, o.rekorURL, state, anchors, nil); err != nil {
 			return err
 		}
 		defer deps.tlog.Close()
+		kid, _ := deps.signer.KeyID()
+		logf("signing: verdicts signed with %s key %.16s… from %s, logged to the %s", deps.signer.Algorithm(), kid, keySource, logDesc)
+		if cmp.Or(o.tlogKind, "embedded") == "embedded" {
+			logf("signing: the embedded log's key, for sealgate attest verify --log-key: %s", filepath.Join(state, tlogDir, "log.pub"))
+		}
 	}
 
-	tel, err := telemetry.Setup(ctx, telemetry.Config{Endpoint: o.otlpEndpoint, Insecure: o.otlpInsecure, Service: "sealgate-" + strings.Join(names, "-")})
+	tel, err := telemetry.Setup(ctx, telemetry.Config{Endpoint: o.otlpEndpoint, Insecure: o.otlpInsecure, Service: "sealgate-" + roleNames(names)})
 	if err != nil {
 		return usageErrorf("--otlp-endpoint: %v", err)
 	}
 	defer tel.Close(context.WithoutCancel(ctx))
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errc := make(chan error, len(names)+2)
-	var wg sync.WaitGroup
-	goRun := func(name string, f func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(); err != nil {
-				errc <- fmt.Errorf("%s: %w", name, err)
-			}
-		}()
-	}
-	var closers []io.Closer
+	g := lifecycle.New(ctx)
 	defer func() {
-		for _, c := range closers {
-			c.Close()
+		if err := stopGroup(ctx, g); err != nil {
+			logf("stop: %v", err)
 		}
 	}()
-	for _, name := range names {
-		signer, err := keys.Signer(identityOf(name))
+	refusalsOf := func(name string) (*runtime.Refusals, error) { return runtime.NewRefusals(name, tel, logf) }
+
+	// The gateway answers at once — NOT_SERVING, and Unavailable to Gate
+	// calls — so that probes and clients see it starting, not absent.
+	var gw *gateway.Server
+	if slices.Contains(names, roleGateway) {
+		signer, err := keys.Signer(identityOf(string(roleGateway)))
 		if err != nil {
 			return infraErrorf("%v", err)
 		}
-		switch name {
-		case "ledger":
-			st := authority.New(trust)
-			refusals, err := runtime.NewRefusals(name, tel, logf)
-			if err != nil {
-				return infraErrorf("%v", err)
-			}
-			heads, n, err := guard.Rebuild(ctx, st, admissions, topicReader(o.brokers, ledger.Topic), func(err error) { refusals.Refuse(ctx, "", err) })
-			if err != nil {
-				return infraErrorf("ledger: rebuild from %s: %v", ledger.Topic, err)
-			}
-			logf("ledger: admission state rebuilt from %d admitted records of %d runs (%d messages refused)", n, len(heads), refusals.Total())
-			// The guard's key signs refusals (in records) and admissions
-			// (of every message it writes).
-			key, err := keyring.ReadKey(filepath.Join(o.keys, keyring.FileName(keyring.Ledger)))
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			stamper, err := guard.NewStamper(pub, key, heads, admissions)
-			if err != nil {
-				return usageErrorf("--trust: %v", err)
-			}
-			app, err := ledger.NewAppender(stamper, st, signer, nil)
-			if err != nil {
-				return infraErrorf("%v", err)
-			}
-			sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: "ledger"}, watermill.NopLogger{})
-			if err != nil {
-				return infraErrorf("%v", err)
-			}
-			closers = append(closers, sub)
-			g := &guard.Guard{Appender: app, Sub: sub, Logf: func(f string, a ...any) { logf("ledger: "+f, a...) }}
-			goRun(name, func() error { return g.Run(ctx) })
-		case "gateway":
-			refusals, err := runtime.NewRefusals(name, tel, logf)
-			if err != nil {
-				return infraErrorf("%v", err)
-			}
-			idx, err := gateway.NewIndex(admissions, refusals)
-			if err != nil {
-				return infraErrorf("%v", err)
-			}
-			// No consumer group: the gateway indexes every partition.
-			sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers}, watermill.NopLogger{})
-			if err != nil {
-				return infraErrorf("%v", err)
-			}
-			closers = append(closers, sub)
-			goRun("gateway index", func() error { return idx.Feed(ctx, sub) })
-			lis, err := net.Listen("tcp", o.listen)
-			if err != nil {
-				return usageErrorf("--listen %s: %v", o.listen, err)
-			}
-			srv := grpc.NewServer()
-			pb.RegisterGateServer(srv, &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch, Tracer: tel.Tracer})
-			hs := health.NewServer()
-			healthpb.RegisterHealthServer(srv, hs)
-			hs.SetServingStatus(pb.Gate_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-			reflection.Register(srv)
-			go func() {
-				<-ctx.Done()
-				hs.Shutdown()
-				srv.GracefulStop()
-			}()
-			logf("gateway: Gate API on %s", lis.Addr())
-			goRun(name, func() error {
-				if err := srv.Serve(lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
-					return err
-				}
-				return nil
-			})
-		default:
-			spec, err := deps.spec(name)
-			if err != nil {
+		refusals, err := refusalsOf(string(roleGateway))
+		if err != nil {
+			return infraErrorf("%v", err)
+		}
+		idx, err := gateway.NewIndex(admissions, refusals)
+		if err != nil {
+			return infraErrorf("%v", err)
+		}
+		gw = &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch, Tracer: tel.Tracer}
+		api, err := newGatewayAPI(o.listen, gw, g.Ready())
+		if err != nil {
+			return err
+		}
+		if err := g.Go(api.role(logf)); err != nil {
+			return infraErrorf("%v", err)
+		}
+		logf("gateway: Gate API on %s (NOT_SERVING until every service of this process is subscribed)", api.lis.Addr())
+	}
+
+	// The broker may be starting with us: wait for it, bounded and
+	// logged, then make sure the topics exist.
+	err = kafka.WaitForBrokers(ctx, o.brokers, o.brokerWait, logger, func(ctx context.Context) error {
+		if err := kafka.Ping(ctx, o.brokers); err != nil {
+			return err
+		}
+		for _, topic := range []string{ledger.Topic, guard.ProposalTopic} {
+			if err := kafka.CreateTopic(ctx, o.brokers, topic, o.partitions); err != nil {
 				return err
 			}
-			sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: spec.group}, watermill.NopLogger{})
+		}
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return infraErrorf("%v; start the broker, or give it longer with --broker-wait", err)
+	}
+
+	bus := &roleBus{
+		subscribe: func(group string) (message.Subscriber, error) {
+			return kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: group}, watermill.NopLogger{})
+		},
+		appender: proposer,
+		history: func(self *record.Signer, refuse func(error)) history {
+			return kafkaHistory(o.brokers, self, admissions, refuse)
+		},
+		admission: admissions,
+		refusals:  refusalsOf,
+		signer:    func(id string) (*record.Signer, error) { return keys.Signer(id) },
+		tel:       tel,
+		logger:    logger,
+	}
+	for _, name := range names {
+		switch name {
+		case roleLedger:
+			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, logf); err != nil {
+				return err
+			}
+		case roleGateway:
+			// No consumer group: the gateway indexes every partition.
+			sub, err := bus.subscribe("")
 			if err != nil {
 				return infraErrorf("%v", err)
 			}
-			closers = append(closers, sub)
-			refusals, err := runtime.NewRefusals(name, tel, logf)
-			if err != nil {
+			if err := g.Go(subscribedRole("gateway index", sub, gw.Index.Feed)); err != nil {
+				sub.Close()
 				return infraErrorf("%v", err)
 			}
-			svc := &runtime.Service{Name: name, Signer: signer, Handler: spec.h, Sub: sub, Appender: proposer,
-				History: kafkaHistory(o.brokers, signer, admissions, func(err error) { refusals.Refuse(ctx, "", err) }), Telemetry: tel,
-				Admission: admissions, Refusals: refusals}
-			goRun(name, func() error { return svc.Run(ctx) })
+		default:
+			if err := startHandlerRole(ctx, g, name, deps, bus); err != nil {
+				return err
+			}
 		}
 		logf("%s: started", name)
 	}
-	var runErr error
+	g.AllStarted()
+	select {
+	case <-g.Ready():
+		logf("%s: ready (every subscription is live)", roleNames(names))
+	case err := <-g.Failed():
+		logf("stopping: %v", err)
+		return infraErrorf("%v", err)
+	case <-ctx.Done():
+		logf("stopping")
+		return nil
+	}
 	select {
 	case <-ctx.Done():
 		logf("stopping")
-	case runErr = <-errc:
-		logf("stopping: %v", runErr)
+		return nil
+	case err := <-g.Failed():
+		logf("stopping: %v", err)
+		return infraErrorf("%v", err)
 	}
-	cancel()
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
+}
+
+// startLedgerRole rebuilds the admission state from the records topic and
+// starts the guard, the records topic's single writer.
+func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), logf func(string, ...any)) error {
+	name := string(roleLedger)
+	signer, err := keys.Signer(identityOf(name))
+	if err != nil {
+		return infraErrorf("%v", err)
 	}
-	if runErr != nil {
-		return infraErrorf("%v", runErr)
+	st := authority.New(trust)
+	refusals, err := refusalsOf(name)
+	if err != nil {
+		return infraErrorf("%v", err)
+	}
+	heads, n, err := guard.Rebuild(ctx, st, admissions, topicReader(o.brokers, ledger.Topic), func(err error) { refusals.Refuse(ctx, "", err) })
+	if err != nil {
+		return infraErrorf("ledger: rebuild from %s: %v", ledger.Topic, err)
+	}
+	logf("ledger: admission state rebuilt from %d admitted records of %d runs (%d messages refused)", n, len(heads), refusals.Total())
+	// The guard's key signs refusals (in records) and admissions (of
+	// every message it writes).
+	key, err := keyring.ReadKey(filepath.Join(o.keys, keyring.FileName(keyring.Ledger)))
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	stamper, err := guard.NewStamper(pub, key, heads, admissions)
+	if err != nil {
+		return usageErrorf("--trust: %v", err)
+	}
+	app, err := ledger.NewAppender(stamper, st, signer, nil)
+	if err != nil {
+		return infraErrorf("%v", err)
+	}
+	sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: name}, watermill.NopLogger{})
+	if err != nil {
+		return infraErrorf("%v", err)
+	}
+	gd := &guard.Guard{Appender: app, Logf: func(f string, a ...any) { logf("ledger: "+f, a...) }}
+	err = g.Go(subscribedRole(name, sub, func(ctx context.Context, sub message.Subscriber) error {
+		gd.Sub = sub
+		return gd.Run(ctx)
+	}))
+	if err != nil {
+		sub.Close()
+		return infraErrorf("%v", err)
 	}
 	return nil
 }
