@@ -9,7 +9,9 @@ import (
 )
 
 // Ping asks the cluster behind brokers for its metadata, once: it returns
-// nil as soon as a broker answers, and an error naming what failed when
+// nil as soon as a broker answers with at least one broker and a
+// controller (a cluster still starting lists neither), and an error naming
+// what failed when
 // none did before ctx ends (give ctx a deadline: a host that accepts the
 // connection and never answers holds Ping until then). Tools that read a
 // topic call it first, so that a wrong address is reported at once rather
@@ -23,8 +25,13 @@ func Ping(ctx context.Context, brokers []string) error {
 	var errs []error
 	for _, b := range brokers {
 		client := &kafka.Client{Addr: kafka.TCP(b), Transport: transport}
-		_, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{}})
-		if err == nil {
+		resp, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{}})
+		switch {
+		case err == nil && len(resp.Brokers) == 0:
+			err = errors.New("the cluster lists no brokers yet")
+		case err == nil && resp.Controller.Host == "":
+			err = errors.New("the cluster has no controller yet")
+		case err == nil:
 			return nil
 		}
 		if ctx.Err() != nil {

@@ -2,14 +2,11 @@ package kafka
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"strings"
 	"time"
-
-	"github.com/segmentio/kafka-go"
 )
 
 // Broker wait defaults.
@@ -28,27 +25,6 @@ const (
 	// accepts connections and never answers is tried again.
 	brokerAttemptTimeout = 15 * time.Second
 )
-
-// Ping asks the cluster for its metadata through brokers and returns nil
-// once one of them answers with at least one broker and a controller.
-func Ping(ctx context.Context, brokers []string) error {
-	if err := validateBrokers(brokers); err != nil {
-		return fmt.Errorf("kafka: ping: %w", err)
-	}
-	transport := &kafka.Transport{ClientID: "sealgate"}
-	defer transport.CloseIdleConnections()
-	client := &kafka.Client{Addr: kafka.TCP(brokers...), Transport: transport}
-	resp, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{}})
-	switch {
-	case err != nil:
-		return fmt.Errorf("kafka: ping: %w", err)
-	case len(resp.Brokers) == 0:
-		return errors.New("kafka: ping: the cluster lists no brokers yet")
-	case resp.Controller.Host == "":
-		return errors.New("kafka: ping: the cluster has no controller yet")
-	}
-	return nil
-}
 
 // WaitForBrokers calls try (Ping when nil) until it succeeds, for at most
 // max (DefaultBrokerWait when zero), backing off between attempts from a

@@ -12,6 +12,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/local"
+	"github.com/sealgate/sealgate/ledger/record"
 	adjhandler "github.com/sealgate/sealgate/services/adjudication/handler"
 	"github.com/sealgate/sealgate/services/checkout"
 	cohandler "github.com/sealgate/sealgate/services/checkout/handler"
