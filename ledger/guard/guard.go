@@ -22,6 +22,7 @@ import (
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/authority"
+	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
 )
 
@@ -71,33 +72,28 @@ type Guard struct {
 // Run admits proposals until ctx ends. A proposal is acknowledged only
 // after its record (or its refusal) is durably on the records topic.
 func (g *Guard) Run(ctx context.Context) error {
-	msgs, err := g.Sub.Subscribe(ctx, ProposalTopic)
-	if err != nil {
-		return fmt.Errorf("guard: subscribe: %w", err)
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case msg, ok := <-msgs:
-			if !ok {
-				return nil
-			}
+	loop := &consume.Loop{Name: "guard", Sub: g.Sub, Topic: ProposalTopic,
+		Handle: func(ctx context.Context, msg *message.Message) error {
 			// The proposal's trace context goes on with its record.
 			ds, err := g.Appender.AppendRaw(ledger.ExtractTrace(ctx, msg.Metadata), msg.Payload)
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
 			if err != nil {
-				msg.Nack()
-				if errors.Is(err, context.Canceled) {
-					return nil
-				}
-				return fmt.Errorf("guard: %w", err)
+				// The appender's state may now hold what the topic does
+				// not: the guard stops, and its restart rebuilds the state
+				// from the topic.
+				return consume.Stop(err)
 			}
 			for _, d := range ds {
 				if d.Outcome == authority.Refused && g.Logf != nil {
 					g.Logf("refused %s: %s (%s)", msg.UUID, d.Code, d.Detail)
 				}
 			}
-			msg.Ack()
-		}
+			return nil
+		}}
+	if err := loop.Run(ctx); err != nil {
+		return fmt.Errorf("guard: %w", err)
 	}
+	return nil
 }

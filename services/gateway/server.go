@@ -16,6 +16,7 @@ import (
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/blob"
+	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/runtime"
@@ -197,28 +198,20 @@ func NewIndex(v *admission.Verifier, refusals *runtime.Refusals) (*Index, error)
 
 // Feed reads the records topic from sub until ctx ends.
 func (x *Index) Feed(ctx context.Context, sub message.Subscriber) error {
-	msgs, err := sub.Subscribe(ctx, ledger.Topic)
-	if err != nil {
-		return fmt.Errorf("gateway: subscribe: %w", err)
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case msg, ok := <-msgs:
-			if !ok {
-				return nil
-			}
+	loop := &consume.Loop{Name: "gateway", Sub: sub, Topic: ledger.Topic,
+		Handle: func(ctx context.Context, msg *message.Message) error {
 			a, err := x.verifier.Check(msg.Metadata.Get(admission.Header), msg.Payload)
-			msg.Ack()
 			if err == nil {
 				err = x.add(a)
 			}
 			if err != nil {
+				// Not admitted, or out of its chain: skipped, logged and
+				// counted, never a reason to stop.
 				x.refusals.Refuse(ctx, msg.UUID, err)
 			}
-		}
-	}
+			return nil
+		}}
+	return loop.Run(ctx)
 }
 
 // add lists the records a places in its run's chain.
