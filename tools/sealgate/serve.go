@@ -159,6 +159,8 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		fmt.Fprintf(stderr, "%s sealgate serve: %s\n", time.Now().UTC().Format("15:04:05.000"), fmt.Sprintf(format, a...))
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil)).With("process", "sealgate serve "+roleNames(names))
+	// Watermill and kafka-go log through the same structured logger.
+	wmLogger := watermill.NewSlogLogger(logger)
 	trust, err := loadTrust(o.trust)
 	if err != nil {
 		return err
@@ -194,7 +196,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		return usageErrorf("--blobs: %v", err)
 	}
 	defer blobs.Close()
-	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: o.brokers}, watermill.NopLogger{})
+	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: o.brokers}, wmLogger)
 	if err != nil {
 		return usageErrorf("--brokers: %v", err)
 	}
@@ -309,7 +311,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 
 	bus := &roleBus{
 		subscribe: func(group string) (message.Subscriber, error) {
-			return kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: group}, watermill.NopLogger{})
+			return kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: group}, wmLogger)
 		},
 		appender: proposer,
 		history: func(self *record.Signer, refuse func(error)) history {
@@ -324,7 +326,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	for _, name := range names {
 		switch name {
 		case roleLedger:
-			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, logf); err != nil {
+			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, logf, wmLogger); err != nil {
 				return err
 			}
 		case roleGateway:
@@ -367,7 +369,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 
 // startLedgerRole rebuilds the admission state from the records topic and
 // starts the guard, the records topic's single writer.
-func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), logf func(string, ...any)) error {
+func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), logf func(string, ...any), wm watermill.LoggerAdapter) error {
 	name := string(roleLedger)
 	signer, err := keys.Signer(identityOf(name))
 	if err != nil {
@@ -397,7 +399,7 @@ func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, t
 	if err != nil {
 		return infraErrorf("%v", err)
 	}
-	sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: name}, watermill.NopLogger{})
+	sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: name}, wm)
 	if err != nil {
 		return infraErrorf("%v", err)
 	}
