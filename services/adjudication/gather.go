@@ -201,8 +201,9 @@ func (r *Run) Gather(missing []string) Evidence {
 		}
 		e.Harness = r.harness()
 	}
+	cut := r.cutShort(missing)
 	for _, c := range r.Claims() {
-		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, r.cutShort(missing)), r.cutShort(missing))))
+		e.Claims = append(e.Claims, r.counterfactual(r.edited(r.claim(c, cut), cut)))
 	}
 	if r.Sealed != nil {
 		// A bare claim (a grader's test name) no test file declares was

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/local"
 	"github.com/sealgate/sealgate/ledger/record"
@@ -208,20 +207,5 @@ func TestOneRunsFailureStopsNothingElse(t *testing.T) {
 		t.Fatalf("the service stopped: %v", err)
 	}
 	// Every record on the ledger, the failures included, re-verifies offline.
-	v := ledger.NewVerifier(trust)
-	err = log.Scan(context.Background(), 1, func(e local.Entry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p := v.Next(e.Seq, e.Payload); p != nil {
-			return p
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := v.Finish(); p != nil {
-		t.Fatal(p)
-	}
+	reverify(t, trust, log)
 }

@@ -274,6 +274,7 @@ func (s *Service) handle(ctx context.Context, msg *message.Message) error {
 	if again {
 		return nil
 	}
+	policy := s.retry()
 	attempts, refused := 0, false
 	core := func(m *message.Message) ([]*message.Message, error) {
 		attempts++
@@ -285,7 +286,7 @@ func (s *Service) handle(ctx context.Context, msg *message.Message) error {
 		s.traced(msg, rec),
 		s.poison(rec, &attempts),
 		middleware.Retry{
-			MaxRetries: s.retry().Attempts - 1, InitialInterval: s.retry().Initial, MaxInterval: s.retry().Max,
+			MaxRetries: policy.Attempts - 1, InitialInterval: policy.Initial, MaxInterval: policy.Max,
 			Multiplier: 2, RandomizationFactor: 0.2,
 			ShouldRetry: func(p middleware.RetryParams) bool { return retryable(ctx, p.Err) },
 			OnRetryHook: func(n int, delay time.Duration) {

@@ -155,8 +155,14 @@ func TestServiceOverLocalLedger(t *testing.T) {
 		}
 	}
 	// The whole ledger re-verifies offline.
+	reverify(t, trust, log)
+}
+
+// reverify checks every record of log offline against trust.
+func reverify(t *testing.T, trust *authority.Trust, log *local.Log) {
+	t.Helper()
 	v := ledger.NewVerifier(trust)
-	err = log.Scan(ctx, 1, func(e local.Entry, err error) error {
+	err := log.Scan(context.Background(), 1, func(e local.Entry, err error) error {
 		if err != nil {
 			return err
 		}
