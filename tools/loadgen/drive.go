@@ -41,7 +41,13 @@ func drive(ctx context.Context, o *options, sub *submitter, c *cluster.Cluster, 
 		next++
 		return next - 1, true
 	}
+	// The kills end with the soak; the runs still in flight then end
+	// undisturbed.
 	killCtx, stopKills := context.WithCancel(ctx)
+	if o.soak > 0 {
+		killCtx, stopKills = context.WithDeadline(ctx, soakEnd)
+	}
+	defer stopKills()
 	var killers sync.WaitGroup
 	if o.soak > 0 {
 		killers.Add(1)
@@ -75,7 +81,6 @@ func drive(ctx context.Context, o *options, sub *submitter, c *cluster.Cluster, 
 	}
 	wg.Wait()
 	res.Wall = time.Since(start)
-	stopKills()
 	killers.Wait()
 	// Restarts settle before the ledger is read.
 	res.Ledger = checkLedger(ctx, o, c)
