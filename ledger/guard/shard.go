@@ -8,13 +8,13 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/authority"
-	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 )
@@ -189,11 +189,7 @@ func (s *Shards) Run(ctx context.Context) error {
 			cancel()
 		}
 	})
-	loop := &consume.Loop{Name: "guard", Sub: s.Sub, Topic: ProposalTopic, Ready: s.Ready,
-		Handle: func(hctx context.Context, msg *message.Message) error {
-			return s.handle(ctx, hctx, msg, wide, &wg)
-		}}
-	err = loop.Run(ctx)
+	err = s.consume(ctx, wide, &wg)
 	select {
 	case ferr := <-followErr:
 		return fmt.Errorf("guard: following the ledger-wide partition %d for revocations: %w", wide, ferr)
@@ -205,11 +201,128 @@ func (s *Shards) Run(ctx context.Context) error {
 	return nil
 }
 
+// retryPause is the wait after a failed handling before the partition's
+// next proposal (a failing broker is not hammered).
+const retryPause = time.Second
+
+// fatalError ends the guard: nothing later can be handled right.
+type fatalError struct{ err error }
+
+func (e *fatalError) Error() string { return e.err.Error() }
+func (e *fatalError) Unwrap() error { return e.err }
+
+// consume subscribes to the proposals and handles each partition's in a
+// goroutine of its own — the partitions' states are independent, so a
+// process holding several admits them in parallel (the subscriber
+// delivers a partition's next proposal only once the last is settled).
+// A proposal is acknowledged when its handling succeeded, and sent back
+// otherwise: when the guard stops or the partition moved at once, after a
+// pause when the handling failed. It returns when ctx ends or the
+// subscription closes (nil), or on a fatal error.
+func (s *Shards) consume(ctx context.Context, wide int, wg *sync.WaitGroup) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	msgs, err := s.Sub.Subscribe(ctx, ProposalTopic)
+	if err != nil {
+		return fmt.Errorf("subscribe to %s: %w", ProposalTopic, err)
+	}
+	if s.Ready != nil {
+		s.Ready()
+	}
+	fatal := make(chan error, 1)
+	workers := map[int]chan *message.Message{}
+	var running sync.WaitGroup
+	defer func() {
+		cancel()
+		for _, ch := range workers {
+			close(ch)
+		}
+		running.Wait()
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			select {
+			case err := <-fatal:
+				return err
+			default:
+				return nil
+			}
+		case msg, ok := <-msgs:
+			if !ok {
+				return nil
+			}
+			p, _, ok := s.Partitions.Assigned(msg)
+			if !ok {
+				msg.Nack()
+				return fmt.Errorf("proposal %s came without its partition: the subscriber is not a partitioned one", msg.UUID)
+			}
+			ch := workers[p]
+			if ch == nil {
+				ch = make(chan *message.Message, 1)
+				workers[p] = ch
+				running.Go(func() {
+					for m := range ch {
+						if err := s.settle(ctx, m, wide, wg); err != nil {
+							select {
+							case fatal <- err:
+							default:
+							}
+							cancel()
+						}
+					}
+				})
+			}
+			select {
+			case ch <- msg:
+			case <-ctx.Done():
+				msg.Nack()
+			}
+		}
+	}
+}
+
+// settle handles one proposal and acknowledges it or sends it back; it
+// returns only a fatal error.
+func (s *Shards) settle(ctx context.Context, msg *message.Message, wide int, wg *sync.WaitGroup) error {
+	if ctx.Err() != nil {
+		msg.Nack()
+		return nil
+	}
+	hctx, cancel := context.WithCancel(ctx)
+	unhook := context.AfterFunc(msg.Context(), cancel)
+	err := s.handle(ctx, hctx, msg, wide, wg)
+	unhook()
+	cancel()
+	var fatal *fatalError
+	switch {
+	case err == nil:
+		msg.Ack()
+	case ctx.Err() != nil || msg.Context().Err() != nil:
+		// Stopping, or the partition moved: whoever holds it next
+		// handles the proposal.
+		msg.Nack()
+	case errors.As(err, &fatal):
+		msg.Nack()
+		return fatal.err
+	default:
+		s.logf("proposal %s not settled; it will be delivered again in %s: %v", msg.UUID, retryPause, err)
+		msg.Nack()
+		t := time.NewTimer(retryPause)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
 // handle admits one proposal; runCtx is Run's, ctx the message's.
 func (s *Shards) handle(runCtx, ctx context.Context, msg *message.Message, wide int, wg *sync.WaitGroup) error {
 	p, revoked, ok := s.Partitions.Assigned(msg)
 	if !ok {
-		return consume.Stop(fmt.Errorf("proposal %s came without its partition: the subscriber is not a partitioned one", msg.UUID))
+		return &fatalError{fmt.Errorf("proposal %s came without its partition: the subscriber is not a partitioned one", msg.UUID)}
 	}
 	sh, err := s.shard(runCtx, ctx, p, revoked, wg)
 	if err != nil {

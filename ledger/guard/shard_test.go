@@ -28,7 +28,7 @@ const shardedPartitions = 4
 
 // newShardedEnv is newEnv with topics of shardedPartitions partitions and
 // a publisher keyed as sealgate serve keys its (guard.MessageKey).
-func newShardedEnv(t *testing.T) *env {
+func newShardedEnv(t testing.TB) *env {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)

@@ -1,0 +1,87 @@
+package guard_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sealgate/sealgate/ledger/record"
+)
+
+// BenchmarkShards measures admitted records per second with one and two
+// guard shards (members of one consumer group, each its own admission
+// loop) over an in-process kfake broker, topics of four partitions. Once
+// the group has settled (every partition held), whole scenario runs are
+// proposed in one batch — every record checked (Ed25519) and stamped
+// (Ed25519) — and the clock runs to the last admission.
+//
+//	go test ./ledger/guard -run '^$' -bench BenchmarkShards -benchtime 3x
+func BenchmarkShards(b *testing.B) {
+	for _, shards := range []int{1, 2} {
+		b.Run(fmt.Sprintf("shards=%d", shards), func(b *testing.B) {
+			var total time.Duration
+			admitted := 0
+			for it := range b.N {
+				b.StopTimer()
+				e := newShardedEnv(b)
+				members := make([]*shardMember, shards)
+				for i := range members {
+					members[i] = e.startShard(fmt.Sprint(i))
+					members[i].g.Logf = nil
+				}
+				// Warm up until the group has settled: every member holds
+				// partitions, together all of them.
+				settled := func() bool {
+					held := 0
+					for _, m := range members {
+						n := len(m.g.Stats().Partitions)
+						if n == 0 {
+							return false
+						}
+						held += n
+					}
+					return held == shardedPartitions
+				}
+				for w := 0; !settled(); w++ {
+					if e.ctx.Err() != nil {
+						b.Fatal("the group never settled")
+					}
+					for p := range shardedPartitions {
+						r := e.run(e.runOn(p, fmt.Sprintf("warm-%d-%d", it, w)), 1)
+						e.propose(r.Request)
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				base := uint64(0)
+				for _, m := range members {
+					base += m.g.Stats().Admitted
+				}
+				var recs []*record.Decoded
+				for i := range 200 {
+					r := e.run(fmt.Sprintf("bench-%d-%d", it, i), 8)
+					recs = append(recs, r.Records()...)
+				}
+				b.StartTimer()
+				start := time.Now()
+				e.propose(recs...)
+				e.awaitCond("every record admitted", func() bool {
+					n := uint64(0)
+					for _, m := range members {
+						n += m.g.Stats().Admitted
+					}
+					return n-base == uint64(len(recs))
+				})
+				total += time.Since(start)
+				admitted += len(recs)
+				b.StopTimer()
+				for _, m := range members {
+					if err := m.stop(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(admitted)/total.Seconds(), "records/s")
+		})
+	}
+}
