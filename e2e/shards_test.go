@@ -20,16 +20,27 @@ const servePartitions = 8
 // rebuiltLine is a guard shard's log line for a partition it took over.
 var rebuiltLine = regexp.MustCompile(`ledger: partition (\d+): admission state rebuilt from (\d+) admitted records`)
 
+// logSize is how much of log is written.
+func logSize(t *testing.T, log string) int64 {
+	t.Helper()
+	fi, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
 // rebuiltPartitions lists, per partition, how many records each rebuild
-// of it by the ledger process that wrote log replayed.
-func rebuiltPartitions(t *testing.T, log string) map[int][]int {
+// of it by the ledger process that wrote log replayed, from byte from of
+// the log on.
+func rebuiltPartitions(t *testing.T, log string, from int64) map[int][]int {
 	t.Helper()
 	b, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[int][]int{}
-	for _, m := range rebuiltLine.FindAllStringSubmatch(string(b), -1) {
+	for _, m := range rebuiltLine.FindAllStringSubmatch(string(b[from:]), -1) {
 		var p, n int
 		fmt.Sscan(m[1], &p)
 		fmt.Sscan(m[2], &n)
@@ -71,8 +82,12 @@ func TestShardedGuardSurvivesAMovedShard(t *testing.T) {
 		waits[i] = c.remote(t, args...)
 	}
 	got := make([]verdictOf, runs)
+	var killedAt int64
+	var heldBefore, survivorBefore map[int][]int
 	for i, wait := range waits {
 		if i == 1 {
+			killedAt = logSize(t, second.log)
+			heldBefore, survivorBefore = rebuiltPartitions(t, first.log, 0), rebuiltPartitions(t, second.log, 0)
 			// Killed for good: the supervisor does not start it again, so
 			// its partitions go to the other shard.
 			first.mu.Lock()
@@ -94,20 +109,22 @@ func TestShardedGuardSurvivesAMovedShard(t *testing.T) {
 	}
 	t.Logf("runs on partitions %v", parts)
 
-	// Both shards admitted, and the survivor took over partitions it did
-	// not hold before the kill, each rebuilt from its partition alone.
-	before, after := rebuiltPartitions(t, first.log), rebuiltPartitions(t, second.log)
-	if len(before) == 0 || len(after) == 0 {
-		t.Fatalf("partitions rebuilt by the killed shard %v, by the survivor %v: want both to have held some", before, after)
+	// Both shards admitted before the kill, and after it the survivor
+	// took over partitions the killed shard had held, each rebuilt from
+	// its partition alone.
+	after := rebuiltPartitions(t, second.log, killedAt)
+	t.Logf("rebuilt before the kill: killed shard %v, survivor %v; by the survivor after it: %v", heldBefore, survivorBefore, after)
+	if len(heldBefore) == 0 || len(survivorBefore) == 0 {
+		t.Fatalf("partitions rebuilt before the kill: by the killed shard %v, by the survivor %v: want both to have admitted", heldBefore, survivorBefore)
 	}
 	moved := 0
-	for p := range before {
+	for p := range heldBefore {
 		if _, ok := after[p]; ok {
 			moved++
 		}
 	}
 	if moved == 0 {
-		t.Fatalf("no partition of the killed shard (%v) was taken over by the survivor (%v)", before, after)
+		t.Fatalf("no partition of the killed shard (%v) was taken over by the survivor after the kill (%v)", heldBefore, after)
 	}
 
 	ver := sealgate(t, "ledger", "verify", "--brokers", c.brokers, "--trust", filepath.Join(c.dir, "keys", "trust.json"))
