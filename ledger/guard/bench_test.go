@@ -9,21 +9,23 @@ import (
 )
 
 // BenchmarkShards measures admitted records per second with one and two
-// guard shards (members of one consumer group, each its own admission
-// loop) over an in-process kfake broker, topics of four partitions. Once
+// guard shards (members of one consumer group) over an in-process kfake
+// broker, topics of 4 and 8 partitions (a shard admits each partition it
+// holds in a goroutine of its own). Once
 // the group has settled (every partition held), whole scenario runs are
 // proposed in one batch — every record checked (Ed25519) and stamped
 // (Ed25519) — and the clock runs to the last admission.
 //
 //	go test ./ledger/guard -run '^$' -bench BenchmarkShards -benchtime 3x
 func BenchmarkShards(b *testing.B) {
-	for _, shards := range []int{1, 2} {
-		b.Run(fmt.Sprintf("shards=%d", shards), func(b *testing.B) {
+	for _, bc := range []struct{ partitions, shards int }{{4, 1}, {4, 2}, {8, 1}, {8, 2}} {
+		shards := bc.shards
+		b.Run(fmt.Sprintf("partitions=%d/shards=%d", bc.partitions, shards), func(b *testing.B) {
 			var total time.Duration
 			admitted := 0
 			for it := range b.N {
 				b.StopTimer()
-				e := newShardedEnv(b)
+				e := newShardedEnvOf(b, bc.partitions)
 				members := make([]*shardMember, shards)
 				for i := range members {
 					members[i] = e.startShard(fmt.Sprint(i))
@@ -40,13 +42,13 @@ func BenchmarkShards(b *testing.B) {
 						}
 						held += n
 					}
-					return held == shardedPartitions
+					return held == bc.partitions
 				}
 				for w := 0; !settled(); w++ {
 					if e.ctx.Err() != nil {
 						b.Fatal("the group never settled")
 					}
-					for p := range shardedPartitions {
+					for p := range bc.partitions {
 						r := e.run(e.runOn(p, fmt.Sprintf("warm-%d-%d", it, w)), 1)
 						e.propose(r.Request)
 					}

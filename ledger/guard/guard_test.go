@@ -36,6 +36,8 @@ type env struct {
 	v       *admission.Verifier
 	pub     *kafka.Publisher
 	builder *scenario.Builder
+	// partitions is the topics' partition count (sharded tests).
+	partitions int
 }
 
 func newEnv(t *testing.T) *env {

@@ -28,7 +28,10 @@ const shardedPartitions = 4
 
 // newShardedEnv is newEnv with topics of shardedPartitions partitions and
 // a publisher keyed as sealgate serve keys its (guard.MessageKey).
-func newShardedEnv(t testing.TB) *env {
+func newShardedEnv(t testing.TB) *env { return newShardedEnvOf(t, shardedPartitions) }
+
+// newShardedEnvOf is newShardedEnv with topics of n partitions.
+func newShardedEnvOf(t testing.TB, n int) *env {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -37,9 +40,9 @@ func newShardedEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	e := &env{t: t, ctx: ctx, brokers: c.ListenAddrs(), dir: t.TempDir()}
+	e := &env{t: t, ctx: ctx, brokers: c.ListenAddrs(), dir: t.TempDir(), partitions: n}
 	for _, topic := range []string{ledger.Topic, guard.ProposalTopic} {
-		if err := kafka.CreateTopic(ctx, e.brokers, topic, shardedPartitions); err != nil {
+		if err := kafka.CreateTopic(ctx, e.brokers, topic, n); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -64,7 +67,7 @@ func (e *env) partitioning() kafka.Partitioning {
 
 // partitionOf is the partition of run id's records on both topics.
 func (e *env) partitionOf(id string) int {
-	return kafka.PartitionOf([]byte(guard.PartitionKey(id)), shardedPartitions)
+	return kafka.PartitionOf([]byte(guard.PartitionKey(id)), e.partitions)
 }
 
 // runsOn returns a run id of partition p that the test has not used.
