@@ -34,6 +34,10 @@ import (
 // that partition of the records topic and refuses, without writing, the
 // proposals of keys and runs that an admitted revocation epoch revoked.
 
+// CodeMisrouted is the reason a shard gives for a proposal it did not
+// admit because it came on a partition that is not its run's.
+const CodeMisrouted = "misrouted"
+
 // LedgerWideKey is the partition key of records that name no run.
 const LedgerWideKey = "sealgate/ledger-wide"
 
@@ -338,14 +342,14 @@ func (s *Shards) handle(runCtx, ctx context.Context, msg *message.Message, wide 
 		// Written past the partitioner: admitting it here would put the
 		// run's records in a chain another shard writes.
 		s.stats.misrouted.Add(1)
-		s.refuse(fmt.Errorf("proposal %s of run %q came on partition %d, but the run's partition is %d: not admitted", msg.UUID, runID, p, want))
+		s.refuse(&admission.Refusal{Code: CodeMisrouted, Detail: fmt.Sprintf("proposal %s of run %q came on partition %d, but the run's partition is %d: not admitted", msg.UUID, runID, p, want)})
 		return nil
 	}
 	if derr == nil && p != wide {
 		// The ledger-wide partition's own state holds the epochs.
-		if why := s.revs.check(rec); why != "" {
+		if code, why := s.revs.check(rec); code != "" {
 			s.stats.revokedDropped.Add(1)
-			s.refuse(fmt.Errorf("proposal %s: %s: not admitted", msg.UUID, why))
+			s.refuse(&admission.Refusal{Code: code, Detail: fmt.Sprintf("proposal %s: %s: not admitted", msg.UUID, why)})
 			return nil
 		}
 	}
@@ -514,18 +518,18 @@ func (r *revocations) apply(m *message.Message, logf func(string, ...any)) {
 	logf("revocation epoch %d applied: %d keys, %d runs revoked in all", e.GetEpoch(), len(r.keys), len(r.runs))
 }
 
-// check says why rec is revoked, or "".
-func (r *revocations) check(rec *record.Decoded) string {
+// check returns the reason code and why rec is revoked, or "".
+func (r *revocations) check(rec *record.Decoded) (string, string) {
 	if r.epoch.Load() == 0 {
-		return ""
+		return "", ""
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case r.keys[rec.Record.GetProducer().GetKeyId()]:
-		return fmt.Sprintf("%s: key %.16s… is revoked at epoch %d", authority.CodeRevokedKey, rec.Record.GetProducer().GetKeyId(), r.epoch.Load())
+		return authority.CodeRevokedKey, fmt.Sprintf("key %.16s… is revoked at epoch %d", rec.Record.GetProducer().GetKeyId(), r.epoch.Load())
 	case r.runs[rec.Record.GetRunId()]:
-		return fmt.Sprintf("%s: run %s is revoked at epoch %d", authority.CodeRevokedRun, rec.Record.GetRunId(), r.epoch.Load())
+		return authority.CodeRevokedRun, fmt.Sprintf("run %s is revoked at epoch %d", rec.Record.GetRunId(), r.epoch.Load())
 	}
-	return ""
+	return "", ""
 }

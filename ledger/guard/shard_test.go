@@ -274,8 +274,8 @@ func TestMisroutedProposalIsNotAdmitted(t *testing.T) {
 	if n := len(e.stored()); n != 0 {
 		t.Fatalf("%d messages written for misrouted proposals", n)
 	}
-	if g.refused.total() != len(r.Records()) {
-		t.Fatalf("refused %d, want %d", g.refused.total(), len(r.Records()))
+	if g.refused.count(guard.CodeMisrouted) != len(r.Records()) {
+		t.Fatalf("refused %v, want %d misrouted", g.refused.codes, len(r.Records()))
 	}
 	e.propose(r.Records()...)
 	got := e.await("the honest proposals admitted", func(c map[string][]*record.Decoded) bool { return len(c[r.ID]) == len(r.Records()) })
@@ -368,6 +368,9 @@ func TestRevocationReachesEveryShard(t *testing.T) {
 		sa, sb := a.g.Stats(), b.g.Stats()
 		return sa.Revoked+sb.Revoked+sa.Refused+sb.Refused == shardedPartitions
 	})
+	if n := a.refused.count("revoked_key") + b.refused.count("revoked_key"); n != shardedPartitions-1 {
+		t.Fatalf("refusals coded revoked_key: %d, want %d (%v %v)", n, shardedPartitions-1, a.refused.codes, b.refused.codes)
+	}
 	if sa, sb := a.g.Stats(), b.g.Stats(); sa.Revoked+sb.Revoked != shardedPartitions-1 {
 		t.Fatalf("dropped %d revoked results outside the ledger-wide partition, want %d", sa.Revoked+sb.Revoked, shardedPartitions-1)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/metric"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
@@ -330,7 +331,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	for _, name := range names {
 		switch name {
 		case roleLedger:
-			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, logf, wmLogger); err != nil {
+			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, tel, logf, wmLogger); err != nil {
 				return err
 			}
 		case roleGateway:
@@ -377,7 +378,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 // partition's state from that partition when it is assigned (guard.Shards).
 // Any number of processes may run it; their trust policy and keys must be
 // the same.
-func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), logf func(string, ...any), wm watermill.LoggerAdapter) error {
+func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), tel *telemetry.Providers, logf func(string, ...any), wm watermill.LoggerAdapter) error {
 	name := string(roleLedger)
 	signer, err := keys.Signer(identityOf(name))
 	if err != nil {
@@ -409,6 +410,10 @@ func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, t
 	gd := &guard.Shards{Trust: trust, Verifier: admissions, Signer: signer, Key: key, Pub: pub, Partitions: parts,
 		Refuse: func(err error) { refusals.Refuse(ctx, "", err) },
 		Logf:   func(f string, a ...any) { logf("ledger: "+f, a...) }}
+	if err := shardMetrics(tel, gd); err != nil {
+		sub.Close()
+		return infraErrorf("%v", err)
+	}
 	err = g.Go(subscribedRole(name, sub, func(ctx context.Context, sub message.Subscriber) error {
 		gd.Sub = sub
 		return gd.Run(ctx)
@@ -418,4 +423,31 @@ func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, t
 		return infraErrorf("%v", err)
 	}
 	return nil
+}
+
+// shardMetrics exports a guard shard's counts: the records it admitted
+// and refused, and the partitions it holds (what a load test reads to see
+// admission grow with shards).
+func shardMetrics(tel *telemetry.Providers, gd *guard.Shards) error {
+	m := tel.Meter.Meter(telemetry.Scope)
+	admitted, err := m.Int64ObservableCounter("sealgate.guard.admitted", metric.WithDescription("records this guard shard admitted to the records topic"), metric.WithUnit("{record}"))
+	if err != nil {
+		return err
+	}
+	refused, err := m.Int64ObservableCounter("sealgate.guard.refused", metric.WithDescription("signed refusals this guard shard wrote"), metric.WithUnit("{record}"))
+	if err != nil {
+		return err
+	}
+	held, err := m.Int64ObservableGauge("sealgate.guard.partitions", metric.WithDescription("partitions whose admission state this guard shard holds"), metric.WithUnit("{partition}"))
+	if err != nil {
+		return err
+	}
+	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		st := gd.Stats()
+		o.ObserveInt64(admitted, int64(st.Admitted))
+		o.ObserveInt64(refused, int64(st.Refused))
+		o.ObserveInt64(held, int64(len(st.Partitions)))
+		return nil
+	}, admitted, refused, held)
+	return err
 }
