@@ -419,3 +419,80 @@ func TestShardsRefuseTopicsPartitionedDifferently(t *testing.T) {
 		t.Fatalf("Run over co-partitioned topics: %v", err)
 	}
 }
+
+// flakyReads is the kafka partitioning whose first reads of a records
+// partition fail, as when the partition's leader is not reachable yet.
+type flakyReads struct {
+	kafka.Partitioning
+	mu    sync.Mutex
+	fails int
+	reads int
+}
+
+func (f *flakyReads) Read(ctx context.Context, p int, fn func(*message.Message) error) error {
+	f.mu.Lock()
+	f.reads++
+	fail := f.fails > 0
+	if fail {
+		f.fails--
+	}
+	f.mu.Unlock()
+	if fail {
+		return errors.New("the partition's leader does not answer")
+	}
+	return f.Partitioning.Read(ctx, p, fn)
+}
+
+// A proposal whose partition's state cannot be rebuilt is not acknowledged
+// (nor admitted on a state that does not hold the partition's records):
+// it comes back, and once the rebuild succeeds it is admitted, once.
+func TestProposalWaitsForItsPartitionsRebuild(t *testing.T) {
+	e := newShardedEnv(t)
+	r := e.run(e.runOn(3, "waits"), 1)
+	e.propose(r.Records()[:2]...)
+	first := e.startShard("a")
+	e.await("two records", func(c map[string][]*record.Decoded) bool { return len(c[r.ID]) == 2 })
+	if err := first.stop(); err != nil {
+		t.Fatal(err)
+	}
+	// The rest proposed, the first two again (at-least-once), to a shard
+	// whose first two rebuilds fail.
+	e.propose(r.Records()...)
+	flaky := &flakyReads{Partitioning: e.partitioning(), fails: 2}
+	signer, err := e.keys.Signer(keyring.Ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: e.brokers, ConsumerGroup: "ledger"}, watermill.NopLogger{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	g := &guard.Shards{Trust: e.trust, Verifier: e.v, Signer: signer, Key: e.key(keyring.Ledger), Pub: e.pub, Sub: sub, Partitions: flaky}
+	ctx, cancel := context.WithCancel(e.ctx)
+	done := make(chan error, 1)
+	go func() { done <- g.Run(ctx) }()
+	got := e.await("the run whole", func(c map[string][]*record.Decoded) bool { return len(c[r.ID]) == len(r.Records()) })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	flaky.mu.Lock()
+	defer flaky.mu.Unlock()
+	if flaky.fails != 0 || flaky.reads != 3 {
+		t.Fatalf("%d reads, %d failures left: want the two failed rebuilds and one that held", flaky.reads, flaky.fails)
+	}
+	for i, rec := range got[r.ID] {
+		if rec.Digest != r.Records()[i].Digest {
+			t.Fatalf("record %d is %s, want %s", i, record.KindName(rec.Kind), record.KindName(r.Records()[i].Kind))
+		}
+	}
+	for d, ps := range e.partitionsOfRecords() {
+		if len(ps) != 1 {
+			t.Fatalf("record %.16s stored %d times", d, len(ps))
+		}
+	}
+	if st := g.Stats(); st.Admitted != uint64(len(r.Records())-2) || st.Duplicates != 2 {
+		t.Fatalf("admitted %d and dropped %d duplicates, want %d and 2", st.Admitted, st.Duplicates, len(r.Records())-2)
+	}
+}
