@@ -34,8 +34,9 @@ import (
 // that partition of the records topic and refuses, without writing, the
 // proposals of keys and runs that an admitted revocation epoch revoked.
 
-// CodeMisrouted is the reason a shard gives for a proposal it did not
-// admit because it came on a partition that is not its run's.
+// CodeMisrouted is the reason a shard gives for a message on a partition
+// that is not its run's: a proposal it does not admit, a stored record it
+// does not replay.
 const CodeMisrouted = "misrouted"
 
 // LedgerWideKey is the partition key of records that name no run.
@@ -97,6 +98,8 @@ type Shards struct {
 	// Ready is called once the subscription is live.
 	Ready func()
 
+	// count is the topics' partition count when Run started.
+	count  int
 	mu     sync.Mutex
 	shards map[int]*shard
 	revs   revocations
@@ -179,6 +182,7 @@ func (s *Shards) Run(ctx context.Context) error {
 	s.mu.Lock()
 	s.shards = map[int]*shard{}
 	s.mu.Unlock()
+	s.count = n
 	s.revs.init(s.Trust, s.Verifier)
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -390,6 +394,11 @@ func (s *Shards) shard(runCtx, ctx context.Context, p int, revoked <-chan struct
 	if err != nil {
 		return nil, fmt.Errorf("partition %d: %w", p, err)
 	}
+	if n != s.count {
+		// The partitioner now sends runs elsewhere: the chains written so
+		// far are on the partitions of the old count.
+		return nil, &fatalError{fmt.Errorf("the topics had %d partitions when the guard started and have %d now: a run's records would change partitions; restore the partition count", s.count, n)}
+	}
 	state := authority.New(s.Trust)
 	read := func(ctx context.Context, fn func(*message.Message) error) error {
 		return s.Partitions.Read(ctx, p, func(m *message.Message) error {
@@ -397,7 +406,7 @@ func (s *Shards) shard(runCtx, ctx context.Context, p int, revoked <-chan struct
 				if want := s.Partitions.Of(PartitionKey(rec.Record.GetRunId()), n); want != p {
 					// A copy written past the partitioner: not this
 					// partition's, whatever admission it carries.
-					s.refuse(&admission.Refusal{Code: admission.CodeFork, Detail: fmt.Sprintf("partition %d: message %q of run %q belongs on partition %d", p, m.UUID, rec.Record.GetRunId(), want)})
+					s.refuse(&admission.Refusal{Code: CodeMisrouted, Detail: fmt.Sprintf("partition %d: message %q of run %q belongs on partition %d", p, m.UUID, rec.Record.GetRunId(), want)})
 					return nil
 				}
 			}

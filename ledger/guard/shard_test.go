@@ -313,7 +313,7 @@ func TestRebuildSkipsRecordsOfOtherPartitions(t *testing.T) {
 	e.await("both runs whole", func(c map[string][]*record.Decoded) bool {
 		return len(c[r.ID]) == len(r.Records()) && len(c[other.ID]) == len(other.Records())
 	})
-	if n := g.refused.count(admission.CodeFork); n != 3 {
+	if n := g.refused.count(guard.CodeMisrouted); n != 3 {
 		t.Fatalf("%d copies refused as misplaced, want 3 (codes %v)", n, g.refused.codes)
 	}
 	if st := g.g.Stats(); st.Replayed != 3 {
