@@ -166,7 +166,7 @@ func analyze(pkg Package) (*analysis, error) {
 	if a.sizes == nil {
 		a.sizes = types.SizesFor("gc", "amd64")
 	}
-	a.imp = newSourceImporter(a.fset, a.sizes, pkg.Dir)
+	a.imp = newImporter(a.fset, a.sizes, pkg.Dir, pkg.Exports)
 	a.typeCheck()
 	return a, nil
 }

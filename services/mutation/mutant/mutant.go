@@ -134,6 +134,11 @@ type Package struct {
 	// become a switched variable. Without them, no constant the package's
 	// tests might use is switched (see the package documentation).
 	Tests map[string][]byte
+	// Exports, when set, holds the export data of the standard library's
+	// and the dependencies' packages (LoadExports for Dir): the type
+	// checker reads them instead of type-checking their source. The main
+	// module's packages are type-checked from source either way.
+	Exports *Exports
 }
 
 // Site is one mutation: an operator applied at one token.
