@@ -185,4 +185,3 @@ func BenchmarkTypeCheck(b *testing.B) {
 		}
 	})
 }
-
