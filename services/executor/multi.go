@@ -151,8 +151,10 @@ const treeSchemata = "schemata"
 // not out of the ratio for free, but a gap the strength record names. A panic at package
 // initialization, a build failure, an exit before the tests start, or a
 // failure the mutated site had no part in, while the reference run passes,
-// is no kill: the mutant is stillborn, out of both sides of the ratio. A
-// timeout counts only with the hit marker and a fast reference run.
+// is no kill: the mutant is stillborn, out of both sides of the ratio. The
+// mutant's process is limited by its test's reference run (mutantTimeout),
+// not by the claim timeout; a timeout counts only with the hit marker and a
+// reference run under a third of that limit.
 func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
 	done := func(outcome, format string, args ...any) *Answer {

@@ -66,6 +66,24 @@ func TestExportDataTypesLikeSource(t *testing.T) {
 			t.Fatalf("the package does not type-check (export data: %v)", p.Exports != nil)
 		}
 	}
+	// The standard library and errwrap came from export data: nothing but
+	// the module's own code was type-checked from source.
+	a, err := analyze(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp, ok := a.imp.(*exportImporter)
+	if !ok {
+		t.Fatalf("the analysis imports with %T, not export data", a.imp)
+	}
+	for dir := range imp.next.pkgs {
+		t.Errorf("%s was type-checked from source", dir)
+	}
+	for _, p := range []string{"fmt", "github.com/hashicorp/errwrap"} {
+		if pkg := imp.pkgs[p]; pkg == nil || !pkg.Complete() {
+			t.Errorf("%s was not read from export data", p)
+		}
+	}
 	want, err := Inspect(src, allLines(src.Files))
 	if err != nil {
 		t.Fatal(err)
