@@ -77,6 +77,9 @@ type Workspace struct {
 	pristine map[string]string
 	bins     map[string]*builtBin
 	binCount atomic.Int64
+	// refWalls holds each test's longest passing reference run in mutant
+	// jobs (multi.go), guarded by mu.
+	refWalls map[string]time.Duration
 	// py is the run's Python mutant switch (pymutant.go).
 	py pyRun
 }

@@ -151,8 +151,10 @@ const treeSchemata = "schemata"
 // not out of the ratio for free, but a gap the strength record names. A panic at package
 // initialization, a build failure, an exit before the tests start, or a
 // failure the mutated site had no part in, while the reference run passes,
-// is no kill: the mutant is stillborn, out of both sides of the ratio. A
-// timeout counts only with the hit marker and a fast reference run.
+// is no kill: the mutant is stillborn, out of both sides of the ratio. The
+// mutant's process is limited by its test's reference run (mutantTimeout),
+// not by the claim timeout; a timeout counts only with the hit marker and a
+// reference run under a third of that limit.
 func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
 	done := func(outcome, format string, args ...any) *Answer {
@@ -171,11 +173,11 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
-	timeout := timeoutOf(s)
+	claim := timeoutOf(s)
 	var survivedBy, cannotJudge, stillborn []string
 	for _, tg := range s.Targets {
 		t := goTarget{variant: treeSchemata, module: s.Module, pkg: tg.Package, importPath: tg.ImportPath}
-		b, err := e.buildTest(ctx, w, a, t, 2*timeout)
+		b, err := e.buildTest(ctx, w, a, t, 2*claim)
 		if err != nil {
 			return done(jobs.OutcomeUnrunnable, "%v", err)
 		}
@@ -183,7 +185,53 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			return done(jobs.OutcomeStillborn, "the schemata build of %s failed: %s", tg.Package, cmpOr(b.failed, "no test files"))
 		}
 		for _, test := range tg.Tests {
-			mr, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, false, timeout)
+			// The reference run says whether the test judges the mutant
+			// at all (a test that fails unmutated does not: its pass with
+			// the mutant is no survival, its failure no kill), whether the
+			// mutant had any part in a failure, and how long the test
+			// takes: the mutant's process gets a limit derived from it
+			// (mutantTimeout). It runs first unless the run already knows
+			// the test's duration and a survivor is found, when a passing
+			// mutant run needs no reference run.
+			key := tg.ImportPath + "\x00" + test
+			var ref *mutantResult
+			runRef := func() error {
+				r, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, true, claim)
+				if err != nil {
+					return err
+				}
+				ref = &r
+				if r.outcome.Kind == gotest.OutcomePass {
+					w.noteReference(key, r.proc.res.Wall)
+				}
+				return nil
+			}
+			judges := func() (string, bool) {
+				if ref.planted != "" {
+					return fmt.Sprintf("%s left something other than the hit marker where the marker goes in the mutant's reference run, so no run of it can judge the mutant: %s", test, ref.planted), false
+				}
+				if ref.outcome.Kind != gotest.OutcomePass {
+					cannotJudge = append(cannotJudge, fmt.Sprintf("%s (%s)", test, ref.outcome.Kind))
+					return "", false
+				}
+				return "", true
+			}
+			refWall, known := w.reference(key)
+			if !known || len(survivedBy) == 0 {
+				if err := runRef(); err != nil {
+					return done(jobs.OutcomeUnrunnable, "%v", err)
+				}
+				planted, ok := judges()
+				if planted != "" {
+					return done(jobs.OutcomeUnjudged, "%s", planted)
+				}
+				if !ok {
+					continue
+				}
+				refWall = ref.proc.res.Wall
+			}
+			limit := mutantTimeout(refWall, claim)
+			mr, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, false, limit)
 			if err != nil {
 				return done(jobs.OutcomeUnrunnable, "%v", err)
 			}
@@ -194,22 +242,17 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 				survivedBy = append(survivedBy, test)
 				continue
 			}
-			// The reference run says whether the test judges the mutant
-			// at all (a test that fails unmutated does not: its pass with
-			// the mutant is no survival, its failure no kill), and then
-			// whether the mutant had any part in a failure. One passing
-			// test with its reference passing makes a survivor: later
-			// passes need no reference run.
-			ref, err := e.mutantRun(ctx, w, a, b, t, runTree, test, sw, m.ID, true, timeout)
-			if err != nil {
-				return done(jobs.OutcomeUnrunnable, "%v", err)
-			}
-			if ref.planted != "" {
-				return done(jobs.OutcomeUnjudged, "%s left something other than the hit marker where the marker goes in the mutant's reference run, so no run of it can judge the mutant: %s", test, ref.planted)
-			}
-			if ref.outcome.Kind != gotest.OutcomePass {
-				cannotJudge = append(cannotJudge, fmt.Sprintf("%s (%s)", test, ref.outcome.Kind))
-				continue
+			if ref == nil {
+				if err := runRef(); err != nil {
+					return done(jobs.OutcomeUnrunnable, "%v", err)
+				}
+				planted, ok := judges()
+				if planted != "" {
+					return done(jobs.OutcomeUnjudged, "%s", planted)
+				}
+				if !ok {
+					continue
+				}
 			}
 			if mr.outcome.Kind == gotest.OutcomePass {
 				survivedBy = append(survivedBy, test)
@@ -220,11 +263,14 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 			case mr.outcome.Kind == gotest.OutcomeFail && mr.hit:
 				a.Detail.KilledBy = tg.ImportPath + "." + test
 				return done(jobs.OutcomeKilled, "%s fails with the mutant after its site ran (%s), and passes in the mutant's reference run", test, mr.outcome.Reason)
-			case timedOut && mr.hit && ref.proc.res.Wall < timeout/3:
+			case timedOut && mr.hit && ref.proc.res.Wall < limit/3:
+				// The limit is over three times this job's own reference
+				// run: a test that got slower everywhere since the limit
+				// was derived is no kill (the next case).
 				a.Detail.KilledBy = tg.ImportPath + "." + test
-				return done(jobs.OutcomeKilled, "%s hangs with the mutant after its site ran; its reference run took %v", test, ref.proc.res.Wall.Round(time.Millisecond))
+				return done(jobs.OutcomeKilled, "%s hangs with the mutant after its site ran (stopped at %v); its reference run took %v", test, limit, ref.proc.res.Wall.Round(time.Millisecond))
 			case timedOut:
-				return done(jobs.OutcomeStillborn, "%s timed out with the mutant (site ran: %v; reference run %v of the %v limit)", test, mr.hit, ref.proc.res.Wall.Round(time.Millisecond), timeout)
+				return done(jobs.OutcomeStillborn, "%s timed out with the mutant (site ran: %v; reference run %v of the %v limit)", test, mr.hit, ref.proc.res.Wall.Round(time.Millisecond), limit)
 			case mr.outcome.Kind == gotest.OutcomeFail:
 				// It failed, but not after the mutant's site ran: whatever
 				// failed it, the mutant did not. Keep looking.
@@ -243,6 +289,46 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 		return done(jobs.OutcomeStillborn, "%s", strings.Join(stillborn, "; "))
 	}
 	return done(jobs.OutcomeStillborn, "no test reaches the mutant")
+}
+
+// The limit of a mutant's process, derived from the test's reference run
+// (the same binary and process with the code as it is): three times the
+// reference, as gremlins takes three times its coverage run, plus 2 s for
+// what does not scale with the test (the sandbox's start, the binary's
+// start-up and exit, a loaded machine's scheduling), and at least
+// mutantFloor; never more than the claim timeout the job was given. A
+// mutant that keeps its test running past three times its unmutated
+// duration after its site ran is a hang the mutant made (a kill, see
+// executeMutant); one whose site did not run is none.
+const (
+	mutantFactor = 3
+	mutantSlack  = 2 * time.Second
+	mutantFloor  = 5 * time.Second
+)
+
+// mutantTimeout is the limit of a mutant's process whose test's reference
+// run took ref, within the claim timeout claim.
+func mutantTimeout(ref, claim time.Duration) time.Duration {
+	return min(max(mutantFactor*ref+mutantSlack, mutantFloor), claim)
+}
+
+// reference is the longest passing reference run of a test (key: import
+// path, NUL, test name) the run has seen so far, in any mutant job.
+func (w *Workspace) reference(key string) (time.Duration, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d, ok := w.refWalls[key]
+	return d, ok
+}
+
+// noteReference records a passing reference run's duration.
+func (w *Workspace) noteReference(key string, d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.refWalls == nil {
+		w.refWalls = map[string]time.Duration{}
+	}
+	w.refWalls[key] = max(w.refWalls[key], d)
 }
 
 // mutantRunKey is the tree mutant and reference runs happen in: the oracle

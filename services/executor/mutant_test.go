@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/executor"
@@ -280,4 +281,125 @@ func TestWritesTempDir(t *testing.T) {
 	if a := got["go:./calc:TestWritesTempDir"]; a == nil || a.Detail.Outcome != jobs.OutcomePass {
 		t.Fatalf("a test writing under t.TempDir: %+v", a)
 	}
+}
+
+// sumSource is code whose loop a mutant can make endless (i++ → i--), and
+// sumTests tests of it, two of them slow in a helper every test calls.
+const (
+	sumSource = `package sum
+
+// Upto returns 0 + 1 + ... + n-1.
+func Upto(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+`
+	sumTests = `package sum
+
+import (
+	"testing"
+	"time"
+)
+
+// settle stands for slow fixtures: longer than the mutant floor, so a
+// limit that does not scale with the reference run would cut it short.
+func settle() { time.Sleep(6 * time.Second) }
+
+func TestUptoFast(t *testing.T) {
+	if got := Upto(4); got != 6 {
+		t.Fatalf("Upto(4) = %d", got)
+	}
+}
+
+func TestUptoSlowPinned(t *testing.T) {
+	settle()
+	if got := Upto(4); got != 6 {
+		t.Fatalf("Upto(4) = %d", got)
+	}
+}
+
+func TestUptoSlowNothing(t *testing.T) {
+	settle()
+	Upto(4)
+}
+`
+)
+
+// TestGoMutantTimeoutFollowsItsReferenceRun: a mutant's process is limited
+// by its test's reference run, not by the claim timeout. The attack: a
+// mutant that makes the loop endless is stopped at the derived limit (a
+// few seconds, not the job's two minutes) and, its site having run, is a
+// kill. The honest twin: tests slow everywhere (a sleep in a helper every
+// test calls, longer than the floor) get a limit that scales with them, so
+// a mutant they do not notice survives instead of timing out, and one they
+// notice is killed by a failure, not a timeout.
+func TestGoMutantTimeoutFollowsItsReferenceRun(t *testing.T) {
+	e, w := workspaceWithHarness(t, map[string]string{"sum/sum.go": sumSource, "sum/sum_test.go": sumTests})
+	dir := filepath.Join(w.PristineDir(jobs.TreeOracle), "sum")
+	pkg := mutant.Package{Dir: dir, Files: map[string][]byte{"sum.go": []byte(sumSource)}, Tests: map[string][]byte{"sum_test.go": []byte(sumTests)}}
+	lineOf := func(s string) int { return strings.Count(sumSource[:strings.Index(sumSource, s)], "\n") + 1 }
+	sites, err := mutant.Find(pkg, map[string][]int{"sum.go": {lineOf("i++"), lineOf("s += i")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var picked []mutant.Site
+	for _, s := range sites {
+		if s.Description == "++ → --" || s.Description == "+= → -=" {
+			s.ID = len(picked) + 1
+			picked = append(picked, s)
+		}
+	}
+	if len(picked) != 2 || picked[0].Description != "++ → --" {
+		t.Fatalf("sites %v of %v", picked, sites)
+	}
+	sw, err := mutant.NewSwitch([]int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := mutant.Schemata(pkg, picked, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string][]byte{}
+	for name, b := range out {
+		overlay["sum/"+name] = b
+	}
+	if err := w.Schemata(overlay); err != nil {
+		t.Fatal(err)
+	}
+	const claimSec = 300
+	run := func(id int, test string) *executor.Answer {
+		s := picked[id-1]
+		spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: claimSec,
+			Mutation: &jobs.MutantRef{ID: id, Path: "sum/" + s.File, Line: s.Line, Operator: s.Operator, Description: s.Description,
+				Var: sw.Var, Token: sw.Tokens[id], Ref: sw.Refs[id]},
+			Targets: []jobs.Target{{Package: "./sum", ImportPath: "example.com/calc/sum", Tests: []string{test}}}}
+		return e.Execute(context.Background(), w, spec)
+	}
+	t.Run("an endless loop is stopped at the derived limit and killed", func(t *testing.T) {
+		a := run(1, "TestUptoFast")
+		if a.Detail.Outcome != jobs.OutcomeKilled || !strings.Contains(a.Detail.Reason, "hangs with the mutant after its site ran") {
+			t.Fatalf("%s: %s\n%+v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Runs)
+		}
+		_, after, _ := strings.Cut(a.Detail.Reason, "(stopped at ")
+		limit, err := time.ParseDuration(strings.SplitN(after, ")", 2)[0])
+		if err != nil || limit >= claimSec*time.Second/10 {
+			t.Fatalf("the hanging mutant was stopped at %v (%v), not at a limit derived from its reference run: %s", limit, err, a.Detail.Reason)
+		}
+	})
+	t.Run("slow tests that do not notice the mutant let it survive", func(t *testing.T) {
+		a := run(2, "TestUptoSlowNothing")
+		if a.Detail.Outcome != jobs.OutcomeSurvived {
+			t.Fatalf("%s, want survived: %s\n%+v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Runs)
+		}
+	})
+	t.Run("slow tests that notice the mutant kill it by a failure", func(t *testing.T) {
+		a := run(2, "TestUptoSlowPinned")
+		if a.Detail.Outcome != jobs.OutcomeKilled || !strings.Contains(a.Detail.Reason, "fails with the mutant") {
+			t.Fatalf("%s: %s\n%+v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Runs)
+		}
+	})
 }

@@ -27,8 +27,11 @@ type goLang struct {
 	reaching map[string]map[int][]string
 
 	// Found by sites.
-	equivalent  []mutant.Site
-	skipped     []string
+	equivalent []mutant.Site
+	skipped    []string
+	// fromSource says, per package directory, why its imports were
+	// type-checked from source rather than read from export data.
+	fromSource  []string
 	changedData []lineRef
 	judges      map[lineRef][]lineRef
 	where       map[string]located // siteKey of a Go site → its package
@@ -53,7 +56,7 @@ func (g *goLang) owns(s mutant.Site) bool {
 	return ok
 }
 
-func (g *goLang) sites(context.Context) ([]mutant.Site, string, error) {
+func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	co, root := g.in.Checkout, g.in.Workspace.PristineDir(jobs.TreeOracle)
 	reaching := g.reaching
 	g.judges, g.where, g.pkgs = map[lineRef][]lineRef{}, map[string]located{}, map[string]mutant.Package{}
@@ -94,6 +97,14 @@ func (g *goLang) sites(context.Context) ([]mutant.Site, string, error) {
 		pkg, err := readPackage(root, d)
 		if err != nil {
 			return nil, fmt.Sprintf("read %s: %v", d, err), nil
+		}
+		// The standard library and the dependencies are read from the
+		// compiler's export data; without it, from source (slower, the
+		// same types).
+		if x, err := mutant.LoadExports(ctx, mutant.ExportsConfig{}, pkg.Dir); err != nil {
+			g.fromSource = append(g.fromSource, fmt.Sprintf("%s (%v)", d, err))
+		} else {
+			pkg.Exports = x
 		}
 		g.pkgs[d] = pkg
 		survey, err := mutant.Inspect(pkg, byDir[d])

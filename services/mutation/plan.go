@@ -66,6 +66,9 @@ type Notes struct {
 	distinct     int      // distinct mutants the change offers
 	need         int      // killed mutants the floor needs (0: none; -1: unreachable)
 	skipped      []string // sites the schemata cannot write, with why
+	// fromSource names the packages whose imports were type-checked
+	// from source, not export data, with why.
+	fromSource []string
 	// dataLines are the changed data lines (package-level initializers,
 	// lines of embedded files) that have mutants: each must have one
 	// killed, sorted by path and line.
@@ -162,7 +165,7 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 	// The extra operators join when the primary ones offer fewer mutants
 	// than the floor needs.
 	slices.SortFunc(g.changedData, func(a, b lineRef) int { return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line) })
-	notes := &Notes{equivalent: g.equivalent, pyEquivalent: py.equivalent, skipped: g.skipped, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
+	notes := &Notes{equivalent: g.equivalent, pyEquivalent: py.equivalent, skipped: g.skipped, fromSource: g.fromSource, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
 		dataLines: slices.Compact(g.changedData), judges: g.judges}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct

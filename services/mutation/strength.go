@@ -94,6 +94,9 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	if len(notes.skipped) > 0 {
 		m.Reason += fmt.Sprintf("; %d %s the schemata cannot write here: %s", len(notes.skipped), plural(len(notes.skipped), "site"), clip(notes.skipped))
 	}
+	if len(notes.fromSource) > 0 {
+		m.Reason += fmt.Sprintf("; the imports of %d %s were type-checked from source, not export data: %s", len(notes.fromSource), plural(len(notes.fromSource), "package"), clip(notes.fromSource))
+	}
 	if lines := unwitnessed(notes.dataLines, m.Mutants, notes.judges); len(lines) > 0 {
 		m.Unwitnessed = lines
 		names := make([]string, len(lines))

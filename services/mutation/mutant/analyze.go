@@ -166,8 +166,14 @@ func analyze(pkg Package) (*analysis, error) {
 	if a.sizes == nil {
 		a.sizes = types.SizesFor("gc", "amd64")
 	}
-	a.imp = newSourceImporter(a.fset, a.sizes, pkg.Dir)
+	a.imp = newImporter(a.fset, a.sizes, pkg.Dir, pkg.Exports)
 	a.typeCheck()
+	if !a.typed() && pkg.Exports != nil {
+		// Never fewer typed operators for the export data: what does not
+		// type-check with it is type-checked from source, as without it.
+		a.imp = newImporter(a.fset, a.sizes, pkg.Dir, nil)
+		a.typeCheck()
+	}
 	return a, nil
 }
 

@@ -21,6 +21,9 @@ type sourceImporter struct {
 	fset  *token.FileSet
 	sizes types.Sizes
 	pkgs  map[string]*types.Package // by directory; nil while being imported
+	// via imports the packages' own imports: the importer itself, or the
+	// export data importer in front of it.
+	via types.ImporterFrom
 }
 
 func newSourceImporter(fset *token.FileSet, sizes types.Sizes, dir string) *sourceImporter {
@@ -29,7 +32,21 @@ func newSourceImporter(fset *token.FileSet, sizes types.Sizes, dir string) *sour
 	// Dependencies are read as pure Go: their cgo files would need the cgo
 	// tool, and the non-cgo variants declare the same API.
 	ctxt.CgoEnabled = false
-	return &sourceImporter{ctxt: ctxt, fset: fset, sizes: sizes, pkgs: make(map[string]*types.Package)}
+	imp := &sourceImporter{ctxt: ctxt, fset: fset, sizes: sizes, pkgs: make(map[string]*types.Package)}
+	imp.via = imp
+	return imp
+}
+
+// newImporter is the importer of a package analysis: export data for the
+// packages x has it of, source for the others (x nil: source only).
+func newImporter(fset *token.FileSet, sizes types.Sizes, dir string, x *Exports) types.ImporterFrom {
+	src := newSourceImporter(fset, sizes, dir)
+	if x == nil {
+		return src
+	}
+	imp := &exportImporter{x: x, fset: fset, pkgs: map[string]*types.Package{}, next: src}
+	src.via = imp
+	return imp
 }
 
 // Import implements types.Importer.
@@ -64,7 +81,7 @@ func (imp *sourceImporter) ImportFrom(path, srcDir string, _ types.ImportMode) (
 		}
 		files = append(files, f)
 	}
-	conf := types.Config{Importer: imp, Sizes: imp.sizes, IgnoreFuncBodies: true, FakeImportC: true}
+	conf := types.Config{Importer: imp.via, Sizes: imp.sizes, IgnoreFuncBodies: true, FakeImportC: true}
 	pkg, err := conf.Check(bp.ImportPath, imp.fset, files, nil)
 	if err != nil {
 		return nil, fmt.Errorf("type-checking %s: %w", bp.ImportPath, err)

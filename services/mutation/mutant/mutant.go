@@ -89,7 +89,12 @@
 //     loop without a break (the loop would stop being terminating).
 //
 // The operators marked typed need the package to type-check with go/types.
-// Dependencies are type-checked from source without function bodies, found
+// With Package.Exports (LoadExports), the standard library's and the
+// module-cache dependencies' packages are read from the compiler's export
+// data, which `go list -export` builds (or finds in a warm build cache)
+// for them and never for the patch's own code; every other dependency,
+// and every one when Exports is nil or the package does not type-check
+// with it, is type-checked from source without function bodies, found
 // with go/build: in GOROOT directly, elsewhere by `go list` run in
 // Package.Dir (so the module's requirements must be in the module cache or
 // vendored; the go command's environment applies). When the package does
@@ -134,6 +139,11 @@ type Package struct {
 	// become a switched variable. Without them, no constant the package's
 	// tests might use is switched (see the package documentation).
 	Tests map[string][]byte
+	// Exports, when set, holds the export data of the standard library's
+	// and the dependencies' packages (LoadExports for Dir): the type
+	// checker reads them instead of type-checking their source. The main
+	// module's packages are type-checked from source either way.
+	Exports *Exports
 }
 
 // Site is one mutation: an operator applied at one token.

@@ -19,7 +19,7 @@ import (
 // command's own settings: GOPROXY, GOSUMDB, the module cache) and returns a
 // writable copy of it, with a go.mod declaring no go version when the
 // module has none. The test is skipped when the module cannot be had.
-func realModule(t *testing.T, goBin, module string) string {
+func realModule(t testing.TB, goBin, module string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -59,7 +59,7 @@ func realModule(t *testing.T, goBin, module string) string {
 }
 
 // readDirPackage reads the Go package of dir: its non-test and test files.
-func readDirPackage(t *testing.T, dir string) Package {
+func readDirPackage(t testing.TB, dir string) Package {
 	t.Helper()
 	pkg := Package{Dir: dir, Files: map[string][]byte{}, Tests: map[string][]byte{}}
 	entries, err := os.ReadDir(dir)

@@ -106,7 +106,7 @@ func testSwitch(t testing.TB, sites []Site, ids ...int) Switch {
 }
 
 // goTool returns the go command, or skips the test.
-func goTool(t *testing.T) string {
+func goTool(t testing.TB) string {
 	t.Helper()
 	if os.Getenv("TEST_SRCDIR") != "" {
 		t.Skip("runs the go command, which the Bazel sandbox does not provide")
