@@ -65,6 +65,8 @@ type Worker struct {
 	Name string
 	// Planner is the identity whose plans this worker runs.
 	Planner string
+	// Replica names this process in the worker's log lines.
+	Replica string
 	Signer  *record.Signer
 	Runner  JobRunner
 	// Sub is the subscriber to the work topic, under the service's work
@@ -112,7 +114,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
 	}
-	w.log = w.log.With("worker", w.Name)
+	w.log = w.log.With("worker", w.Name, "replica", w.Replica)
 	tel := w.Telemetry
 	if tel == nil {
 		tel = telemetry.Off()
@@ -171,6 +173,7 @@ func (w *Worker) handle(ctx context.Context, msg *message.Message) error {
 		err = Permanent(fmt.Errorf("run %s: a plan admitted before the run's seal", it.Run))
 	}
 	if err == nil {
+		w.log.Info("job taken", "run", it.Run, "job", it.Job, "token", it.Token)
 		err = w.run(ctx, Job{Run: run, Plan: plan, Job: job})
 	}
 	if err == nil || ctx.Err() != nil {

@@ -94,7 +94,7 @@ func startWorkLanes(ctx context.Context, g *lifecycle.Group, spec serviceSpec, s
 		if err != nil {
 			return infraErrorf("%s work: %v", spec.name, err)
 		}
-		w := &runtime.Worker{Name: spec.name, Planner: spec.identity, Signer: signer, Runner: h, Sub: sub,
+		w := &runtime.Worker{Name: spec.name, Planner: spec.identity, Replica: wb.replica, Signer: signer, Runner: h, Sub: sub,
 			Appender: bus.appender, History: wb.admitted(signer, refuse), Pending: wb.pending(signer, refuse),
 			Logger: bus.logger, Telemetry: bus.tel}
 		err = g.Go(lifecycle.Role{Name: fmt.Sprintf("%s work lane %d", spec.name, i),
