@@ -41,7 +41,9 @@ func replicasFixture(t *testing.T, r *repo) []string {
 		fmt.Fprintf(&tests, "\nfunc %s(t *testing.T) {\n%s\tif got := Lookup(%d); got != %d {\n\t\tt.Fatalf(\"Lookup(%d) = %%d, want %d\", got)\n\t}\n}\n", name, sleep, i, i*i+1, i, i*i+1)
 		claims = append(claims, "go:./calc:"+name)
 	}
-	base := r.commit(t, r.Base, "lookup-base", "calc: Lookup, with its tests", map[string]string{
+	// On the honest fix, whose suite is green: the fixture's verdict is
+	// MERGE, not the demo baseline's INCONCLUSIVE red suite.
+	base := r.commit(t, r.patch(t, "honest-fix").Commit, "lookup-base", "calc: Lookup, with its tests", map[string]string{
 		"calc/lookup.go":      "package calc\n\n// Lookup returns i squared plus one.\nfunc Lookup(i int) int {\n\treturn i * i\n}\n",
 		"calc/lookup_test.go": tests.String(),
 	})

@@ -111,9 +111,9 @@ survive restarts; it defaults to $SEALGATE_STATE (or the XDG state directory)
 	f.StringVar(&o.rekorURL, "rekor-url", "", "signing: Rekor v1 server, with --tlog rekor")
 	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "export traces and metrics over OTLP/gRPC to this collector (host:port); off when empty")
 	f.BoolVar(&o.otlpInsecure, "otlp-insecure", false, "send OTLP without TLS")
-	f.StringVar(&o.replica, "replica", defaultReplica(), "executor: this replica's name, recorded on every job.result it records (the result's worker)")
-	f.DurationVar(&o.jobLease, "job-lease", kafka.DefaultSessionTimeout, "executor: the lease on a job taken from the work topic: a replica silent this long (no heartbeat) loses its jobs to the others, which run them again")
-	f.IntVar(&o.jobLanes, "job-lanes", 2, "executor: jobs this replica runs at once, of any run (each lane a member of the executor.work consumer group)")
+	f.StringVar(&o.replica, "replica", defaultReplica(), "executor and mutation: this replica's name, recorded on every job.result it records (the result's worker)")
+	f.DurationVar(&o.jobLease, "job-lease", kafka.DefaultSessionTimeout, "executor and mutation: the lease on a job taken from the work topic: a replica silent this long (no heartbeat) loses its jobs to the others, which run them again")
+	f.IntVar(&o.jobLanes, "job-lanes", 2, "executor and mutation: jobs this replica runs at once, of any run (each lane a member of the SERVICE.work consumer group)")
 	f.IntVar(&o.workPartitions, "work-partitions", work.DefaultPartitions, "partitions of the work topic, when serve creates it: at most this many lanes in all share the jobs")
 	return cmd
 }
@@ -312,7 +312,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return err
 			}
 		}
-		if slices.Contains(names, roleExecutor) {
+		if slices.Contains(names, roleExecutor) || slices.Contains(names, roleMutation) {
 			return kafka.CreateTopic(ctx, o.brokers, work.Topic, o.workPartitions)
 		}
 		return nil

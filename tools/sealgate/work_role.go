@@ -16,11 +16,13 @@ import (
 	"github.com/sealgate/sealgate/ledger/record"
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
 	"github.com/sealgate/sealgate/services/lifecycle"
+	muthandler "github.com/sealgate/sealgate/services/mutation/handler"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/work"
 )
 
-// workBus spreads the jobs of the executor over its replicas (the
+// workBus spreads the jobs of the executor and of the mutation service
+// over their replicas (the
 // distributed mode): the replica that owns a run's records partition
 // publishes each job of an admitted plan on the work topic, and every
 // replica runs lanes that take jobs from it under one consumer group.
@@ -75,16 +77,24 @@ func kafkaWorkBus(brokers []string, pub message.Publisher, v *admission.Verifier
 	}
 }
 
-// startWorkLanes makes the executor's handler dispatch its jobs to the
-// work topic and starts the replica's lanes, which run any replica's.
+// startWorkLanes makes the executor's and the mutation service's handler
+// dispatch their jobs to the work topic and starts the replica's lanes,
+// which run any replica's.
 func startWorkLanes(ctx context.Context, g *lifecycle.Group, spec serviceSpec, signer *record.Signer, bus *roleBus, svc *runtime.Service) error {
 	wb := bus.work
-	h, ok := spec.h.(*exhandler.Handler)
-	if wb == nil || !ok {
+	if wb == nil {
 		return nil
 	}
-	h.Dispatch = func(_ context.Context, items []work.Item) error { return work.Publish(wb.pub, items) }
-	h.Worker = wb.replica
+	dispatch := func(_ context.Context, items []work.Item) error { return work.Publish(wb.pub, items) }
+	var h runtime.JobRunner
+	switch sh := spec.h.(type) {
+	case *exhandler.Handler:
+		sh.Dispatch, sh.Worker, h = dispatch, wb.replica, sh
+	case *muthandler.Handler:
+		sh.Dispatch, sh.Worker, h = dispatch, wb.replica, sh
+	default:
+		return nil
+	}
 	refuse := func(error) {}
 	if svc.Refusals != nil {
 		refuse = func(err error) { svc.Refusals.Refuse(ctx, "", err) }

@@ -72,7 +72,12 @@ type Handler struct {
 
 // space is a run's workspace with the jobs using it.
 type space struct {
-	w       *executor.Workspace
+	w *executor.Workspace
+	// busy is held by whoever uses the workspace: one job (or planning)
+	// of a run at a time in one replica. A workspace is not safe for
+	// concurrent jobs but the seal plan's checks; the lanes run jobs of
+	// different runs at once, and the replicas the jobs of one run.
+	busy    sync.Mutex
 	users   int
 	lastUse uint64
 	// drop: the run's verdict is reached; close once nobody uses it.
@@ -148,17 +153,24 @@ func (h *Handler) RunJob(ctx context.Context, j runtime.Job, emit runtime.Emit) 
 // closed then, the least recently used first.
 func (h *Handler) space(ctx context.Context, run runtime.Run) (*executor.Workspace, func(), error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	w, err := h.openLocked(ctx, run)
 	if err != nil {
+		h.mu.Unlock()
 		return nil, nil, err
 	}
 	sp := h.spaces[run.ID]
 	sp.users++
 	h.uses++
 	sp.lastUse = h.uses
+	h.mu.Unlock()
+	sp.busy.Lock()
 	var once sync.Once
-	return w, func() { once.Do(func() { h.release(run.ID, sp) }) }, nil
+	return w, func() {
+		once.Do(func() {
+			sp.busy.Unlock()
+			h.release(run.ID, sp)
+		})
+	}, nil
 }
 
 // release gives a workspace back. The caller does not hold h.mu.
