@@ -107,6 +107,15 @@ func TestReplicasShareARun(t *testing.T) {
 			t.Fatalf("run %s: jobs by worker %v, want both replicas named", v.RunID, workers)
 		}
 		t.Logf("%d jobs of run %s, by replica: %v", len(results), v.RunID, workers)
+		mutants := map[string]int{}
+		for _, r := range c.records(t, v.RunID) {
+			if r.Kind == pb.Kind_KIND_JOB_RESULT && r.Record.GetProducer().GetIdentity() == keyring.Mutation {
+				mutants[r.Record.GetJobResult().GetWorker()]++
+			}
+		}
+		if len(mutants) == 0 || mutants[""] != 0 {
+			t.Fatalf("run %s: mutants by worker %v, want every mutant run from the work topic", v.RunID, mutants)
+		}
 	})
 
 	t.Run("a replica killed mid-job", func(t *testing.T) {
