@@ -53,14 +53,17 @@ type Handler struct {
 	settled map[string]bool
 	// notes holds what planning found beyond the planned jobs, per run.
 	notes map[string]*mutation.Notes
-	// registered holds the plans whose Python mutants are registered in
-	// their run's workspace.
-	registered map[string]bool
+	// registered holds the workspaces whose plan's Python mutants are
+	// registered.
+	registered map[*executor.Workspace]bool
 	// busy holds, per run, the lock of its workspace: one mutant of a run
 	// at a time in one replica (a workspace is not safe for concurrent
 	// jobs); the lanes run mutants of different runs at once, and the
 	// replicas the mutants of one run.
 	busy map[string]*sync.Mutex
+	// users counts, per run, the mutants running in its workspace: only
+	// an unused workspace is evicted.
+	users map[string]int
 }
 
 // Handle reacts to coverage, its own plans and its own results.
@@ -112,6 +115,7 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 	case pb.Kind_KIND_VERDICT_REACHED:
 		if w := h.spaces[run.ID]; w != nil {
 			w.Close()
+			delete(h.registered, w)
 		}
 		delete(h.spaces, run.ID)
 		delete(h.settled, run.ID)
@@ -123,8 +127,8 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 
 func (h *Handler) init() {
 	if h.spaces == nil {
-		h.spaces, h.settled, h.notes, h.registered = map[string]*executor.Workspace{}, map[string]bool{}, map[string]*mutation.Notes{}, map[string]bool{}
-		h.busy = map[string]*sync.Mutex{}
+		h.spaces, h.settled, h.notes, h.registered = map[string]*executor.Workspace{}, map[string]bool{}, map[string]*mutation.Notes{}, map[*executor.Workspace]bool{}
+		h.busy, h.users = map[string]*sync.Mutex{}, map[string]int{}
 	}
 }
 
@@ -152,23 +156,33 @@ func (h *Handler) RunJob(ctx context.Context, j runtime.Job, emit runtime.Emit) 
 	h.mu.Lock()
 	h.init()
 	if h.spaces[run.ID] == nil {
+		h.evict(run.ID)
 		if _, err := h.replan(ctx, run); err != nil {
 			h.mu.Unlock()
 			return err
 		}
 	}
 	w := h.spaces[run.ID]
-	if w != nil && !h.registered[j.Plan.Digest] {
+	if w != nil && !h.registered[w] {
 		// A Python mutant whose edit does not fit is stillborn by its job.
 		_ = w.RegisterPythonMutants(specs)
-		h.registered[j.Plan.Digest] = true
+		h.registered[w] = true
 	}
 	busy := h.busy[run.ID]
 	if busy == nil {
 		busy = &sync.Mutex{}
 		h.busy[run.ID] = busy
 	}
+	h.users[run.ID]++
 	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.users[run.ID]--
+		if h.users[run.ID] <= 0 {
+			delete(h.users, run.ID)
+		}
+		h.mu.Unlock()
+	}()
 	busy.Lock()
 	defer busy.Unlock()
 	_, err := h.runOne(ctx, run, j.Plan, j.Job, w, spec, emit)
@@ -280,6 +294,28 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 		}
 	}
 	return nil
+}
+
+// maxSpaces bounds the workspaces a replica keeps for the work topic's
+// mutants: those of runs whose verdict it never sees (another replica
+// owns the run's partition) are closed past it, idle ones first, and
+// rebuilt by digest when a mutant of the run comes again.
+const maxSpaces = 8
+
+// evict closes idle workspaces of runs other than keep past maxSpaces.
+// The caller holds h.mu.
+func (h *Handler) evict(keep string) {
+	for id, w := range h.spaces {
+		if len(h.spaces) < maxSpaces {
+			return
+		}
+		if id == keep || h.users[id] > 0 {
+			continue
+		}
+		w.Close()
+		delete(h.spaces, id)
+		delete(h.registered, w)
+	}
 }
 
 // runOne runs one mutant's job in w (none: stillborn, saying so) and
