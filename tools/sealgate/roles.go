@@ -87,7 +87,7 @@ type roleBus struct {
 	signer func(identity string) (*record.Signer, error)
 	tel    *telemetry.Providers
 	logger *slog.Logger
-	// work spreads the executor's jobs over its replicas; nil runs them
+	// work spreads the executor's and mutation's jobs over their replicas; nil runs them
 	// inline (work_role.go).
 	work *workBus
 }

@@ -47,7 +47,7 @@ type serveOptions struct {
 	otlpEndpoint               string
 	otlpInsecure               bool
 	brokerWait                 time.Duration
-	// The executor's jobs across replicas (work_role.go).
+	// The executor's and mutation's jobs across replicas (work_role.go).
 	replica        string
 	jobLease       time.Duration
 	jobLanes       int
