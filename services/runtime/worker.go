@@ -176,10 +176,15 @@ func (w *Worker) handle(ctx context.Context, msg *message.Message) error {
 		w.log.Info("job taken", "run", it.Run, "job", it.Job, "token", it.Token)
 		err = w.run(ctx, Job{Run: run, Plan: plan, Job: job})
 	}
+	key := it.Run + "/" + it.Token
 	if err == nil || ctx.Err() != nil {
+		if err == nil {
+			w.mu.Lock()
+			delete(w.attempts, key)
+			w.mu.Unlock()
+		}
 		return err
 	}
-	key := it.Run + "/" + it.Token
 	w.mu.Lock()
 	w.attempts[key]++
 	n := w.attempts[key]
