@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -376,5 +377,76 @@ func TestTokenAnsweredTwice(t *testing.T) {
 	}
 	if refusals != 1 {
 		t.Fatalf("%d token_conflict refusals on the run, want 1", refusals)
+	}
+}
+
+// failing fails every job for good.
+type failing struct{}
+
+func (failing) RunJob(context.Context, runtime.Job, runtime.Emit) error {
+	return runtime.Permanent(errors.New("the trees do not rebuild"))
+}
+
+// A job whose running fails for good ends its run INCONCLUSIVE: the worker
+// records run.failed naming the plan and the job, once, and goes on.
+func TestWorkerRecordsAFailedJob(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys, _, log, app := localLedger(t)
+	sc, err := scenario.NewBuilder(keys, nil).NewRun("run-f", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.Append(ctx, sc.Request, sc.Seal, sc.Trees, sc.Plan); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := local.NewPublisher(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := local.NewSubscriber(log, local.SubscriberConfig{ConsumerGroup: "executor.work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	signer, err := keys.Signer(keyring.Executor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &runtime.Worker{Name: "executor", Planner: keyring.Executor, Signer: signer, Sub: sub, Appender: app, Runner: failing{}, History: localRun(log)}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+	defer func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	if err := work.Publish(pub, work.Items(sc.Plan, nil)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		hist, err := localRun(log)(ctx, sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var failed []*pb.RunFailed
+		for _, r := range hist {
+			if f := r.Record.GetRunFailed(); f != nil {
+				failed = append(failed, f)
+			}
+		}
+		if len(failed) > 0 {
+			f := failed[0]
+			if len(failed) != 1 || f.FailedRecord != sc.Plan.Digest || f.Service != "executor" || !strings.Contains(f.Reason, "the trees do not rebuild") {
+				t.Fatalf("run.failed %v", failed)
+			}
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatal("no run.failed recorded")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
