@@ -68,6 +68,9 @@ type Handler struct {
 	// plans reach it through the ledger only after the results that were
 	// already queued, which must not plan the same follow-up again.
 	planned map[string]map[string]bool
+	// sent holds, per run, the tokens this process published (Dispatch):
+	// a result publishes only the jobs it made due.
+	sent map[string]map[string]bool
 }
 
 // space is a run's workspace with the jobs using it.
@@ -109,18 +112,128 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 			// work topic is a view of the ledger, mended by redelivery; a
 			// job already answered is left out, and a worker skips one
 			// answered meanwhile.
-			return h.Dispatch(ctx, work.Items(rec, jobs.Answered(run.Records)))
+			return h.dispatch(ctx, rec, run, true)
 		}
 		return h.execute(ctx, rec, run, emit)
 	case pb.Kind_KIND_JOB_RESULT, pb.Kind_KIND_COVERAGE_MEASURED:
+		if h.Dispatch != nil && rec.Kind == pb.Kind_KIND_JOB_RESULT {
+			// Measurements held back until the jobs before them are
+			// answered (dispatch) may be due now.
+			for _, r := range run.Records {
+				if r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.GetProducer().GetIdentity() == keyring.Executor {
+					if err := h.dispatch(ctx, r, run, false); err != nil {
+						return err
+					}
+				}
+			}
+		}
 		return h.followUp(ctx, run, emit)
 	case pb.Kind_KIND_VERDICT_REACHED:
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.dropLocked(run.ID)
 		delete(h.planned, run.ID)
+		delete(h.sent, run.ID)
 	}
 	return nil
+}
+
+// dispatch publishes the unanswered jobs of plan that are due. A coverage
+// measurement that may be skipped once the verdict is certain (no
+// --full-evidence) is due only once the jobs before it in the plan, but
+// the seal checks, are answered — as inline, where it runs after them and
+// before the seal checks — so that it is skipped, or not, as in the
+// embedded mode (certainView). again publishes the jobs this process
+// published before too (the plan delivered again); otherwise only those
+// that became due.
+func (h *Handler) dispatch(ctx context.Context, plan *record.Decoded, run runtime.Run, again bool) error {
+	answered := jobs.Answered(run.Records)
+	h.mu.Lock()
+	if h.sent == nil {
+		h.sent = map[string]map[string]bool{}
+	}
+	if h.sent[run.ID] == nil {
+		h.sent[run.ID] = map[string]bool{}
+	}
+	sent := h.sent[run.ID]
+	h.mu.Unlock()
+	var items []work.Item
+	for _, it := range work.Items(plan, answered) {
+		h.mu.Lock()
+		skip := !again && sent[it.Token]
+		h.mu.Unlock()
+		if skip {
+			continue
+		}
+		_, job := work.Find([]*record.Decoded{plan}, it)
+		if job == nil {
+			continue
+		}
+		s, err := jobs.ParseSpec(job.GetSpec())
+		if err == nil && s.Purpose == jobs.Coverage && !run.Criteria.Criteria.FullEvidence && !before(plan, job, answered) {
+			continue
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	if err := h.Dispatch(ctx, items); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	for _, it := range items {
+		sent[it.Token] = true
+	}
+	h.mu.Unlock()
+	return nil
+}
+
+// before reports whether every job of plan before job, but the seal
+// checks, is answered.
+func before(plan *record.Decoded, job *pb.Job, answered map[string]bool) bool {
+	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
+		if j == job {
+			return true
+		}
+		if s, err := jobs.ParseSpec(j.GetSpec()); err == nil && s.Purpose == jobs.Seal {
+			continue
+		}
+		if !answered[j.GetToken().GetId()] {
+			return false
+		}
+	}
+	return true
+}
+
+// certainView is what the inline path knows when it reaches job of plan:
+// the run's records up to the plan, and the results of the plan's jobs
+// before job but the seal checks (which inline runs last). A dispatched
+// job decides on it whether the verdict is already certain, so that the
+// distributed mode skips exactly what the embedded mode skips.
+func certainView(run []*record.Decoded, plan *record.Decoded, job *pb.Job) []*record.Decoded {
+	earlier := map[string]bool{}
+	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
+		if j == job || j.GetToken().GetId() == job.GetToken().GetId() {
+			break
+		}
+		if s, err := jobs.ParseSpec(j.GetSpec()); err == nil && s.Purpose == jobs.Seal {
+			continue
+		}
+		earlier[j.GetToken().GetId()] = true
+	}
+	var out []*record.Decoded
+	seen := false
+	for _, r := range run {
+		switch {
+		case !seen:
+			out = append(out, r)
+			seen = r.Digest == plan.Digest
+		case r.Kind == pb.Kind_KIND_JOB_RESULT && earlier[r.Record.GetToken()] && slices.Contains(r.Record.GetParents(), plan.Digest):
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // RunJob runs one job a runtime.Worker took from the work topic — of any
@@ -141,7 +254,8 @@ func (h *Handler) RunJob(ctx context.Context, j runtime.Job, emit runtime.Emit) 
 	}
 	defer release()
 	var mu sync.Mutex
-	_, err = h.runOne(ctx, j.Run, j.Plan, j.Job, s, w, &mu, nil, emit)
+	view := certainView(j.Run.Records, j.Plan, j.Job)
+	_, err = h.runOne(ctx, runtime.Run{ID: j.Run.ID, Records: view, Seal: j.Run.Seal, Criteria: j.Run.Criteria}, j.Plan, j.Job, s, w, &mu, nil, emit)
 	return err
 }
 
