@@ -170,7 +170,7 @@ func (h *Handler) dispatch(ctx context.Context, plan *record.Decoded, run runtim
 			continue
 		}
 		s, err := jobs.ParseSpec(job.GetSpec())
-		if err == nil && s.Purpose == jobs.Coverage && !run.Criteria.Criteria.FullEvidence && !before(plan, job, answered) {
+		if err == nil && s.Purpose == jobs.Coverage && !run.Criteria.Criteria.FullEvidence && !before(run.Records, plan, job, answered) {
 			continue
 		}
 		items = append(items, it)
@@ -189,17 +189,51 @@ func (h *Handler) dispatch(ctx context.Context, plan *record.Decoded, run runtim
 	return nil
 }
 
-// before reports whether every job of plan before job, but the seal
-// checks, is answered.
-func before(plan *record.Decoded, job *pb.Job, answered map[string]bool) bool {
+// earlierPlans lists the executor's plans of run before plan, in ledger
+// order.
+func earlierPlans(run []*record.Decoded, plan *record.Decoded) []*record.Decoded {
+	var out []*record.Decoded
+	for _, r := range run {
+		if r.Digest == plan.Digest {
+			break
+		}
+		if r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.GetProducer().GetIdentity() == keyring.Executor {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// earlierJobs lists the tokens of plan's jobs before job, but the seal
+// checks (which inline runs last).
+func earlierJobs(plan *record.Decoded, job *pb.Job) map[string]bool {
+	out := map[string]bool{}
 	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
-		if j == job {
-			return true
+		if j.GetToken().GetId() == job.GetToken().GetId() {
+			break
 		}
 		if s, err := jobs.ParseSpec(j.GetSpec()); err == nil && s.Purpose == jobs.Seal {
 			continue
 		}
-		if !answered[j.GetToken().GetId()] {
+		out[j.GetToken().GetId()] = true
+	}
+	return out
+}
+
+// before reports whether what the inline path has answered when it reaches
+// job of plan is answered: every job of the executor's earlier plans
+// (inline runs a plan whole before it plans the next), and the jobs of
+// plan before job, but the seal checks.
+func before(run []*record.Decoded, plan *record.Decoded, job *pb.Job, answered map[string]bool) bool {
+	for _, p := range earlierPlans(run, plan) {
+		for _, j := range p.Record.GetJobPlanned().GetJobs() {
+			if !answered[j.GetToken().GetId()] {
+				return false
+			}
+		}
+	}
+	for tok := range earlierJobs(plan, job) {
+		if !answered[tok] {
 			return false
 		}
 	}
@@ -207,20 +241,16 @@ func before(plan *record.Decoded, job *pb.Job, answered map[string]bool) bool {
 }
 
 // certainView is what the inline path knows when it reaches job of plan:
-// the run's records up to the plan, and the results of the plan's jobs
-// before job but the seal checks (which inline runs last). A dispatched
-// job decides on it whether the verdict is already certain, so that the
-// distributed mode skips exactly what the embedded mode skips.
+// the run's records up to the plan, the results of the executor's earlier
+// plans, and the results of the plan's jobs before job but the seal
+// checks. A dispatched job decides on it whether the verdict is already
+// certain, so that the distributed mode skips exactly what the embedded
+// mode skips.
 func certainView(run []*record.Decoded, plan *record.Decoded, job *pb.Job) []*record.Decoded {
-	earlier := map[string]bool{}
-	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
-		if j == job || j.GetToken().GetId() == job.GetToken().GetId() {
-			break
-		}
-		if s, err := jobs.ParseSpec(j.GetSpec()); err == nil && s.Purpose == jobs.Seal {
-			continue
-		}
-		earlier[j.GetToken().GetId()] = true
+	earlier := earlierJobs(plan, job)
+	prior := map[string]bool{}
+	for _, p := range earlierPlans(run, plan) {
+		prior[p.Digest] = true
 	}
 	var out []*record.Decoded
 	seen := false
@@ -229,7 +259,10 @@ func certainView(run []*record.Decoded, plan *record.Decoded, job *pb.Job) []*re
 		case !seen:
 			out = append(out, r)
 			seen = r.Digest == plan.Digest
-		case r.Kind == pb.Kind_KIND_JOB_RESULT && earlier[r.Record.GetToken()] && slices.Contains(r.Record.GetParents(), plan.Digest):
+		case r.Kind != pb.Kind_KIND_JOB_RESULT:
+		case earlier[r.Record.GetToken()] && slices.Contains(r.Record.GetParents(), plan.Digest):
+			out = append(out, r)
+		case slices.ContainsFunc(r.Record.GetParents(), func(d string) bool { return prior[d] }):
 			out = append(out, r)
 		}
 	}
