@@ -212,8 +212,8 @@ func earlierJobs(plan *record.Decoded, job *pb.Job) map[string]bool {
 		if j.GetToken().GetId() == job.GetToken().GetId() {
 			break
 		}
-		if s, err := jobs.ParseSpec(j.GetSpec()); err == nil && s.Purpose == jobs.Seal {
-			continue
+		if s, err := jobs.ParseSpec(j.GetSpec()); err != nil || s.Purpose == jobs.Seal {
+			continue // never run, or run after job inline
 		}
 		out[j.GetToken().GetId()] = true
 	}
@@ -227,6 +227,9 @@ func earlierJobs(plan *record.Decoded, job *pb.Job) map[string]bool {
 func before(run []*record.Decoded, plan *record.Decoded, job *pb.Job, answered map[string]bool) bool {
 	for _, p := range earlierPlans(run, plan) {
 		for _, j := range p.Record.GetJobPlanned().GetJobs() {
+			if _, err := jobs.ParseSpec(j.GetSpec()); err != nil {
+				continue // never run, inline or dispatched
+			}
 			if !answered[j.GetToken().GetId()] {
 				return false
 			}
