@@ -87,6 +87,9 @@ type roleBus struct {
 	signer func(identity string) (*record.Signer, error)
 	tel    *telemetry.Providers
 	logger *slog.Logger
+	// work spreads the executor's and mutation's jobs over their replicas; nil runs them
+	// inline (work_role.go).
+	work *workBus
 }
 
 // startHandlerRole builds the named handler role and starts it in g.
@@ -117,6 +120,10 @@ func startHandlerRole(ctx context.Context, g *lifecycle.Group, name role, deps *
 			refuse = func(err error) { svc.Refusals.Refuse(ctx, "", err) }
 		}
 		svc.History = bus.history(signer, refuse)
+	}
+	if err := startWorkLanes(ctx, g, spec, signer, bus, svc); err != nil {
+		sub.Close()
+		return err
 	}
 	err = g.Go(lifecycle.Role{Name: spec.name,
 		Run: func(ctx context.Context, ready func()) error {

@@ -30,6 +30,7 @@ import (
 	"github.com/sealgate/sealgate/services/lifecycle"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
+	"github.com/sealgate/sealgate/services/work"
 )
 
 // serviceKeysDir is where `sealgate keys services` writes the services'
@@ -47,6 +48,11 @@ type serveOptions struct {
 	otlpEndpoint               string
 	otlpInsecure               bool
 	brokerWait                 time.Duration
+	// The executor's and mutation's jobs across replicas (work_role.go).
+	replica        string
+	jobLease       time.Duration
+	jobLanes       int
+	workPartitions int
 }
 
 func newServeCmd(stderr io.Writer) *cobra.Command {
@@ -108,6 +114,10 @@ survive restarts; it defaults to $SEALGATE_STATE (or the XDG state directory)
 	f.StringVar(&o.rekorURL, "rekor-url", "", "signing: Rekor v1 server, with --tlog rekor")
 	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "export traces and metrics over OTLP/gRPC to this collector (host:port); off when empty")
 	f.BoolVar(&o.otlpInsecure, "otlp-insecure", false, "send OTLP without TLS")
+	f.StringVar(&o.replica, "replica", defaultReplica(), "executor and mutation: this replica's name, recorded on every job.result it records (the result's worker)")
+	f.DurationVar(&o.jobLease, "job-lease", kafka.DefaultSessionTimeout, "executor and mutation: the lease on a job taken from the work topic: a replica silent this long (no heartbeat) loses its jobs to the others, which run them again")
+	f.IntVar(&o.jobLanes, "job-lanes", 2, "executor and mutation: jobs this replica runs at once, of any run (each lane a member of the SERVICE.work consumer group)")
+	f.IntVar(&o.workPartitions, "work-partitions", work.DefaultPartitions, "partitions of the work topic, when serve creates it: at most this many lanes in all share the jobs")
 	return cmd
 }
 
@@ -151,6 +161,8 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		return usageErrorf("--brokers is required: the Kafka bootstrap brokers")
 	case o.blobs == "":
 		return usageErrorf("--blobs is required: the blob store every service shares")
+	case o.jobLease < time.Second || o.jobLanes < 1 || o.workPartitions < 1:
+		return usageErrorf("--job-lease %v, --job-lanes %d, --work-partitions %d: want a lease of at least 1s and at least one lane and partition", o.jobLease, o.jobLanes, o.workPartitions)
 	}
 	if o.keys == "" {
 		o.keys = filepath.Join(defaultStateDir(), serviceKeysDir)
@@ -305,6 +317,9 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return err
 			}
 		}
+		if slices.Contains(names, roleExecutor) || slices.Contains(names, roleMutation) {
+			return kafka.CreateTopic(ctx, o.brokers, work.Topic, o.workPartitions)
+		}
 		return nil
 	})
 	if err != nil {
@@ -327,6 +342,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		signer:    func(id string) (*record.Signer, error) { return keys.Signer(id) },
 		tel:       tel,
 		logger:    logger,
+		work:      kafkaWorkBus(o.brokers, pub, admissions, o.jobLease, o.jobLanes, o.replica, wmLogger),
 	}
 	for _, name := range names {
 		switch name {

@@ -1882,7 +1882,12 @@ type JobResult struct {
 	// Budget units actually used; at most those reserved by the token.
 	UnitsUsed uint64 `protobuf:"varint,10,opt,name=units_used,json=unitsUsed,proto3" json:"units_used,omitempty"`
 	// Kind-specific result (canonical JSON).
-	Detail        []byte `protobuf:"bytes,11,opt,name=detail,proto3" json:"detail,omitempty"`
+	Detail []byte `protobuf:"bytes,11,opt,name=detail,proto3" json:"detail,omitempty"`
+	// The replica that ran the job (serve --replica), in the distributed
+	// mode; empty in the embedded mode, where one process runs every job.
+	// Part of what the result says: two replicas answering one token give
+	// two different results, which the ledger refuses as a conflict.
+	Worker        string `protobuf:"bytes,12,opt,name=worker,proto3" json:"worker,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1992,6 +1997,13 @@ func (x *JobResult) GetDetail() []byte {
 		return x.Detail
 	}
 	return nil
+}
+
+func (x *JobResult) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
 }
 
 type LineRef struct {
@@ -3077,7 +3089,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x06limits\x18\x03 \x03(\v2 .sealgate.v1.Sandbox.LimitsEntryR\x06limits\x1a9\n" +
 	"\vLimitsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb0\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc8\x03\n" +
 	"\tJobResult\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12:\n" +
 	"\vtermination\x18\x02 \x01(\x0e2\x18.sealgate.v1.TerminationR\vtermination\x12\x1b\n" +
@@ -3092,7 +3104,8 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\n" +
 	"units_used\x18\n" +
 	" \x01(\x04R\tunitsUsed\x12\x16\n" +
-	"\x06detail\x18\v \x01(\fR\x06detailB\f\n" +
+	"\x06detail\x18\v \x01(\fR\x06detail\x12\x16\n" +
+	"\x06worker\x18\f \x01(\tR\x06workerB\f\n" +
 	"\n" +
 	"_cases_run\"1\n" +
 	"\aLineRef\x12\x12\n" +

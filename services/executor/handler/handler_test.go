@@ -18,6 +18,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/runtime/runtimetest"
+	"github.com/sealgate/sealgate/services/work"
 )
 
 // TestHandle: given the records of a run, the executor plans its jobs when
@@ -131,4 +132,62 @@ func TestHandle(t *testing.T) {
 			}
 		})
 	}
+
+	// The distributed mode: the plan's owner publishes its jobs (those not
+	// answered yet) instead of running them; another replica, with no
+	// workspace of the run, rebuilds it by digest and runs each job it is
+	// handed, naming itself on the result.
+	t.Run("dispatched: the plan's jobs published, run by another replica", func(t *testing.T) {
+		var items []work.Item
+		owner := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild,
+			Dispatch: func(_ context.Context, its []work.Item) error { items = append(items, its...); return nil }}
+		defer owner.Close()
+		rec := runtimetest.NewRecorder(t, keyring.Executor)
+		if err := owner.Handle(ctx, plan, planned, rec.Emit); err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Emitted()) != 0 || len(items) != len(ids) {
+			t.Fatalf("the owner emitted %d records and dispatched %d jobs, want none and %d", len(rec.Emitted()), len(items), len(ids))
+		}
+		other := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, Worker: "replica-2", MaxSpaces: 1}
+		defer other.Close()
+		out := runtimetest.NewRecorder(t, keyring.Executor)
+		for _, it := range items {
+			p, job := work.Find(planned.Records, it)
+			if job == nil {
+				t.Fatalf("item %+v names no job of the plan", it)
+			}
+			if err := other.RunJob(ctx, runtime.Job{Run: planned, Plan: p, Job: job}, out.Emit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		outcome := map[string]string{}
+		for _, r := range out.Emitted() {
+			res := r.Record.GetJobResult()
+			if res.GetWorker() != "replica-2" {
+				t.Fatalf("result %s names worker %q", res.GetJobId(), res.GetWorker())
+			}
+			d, err := jobs.ParseDetail(res.Detail)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome[res.JobId] = d.Outcome
+		}
+		if len(outcome) != len(ids) {
+			t.Fatalf("%d results, want %d", len(outcome), len(ids))
+		}
+		if b, p := outcome["claim/baseline/"+fix.Claims[0]], outcome["claim/patch/"+fix.Claims[0]]; b != jobs.OutcomeFail || p != jobs.OutcomePass {
+			t.Fatalf("the claim: %s on the baseline, %s on the patch", b, p)
+		}
+		// With the first result on the run, the plan delivered again
+		// dispatches only the jobs still unanswered.
+		items = nil
+		again := runtimetest.With(t, planned, out.Emitted()[0])
+		if err := owner.Handle(ctx, plan, again, rec.Emit); err != nil {
+			t.Fatal(err)
+		}
+		if len(items) != len(ids)-1 {
+			t.Fatalf("the plan delivered again dispatched %d jobs, want %d", len(items), len(ids)-1)
+		}
+	})
 }

@@ -16,6 +16,7 @@ package handler
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/criteria"
@@ -28,6 +29,7 @@ import (
 	"github.com/sealgate/sealgate/services/mutation"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
+	"github.com/sealgate/sealgate/services/work"
 )
 
 // Handler is the mutation service.
@@ -36,18 +38,39 @@ type Handler struct {
 	Blobs    *blob.Store
 	Scratch  string
 	Progress func(runID, jobID, state string)
+	// Dispatch, when set, hands the mutants of an admitted plan to the
+	// work topic instead of running them here: any replica's
+	// runtime.Worker takes them and runs them with RunJob (the
+	// distributed mode). Nil runs them inline (the embedded mode).
+	Dispatch func(ctx context.Context, items []work.Item) error
+	// Worker names this replica on every job.result it records.
+	Worker string
 
+	// mu guards the maps: the records loop and the work lanes call the
+	// handler at once.
+	mu      sync.Mutex
 	spaces  map[string]*executor.Workspace
 	settled map[string]bool
 	// notes holds what planning found beyond the planned jobs, per run.
 	notes map[string]*mutation.Notes
+	// registered holds the workspaces whose plan's Python mutants are
+	// registered.
+	registered map[*executor.Workspace]bool
+	// busy holds, per run, the lock of its workspace: one mutant of a run
+	// at a time in one replica (a workspace is not safe for concurrent
+	// jobs); the lanes run mutants of different runs at once, and the
+	// replicas the mutants of one run.
+	busy map[string]*sync.Mutex
+	// users counts, per run, the mutants running in its workspace: only
+	// an unused workspace is evicted.
+	users map[string]int
 }
 
 // Handle reacts to coverage, its own plans and its own results.
 func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.Run, emit runtime.Emit) error {
-	if h.spaces == nil {
-		h.spaces, h.settled, h.notes = map[string]*executor.Workspace{}, map[string]bool{}, map[string]*mutation.Notes{}
-	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.init()
 	if !run.Sealed() || !jobs.MeasureStrength(run.Criteria.Criteria) {
 		return nil
 	}
@@ -61,6 +84,11 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 	case pb.Kind_KIND_JOB_PLANNED:
 		if rec.Record.GetProducer().GetIdentity() != keyring.Mutation {
 			return nil
+		}
+		if h.Dispatch != nil {
+			// Published again each time the plan is delivered again; a
+			// worker skips a mutant answered meanwhile.
+			return h.Dispatch(ctx, work.Items(rec, jobs.Answered(run.Records)))
 		}
 		if h.spaces[run.ID] == nil {
 			if _, err := h.replan(ctx, run); err != nil {
@@ -87,12 +115,78 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 	case pb.Kind_KIND_VERDICT_REACHED:
 		if w := h.spaces[run.ID]; w != nil {
 			w.Close()
+			delete(h.registered, w)
 		}
 		delete(h.spaces, run.ID)
 		delete(h.settled, run.ID)
 		delete(h.notes, run.ID)
+		delete(h.busy, run.ID)
 	}
 	return nil
+}
+
+func (h *Handler) init() {
+	if h.spaces == nil {
+		h.spaces, h.settled, h.notes, h.registered = map[string]*executor.Workspace{}, map[string]bool{}, map[string]*mutation.Notes{}, map[*executor.Workspace]bool{}
+		h.busy, h.users = map[string]*sync.Mutex{}, map[string]int{}
+	}
+}
+
+// RunJob runs one mutant a runtime.Worker took from the work topic — of
+// any run — in this replica's workspace of the run, rebuilt (and the
+// mutants planned again, deterministically, without emitting) when it has
+// none, and proposes its result.
+func (h *Handler) RunJob(ctx context.Context, j runtime.Job, emit runtime.Emit) error {
+	run := j.Run
+	if !jobs.MeasureStrength(run.Criteria.Criteria) {
+		return nil
+	}
+	var specs []*jobs.Spec
+	var spec *jobs.Spec
+	for _, pj := range j.Plan.Record.GetJobPlanned().GetJobs() {
+		s, err := jobs.ParseSpec(pj.Spec)
+		if err != nil {
+			continue
+		}
+		specs = append(specs, s)
+		if pj.GetToken().GetId() == j.Job.GetToken().GetId() {
+			spec = s
+		}
+	}
+	h.mu.Lock()
+	h.init()
+	if h.spaces[run.ID] == nil {
+		h.evict(run.ID)
+		if _, err := h.replan(ctx, run); err != nil {
+			h.mu.Unlock()
+			return err
+		}
+	}
+	w := h.spaces[run.ID]
+	if w != nil && !h.registered[w] {
+		// A Python mutant whose edit does not fit is stillborn by its job.
+		_ = w.RegisterPythonMutants(specs)
+		h.registered[w] = true
+	}
+	busy := h.busy[run.ID]
+	if busy == nil {
+		busy = &sync.Mutex{}
+		h.busy[run.ID] = busy
+	}
+	h.users[run.ID]++
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.users[run.ID]--
+		if h.users[run.ID] <= 0 {
+			delete(h.users, run.ID)
+		}
+		h.mu.Unlock()
+	}()
+	busy.Lock()
+	defer busy.Unlock()
+	_, err := h.runOne(ctx, run, j.Plan, j.Job, w, spec, emit)
+	return err
 }
 
 // prepare rebuilds the run's trees, materializes them and plans the
@@ -191,34 +285,69 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 		if answered[job.Token.GetId()] {
 			continue // answered before a restart
 		}
-		if h.Progress != nil {
-			h.Progress(run.ID, job.JobId, "running")
+		var spec *jobs.Spec
+		if i < len(specs) {
+			spec = specs[i]
 		}
-		a := executor.Skipped(jobs.OutcomeStillborn, "the mutation service has no workspace for this run")
-		jctx, span := telemetry.JobSpan(ctx, job.JobId)
-		if w != nil && i < len(specs) {
-			a = h.Exec.Execute(jctx, w, specs[i])
-		}
-		telemetry.EndJob(span, a.Detail.Outcome)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		res, err := executor.Result(job, a)
-		if err != nil {
-			return err
-		}
-		res.UnitsUsed = 1
-		_, err = emit(ctx, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{planRec.Digest}, Token: job.Token.GetId(),
-			Body: &pb.Record_JobResult{JobResult: res}})
-		if err := runtime.IgnoreRefused(err); err != nil {
+		if _, err := h.runOne(ctx, run, planRec, job, w, spec, emit); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// maxSpaces bounds the workspaces a replica keeps for the work topic's
+// mutants: those of runs whose verdict it never sees (another replica
+// owns the run's partition) are closed past it, idle ones first, and
+// rebuilt by digest when a mutant of the run comes again.
+const maxSpaces = 8
+
+// evict closes idle workspaces of runs other than keep past maxSpaces.
+// The caller holds h.mu.
+func (h *Handler) evict(keep string) {
+	for id, w := range h.spaces {
+		if len(h.spaces) < maxSpaces {
+			return
+		}
+		if id == keep || h.users[id] > 0 {
+			continue
+		}
+		w.Close()
+		delete(h.spaces, id)
+		delete(h.registered, w)
+	}
+}
+
+// runOne runs one mutant's job in w (none: stillborn, saying so) and
+// proposes its result.
+func (h *Handler) runOne(ctx context.Context, run runtime.Run, planRec *record.Decoded, job *pb.Job, w *executor.Workspace, spec *jobs.Spec, emit runtime.Emit) ([]*record.Decoded, error) {
+	if h.Progress != nil {
+		h.Progress(run.ID, job.JobId, "running")
+	}
+	a := executor.Skipped(jobs.OutcomeStillborn, "the mutation service has no workspace for this run")
+	jctx, span := telemetry.JobSpan(ctx, job.JobId)
+	if w != nil && spec != nil {
+		a = h.Exec.Execute(jctx, w, spec)
+	}
+	telemetry.EndJob(span, a.Detail.Outcome)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	res, err := executor.Result(job, a)
+	if err != nil {
+		return nil, err
+	}
+	res.UnitsUsed = 1
+	res.Worker = h.Worker
+	recs, err := emit(ctx, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{planRec.Digest}, Token: job.Token.GetId(),
+		Body: &pb.Record_JobResult{JobResult: res}})
+	return recs, runtime.IgnoreRefused(err)
+}
+
 // Close removes the workspaces of the runs still open.
 func (h *Handler) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	for id, w := range h.spaces {
 		w.Close()
 		delete(h.spaces, id)

@@ -19,6 +19,7 @@ import (
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/runtime/runtimetest"
+	"github.com/sealgate/sealgate/services/work"
 )
 
 // TestHandle: given the records of a run, the mutation service plans
@@ -125,6 +126,62 @@ func TestHandle(t *testing.T) {
 	if m := rec.Emitted()[0].Record.GetStrengthMeasured(); m.Source != pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED || int(m.Killed+m.Survived+m.Stillborn) != len(mutants) || m.Confidence != 0.8 {
 		t.Fatalf("strength %v", m)
 	}
+	inline := map[string]string{}
+	for _, r := range answered.Records {
+		if res := r.Record.GetJobResult(); res != nil {
+			inline[res.JobId] = string(res.Detail)
+		}
+	}
+
+	// The distributed mode: the plan's owner publishes the mutants; another
+	// replica, which never planned them, plans again without emitting, runs
+	// each it is handed and names itself; the results are the inline ones,
+	// and the owner measures the strength from them.
+	t.Run("dispatched: mutants run by another replica", func(t *testing.T) {
+		var items []work.Item
+		owner := &Handler{Exec: e, Blobs: blobs, Scratch: t.TempDir(),
+			Dispatch: func(_ context.Context, its []work.Item) error { items = append(items, its...); return nil }}
+		defer owner.Close()
+		own := runtimetest.NewRecorder(t, keyring.Mutation)
+		if err := owner.Handle(ctx, plan, planned, own.Emit); err != nil {
+			t.Fatal(err)
+		}
+		if len(own.Emitted()) != 0 || len(items) != len(mutants) {
+			t.Fatalf("the owner emitted %d records and dispatched %d mutants, want none and %d", len(own.Emitted()), len(items), len(mutants))
+		}
+		other := &Handler{Exec: e, Blobs: blobs, Scratch: t.TempDir(), Worker: "replica-2"}
+		defer other.Close()
+		out := runtimetest.NewRecorder(t, keyring.Mutation)
+		for _, it := range items {
+			p, job := work.Find(planned.Records, it)
+			if job == nil {
+				t.Fatalf("item %+v names no mutant of the plan", it)
+			}
+			if err := other.RunJob(ctx, runtime.Job{Run: planned, Plan: p, Job: job}, out.Emit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(out.Emitted()) != len(mutants) {
+			t.Fatalf("%d results, want %d", len(out.Emitted()), len(mutants))
+		}
+		for _, r := range out.Emitted() {
+			res := r.Record.GetJobResult()
+			if res.GetWorker() != "replica-2" {
+				t.Fatalf("mutant %s: worker %q", res.JobId, res.GetWorker())
+			}
+			if a, b := detailOutcome(t, inline[res.JobId]), detailOutcome(t, string(res.Detail)); a != b {
+				t.Fatalf("mutant %s: %s on another replica, %s inline", res.JobId, b, a)
+			}
+		}
+		done := runtimetest.With(t, planned, out.Emitted()...)
+		own.Reset()
+		if err := owner.Handle(ctx, last(done), done, own.Emit); err != nil {
+			t.Fatal(err)
+		}
+		if got := own.Kinds(); !slices.Equal(got, []string{"strength.measured"}) {
+			t.Fatalf("the last result made %q on the owner, want the strength", got)
+		}
+	})
 
 	for _, tc := range []struct {
 		name      string
@@ -162,4 +219,14 @@ func TestHandle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// detailOutcome is the outcome of a job.result's detail.
+func detailOutcome(t *testing.T, detail string) string {
+	t.Helper()
+	d, err := jobs.ParseDetail([]byte(detail))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Outcome
 }
