@@ -72,8 +72,11 @@ type Workspace struct {
 	dir  string
 	jobs atomic.Int64
 
-	// mu guards pristine and bins: seal checks run on several workers.
-	mu       sync.Mutex
+	// mu guards bins and serializes the making of variants: jobs of one
+	// run may run at once (seal checks; a replica's lanes).
+	mu sync.Mutex
+	// treesMu guards pristine, read by every job (tree).
+	treesMu  sync.RWMutex
 	pristine map[string]string
 	bins     map[string]*builtBin
 	binCount atomic.Int64
@@ -323,7 +326,7 @@ func termination(t sandbox.Termination) gotest.Termination {
 // over it, splices the tests it names, and puts back the files it
 // restores.
 func (w *Workspace) prepare(dir string, s *jobs.Spec) error {
-	src := w.pristine[s.Tree]
+	src := w.tree(s.Tree)
 	if src == "" {
 		return fmt.Errorf("unknown tree %q", s.Tree)
 	}
@@ -433,4 +436,28 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// tree returns the directory of the pristine tree name ("" when the
+// workspace has none): jobs of one run may run at once (seal checks; jobs
+// of a run spread over a replica's lanes), and a variant may be added
+// meanwhile.
+func (w *Workspace) tree(name string) string {
+	w.treesMu.RLock()
+	defer w.treesMu.RUnlock()
+	return w.pristine[name]
+}
+
+// setTree records the directory of the pristine tree name.
+func (w *Workspace) setTree(name, dir string) {
+	w.treesMu.Lock()
+	defer w.treesMu.Unlock()
+	w.pristine[name] = dir
+}
+
+// trees counts the pristine trees.
+func (w *Workspace) trees() int {
+	w.treesMu.RLock()
+	defer w.treesMu.RUnlock()
+	return len(w.pristine)
 }

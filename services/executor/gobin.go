@@ -151,7 +151,7 @@ func variantKey(tree string, lists ...[]string) string {
 // variantOf returns the pristine tree a variant key names, made once.
 func (w *Workspace) variantOf(key string) (string, string, error) {
 	tree, lists := splitVariant(key)
-	src := w.pristine[tree]
+	src := w.tree(tree)
 	if src == "" {
 		return "", "", fmt.Errorf("unknown tree %q", tree)
 	}
@@ -161,10 +161,10 @@ func (w *Workspace) variantOf(key string) (string, string, error) {
 	files, spl, drop, restore := lists[0], lists[1], lists[2], lists[3]
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if d := w.pristine[key]; d != "" {
+	if d := w.tree(key); d != "" {
 		return key, d, nil
 	}
-	d := filepath.Join(w.dir, fmt.Sprintf("variant-%d", len(w.pristine)))
+	d := filepath.Join(w.dir, fmt.Sprintf("variant-%d", w.trees()))
 	if err := copyTree(d, src); err != nil {
 		return "", "", err
 	}
@@ -186,7 +186,7 @@ func (w *Workspace) variantOf(key string) (string, string, error) {
 		os.RemoveAll(d)
 		return "", "", err
 	}
-	w.pristine[key] = d
+	w.setTree(key, d)
 	return key, d, nil
 }
 
@@ -202,7 +202,7 @@ func (w *Workspace) restore(dir string, files []string) error {
 			continue
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(f))
-		b, err := jobfile.Read(w.pristine[jobs.TreeBaseline], f, maxBinaryBytes)
+		b, err := jobfile.Read(w.tree(jobs.TreeBaseline), f, maxBinaryBytes)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -238,7 +238,7 @@ func (w *Workspace) restoreDecls(dir, file string, names []string) error {
 	if err != nil {
 		return fmt.Errorf("restore declarations of %s: %w", file, err)
 	}
-	baseDir := filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(path.Dir(file)))
+	baseDir := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(path.Dir(file)))
 	entries, err := os.ReadDir(baseDir)
 	if err != nil {
 		return fmt.Errorf("restore declarations of %s: the baseline's package: %w", file, err)
@@ -250,7 +250,7 @@ func (w *Workspace) restoreDecls(dir, file string, names []string) error {
 			continue
 		}
 		rel := path.Join(path.Dir(file), n)
-		b, err := jobfile.Read(w.pristine[jobs.TreeBaseline], rel, maxReportBytes)
+		b, err := jobfile.Read(w.tree(jobs.TreeBaseline), rel, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("restore declarations of %s: %w", file, err)
 		}
@@ -273,11 +273,11 @@ func (w *Workspace) splice(dir string, entries []string) error {
 		if replace != "" {
 			names = []string{replace}
 		}
-		base, err := jobfile.Read(w.pristine[jobs.TreeBaseline], f, maxReportBytes)
+		base, err := jobfile.Read(w.tree(jobs.TreeBaseline), f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("splice %s: the baseline version: %w", f, err)
 		}
-		patched, err := jobfile.Read(w.pristine["patch"], f, maxReportBytes)
+		patched, err := jobfile.Read(w.tree("patch"), f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("splice %s: the patch's version: %w", f, err)
 		}
@@ -295,7 +295,7 @@ func (w *Workspace) splice(dir string, entries []string) error {
 // layOver writes each of files, as the patch's tree has it, into dir.
 func (w *Workspace) layOver(dir string, files []string) error {
 	for _, f := range files {
-		b, err := jobfile.Read(w.pristine["patch"], f, maxReportBytes)
+		b, err := jobfile.Read(w.tree("patch"), f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("transplant %s: %w", f, err)
 		}

@@ -93,7 +93,7 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	if err := copyTree(dir, w.pristine[jobs.TreeOracle]); err != nil {
+	if err := copyTree(dir, w.tree(jobs.TreeOracle)); err != nil {
 		return err
 	}
 	// The tests the patch adds to existing files judge mutants too, beside
@@ -117,7 +117,7 @@ func (w *Workspace) Schemata(files map[string][]byte) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.pristine[treeSchemata] = dir
+	w.setTree(treeSchemata, dir)
 	for k := range w.bins {
 		if strings.HasPrefix(k, treeSchemata+"\x00") {
 			delete(w.bins, k)
@@ -161,7 +161,7 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 		a.Detail.Outcome, a.Detail.Reason = outcome, fmt.Sprintf(format, args...)
 		return a
 	}
-	if w.pristine[treeSchemata] == "" {
+	if w.tree(treeSchemata) == "" {
 		return done(jobs.OutcomeStillborn, "no schemata tree was built for this run")
 	}
 	m := s.Mutation
@@ -443,4 +443,4 @@ func cmpOr(a, b string) string {
 }
 
 // PristineDir is the directory of one of the workspace's trees.
-func (w *Workspace) PristineDir(tree string) string { return w.pristine[tree] }
+func (w *Workspace) PristineDir(tree string) string { return w.tree(tree) }

@@ -31,7 +31,7 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	var suites []*jobs.Spec
 	goSuite := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec,
 		Drop: w.HarnessDrops("")}
-	if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeOracle], "go.mod")); err != nil {
+	if _, err := os.Stat(filepath.Join(w.tree(jobs.TreeOracle), "go.mod")); err != nil {
 		goSuite.Skip = "the patched tree has no go.mod at its root: there is no Go suite to run"
 	} else {
 		suites = append(suites, goSuite)
@@ -108,7 +108,7 @@ func (w *Workspace) baselineSuite(s *jobs.Spec) *jobs.Spec {
 	b.Drop, b.Restore, b.Splice, b.Transplant = nil, nil, nil, nil
 	switch b.Runner {
 	case jobs.RunnerGo:
-		if _, err := os.Stat(filepath.Join(w.pristine[jobs.TreeBaseline], "go.mod")); err != nil {
+		if _, err := os.Stat(filepath.Join(w.tree(jobs.TreeBaseline), "go.mod")); err != nil {
 			b.Skip = "the baseline tree has no go.mod at its root"
 		}
 	case jobs.RunnerPytest:
@@ -261,7 +261,7 @@ func (w *Workspace) coverageJobs(c *criteria.Criteria) []*jobs.Spec {
 // not Go source, whose package's non-test files hold a //go:embed
 // directive: packages that may compile the changed data in.
 func (w *Workspace) embeddingChangedData() []string {
-	root := w.pristine[jobs.TreeOracle]
+	root := w.tree(jobs.TreeOracle)
 	embeds := map[string]bool{}
 	embedding := func(dir string) bool {
 		if v, ok := embeds[dir]; ok {
@@ -370,11 +370,11 @@ func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria, patchSide []*jobs
 // edits reports whether the patch changes the test function name in the
 // Go test file (declared on both sides).
 func (w *Workspace) edits(file, name string) bool {
-	base, err := os.ReadFile(filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(file)))
+	base, err := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
 	if err != nil {
 		return false
 	}
-	patched, err := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(file)))
+	patched, err := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
 	if err != nil {
 		return false
 	}
@@ -393,7 +393,7 @@ func (w *Workspace) addedTests(dir string) []string {
 		}
 	}
 	for _, f := range w.addedTestFiles(dir) {
-		if src, err := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(f))); err == nil {
+		if src, err := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(f))); err == nil {
 			if names, err := checkout.TestFuncs(src); err == nil {
 				out = append(out, names...)
 			}
@@ -403,8 +403,8 @@ func (w *Workspace) addedTests(dir string) []string {
 		if ch.Kind != checkout.Modified || path.Dir(ch.Path) != dir || !strings.HasSuffix(ch.Path, "_test.go") {
 			continue
 		}
-		base, err1 := os.ReadFile(filepath.Join(w.pristine[jobs.TreeBaseline], filepath.FromSlash(ch.Path)))
-		patched, err2 := os.ReadFile(filepath.Join(w.pristine["patch"], filepath.FromSlash(ch.Path)))
+		base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(ch.Path)))
+		patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
 		if err1 != nil || err2 != nil {
 			continue
 		}
@@ -639,7 +639,7 @@ func skipBoth(claim, why string) []*jobs.Spec {
 
 // testsIn lists the tests the Go test files of dir in tree declare.
 func (w *Workspace) testsIn(tree, dir string) []string {
-	root := w.pristine[tree]
+	root := w.tree(tree)
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
 		return nil
@@ -662,7 +662,7 @@ func (w *Workspace) testsIn(tree, dir string) []string {
 
 // declares returns the test file of dir in tree that declares test, or "".
 func (w *Workspace) declares(tree, dir, test string) string {
-	root := w.pristine[tree]
+	root := w.tree(tree)
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
 		return ""
@@ -701,7 +701,7 @@ func (w *Workspace) addedTestFiles(dir string) []string {
 // module finds the Go module holding pkg in tree: its directory relative
 // to the repository, pkg relative to it, and pkg's import path.
 func (w *Workspace) module(tree, pkg string) (mod, rel, importPath string, err error) {
-	root := w.pristine[tree]
+	root := w.tree(tree)
 	dir := path.Clean(strings.TrimPrefix(pkg, "./"))
 	for d := dir; ; d = path.Dir(d) {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "go.mod"))

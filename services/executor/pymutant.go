@@ -124,7 +124,7 @@ func (w *Workspace) pyAdd(m *jobs.MutantRef) (string, error) {
 	if t, ok := p.tokens[m.ID]; ok {
 		return t, nil
 	}
-	src, err := os.ReadFile(filepath.Join(w.pristine[jobs.TreeOracle], filepath.FromSlash(m.Path)))
+	src, err := os.ReadFile(filepath.Join(w.tree(jobs.TreeOracle), filepath.FromSlash(m.Path)))
 	if err != nil || m.Start < 0 || m.End <= m.Start || m.End > len(src) || !utf8.Valid(src[m.Start:m.End]) || !utf8.ValidString(m.Replacement) {
 		return "", fmt.Errorf("the mutant's edit does not fit %s", m.Path)
 	}

@@ -120,7 +120,7 @@ func funcOf(test string) string {
 // declaresPython reports whether file in tree declares test (a node id
 // suffix without parameters).
 func (w *Workspace) declaresPython(tree, file, test string) bool {
-	src, err := os.ReadFile(filepath.Join(w.pristine[tree], filepath.FromSlash(file)))
+	src, err := os.ReadFile(filepath.Join(w.tree(tree), filepath.FromSlash(file)))
 	if err != nil {
 		return false
 	}
@@ -133,7 +133,7 @@ func (w *Workspace) declaresPython(tree, file, test string) bool {
 // the tree has a Python suite. Helpers under tests/ alone do not make one.
 func (w *Workspace) hasPythonTests(tree string) bool {
 	found := false
-	root := w.pristine[tree]
+	root := w.tree(tree)
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		switch {
 		case found:
