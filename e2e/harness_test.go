@@ -81,8 +81,11 @@ func runTests(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "sealgate")
 	// With failpoints (services/runtime/failpoint.go): inert unless a test
-	// sets SEALGATE_FAILPOINTS, as the failure-isolation tests do.
-	build := exec.Command("go", "build", "-tags", "failpoints", "-o", bin, "github.com/sealgate/sealgate/tools/sealgate")
+	// sets SEALGATE_FAILPOINTS, as the failure-isolation tests do. With
+	// -trimpath, as releases and the container image are built: such a
+	// binary knows no GOROOT of its own (runtime.GOROOT is empty), which
+	// the gate must not depend on.
+	build := exec.Command("go", "build", "-trimpath", "-tags", "failpoints", "-o", bin, "github.com/sealgate/sealgate/tools/sealgate")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
 		return 1

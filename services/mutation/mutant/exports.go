@@ -74,7 +74,7 @@ type listed struct {
 func LoadExports(ctx context.Context, cfg ExportsConfig, dir string) (*Exports, error) {
 	goroot := cfg.GoRoot
 	if goroot == "" {
-		goroot = build.Default.GOROOT
+		goroot = hostGoRoot(build.Default.GOROOT)
 	}
 	if goroot == "" || dir == "" {
 		return nil, errors.New("no GOROOT or no package directory")

@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -28,6 +29,7 @@ type sourceImporter struct {
 
 func newSourceImporter(fset *token.FileSet, sizes types.Sizes, dir string) *sourceImporter {
 	ctxt := build.Default
+	ctxt.GOROOT = hostGoRoot(ctxt.GOROOT)
 	ctxt.Dir = dir
 	// Dependencies are read as pure Go: their cgo files would need the cgo
 	// tool, and the non-cgo variants declare the same API.
@@ -93,4 +95,21 @@ func (imp *sourceImporter) ImportFrom(path, srcDir string, _ types.ImportMode) (
 func (imp *sourceImporter) inGoroot(dir string) bool {
 	root := filepath.Join(imp.ctxt.GOROOT, "src") + string(filepath.Separator)
 	return imp.ctxt.GOROOT != "" && strings.HasPrefix(filepath.Clean(dir)+string(filepath.Separator), root)
+}
+
+// hostGoRoot returns known, go/build's default GOROOT, when it is set, and
+// otherwise the GOROOT of the go command the gate runs (`go env GOROOT`): a
+// binary built with -trimpath — as releases and the container image are —
+// knows no GOROOT of its own (runtime.GOROOT is empty), and without one no
+// standard library package resolves, so every typed operator would be
+// lost. "" when neither can be had.
+func hostGoRoot(known string) string {
+	if known != "" {
+		return known
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
