@@ -98,7 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if !strings.HasPrefix(c.toolchain, "go1.") || strings.ContainsAny(c.toolchain, " /@") {
 		return c, fmt.Errorf("toolchain %q: want a Go release such as go1.26.8", c.toolchain)
 	}
-	if _, err := name.NewTag(repository+":"+c.tag, name.StrictValidation); err != nil {
+	if _, err := name.NewTag(repository+":"+c.tag, name.WeakValidation); err != nil {
 		return c, fmt.Errorf("tag %q: %w", c.tag, err)
 	}
 	return c, nil
@@ -283,7 +283,7 @@ func build(ctx context.Context, c config, log io.Writer) (result, error) {
 	}
 	refs := map[name.Reference]v1.Image{}
 	for _, t := range []string{c.tag, src.commit[:12]} {
-		tag, err := name.NewTag(repository+":"+t, name.StrictValidation)
+		tag, err := name.NewTag(repository+":"+t, name.WeakValidation)
 		if err != nil {
 			return result{}, err
 		}
