@@ -29,6 +29,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 
+	"golang.org/x/mod/module"
+
 	"github.com/sealgate/sealgate/tools/image/layer"
 )
 
@@ -381,15 +383,14 @@ func (toolchain) sourcesDigest(p string) string {
 // proxy; `go mod download` checks it against the checksum database, and
 // refuses to run with that check off here.
 func fetchToolchain(ctx context.Context, version, work string) (toolchain, error) {
-	sumdb, err := command(ctx, work, nil, "go", "env", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOFLAGS")
+	mod := "golang.org/toolchain@v0.0.1-" + version + ".linux-amd64"
+	env, err := command(ctx, work, nil, "go", "env", "GOSUMDB", "GONOSUMDB", "GOPRIVATE")
 	if err != nil {
 		return toolchain{}, err
 	}
-	lines := strings.Split(string(sumdb), "\n")
-	if strings.TrimSpace(lines[0]) == "off" || strings.Contains(string(sumdb), "golang.org") || strings.Contains(string(sumdb), "-insecure") {
-		return toolchain{}, usageError{"the Go checksum database is off for golang.org/toolchain (GOSUMDB, GONOSUMDB): the toolchain would be unverified"}
+	if err := checksummed(string(env), "golang.org/toolchain"); err != nil {
+		return toolchain{}, err
 	}
-	mod := "golang.org/toolchain@v0.0.1-" + version + ".linux-amd64"
 	out, err := command(ctx, work, []string{"GOFLAGS=-mod=mod"}, "go", "mod", "download", "-json", mod)
 	var tc toolchain
 	if jerr := json.Unmarshal(out, &tc); jerr != nil {
@@ -399,6 +400,24 @@ func fetchToolchain(ctx context.Context, version, work string) (toolchain, error
 		return toolchain{}, fmt.Errorf("go mod download %s: %s %v", mod, tc.Error, err)
 	}
 	return tc, nil
+}
+
+// checksummed refuses a `go env GOSUMDB GONOSUMDB GOPRIVATE` under which
+// the module path would not be checked against the checksum database.
+func checksummed(env, path string) error {
+	lines := strings.Split(env, "\n")
+	for len(lines) < 3 {
+		lines = append(lines, "")
+	}
+	if strings.TrimSpace(lines[0]) == "off" {
+		return usageError{"GOSUMDB=off: the Go toolchain would not be checked against the checksum database"}
+	}
+	for _, patterns := range lines[1:3] {
+		if module.MatchPrefixPatterns(strings.TrimSpace(patterns), path) {
+			return usageError{fmt.Sprintf("GONOSUMDB or GOPRIVATE matches %s: the Go toolchain would not be checked against the checksum database", path)}
+		}
+	}
+	return nil
 }
 
 // mmdebstrapArgs are the arguments of the root file system's build; they,
