@@ -430,11 +430,12 @@ func mmdebstrapArgs(c config, pin []string, target string) []string {
 	hook := strings.Join([]string{
 		// Compiled Python caches differ from build to build (marshal's
 		// reference flags); python3 runs without them on a read-only root.
-		`find "$1" -depth -type d -name __pycache__ -exec rm -rf {} +`,
+		// (Only under /usr: /proc and /sys are mounted while hooks run.)
+		`find "$1/usr" -depth -type d -name __pycache__ -exec rm -rf {} +`,
 		// The build host's name and resolver must not leak into the image;
 		// the container runtime provides both.
 		`: > "$1/etc/hostname"`, `rm -f "$1/etc/resolv.conf"`,
-		`rm -rf "$1/var/lib/apt/lists" "$1/var/cache/apt" "$1/var/cache/ldconfig/aux-cache"`,
+		`rm -f "$1/var/cache/ldconfig/aux-cache"`,
 		`rm -f "$1"/var/cache/debconf/*-old "$1"/var/lib/dpkg/*-old`,
 		fmt.Sprintf(`echo 'sealgate:x:%d:%d:sealgate:/tmp:/usr/sbin/nologin' >> "$1/etc/passwd"`, uid, uid),
 		fmt.Sprintf(`echo 'sealgate:x:%d:' >> "$1/etc/group"`, uid),
