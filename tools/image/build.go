@@ -60,7 +60,7 @@ var errHelp = errors.New("help requested")
 type config struct {
 	out, repo, tag, suite, sources, toolchain, packages string
 	epoch                                               int64
-	epochSet, cache, allowDirty                         bool
+	epochSet, cache                                     bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -69,7 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("image", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.out, "out", "bin/image", "output directory: oci/ (OCI image layout), sealgate-image.tar (docker load), packages.txt, cache/")
-	fs.StringVar(&c.repo, "repo", ".", "the sealgate checkout to build the binary from (a clean git tree)")
+	fs.StringVar(&c.repo, "repo", ".", "the sealgate git repository: the binary is built from a clone of its HEAD commit")
 	fs.StringVar(&c.tag, "tag", "dev", "tag of the image, besides the commit's (the manifests under deploy/ use sealgate:dev)")
 	fs.StringVar(&c.suite, "suite", "bookworm", "Debian suite of the root file system")
 	fs.StringVar(&c.sources, "sources", "/etc/apt/sources.list.d/debian.sources", "apt sources (deb822 or one-line) mmdebstrap fetches the packages from")
@@ -77,7 +77,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.packages, "packages", "", "a packages.txt of an earlier build: install exactly those versions and fail if the result differs")
 	fs.StringVar(&epoch, "epoch", "", "SOURCE_DATE_EPOCH of the image (default: $SOURCE_DATE_EPOCH, else the commit's time)")
 	fs.BoolVar(&c.cache, "cache", true, "reuse the root file system of an earlier build with the same inputs (out/cache)")
-	fs.BoolVar(&c.allowDirty, "allow-dirty", false, "build from a tree with uncommitted changes (the labels then say +dirty)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, errHelp
@@ -132,8 +131,8 @@ func build(ctx context.Context, c config, log io.Writer) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if src.dirty && !c.allowDirty {
-		return result{}, usageError{fmt.Sprintf("%s has uncommitted changes: commit them (the image records the commit) or pass --allow-dirty", c.repo)}
+	if src.dirty {
+		fmt.Fprintf(log, "image: %s has uncommitted changes; the image holds commit %s without them\n", c.repo, src.commit)
 	}
 	if !c.epochSet {
 		c.epoch = src.time
@@ -148,7 +147,7 @@ func build(ctx context.Context, c config, log io.Writer) (result, error) {
 	}
 
 	fmt.Fprintf(log, "image: sealgate %s, epoch %d\n", src.commit, c.epoch)
-	bin, goVersion, err := buildSealgate(ctx, c.repo, work)
+	bin, goVersion, err := buildSealgate(ctx, c.repo, src.commit, work)
 	if err != nil {
 		return result{}, err
 	}
@@ -228,9 +227,6 @@ func build(ctx context.Context, c config, log io.Writer) (result, error) {
 		}
 	}
 	commit := src.commit
-	if src.dirty {
-		commit += "+dirty"
-	}
 	cf, err := img.ConfigFile()
 	if err != nil {
 		return result{}, err
@@ -344,20 +340,31 @@ func readSource(ctx context.Context, repo string) (source, error) {
 	return s, nil
 }
 
-// buildSealgate builds the binary reproducibly: no cgo, no file system
-// paths, no build ID; the VCS stamp (commit, its time, +dirty) stays, so
-// `sealgate version` names the commit.
-func buildSealgate(ctx context.Context, repo, work string) ([]byte, string, error) {
-	out := filepath.Join(work, "sealgate")
-	abs, err := filepath.Abs(out)
+// buildSealgate builds the binary of the commit reproducibly, in a fresh
+// clone of it (so that nothing uncommitted gets in, and the VCS stamp —
+// which cmd/go does not write in a linked worktree — is there): no cgo, no
+// file system paths, no build ID. `sealgate version` names the commit.
+func buildSealgate(ctx context.Context, repo, commit, work string) ([]byte, string, error) {
+	abs, err := filepath.Abs(filepath.Join(work, "sealgate"))
 	if err != nil {
 		return nil, "", err
 	}
+	repoAbs, err := filepath.Abs(repo)
+	if err != nil {
+		return nil, "", err
+	}
+	src := filepath.Join(work, "src")
+	if _, err := command(ctx, work, nil, "git", "clone", "-q", "--shared", "--no-checkout", repoAbs, src); err != nil {
+		return nil, "", fmt.Errorf("clone %s: %w", repo, err)
+	}
+	if _, err := command(ctx, src, nil, "git", "checkout", "-q", "--detach", commit); err != nil {
+		return nil, "", err
+	}
 	env := []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64", "GOFLAGS=-mod=readonly", "GOTOOLCHAIN=local"}
-	if _, err := command(ctx, repo, env, "go", "build", "-trimpath", "-buildvcs=true", "-ldflags=-s -w -buildid=", "-o", abs, "./tools/sealgate"); err != nil {
+	if _, err := command(ctx, src, env, "go", "build", "-trimpath", "-buildvcs=true", "-ldflags=-s -w -buildid=", "-o", abs, "./tools/sealgate"); err != nil {
 		return nil, "", fmt.Errorf("build sealgate: %w", err)
 	}
-	v, err := command(ctx, repo, env, "go", "env", "GOVERSION")
+	v, err := command(ctx, src, env, "go", "env", "GOVERSION")
 	if err != nil {
 		return nil, "", err
 	}
