@@ -6,11 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/v1/layout"
@@ -50,12 +53,15 @@ func TestImage(t *testing.T) {
 	imageRun(t, "..", "go", "build", "-o", tool, "./tools/image")
 	head := strings.TrimSpace(imageRun(t, "..", "git", "rev-parse", "HEAD"))
 
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each build from nothing: its own output directory, so no cached root
+	// file system, and the binary from a fresh clone of HEAD.
 	build := func(name string) string {
-		src := filepath.Join(work, name+"-src")
-		imageRun(t, work, "git", "clone", "-q", "--no-checkout", filepath.Join("..", ".."), src)
-		imageRun(t, src, "git", "checkout", "-q", "--detach", head)
 		out := filepath.Join(work, name)
-		imageRun(t, src, tool, "--repo", src, "--out", out, "--cache=false")
+		imageRun(t, "..", tool, "--repo", repo, "--out", out, "--cache=false")
 		return out
 	}
 	a, b := build("a"), build("b")
@@ -117,16 +123,37 @@ func TestImage(t *testing.T) {
 	runInPodman(t, filepath.Join(a, "sealgate-image.tar"), head)
 }
 
-// podmanFlags are what `sealgate demo` needs from podman to run its tests
-// in bubblewrap inside the container. bubblewrap makes a user namespace
-// and, inside it, mount, pid, network, ipc and uts namespaces, and
-// mounts a tmpfs and bind mounts: the container's default seccomp profile
-// refuses unshare/clone with namespace flags to a process without
-// CAP_SYS_ADMIN, hence seccomp=unconfined (the pods' seccompProfile:
-// Unconfined); no capability is added and the image's non-root user stays.
-// The demo needs no network and keeps its state under /tmp.
-func podmanFlags() []string {
-	return []string{"run", "--rm", "--network=none", "--security-opt", "seccomp=unconfined", "--tmpfs", "/tmp:rw,exec,size=4g,mode=1777"}
+// podmanFlags run the image as the pods do — its non-root user, a
+// read-only root, scratch space at /tmp — with no network. What the sandbox
+// needs, and why podman gives it without a flag: bubblewrap, run by that
+// unprivileged user, makes a user namespace and, inside it, mount, pid,
+// network, ipc and uts namespaces. The kernel allows that to anyone
+// (user.max_user_namespaces > 0); podman's default seccomp profile allows
+// unshare and clone with namespace flags (Docker's and Kubernetes'
+// RuntimeDefault do not, hence the pods' seccompProfile: Unconfined), and no
+// capability is needed. `sealgate doctor --env` in the image shows the
+// sandbox starting. Two flags are for hosts like this one, not for the
+// image: runc where crun refuses a host of mixed cgroup v1 and v2 ("cgroups
+// in hybrid mode not supported"), and limits no higher than the caller's,
+// for a root without CAP_SYS_RESOURCE (podman raises RLIMIT_NOFILE and
+// RLIMIT_NPROC for root containers otherwise, and the runtime fails).
+func podmanFlags(t *testing.T) (global, run []string) {
+	if _, err := exec.LookPath("runc"); err == nil {
+		global = []string{"--runtime", "runc"}
+	}
+	run = []string{"run", "--rm", "--network=none", "--read-only", "--tmpfs", "/tmp:rw,exec,mode=1777"}
+	for _, l := range []struct {
+		name     string
+		resource int
+	}{{"nofile", syscall.RLIMIT_NOFILE}, {"nproc", 6 /* RLIMIT_NPROC */}} {
+		var r syscall.Rlimit
+		if err := syscall.Getrlimit(l.resource, &r); err != nil {
+			t.Fatal(err)
+		}
+		n := min(r.Cur, 4096)
+		run = append(run, "--ulimit", fmt.Sprintf("%s=%d:%d", l.name, n, n))
+	}
+	return global, run
 }
 
 func runInPodman(t *testing.T, tarball, head string) {
@@ -137,19 +164,36 @@ func runInPodman(t *testing.T, tarball, head string) {
 	out := imageRun(t, ".", "podman", "load", "-i", tarball)
 	t.Logf("podman load: %s", strings.TrimSpace(out))
 	ref := "localhost/sealgate:" + head[:12]
-	t.Cleanup(func() { exec.Command("podman", "rmi", "-f", ref, "localhost/sealgate:dev").Run() })
+	t.Cleanup(func() { exec.Command("podman", "rmi", "-f", ref).Run() })
 
-	version := imageRun(t, ".", "podman", append(podmanFlags(), ref, "version")...)
-	if !strings.Contains(version, head) {
+	global, flags := podmanFlags(t)
+	podman := func(args ...string) string {
+		return imageRun(t, ".", "podman", slices.Concat(global, flags, []string{ref}, args)...)
+	}
+	if version := podman("version"); !strings.Contains(version, head) {
 		t.Errorf("sealgate version in the image says %q, want commit %s", version, head)
 	}
-	doctor := imageRun(t, ".", "podman", append(podmanFlags(), "--read-only", ref, "doctor", "--env")...)
-	if !strings.Contains(doctor, "starts a process with no network") {
+	if doctor := podman("doctor", "--env"); !strings.Contains(doctor, "bwrap starts a process with no network") {
 		t.Fatalf("the sandbox does not start in the image:\n%s", doctor)
 	}
-	demo := imageRun(t, ".", "podman", append(podmanFlags(), "--read-only", ref, "demo")...)
-	if !strings.Contains(demo, "every verdict is the one a correct gate gives") {
-		t.Fatalf("sealgate demo in the image:\n%s", demo)
+	// The demo's verdicts: each patch's row must say the verdict it
+	// expects, and the demo exit 0 (it exits 1 when one differs).
+	cmd := exec.Command("podman", slices.Concat(global, flags, []string{ref, "demo"})...)
+	out, err := cmd.CombinedOutput()
+	demo := string(out)
+	rows := 0
+	for _, line := range strings.Split(demo, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || !slices.Contains([]string{"honest-fix", "breaks-a-test", "hides-the-bug"}, f[0]) || f[1] != "default" {
+			continue
+		}
+		rows++
+		if f[2] != f[3] {
+			t.Errorf("demo in the image: %s is %s, want %s", f[0], f[2], f[3])
+		}
+	}
+	if err != nil || rows != 3 {
+		t.Errorf("sealgate demo in the image: %v, %d verdict rows, want exit 0 and 3", err, rows)
 	}
 	t.Logf("sealgate demo in the image:\n%s", demo)
 }
