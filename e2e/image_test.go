@@ -179,8 +179,8 @@ func runInPodman(t *testing.T, tarball, head string) {
 	// The demo's verdicts: each patch's row must say the verdict it
 	// expects, and the demo exit 0 (it exits 1 when one differs).
 	cmd := exec.Command("podman", slices.Concat(global, flags, []string{ref, "demo"})...)
-	out, err := cmd.CombinedOutput()
-	demo := string(out)
+	demoOut, err := cmd.CombinedOutput()
+	demo := string(demoOut)
 	rows := 0
 	for _, line := range strings.Split(demo, "\n") {
 		f := strings.Fields(line)
