@@ -246,16 +246,17 @@ func build(ctx context.Context, c config, log io.Writer) (result, error) {
 			"PYTHONDONTWRITEBYTECODE=1",
 		},
 		Labels: map[string]string{
-			"org.opencontainers.image.title":    "sealgate",
-			"org.opencontainers.image.version":  c.tag,
-			"org.opencontainers.image.revision": commit,
-			"org.opencontainers.image.created":  epoch.Format(time.RFC3339),
-			labelPrefix + "source-date-epoch":   strconv.FormatInt(c.epoch, 10),
-			labelPrefix + "debian.suite":        c.suite,
-			labelPrefix + "debian.sources":      tc.sourcesDigest(c.sources),
-			labelPrefix + "debian.packages":     strings.Join(installed, " "),
-			labelPrefix + "go.toolchain":        tc.Path + "@" + tc.Version + " " + tc.Sum,
-			labelPrefix + "go.build":            goVersion,
+			"org.opencontainers.image.title":         "sealgate",
+			"org.opencontainers.image.version":       c.tag,
+			"org.opencontainers.image.revision":      commit,
+			"org.opencontainers.image.created":       epoch.Format(time.RFC3339),
+			labelPrefix + "source-date-epoch":        strconv.FormatInt(c.epoch, 10),
+			labelPrefix + "debian.source-date-epoch": strconv.FormatInt(debianEpoch(c.epoch), 10),
+			labelPrefix + "debian.suite":             c.suite,
+			labelPrefix + "debian.sources":           tc.sourcesDigest(c.sources),
+			labelPrefix + "debian.packages":          strings.Join(installed, " "),
+			labelPrefix + "go.toolchain":             tc.Path + "@" + tc.Version + " " + tc.Sum,
+			labelPrefix + "go.build":                 goVersion,
 		},
 	}
 	img, err = mutate.ConfigFile(img, cf)
@@ -461,6 +462,12 @@ func mmdebstrapArgs(c config, pin []string, target string) []string {
 	}
 }
 
+// debianEpoch is the SOURCE_DATE_EPOCH mmdebstrap gets: the image's epoch
+// cut to the start of its UTC day, so that commits of one day share a root
+// file system in the cache (the layer's times are the image's epoch all the
+// same: layer.Write sets them).
+func debianEpoch(epoch int64) int64 { return epoch - epoch%86400 }
+
 // buildRootfs runs mmdebstrap, or reuses its tarball from an earlier build
 // of the same inputs.
 func buildRootfs(ctx context.Context, c config, pin []string, log io.Writer) (string, error) {
@@ -469,7 +476,7 @@ func buildRootfs(ctx context.Context, c config, pin []string, log io.Writer) (st
 		return "", usageError{fmt.Sprintf("apt sources %s: %v (pass --sources)", c.sources, err)}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%q\x00", c.epoch, mmdebstrapArgs(c, pin, ""))
+	fmt.Fprintf(h, "%d\x00%q\x00", debianEpoch(c.epoch), mmdebstrapArgs(c, pin, ""))
 	h.Write(sources)
 	cacheDir := filepath.Join(c.out, "cache")
 	target := filepath.Join(cacheDir, "rootfs-"+hex.EncodeToString(h.Sum(nil))[:16]+".tar")
@@ -486,7 +493,7 @@ func buildRootfs(ctx context.Context, c config, pin []string, log io.Writer) (st
 	args := mmdebstrapArgs(c, pin, tmp)
 	fmt.Fprintf(log, "image: mmdebstrap %s\n", strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, "mmdebstrap", args...)
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+strconv.FormatInt(c.epoch, 10))
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+strconv.FormatInt(debianEpoch(c.epoch), 10))
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Run(); err != nil {
 		os.Remove(tmp)
