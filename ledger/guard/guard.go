@@ -6,11 +6,15 @@
 // admission): the guard's signature over the record's place in its run's
 // chain. Readers of the records topic use only what carries one.
 //
-// One writer is what makes admission the same everywhere: two processes each
-// admitting from their own view could both accept conflicting results for
-// one token. The guard rebuilds its state from the records topic when it
-// starts (Rebuild); a proposal it appended but had not yet acknowledged
-// when it died is delivered again and dropped as a duplicate.
+// One writer per run is what makes admission the same everywhere: two
+// processes each admitting from their own view could both accept
+// conflicting results for one token. Shards (shard.go), what `sealgate
+// serve ledger` runs, keeps one writer per partition — any number of
+// processes share the partitions, each rebuilding a partition's state from
+// that records partition when it is assigned; Guard is the single writer
+// of the whole topic, rebuilt from all of it (Rebuild). Either way a
+// proposal appended but not yet acknowledged when its writer died is
+// delivered again and dropped as a duplicate.
 package guard
 
 import (

@@ -27,7 +27,7 @@ import (
 // env is an in-process Kafka broker (kfake) with the ledger's topics, a
 // key ring and its trust policy.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	ctx     context.Context
 	brokers []string
 	dir     string
@@ -36,6 +36,8 @@ type env struct {
 	v       *admission.Verifier
 	pub     *kafka.Publisher
 	builder *scenario.Builder
+	// partitions is the topics' partition count (sharded tests).
+	partitions int
 }
 
 func newEnv(t *testing.T) *env {
@@ -231,7 +233,7 @@ func (e *env) await(what string, ok func(map[string][]*record.Decoded) bool) map
 	}
 }
 
-func msgOf(t *testing.T, r *record.Decoded) *message.Message {
+func msgOf(t testing.TB, r *record.Decoded) *message.Message {
 	t.Helper()
 	m, err := ledger.Message(r)
 	if err != nil {

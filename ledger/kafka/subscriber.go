@@ -327,7 +327,10 @@ func (sub *subscription) run(ctx context.Context) {
 			commit = c.commit
 		}
 		for _, pa := range gen.Assignments[sub.topic] {
-			start(func(workCtx context.Context) { sub.consumePartition(ctx, workCtx, commit, pa) })
+			start(func(workCtx context.Context) {
+				a := Assignment{Topic: sub.topic, Partition: pa.ID, Generation: gen.ID, Revoked: workCtx.Done()}
+				sub.consumePartition(ctx, context.WithValue(workCtx, assignmentKey{}, a), commit, pa)
+			})
 		}
 	}
 }
@@ -389,7 +392,7 @@ func (sub *subscription) partitionCount(ctx context.Context) (int, error) {
 }
 
 // consumePartition delivers the records of one assigned partition, one at a
-// time, until ctx is done (the subscription or the generation ended) or the
+// time (each message's context carries the Assignment), until ctx is done (the subscription or the generation ended) or the
 // partition cannot be read; returning ends the generation, and the group
 // then rebalances and resumes from the committed offsets.
 func (sub *subscription) consumePartition(subCtx, ctx context.Context, commit commitFunc, pa kafka.PartitionAssignment) {

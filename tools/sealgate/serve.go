@@ -15,6 +15,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/metric"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
@@ -56,7 +57,9 @@ func newServeCmd(stderr io.Writer) *cobra.Command {
 		Long: `serve runs one or more services — ledger, gateway, checkout, executor, reach,
 mutation, adjudication, signing, or all — against a Kafka ledger and a shared
 blob store. Services propose records on sealgate.proposals.v1; the ledger
-service admits them and is the only writer of sealgate.records.v1 (run one);
+service admits them into sealgate.records.v1. Run one or more: each ledger
+process is a guard shard that holds some partitions, the only writer of its
+partitions of the records topic (both topics need the same partition count);
 every other service consumes the records topic under a consumer group named
 after it, so replicas of one service share the runs between them.
 
@@ -196,7 +199,9 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		return usageErrorf("--blobs: %v", err)
 	}
 	defer blobs.Close()
-	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: o.brokers}, wmLogger)
+	// Both ledger topics are keyed alike (guard.MessageKey), so a run's
+	// proposals and records share one partition number.
+	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: o.brokers, PartitionKey: guard.MessageKey}, wmLogger)
 	if err != nil {
 		return usageErrorf("--brokers: %v", err)
 	}
@@ -326,7 +331,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	for _, name := range names {
 		switch name {
 		case roleLedger:
-			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, logf, wmLogger); err != nil {
+			if err := startLedgerRole(ctx, g, o, trust, keys, admissions, pub, refusalsOf, tel, logf, wmLogger); err != nil {
 				return err
 			}
 		case roleGateway:
@@ -367,43 +372,48 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	}
 }
 
-// startLedgerRole rebuilds the admission state from the records topic and
-// starts the guard, the records topic's single writer.
-func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), logf func(string, ...any), wm watermill.LoggerAdapter) error {
+// startLedgerRole starts this process's guard shard: a member of the
+// ledger's consumer group that admits the proposals of the partitions it
+// holds into the same partitions of the records topic, rebuilding each
+// partition's state from that partition when it is assigned (guard.Shards).
+// Any number of processes may run it; their trust policy and keys must be
+// the same.
+func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, trust *authority.Trust, keys *keyring.Keyring, admissions *admission.Verifier, pub *kafka.Publisher, refusalsOf func(string) (*runtime.Refusals, error), tel *telemetry.Providers, logf func(string, ...any), wm watermill.LoggerAdapter) error {
 	name := string(roleLedger)
 	signer, err := keys.Signer(identityOf(name))
 	if err != nil {
 		return infraErrorf("%v", err)
 	}
-	st := authority.New(trust)
 	refusals, err := refusalsOf(name)
 	if err != nil {
 		return infraErrorf("%v", err)
 	}
-	heads, n, err := guard.Rebuild(ctx, st, admissions, topicReader(o.brokers, ledger.Topic), func(err error) { refusals.Refuse(ctx, "", err) })
-	if err != nil {
-		return infraErrorf("ledger: rebuild from %s: %v", ledger.Topic, err)
-	}
-	logf("ledger: admission state rebuilt from %d admitted records of %d runs (%d messages refused)", n, len(heads), refusals.Total())
 	// The guard's key signs refusals (in records) and admissions (of
 	// every message it writes).
 	key, err := keyring.ReadKey(filepath.Join(o.keys, keyring.FileName(keyring.Ledger)))
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	stamper, err := guard.NewStamper(pub, key, heads, admissions)
-	if err != nil {
+	if _, err := guard.NewStamper(pub, key, nil, admissions); err != nil {
 		return usageErrorf("--trust: %v", err)
 	}
-	app, err := ledger.NewAppender(stamper, st, signer, nil)
+	parts := kafka.Partitioning{Brokers: o.brokers, Proposals: guard.ProposalTopic, Records: ledger.Topic}
+	n, err := parts.Count(ctx)
 	if err != nil {
-		return infraErrorf("%v", err)
+		return infraErrorf("ledger: %v", err)
 	}
+	logf("ledger: guard shard over %d partitions (the ledger-wide one is %d)", n, parts.Of(guard.LedgerWideKey, n))
 	sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, ConsumerGroup: name}, wm)
 	if err != nil {
 		return infraErrorf("%v", err)
 	}
-	gd := &guard.Guard{Appender: app, Logf: func(f string, a ...any) { logf("ledger: "+f, a...) }}
+	gd := &guard.Shards{Trust: trust, Verifier: admissions, Signer: signer, Key: key, Pub: pub, Partitions: parts,
+		Refuse: func(err error) { refusals.Refuse(ctx, "", err) },
+		Logf:   func(f string, a ...any) { logf("ledger: "+f, a...) }}
+	if err := shardMetrics(tel, gd); err != nil {
+		sub.Close()
+		return infraErrorf("%v", err)
+	}
 	err = g.Go(subscribedRole(name, sub, func(ctx context.Context, sub message.Subscriber) error {
 		gd.Sub = sub
 		return gd.Run(ctx)
@@ -413,4 +423,31 @@ func startLedgerRole(ctx context.Context, g *lifecycle.Group, o *serveOptions, t
 		return infraErrorf("%v", err)
 	}
 	return nil
+}
+
+// shardMetrics exports a guard shard's counts: the records it admitted
+// and refused, and the partitions it holds (what a load test reads to see
+// admission grow with shards).
+func shardMetrics(tel *telemetry.Providers, gd *guard.Shards) error {
+	m := tel.Meter.Meter(telemetry.Scope)
+	admitted, err := m.Int64ObservableCounter("sealgate.guard.admitted", metric.WithDescription("records this guard shard admitted to the records topic"), metric.WithUnit("{record}"))
+	if err != nil {
+		return err
+	}
+	refused, err := m.Int64ObservableCounter("sealgate.guard.refused", metric.WithDescription("signed refusals this guard shard wrote"), metric.WithUnit("{record}"))
+	if err != nil {
+		return err
+	}
+	held, err := m.Int64ObservableGauge("sealgate.guard.partitions", metric.WithDescription("partitions whose admission state this guard shard holds"), metric.WithUnit("{partition}"))
+	if err != nil {
+		return err
+	}
+	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		st := gd.Stats()
+		o.ObserveInt64(admitted, int64(st.Admitted))
+		o.ObserveInt64(refused, int64(st.Refused))
+		o.ObserveInt64(held, int64(len(st.Partitions)))
+		return nil
+	}, admitted, refused, held)
+	return err
 }
