@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -72,6 +73,27 @@ func TestImage(t *testing.T) {
 	}
 	digest := strings.TrimSpace(string(imageRead(t, filepath.Join(a, "digest.txt"))))
 	t.Logf("image %s, twice", digest)
+
+	// The twin that must differ: the same build with the epoch one second
+	// later (the root file system from b's cache: the same day) is another
+	// image, with the same packages.
+	epoch := strings.TrimSpace(imageRun(t, "..", "git", "log", "-1", "--format=%ct", head))
+	n, err := strconv.ParseInt(epoch, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n%86400 == 86399 {
+		n-- // stay on the cached root file system's day
+	} else {
+		n++
+	}
+	imageRun(t, "..", tool, "--repo", repo, "--out", b, "--epoch", strconv.FormatInt(n, 10))
+	if other := strings.TrimSpace(string(imageRead(t, filepath.Join(b, "digest.txt")))); other == digest {
+		t.Errorf("another epoch gave the same digest %s: the build ignores an input", digest)
+	}
+	if imageSum(t, filepath.Join(a, "packages.txt")) != imageSum(t, filepath.Join(b, "packages.txt")) {
+		t.Error("another epoch, the same day: the packages differ")
+	}
 
 	lp, err := layout.FromPath(filepath.Join(a, "oci"))
 	if err != nil {
