@@ -559,9 +559,18 @@ func (w *Workspace) store(data []byte, b *goBin) error {
 	if err := os.MkdirAll(w.binDir(), 0o755); err != nil {
 		return err
 	}
+	// Named by its digest: a binary already there is this one (the patch
+	// side of a claim whose patch changed only test files the baseline's
+	// put back builds the baseline's binary again). Writing it again would
+	// open a file of mode 0111 for writing, which only root may do: a
+	// non-root executor (the image's user) would fail the job.
+	p := filepath.Join(w.binDir(), b.name)
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
 	// Executable, not readable: a test cannot read its own binary (the
 	// mutant schemata's switch is compiled in).
-	return os.WriteFile(filepath.Join(w.binDir(), b.name), data, 0o111)
+	return os.WriteFile(p, data, 0o111)
 }
 
 // errorsIsNotExist reports a missing file.
