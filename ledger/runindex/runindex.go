@@ -8,7 +8,8 @@
 // there to its end — the run and whatever came after it on that
 // partition, not the topic's history.
 //
-// A run id that carries no time (an idempotency key's, KeyedID) is read
+// A run id that carries no time (that of an idempotency key without one,
+// KeyedID) is read
 // from its partition's start: 1/partitions of the topic, never wrong. The
 // caller decides whether what it found is whole (a run's chain of
 // admissions says so); Locator.Scan reads the whole topic for the caller
@@ -48,23 +49,43 @@ func NewID(now time.Time) string {
 	return timedPrefix + now.UTC().Format(TimeLayout) + "-" + hex.EncodeToString(b)
 }
 
-// KeyedID is the run id of the request with idempotency key key: every
-// gateway derives the same id from the same key, so a resubmission (to a
-// restarted gateway, or a second replica racing the first) names the same
-// run, lands on the same partition, and the ledger guard admits one
-// run.requested for it and refuses any other (the run was already
-// requested). Keys share one space per ledger: the same key with another
-// request is a conflict, never another run.
-func KeyedID(key string) string {
-	sum := sha256.Sum256([]byte("sealgate idempotency key v1\x00" + key))
-	return keyedPrefix + hex.EncodeToString(sum[:16])
+// NewKey returns a fresh idempotency key that carries now: a run keyed by
+// it has an id with a start time (KeyedID), which the locator reads from.
+func NewKey(now time.Time) string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return now.UTC().Format(TimeLayout) + "-" + hex.EncodeToString(b)
 }
 
-// StartOf returns the start time a run id minted by NewID carries; false
-// for any other id.
+// KeyedID is the run id of the request with idempotency key key, a pure
+// function of the key: every gateway derives the same id from the same
+// key, so a resubmission (to a restarted gateway, or a second replica
+// racing the first) names the same run, lands on the same partition, and
+// the ledger guard admits one run.requested for it and refuses any other
+// (the run was already requested). Keys share one space per ledger: the
+// same key with another request is a conflict, never another run.
+//
+// A key that begins with a time (NewKey's: TimeLayout and a dash) gives an
+// id with that time, "run-TIME-k" and 32 hex digits, which the locator
+// reads from; any other key gives "run-key-" and 32 hex digits, read from
+// its partition's start. The time is the client's word and only a hint:
+// a wrong one makes a lookup slower (it falls back), never wrong.
+func KeyedID(key string) string {
+	sum := sha256.Sum256([]byte("sealgate idempotency key v1\x00" + key))
+	h := hex.EncodeToString(sum[:16])
+	if len(key) > len(TimeLayout) && key[len(TimeLayout)] == '-' {
+		if t, err := time.Parse(TimeLayout, key[:len(TimeLayout)]); err == nil {
+			return timedPrefix + t.UTC().Format(TimeLayout) + "-k" + h
+		}
+	}
+	return keyedPrefix + h
+}
+
+// StartOf returns the start time a run id minted by NewID or KeyedID
+// carries; false for any other id.
 func StartOf(runID string) (time.Time, bool) {
 	rest, ok := strings.CutPrefix(runID, timedPrefix)
-	if !ok || strings.HasPrefix(runID, keyedPrefix) || len(rest) < len(TimeLayout)+1 || rest[len(TimeLayout)] != '-' {
+	if !ok || len(rest) < len(TimeLayout)+1 || rest[len(TimeLayout)] != '-' {
 		return time.Time{}, false
 	}
 	t, err := time.Parse(TimeLayout, rest[:len(TimeLayout)])

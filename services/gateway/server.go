@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -12,12 +14,14 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
@@ -37,21 +41,59 @@ type Server struct {
 	Scratch string
 	// Tracer starts each run's root span; nil traces nothing.
 	Tracer trace.TracerProvider
+	// AdmitWait bounds how long a keyed Submit waits for the ledger to
+	// admit the run it proposed (or the one a key names already); zero
+	// means DefaultAdmitWait.
+	AdmitWait time.Duration
+}
 
-	mu          sync.Mutex
-	idempotency map[string]*pb.SubmitResponse
+const (
+	// DefaultAdmitWait is Server.AdmitWait's default.
+	DefaultAdmitWait = 30 * time.Second
+	// MaxKeyLen bounds an idempotency key.
+	MaxKeyLen = 256
+)
+
+// SubmissionDigest is the SHA-256 (hex) of a submission as the client sent
+// it, its idempotency key left out: what a resubmission with the key must
+// match to be the same run.
+func SubmissionDigest(in *pb.SubmitRequest) (string, error) {
+	c := proto.CloneOf(in)
+	c.IdempotencyKey = ""
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // Submit checks and seals a run, proposes its first records and returns
-// its id. A request with an idempotency key seen before returns the first
-// answer (for the life of this process).
+// its id.
+//
+// A request with an idempotency key names its run by the key
+// (runindex.KeyedID), and the key and the submission's digest go on its
+// run.requested: the ledger, not this process, remembers them. A key whose
+// run the ledger holds is answered with that run, or, when the submission
+// differs, refused (FailedPrecondition); otherwise the run is proposed and
+// Submit waits for the ledger's word — the guard admits one run.requested
+// per run, so of two gateways racing on one key one run wins, and each
+// answers with the admitted one (or refuses, if its submission was not
+// the one admitted).
 func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitResponse, error) {
-	if key := in.GetIdempotencyKey(); key != "" {
-		s.mu.Lock()
-		prev := s.idempotency[key]
-		s.mu.Unlock()
-		if prev != nil {
-			return prev, nil
+	key := in.GetIdempotencyKey()
+	var keyed *keyedRun
+	if key != "" {
+		if len(key) > MaxKeyLen {
+			return nil, status.Errorf(codes.InvalidArgument, "the idempotency key is %d bytes; at most %d", len(key), MaxKeyLen)
+		}
+		digest, err := SubmissionDigest(in)
+		if err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		keyed = &keyedRun{id: runindex.KeyedID(key), key: key, digest: digest}
+		if resp, done, err := s.keyedAnswer(keyed); done {
+			return resp, err
 		}
 	}
 	req := &Request{}
@@ -72,6 +114,10 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 	defer os.RemoveAll(scratch)
 	started := time.Now()
 	runID := NewRunID(started)
+	if keyed != nil {
+		runID = keyed.id
+		req.IdempotencyKey, req.SubmissionDigest = keyed.key, keyed.digest
+	}
 	if s.Tracer != nil {
 		var root trace.Span
 		ctx, root = s.Tracer.Tracer(telemetry.Scope).Start(telemetry.WithRunRoot(ctx, runID), "sealgate.run",
@@ -89,16 +135,70 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 	if _, err := s.Appender.Append(ctx, sub.Request, sub.Seal); err != nil {
 		return nil, status.Error(codes.Unavailable, fmt.Sprintf("the ledger: %v", err))
 	}
-	resp := &pb.SubmitResponse{RunId: sub.RunID, CriteriaDigest: sub.Sealed.Digest}
-	if key := in.GetIdempotencyKey(); key != "" {
-		s.mu.Lock()
-		if s.idempotency == nil {
-			s.idempotency = map[string]*pb.SubmitResponse{}
-		}
-		s.idempotency[key] = resp
-		s.mu.Unlock()
+	if keyed != nil {
+		return s.awaitKeyed(ctx, keyed)
 	}
-	return resp, nil
+	return &pb.SubmitResponse{RunId: sub.RunID, CriteriaDigest: sub.Sealed.Digest}, nil
+}
+
+// keyedRun is a keyed submission: the run its key names, the key and the
+// submission's digest.
+type keyedRun struct{ id, key, digest string }
+
+// keyedAnswer answers k from the records the index holds of its run: done
+// is false while the ledger has not admitted the run's opening records
+// (run.requested, criteria.sealed).
+func (s *Server) keyedAnswer(k *keyedRun) (*pb.SubmitResponse, bool, error) {
+	recs, _, _ := s.Index.Since(k.id, 0)
+	return keyedAnswerOf(k, recs)
+}
+
+func keyedAnswerOf(k *keyedRun, recs []*record.Decoded) (*pb.SubmitResponse, bool, error) {
+	if len(recs) == 0 {
+		return nil, false, nil
+	}
+	req := recs[0].Record.GetRunRequested()
+	switch {
+	case req == nil:
+		return nil, true, status.Errorf(codes.Internal, "run %s: its first admitted record is %s, not run.requested", k.id, recs[0].Kind)
+	case req.GetIdempotencyKey() != k.key:
+		return nil, true, status.Errorf(codes.AlreadyExists, "run %s, named by this idempotency key, was requested without it: use another key", k.id)
+	case req.GetSubmissionDigest() != k.digest:
+		return nil, true, status.Errorf(codes.FailedPrecondition, "idempotency key already used for a different submission (run %s): use a new key for a new request", k.id)
+	}
+	if len(recs) < 2 {
+		return nil, false, nil
+	}
+	cs := recs[1].Record.GetCriteriaSealed()
+	if cs == nil {
+		return nil, true, status.Errorf(codes.Internal, "run %s: its second admitted record is %s, not criteria.sealed", k.id, recs[1].Kind)
+	}
+	return &pb.SubmitResponse{RunId: k.id, CriteriaDigest: cs.GetCriteriaDigest()}, true, nil
+}
+
+// awaitKeyed waits until the ledger has admitted the opening records of
+// k's run — the ones proposed here, or another gateway's — and answers
+// from them.
+func (s *Server) awaitKeyed(ctx context.Context, k *keyedRun) (*pb.SubmitResponse, error) {
+	wait := s.AdmitWait
+	if wait <= 0 {
+		wait = DefaultAdmitWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		recs, _, changed := s.Index.Since(k.id, 0)
+		if resp, done, err := keyedAnswerOf(k, recs); done {
+			return resp, err
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, status.FromContextError(ctx.Err()).Err()
+		case <-timer.C:
+			return nil, status.Errorf(codes.Unavailable, "run %s was proposed, but the ledger has not admitted it within %s: resubmit with the same idempotency key", k.id, wait)
+		}
+	}
 }
 
 // Watch streams the run's records in ledger order until its verdict is
