@@ -30,6 +30,10 @@ type KeyRange struct {
 // does not exist yet has nothing to read. It is how one run's records are
 // found without reading the whole topic: its partition follows from its
 // key, its start from the broker's time index (ListOffsets by timestamp).
+// Offsets, not timestamps, order a partition: everything written after the
+// first message stamped at or after since is read, whatever its stamp, and
+// a message stamped after since can only be missed if it was written
+// before every message stamped at or after since.
 //
 // The partition is right only while the topic keeps the partition count
 // it had when the key's messages were written: a topic that gained
