@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
@@ -109,9 +110,129 @@ func ReadKeySince(ctx context.Context, brokers []string, topic string, key []byt
 	if kr.End <= kr.From {
 		return kr, nil
 	}
-	return kr, readPartition(ctx, brokers, topic, kr.Partition, kr.From, kr.End, func(_ int, off int64, m *message.Message) error {
-		return fn(off, m)
-	})
+	return kr, fetchRange(ctx, client, topic, kr.Partition, kr.From, kr.End, fn)
+}
+
+// ReadTopic is ReadAll with the fetch requests of ReadKeySince: every
+// message of topic stored when it is called, partition by partition in
+// ascending order, each from its first offset to its end at that moment.
+func ReadTopic(ctx context.Context, brokers []string, topic string, fn func(partition int, offset int64, msg *message.Message) error) error {
+	if err := validateBrokers(brokers); err != nil {
+		return fmt.Errorf("kafka: read %q: %w", topic, err)
+	}
+	transport := &kafka.Transport{ClientID: "sealgate"}
+	defer transport.CloseIdleConnections()
+	client := &kafka.Client{Addr: kafka.TCP(brokers...), Transport: transport}
+	meta, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
+	if err != nil {
+		return fmt.Errorf("kafka: read %q: metadata: %w", topic, err)
+	}
+	var parts []int
+	for _, t := range meta.Topics {
+		if t.Name != topic {
+			continue
+		}
+		if t.Error != nil {
+			if errors.Is(t.Error, kafka.UnknownTopicOrPartition) {
+				return nil
+			}
+			return fmt.Errorf("kafka: read %q: %w", topic, t.Error)
+		}
+		for _, p := range t.Partitions {
+			parts = append(parts, p.ID)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	sort.Ints(parts)
+	req := &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{}}
+	for _, p := range parts {
+		req.Topics[topic] = append(req.Topics[topic], kafka.FirstOffsetOf(p), kafka.LastOffsetOf(p))
+	}
+	offs, err := client.ListOffsets(ctx, req)
+	if err != nil {
+		return fmt.Errorf("kafka: read %q: list offsets: %w", topic, err)
+	}
+	bounds := map[int][2]int64{}
+	for _, po := range offs.Topics[topic] {
+		if po.Error != nil {
+			return fmt.Errorf("kafka: read %q partition %d: %w", topic, po.Partition, po.Error)
+		}
+		bounds[po.Partition] = [2]int64{po.FirstOffset, po.LastOffset}
+	}
+	for _, p := range parts {
+		b, ok := bounds[p]
+		if !ok || b[0] < 0 || b[1] < b[0] {
+			return fmt.Errorf("kafka: read %q partition %d: the broker did not say where the partition starts and ends", topic, p)
+		}
+		err := fetchRange(ctx, client, topic, p, b[0], b[1], func(off int64, m *message.Message) error { return fn(p, off, m) })
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetchRange reads the messages of one partition at offsets [from, end)
+// with plain fetch requests — no consumer, no wait past end — and hands
+// each to fn in offset order. A fetch that brings nothing while offsets
+// below end remain is an error, not an end: what was asked for is not all
+// there.
+func fetchRange(ctx context.Context, client *kafka.Client, topic string, partition int, from, end int64, fn func(int64, *message.Message) error) error {
+	for off := from; off < end; {
+		res, err := client.Fetch(ctx, &kafka.FetchRequest{Topic: topic, Partition: partition, Offset: off,
+			MinBytes: DefaultMinBytes, MaxBytes: DefaultMaxBytes, MaxWait: DefaultMaxWait})
+		if err != nil {
+			return fmt.Errorf("kafka: read %q partition %d at %d: %w", topic, partition, off, err)
+		}
+		if res.Error != nil {
+			return fmt.Errorf("kafka: read %q partition %d at %d: %w", topic, partition, off, res.Error)
+		}
+		next, err := eachRecord(res.Records, off, end, func(rec *kafka.Record, value []byte) error {
+			km := kafka.Message{Topic: topic, Partition: partition, Offset: rec.Offset, Time: rec.Time, Headers: rec.Headers, Value: value}
+			return fn(rec.Offset, fromKafka(km))
+		})
+		if err != nil {
+			return fmt.Errorf("kafka: read %q partition %d at %d: %w", topic, partition, off, err)
+		}
+		if next <= off {
+			return fmt.Errorf("kafka: read %q partition %d: the broker returned nothing at offset %d, below the end %d it named", topic, partition, off, end)
+		}
+		off = next
+	}
+	return nil
+}
+
+// eachRecord hands fn the records of rs at offsets [from, end) and returns
+// the offset after the last one handed (from when none was).
+func eachRecord(rs kafka.RecordReader, from, end int64, fn func(*kafka.Record, []byte) error) (int64, error) {
+	next := from
+	for {
+		rec, err := rs.ReadRecord()
+		if errors.Is(err, io.EOF) {
+			return next, nil
+		}
+		if err != nil {
+			return next, err
+		}
+		if rec.Offset < from {
+			continue // a batch that begins before the offset asked for
+		}
+		if rec.Offset >= end {
+			return next, nil
+		}
+		var value []byte
+		if rec.Value != nil {
+			if value, err = io.ReadAll(rec.Value); err != nil {
+				return next, err
+			}
+		}
+		if err := fn(rec, value); err != nil {
+			return next, err
+		}
+		next = rec.Offset + 1
+	}
 }
 
 // offsetAt asks the broker's time index for the first offset of partition

@@ -109,8 +109,10 @@ func BenchmarkHistory(b *testing.B) {
 			b.Run(fmt.Sprintf("others=%d/%s", n, where), func(b *testing.B) {
 				kc := broker(b, benchPartitions)
 				ctx := context.Background()
-				if err := kafka.CreateTopic(ctx, kc, guard.ProposalTopic, benchPartitions); err != nil {
-					b.Fatal(err)
+				for _, topic := range []string{ledger.Topic, guard.ProposalTopic} {
+					if err := kafka.CreateTopic(ctx, kc, topic, benchPartitions); err != nil {
+						b.Fatal(err)
+					}
 				}
 				t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 				start := t0.Add(24 * time.Hour)
@@ -147,9 +149,19 @@ func BenchmarkHistory(b *testing.B) {
 					writeAt(b, kc, ledger.Topic, c.msgs, runAt)
 				}
 				loc := &runindex.Locator{Brokers: kc}
-				for _, mode := range []string{"scan", "located"} {
-					records, proposals := loc.Scan(ledger.Topic), loc.Scan(guard.ProposalTopic)
-					if mode == "located" {
+				readAll := func(topic string) runindex.ReadFunc {
+					return func(ctx context.Context, fn func(*message.Message) error) error {
+						return kafka.ReadAll(ctx, kc, topic, func(_ int, _ int64, m *message.Message) error { return fn(m) })
+					}
+				}
+				for _, mode := range []string{"readall", "scan", "located"} {
+					var records, proposals runindex.ReadFunc
+					switch mode {
+					case "readall":
+						records, proposals = readAll(ledger.Topic), readAll(guard.ProposalTopic)
+					case "scan":
+						records, proposals = loc.Scan(ledger.Topic), loc.Scan(guard.ProposalTopic)
+					default:
 						records, proposals = loc.Run(ledger.Topic, run.ID), loc.Run(guard.ProposalTopic, run.ID)
 					}
 					b.Run(mode, func(b *testing.B) {

@@ -143,6 +143,6 @@ func (l *Locator) Run(topic, runID string) ReadFunc {
 // what Run found is not whole.
 func (l *Locator) Scan(topic string) ReadFunc {
 	return func(ctx context.Context, fn func(*message.Message) error) error {
-		return kafka.ReadAll(ctx, l.Brokers, topic, func(_ int, _ int64, m *message.Message) error { return fn(m) })
+		return kafka.ReadTopic(ctx, l.Brokers, topic, func(_ int, _ int64, m *message.Message) error { return fn(m) })
 	}
 }
