@@ -139,6 +139,13 @@ func (l *Locator) Run(topic, runID string) ReadFunc {
 	}
 }
 
+// Lookup is Run as a function of the run id.
+func (l *Locator) Lookup(topic string) func(ctx context.Context, runID string, fn func(*message.Message) error) error {
+	return func(ctx context.Context, runID string, fn func(*message.Message) error) error {
+		return l.Run(topic, runID)(ctx, fn)
+	}
+}
+
 // Scan reads the whole topic, partition by partition: the fallback when
 // what Run found is not whole.
 func (l *Locator) Scan(topic string) ReadFunc {

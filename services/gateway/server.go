@@ -95,6 +95,19 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 		if resp, done, err := s.keyedAnswer(keyed); done {
 			return resp, err
 		}
+		// Not in the index (yet): a key that carries its time is looked up
+		// on its partition from that time, cheaply; an old key's run is
+		// then answered at once, not after this gateway has read the whole
+		// topic. A key without a time is left to the ledger guard, which
+		// refuses a second run.requested, and to the feed.
+		if _, timed := runindex.StartOf(keyed.id); timed {
+			if err := s.Index.Load(ctx, keyed.id); err != nil {
+				return nil, status.Error(codes.Unavailable, err.Error())
+			}
+			if resp, done, err := s.keyedAnswer(keyed); done {
+				return resp, err
+			}
+		}
 	}
 	req := &Request{}
 	if err := ParseOptions(in.GetCriteria(), req); err != nil {
@@ -208,6 +221,11 @@ func (s *Server) Watch(in *pb.WatchRequest, stream grpc.ServerStreamingServer[pb
 		return status.Error(codes.InvalidArgument, "run_id is required")
 	}
 	sent := 0
+	if recs, _, _ := s.Index.Since(in.GetRunId(), 0); len(recs) == 0 {
+		if err := s.Index.Load(stream.Context(), in.GetRunId()); err != nil {
+			return status.Error(codes.Unavailable, err.Error())
+		}
+	}
 	for {
 		recs, sealed, changed := s.Index.Since(in.GetRunId(), sent)
 		for _, r := range recs {
@@ -231,6 +249,12 @@ func (s *Server) Watch(in *pb.WatchRequest, stream grpc.ServerStreamingServer[pb
 // the verdict is sealed) and attestation bundle.
 func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, error) {
 	recs, _, _ := s.Index.Since(in.GetRunId(), 0)
+	if len(recs) == 0 {
+		if err := s.Index.Load(ctx, in.GetRunId()); err != nil {
+			return nil, status.Error(codes.Unavailable, err.Error())
+		}
+		recs, _, _ = s.Index.Since(in.GetRunId(), 0)
+	}
 	if len(recs) == 0 {
 		return nil, status.Errorf(codes.NotFound, "run %q is not on the ledger", in.GetRunId())
 	}
@@ -272,6 +296,7 @@ func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, e
 type Index struct {
 	verifier *admission.Verifier
 	refusals *runtime.Refusals
+	lookup   Lookup
 
 	mu      sync.Mutex
 	runs    map[string][]*record.Decoded
@@ -294,6 +319,49 @@ func NewIndex(v *admission.Verifier, refusals *runtime.Refusals) (*Index, error)
 	}
 	return &Index{verifier: v, refusals: refusals, runs: map[string][]*record.Decoded{}, chains: admission.NewChains(),
 		sealed: map[string]bool{}, changed: make(chan struct{})}, nil
+}
+
+// Lookup reads the messages of one run from the records topic (those whose
+// run-id metadata names it, at least), handing each to fn:
+// runindex.Locator.Lookup bound to the records topic.
+type Lookup func(ctx context.Context, runID string, fn func(*message.Message) error) error
+
+// WithLookup has Load read runs with l; it returns x.
+func (x *Index) WithLookup(l Lookup) *Index {
+	x.lookup = l
+	return x
+}
+
+// Load reads runID's records with the index's lookup and lists what the
+// guard admitted, exactly as the feed does (the chains drop what the feed
+// listed already, and the feed drops what Load listed): a run the feed has
+// not delivered yet — a gateway restarted, still reading the topic, or a
+// resubmitted key — is answered from its partition, not after the whole
+// topic. Without a lookup it does nothing.
+func (x *Index) Load(ctx context.Context, runID string) error {
+	if x.lookup == nil || runID == "" {
+		return nil
+	}
+	err := x.lookup(ctx, runID, func(msg *message.Message) error {
+		if msg.Metadata.Get(ledger.MetaRunID) != runID {
+			return nil
+		}
+		a, err := x.verifier.Check(msg.Metadata.Get(admission.Header), msg.Payload)
+		if err == nil && a.RunID() != runID {
+			err = &admission.Refusal{Code: admission.CodeFork, Detail: fmt.Sprintf("a record of run %q labelled as run %q", a.RunID(), runID)}
+		}
+		if err == nil {
+			err = x.add(a)
+		}
+		if err != nil {
+			x.refusals.Refuse(ctx, msg.UUID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gateway: look up run %s: %w", runID, err)
+	}
+	return nil
 }
 
 // Feed reads the records topic from sub until ctx ends.
