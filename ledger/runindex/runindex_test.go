@@ -202,3 +202,26 @@ func TestRunWithoutTime(t *testing.T) {
 		t.Fatal("an empty run id was read")
 	}
 }
+
+// Idempotency keys and run ids come from clients: any key gives a
+// well-formed id, the same each time, whose time (if any) is the key's own
+// prefix; StartOf of any string never panics and reads only NewID's form.
+func FuzzKeyedID(f *testing.F) {
+	for _, s := range []string{"", "k", "20261202T015007Z-abc", "20261202T015007Z", "99999999T999999Z-x", "run-20261202T015007Z-0", "run-key-00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		id := runindex.KeyedID(key)
+		if id != runindex.KeyedID(key) || len(id) > 64 || !strings.HasPrefix(id, "run-") {
+			t.Fatalf("KeyedID(%q) = %q", key, id)
+		}
+		if at, ok := runindex.StartOf(id); ok {
+			if !strings.HasPrefix(key, at.Format(runindex.TimeLayout)+"-") {
+				t.Fatalf("KeyedID(%q) = %q names time %v, not the key's", key, id, at)
+			}
+		}
+		if at, ok := runindex.StartOf(key); ok && !strings.HasPrefix(key, "run-"+at.Format(runindex.TimeLayout)+"-") {
+			t.Fatalf("StartOf(%q) = %v", key, at)
+		}
+	})
+}
