@@ -179,14 +179,14 @@ func keyedAnswerOf(k *keyedRun, recs []*record.Decoded) (*pb.SubmitResponse, boo
 	case req.GetSubmissionDigest() != k.digest:
 		return nil, true, status.Errorf(codes.FailedPrecondition, "idempotency key already used for a different submission (run %s): use a new key for a new request", k.id)
 	}
-	if len(recs) < 2 {
-		return nil, false, nil
+	// The seal follows the request, perhaps after the refusals of a racing
+	// gateway's proposals.
+	for _, r := range recs[1:] {
+		if cs := r.Record.GetCriteriaSealed(); cs != nil {
+			return &pb.SubmitResponse{RunId: k.id, CriteriaDigest: cs.GetCriteriaDigest()}, true, nil
+		}
 	}
-	cs := recs[1].Record.GetCriteriaSealed()
-	if cs == nil {
-		return nil, true, status.Errorf(codes.Internal, "run %s: its second admitted record is %s, not criteria.sealed", k.id, recs[1].Kind)
-	}
-	return &pb.SubmitResponse{RunId: k.id, CriteriaDigest: cs.GetCriteriaDigest()}, true, nil
+	return nil, false, nil
 }
 
 // awaitKeyed waits until the ledger has admitted the opening records of
