@@ -184,4 +184,37 @@ func TestIdempotencyKeyOutlivesTheGateway(t *testing.T) {
 	if n := c.requested(t, runindex.KeyedID(diff)); n != 1 {
 		t.Fatalf("racing with two submissions: %d run.requested on the ledger, want 1", n)
 	}
+
+	// The ledger guard away (stopped): attempts time out after the gateway
+	// proposed; the client retries. Each attempt proposes the same bytes
+	// (the run starts at the key's time), so the guard, back, admits one
+	// run.requested and refuses nothing.
+	guardProc := c.procs["ledger"][0]
+	guardProc.kill(t, syscall.SIGSTOP)
+	away := runindex.NewKey(time.Now())
+	conn, err := grpc.NewClient(gws[0], grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		_, err := pb.NewGateClient(conn).Submit(ctx, request(away, fix.Commit, fix.Claims))
+		cancel()
+		if code := status.Code(err); code != codes.DeadlineExceeded && code != codes.Unavailable {
+			t.Fatalf("with the guard away: %v, want a timeout", err)
+		}
+	}
+	guardProc.kill(t, syscall.SIGCONT)
+	if resp, err := submit(t, gws[0], request(away, fix.Commit, fix.Claims)); err != nil || resp.RunId != runindex.KeyedID(away) {
+		t.Fatalf("after the guard came back: %v, %v", resp, err)
+	}
+	for _, r := range c.records(t, runindex.KeyedID(away)) {
+		if rf := r.Record.GetRecordRefused(); rf != nil {
+			t.Fatalf("a retry was refused: %s %s", rf.ReasonCode, rf.Detail)
+		}
+	}
+	if n := c.requested(t, runindex.KeyedID(away)); n != 1 {
+		t.Fatalf("retries with the guard away: %d run.requested on the ledger, want 1", n)
+	}
 }

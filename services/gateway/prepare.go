@@ -269,12 +269,15 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 			return nil, fmt.Errorf("store the trusted test patch: %w", err)
 		}
 	}
-	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})
+	// Both records carry the run's start: the same submission prepared
+	// twice at the same start signs to the same bytes (a keyed retry is a
+	// duplicate the guard ignores, not a conflict it refuses).
+	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: started.UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})
 	if err != nil {
 		return nil, err
 	}
 	sealRec, err := signer.Sign(&pb.Record{
-		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: time.Now().UnixNano(),
+		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: started.UnixNano(),
 		Body: &pb.Record_CriteriaSealed{CriteriaSealed: &pb.CriteriaSealed{CanonicalCriteria: sealed.Canonical, CriteriaDigest: sealed.Digest}},
 	})
 	if err != nil {

@@ -52,6 +52,9 @@ const (
 	DefaultAdmitWait = 30 * time.Second
 	// MaxKeyLen bounds an idempotency key.
 	MaxKeyLen = 256
+	// KeyTimeSlack is how far the time in an idempotency key may be from
+	// the gateway's clock to be taken as the run's start.
+	KeyTimeSlack = time.Hour
 )
 
 // SubmissionDigest is the SHA-256 (hex) of a submission as the client sent
@@ -130,6 +133,14 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 	if keyed != nil {
 		runID = keyed.id
 		req.IdempotencyKey, req.SubmissionDigest = keyed.key, keyed.digest
+		// A key's time, when near, is the run's start: the deadline then
+		// counts from the client's first attempt, and a retry (or a racing
+		// replica) prepares the very records of the first attempt, which
+		// the guard takes as duplicates rather than refusing a second
+		// run.requested.
+		if at, ok := runindex.StartOf(runID); ok && started.Sub(at).Abs() <= KeyTimeSlack {
+			started = at
+		}
 	}
 	if s.Tracer != nil {
 		var root trace.Span
