@@ -21,6 +21,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	"github.com/sealgate/sealgate/ledger/scenario"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/gateway"
@@ -207,14 +208,16 @@ func TestIndexAdmitsOnlyTheGuardsChain(t *testing.T) {
 			t.Fatal("run-a was never sealed in the index")
 		}
 	}
-	// Everything is read once three refusals are in; run-cut shows only
-	// what precedes its gap.
-	for refusals.Total() < 3 {
+	// Everything is read once three refusals are in and run-cut's two
+	// records (its partition may come later than run-a's); run-cut shows
+	// only what precedes its gap.
+	cutListed := func() int { got, _, _ := idx.Since(cut.ID, 0); return len(got) }
+	for refusals.Total() < 3 || cutListed() < 2 {
 		select {
 		case err := <-fed:
 			t.Fatalf("the feed stopped: %v", err)
 		case <-ctx.Done():
-			t.Fatalf("%d refusals, want 3: %v", refusals.Total(), logs.lines)
+			t.Fatalf("%d refusals, want 3, and run-cut lists %d records, want 2: %v", refusals.Total(), cutListed(), logs.lines)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -227,5 +230,41 @@ func TestIndexAdmitsOnlyTheGuardsChain(t *testing.T) {
 	}
 	if refusals.Total() != 3 {
 		t.Errorf("refused %d: %v", refusals.Total(), logs.lines)
+	}
+
+	// An index that has read nothing finds a run by looking it up on its
+	// partition (Load), with the same rules: the same records in the same
+	// order, junk and forgeries refused, nothing after a gap; a second
+	// Load lists nothing twice.
+	lazyRefusals, err := runtime.NewRefusals("gateway", nil, logs.logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := gateway.NewIndex(v, lazyRefusals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy.WithLookup((&runindex.Locator{Brokers: brokers}).Lookup(ledger.Topic))
+	for range 2 {
+		for _, id := range []string{run.ID, cut.ID, "run-never"} {
+			if err := lazy.Load(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, sealed, _ := lazy.Since(run.ID, 0)
+		if !sealed || len(got) != len(recs) {
+			t.Fatalf("looked up, run-a lists %d records (sealed %v), want %d sealed", len(got), sealed, len(recs))
+		}
+		for i := range recs {
+			if got[i].Digest != recs[i].Digest {
+				t.Fatalf("looked up, run-a's record %d is %s, want %s", i, record.KindName(got[i].Kind), record.KindName(recs[i].Kind))
+			}
+		}
+		if got, _, _ := lazy.Since(cut.ID, 0); len(got) != 2 {
+			t.Errorf("looked up, run-cut lists %d records, want the 2 before its gap", len(got))
+		}
+	}
+	if lazyRefusals.Total() != 6 {
+		t.Errorf("looked up twice, refused %d, want 3 each time: %v", lazyRefusals.Total(), logs.lines)
 	}
 }

@@ -8,8 +8,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +20,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor/junit"
@@ -34,6 +33,10 @@ type Request struct {
 	Baseline    string `json:"-"`
 	PatchCommit string `json:"-"`
 	PatchDiff   []byte `json:"-"`
+	// IdempotencyKey and SubmissionDigest go on run.requested as they are
+	// (see Server.Submit).
+	IdempotencyKey   string `json:"-"`
+	SubmissionDigest string `json:"-"`
 
 	Claims             []string `json:"claims,omitempty"`
 	TestSupport        []string `json:"test_support,omitempty"`
@@ -130,12 +133,9 @@ func needsPython(co *checkout.Checkout, claims []string) bool {
 	return false
 }
 
-// NewRunID names a run by its start time and 48 random bits.
-func NewRunID(now time.Time) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return "run-" + now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
-}
+// NewRunID names a run by its start time and 48 random bits
+// (runindex.NewID: the run index finds a run's start from its id).
+func NewRunID(now time.Time) string { return runindex.NewID(now) }
 
 // Prepare checks req, materializes it once in scratch (pre-flight), seals
 // the criteria and signs run.requested and criteria.sealed as signer (the
@@ -255,7 +255,8 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 	if err != nil {
 		return nil, &UsageError{err}
 	}
-	body := &pb.RunRequested{Repository: req.Repository, BaselineCommit: c.Baseline, PatchCommit: c.PatchCommit, PatchDigest: c.PatchDigest, ClientVersion: req.ClientVersion}
+	body := &pb.RunRequested{Repository: req.Repository, BaselineCommit: c.Baseline, PatchCommit: c.PatchCommit, PatchDigest: c.PatchDigest, ClientVersion: req.ClientVersion,
+		IdempotencyKey: req.IdempotencyKey, SubmissionDigest: req.SubmissionDigest}
 	if req.PatchDiff != nil {
 		if body.PatchBlob, err = blobs.Put(ctx, req.PatchDiff); err != nil {
 			return nil, fmt.Errorf("store the patch: %w", err)
@@ -268,12 +269,15 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 			return nil, fmt.Errorf("store the trusted test patch: %w", err)
 		}
 	}
-	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: time.Now().UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})
+	// Both records carry the run's start: the same submission prepared
+	// twice at the same start signs to the same bytes (a keyed retry is a
+	// duplicate the guard ignores, not a conflict it refuses).
+	reqRec, err := signer.Sign(&pb.Record{RunId: runID, TimeUnixNano: started.UnixNano(), Body: &pb.Record_RunRequested{RunRequested: body}})
 	if err != nil {
 		return nil, err
 	}
 	sealRec, err := signer.Sign(&pb.Record{
-		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: time.Now().UnixNano(),
+		RunId: runID, CriteriaDigest: sealed.Digest, Parents: []string{reqRec.Digest}, TimeUnixNano: started.UnixNano(),
 		Body: &pb.Record_CriteriaSealed{CriteriaSealed: &pb.CriteriaSealed{CanonicalCriteria: sealed.Canonical, CriteriaDigest: sealed.Digest}},
 	})
 	if err != nil {

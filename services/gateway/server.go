@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -12,12 +14,14 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/blob"
 	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/runtime"
 	"github.com/sealgate/sealgate/services/telemetry"
@@ -37,21 +41,75 @@ type Server struct {
 	Scratch string
 	// Tracer starts each run's root span; nil traces nothing.
 	Tracer trace.TracerProvider
+	// AdmitWait bounds how long a keyed Submit waits for the ledger to
+	// admit the run it proposed (or the one a key names already); zero
+	// means DefaultAdmitWait.
+	AdmitWait time.Duration
+}
 
-	mu          sync.Mutex
-	idempotency map[string]*pb.SubmitResponse
+const (
+	// DefaultAdmitWait is Server.AdmitWait's default.
+	DefaultAdmitWait = 30 * time.Second
+	// MaxKeyLen bounds an idempotency key.
+	MaxKeyLen = 256
+	// KeyTimeSlack is how far the time in an idempotency key may be from
+	// the gateway's clock to be taken as the run's start.
+	KeyTimeSlack = time.Hour
+)
+
+// SubmissionDigest is the SHA-256 (hex) of a submission as the client sent
+// it, its idempotency key left out: what a resubmission with the key must
+// match to be the same run.
+func SubmissionDigest(in *pb.SubmitRequest) (string, error) {
+	c := proto.CloneOf(in)
+	c.IdempotencyKey = ""
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // Submit checks and seals a run, proposes its first records and returns
-// its id. A request with an idempotency key seen before returns the first
-// answer (for the life of this process).
+// its id.
+//
+// A request with an idempotency key names its run by the key
+// (runindex.KeyedID), and the key and the submission's digest go on its
+// run.requested: the ledger, not this process, remembers them. A key whose
+// run the ledger holds is answered with that run, or, when the submission
+// differs, refused (FailedPrecondition); otherwise the run is proposed and
+// Submit waits for the ledger's word — the guard admits one run.requested
+// per run, so of two gateways racing on one key one run wins, and each
+// answers with the admitted one (or refuses, if its submission was not
+// the one admitted).
 func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitResponse, error) {
-	if key := in.GetIdempotencyKey(); key != "" {
-		s.mu.Lock()
-		prev := s.idempotency[key]
-		s.mu.Unlock()
-		if prev != nil {
-			return prev, nil
+	key := in.GetIdempotencyKey()
+	var keyed *keyedRun
+	if key != "" {
+		if len(key) > MaxKeyLen {
+			return nil, status.Errorf(codes.InvalidArgument, "the idempotency key is %d bytes; at most %d", len(key), MaxKeyLen)
+		}
+		digest, err := SubmissionDigest(in)
+		if err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		keyed = &keyedRun{id: runindex.KeyedID(key), key: key, digest: digest}
+		if resp, done, err := s.keyedAnswer(keyed); done {
+			return resp, err
+		}
+		// Not in the index (yet): a key that carries its time is looked up
+		// on its partition from that time, cheaply; an old key's run is
+		// then answered at once, not after this gateway has read the whole
+		// topic. A key without a time is left to the ledger guard, which
+		// refuses a second run.requested, and to the feed.
+		if _, timed := runindex.StartOf(keyed.id); timed {
+			if err := s.Index.Load(ctx, keyed.id); err != nil {
+				return nil, status.Error(codes.Unavailable, err.Error())
+			}
+			if resp, done, err := s.keyedAnswer(keyed); done {
+				return resp, err
+			}
 		}
 	}
 	req := &Request{}
@@ -72,6 +130,18 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 	defer os.RemoveAll(scratch)
 	started := time.Now()
 	runID := NewRunID(started)
+	if keyed != nil {
+		runID = keyed.id
+		req.IdempotencyKey, req.SubmissionDigest = keyed.key, keyed.digest
+		// A key's time, when near, is the run's start: the deadline then
+		// counts from the client's first attempt, and a retry (or a racing
+		// replica) prepares the very records of the first attempt, which
+		// the guard takes as duplicates rather than refusing a second
+		// run.requested.
+		if at, ok := runindex.StartOf(runID); ok && started.Sub(at).Abs() <= KeyTimeSlack {
+			started = at
+		}
+	}
 	if s.Tracer != nil {
 		var root trace.Span
 		ctx, root = s.Tracer.Tracer(telemetry.Scope).Start(telemetry.WithRunRoot(ctx, runID), "sealgate.run",
@@ -89,16 +159,70 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 	if _, err := s.Appender.Append(ctx, sub.Request, sub.Seal); err != nil {
 		return nil, status.Error(codes.Unavailable, fmt.Sprintf("the ledger: %v", err))
 	}
-	resp := &pb.SubmitResponse{RunId: sub.RunID, CriteriaDigest: sub.Sealed.Digest}
-	if key := in.GetIdempotencyKey(); key != "" {
-		s.mu.Lock()
-		if s.idempotency == nil {
-			s.idempotency = map[string]*pb.SubmitResponse{}
-		}
-		s.idempotency[key] = resp
-		s.mu.Unlock()
+	if keyed != nil {
+		return s.awaitKeyed(ctx, keyed)
 	}
-	return resp, nil
+	return &pb.SubmitResponse{RunId: sub.RunID, CriteriaDigest: sub.Sealed.Digest}, nil
+}
+
+// keyedRun is a keyed submission: the run its key names, the key and the
+// submission's digest.
+type keyedRun struct{ id, key, digest string }
+
+// keyedAnswer answers k from the records the index holds of its run: done
+// is false while the ledger has not admitted the run's opening records
+// (run.requested, criteria.sealed).
+func (s *Server) keyedAnswer(k *keyedRun) (*pb.SubmitResponse, bool, error) {
+	recs, _, _ := s.Index.Since(k.id, 0)
+	return keyedAnswerOf(k, recs)
+}
+
+func keyedAnswerOf(k *keyedRun, recs []*record.Decoded) (*pb.SubmitResponse, bool, error) {
+	if len(recs) == 0 {
+		return nil, false, nil
+	}
+	req := recs[0].Record.GetRunRequested()
+	switch {
+	case req == nil:
+		return nil, true, status.Errorf(codes.Internal, "run %s: its first admitted record is %s, not run.requested", k.id, recs[0].Kind)
+	case req.GetIdempotencyKey() != k.key:
+		return nil, true, status.Errorf(codes.AlreadyExists, "run %s, named by this idempotency key, was requested without it: use another key", k.id)
+	case req.GetSubmissionDigest() != k.digest:
+		return nil, true, status.Errorf(codes.FailedPrecondition, "idempotency key already used for a different submission (run %s): use a new key for a new request", k.id)
+	}
+	// The seal follows the request, perhaps after the refusals of a racing
+	// gateway's proposals.
+	for _, r := range recs[1:] {
+		if cs := r.Record.GetCriteriaSealed(); cs != nil {
+			return &pb.SubmitResponse{RunId: k.id, CriteriaDigest: cs.GetCriteriaDigest()}, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// awaitKeyed waits until the ledger has admitted the opening records of
+// k's run — the ones proposed here, or another gateway's — and answers
+// from them.
+func (s *Server) awaitKeyed(ctx context.Context, k *keyedRun) (*pb.SubmitResponse, error) {
+	wait := s.AdmitWait
+	if wait <= 0 {
+		wait = DefaultAdmitWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		recs, _, changed := s.Index.Since(k.id, 0)
+		if resp, done, err := keyedAnswerOf(k, recs); done {
+			return resp, err
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, status.FromContextError(ctx.Err()).Err()
+		case <-timer.C:
+			return nil, status.Errorf(codes.Unavailable, "run %s was proposed, but the ledger has not admitted it within %s: resubmit with the same idempotency key", k.id, wait)
+		}
+	}
 }
 
 // Watch streams the run's records in ledger order until its verdict is
@@ -108,6 +232,11 @@ func (s *Server) Watch(in *pb.WatchRequest, stream grpc.ServerStreamingServer[pb
 		return status.Error(codes.InvalidArgument, "run_id is required")
 	}
 	sent := 0
+	if recs, _, _ := s.Index.Since(in.GetRunId(), 0); len(recs) == 0 {
+		if err := s.Index.Load(stream.Context(), in.GetRunId()); err != nil {
+			return status.Error(codes.Unavailable, err.Error())
+		}
+	}
 	for {
 		recs, sealed, changed := s.Index.Since(in.GetRunId(), sent)
 		for _, r := range recs {
@@ -131,6 +260,12 @@ func (s *Server) Watch(in *pb.WatchRequest, stream grpc.ServerStreamingServer[pb
 // the verdict is sealed) and attestation bundle.
 func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, error) {
 	recs, _, _ := s.Index.Since(in.GetRunId(), 0)
+	if len(recs) == 0 {
+		if err := s.Index.Load(ctx, in.GetRunId()); err != nil {
+			return nil, status.Error(codes.Unavailable, err.Error())
+		}
+		recs, _, _ = s.Index.Since(in.GetRunId(), 0)
+	}
 	if len(recs) == 0 {
 		return nil, status.Errorf(codes.NotFound, "run %q is not on the ledger", in.GetRunId())
 	}
@@ -172,6 +307,7 @@ func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, e
 type Index struct {
 	verifier *admission.Verifier
 	refusals *runtime.Refusals
+	lookup   Lookup
 
 	mu      sync.Mutex
 	runs    map[string][]*record.Decoded
@@ -194,6 +330,49 @@ func NewIndex(v *admission.Verifier, refusals *runtime.Refusals) (*Index, error)
 	}
 	return &Index{verifier: v, refusals: refusals, runs: map[string][]*record.Decoded{}, chains: admission.NewChains(),
 		sealed: map[string]bool{}, changed: make(chan struct{})}, nil
+}
+
+// Lookup reads the messages of one run from the records topic (those whose
+// run-id metadata names it, at least), handing each to fn:
+// runindex.Locator.Lookup bound to the records topic.
+type Lookup func(ctx context.Context, runID string, fn func(*message.Message) error) error
+
+// WithLookup has Load read runs with l; it returns x.
+func (x *Index) WithLookup(l Lookup) *Index {
+	x.lookup = l
+	return x
+}
+
+// Load reads runID's records with the index's lookup and lists what the
+// guard admitted, exactly as the feed does (the chains drop what the feed
+// listed already, and the feed drops what Load listed): a run the feed has
+// not delivered yet — a gateway restarted, still reading the topic, or a
+// resubmitted key — is answered from its partition, not after the whole
+// topic. Without a lookup it does nothing.
+func (x *Index) Load(ctx context.Context, runID string) error {
+	if x.lookup == nil || runID == "" {
+		return nil
+	}
+	err := x.lookup(ctx, runID, func(msg *message.Message) error {
+		if msg.Metadata.Get(ledger.MetaRunID) != runID {
+			return nil
+		}
+		a, err := x.verifier.Check(msg.Metadata.Get(admission.Header), msg.Payload)
+		if err == nil && a.RunID() != runID {
+			err = &admission.Refusal{Code: admission.CodeFork, Detail: fmt.Sprintf("a record of run %q labelled as run %q", a.RunID(), runID)}
+		}
+		if err == nil {
+			err = x.add(a)
+		}
+		if err != nil {
+			x.refusals.Refuse(ctx, msg.UUID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gateway: look up run %s: %w", runID, err)
+	}
+	return nil
 }
 
 // Feed reads the records topic from sub until ctx ends.

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-
-	"github.com/ThreeDotsLabs/watermill/message"
+	"errors"
 
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/guard"
-	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/local"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 )
 
 // A history reads every stored record of one run, in ledger order: what a
@@ -43,17 +42,40 @@ func localHistory(log *local.Log) history {
 // kafkaHistory reads a run from the records topic — only what the ledger
 // guard admitted, in its chain order — and then the records self proposed
 // for the run that the guard has neither admitted nor refused yet
-// (guard.History). It reads both topics whole: fine for the runs one
-// service restart picks up, and no index to keep consistent.
+// (guard.History). It reads only the run's partition of each topic, from
+// where the run can begin (runindex.Locator). A located read that is not
+// whole — an admitted record whose predecessors it did not find, as when
+// clocks differ by more than the locator's skew — is not used: the run is
+// read again from both topics whole, and only that answer counts; so is a
+// located read that found nothing of the run.
 func kafkaHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error)) history {
+	loc := &runindex.Locator{Brokers: brokers}
 	return func(ctx context.Context, runID string) ([]*record.Decoded, error) {
-		return guard.History(ctx, runID, v, self.PublicKey(), topicReader(brokers, ledger.Topic), topicReader(brokers, guard.ProposalTopic), refuse)
+		var held []error
+		gap := false
+		recs, err := guard.History(ctx, runID, v, self.PublicKey(), loc.Run(ledger.Topic, runID), loc.Run(guard.ProposalTopic, runID), func(err error) {
+			var r *admission.Refusal
+			if errors.As(err, &r) && r.Code == admission.CodeGap {
+				gap = true
+			}
+			held = append(held, err)
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Nothing found at all is not taken on the locator's word either:
+		// a service asks only for runs it was handed.
+		if !gap && len(recs) > 0 {
+			for _, e := range held {
+				refuse(e)
+			}
+			return recs, nil
+		}
+		return guard.History(ctx, runID, v, self.PublicKey(), loc.Scan(ledger.Topic), loc.Scan(guard.ProposalTopic), refuse)
 	}
 }
 
 // topicReader reads a whole Kafka topic, partition by partition.
 func topicReader(brokers []string, topic string) guard.ReadFunc {
-	return func(ctx context.Context, fn func(*message.Message) error) error {
-		return kafka.ReadAll(ctx, brokers, topic, func(_ int, _ int64, m *message.Message) error { return fn(m) })
-	}
+	return (&runindex.Locator{Brokers: brokers}).Scan(topic)
 }

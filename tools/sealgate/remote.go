@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/adjudication"
 )
@@ -61,10 +60,10 @@ func runRemote(ctx context.Context, o *verifyOptions, stdout, stderr io.Writer) 
 	ctx, cancel := context.WithTimeout(ctx, o.timeout+time.Minute)
 	defer cancel()
 	// A gateway that is away (restarting) is waited for; the idempotency
-	// key lets a gateway that did take the first attempt answer the same.
-	key := make([]byte, 12)
-	_, _ = rand.Read(key)
-	in.IdempotencyKey = hex.EncodeToString(key)
+	// key lets a gateway that did take the first attempt answer the same,
+	// even one restarted since (the key is on the ledger). The key carries
+	// the time, so the run's id does too (the run index reads from it).
+	in.IdempotencyKey = runindex.NewKey(time.Now())
 	var resp *pb.SubmitResponse
 	for attempt := 0; ; attempt++ {
 		// Each attempt is bounded, so that nothing answering is said

@@ -25,6 +25,7 @@ import (
 	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/record"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 	"github.com/sealgate/sealgate/services/gateway"
 	"github.com/sealgate/sealgate/services/lifecycle"
@@ -295,6 +296,8 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		if err != nil {
 			return infraErrorf("%v", err)
 		}
+		// Runs the feed has not reached are read from their partition.
+		idx.WithLookup((&runindex.Locator{Brokers: o.brokers}).Lookup(ledger.Topic))
 		gw = &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch, Tracer: tel.Tracer}
 		api, err := newGatewayAPI(o.listen, gw, g.Ready())
 		if err != nil {

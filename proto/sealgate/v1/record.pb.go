@@ -840,8 +840,15 @@ type RunRequested struct {
 	PatchBlob     string `protobuf:"bytes,4,opt,name=patch_blob,json=patchBlob,proto3" json:"patch_blob,omitempty"`
 	PatchDigest   string `protobuf:"bytes,5,opt,name=patch_digest,json=patchDigest,proto3" json:"patch_digest,omitempty"`
 	ClientVersion string `protobuf:"bytes,6,opt,name=client_version,json=clientVersion,proto3" json:"client_version,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The client's idempotency key, when it gave one: the run id is then
+	// derived from the key (every gateway derives the same), and the ledger
+	// admits one run.requested per run.
+	IdempotencyKey string `protobuf:"bytes,7,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	// SHA-256 (hex) of the submission as the client sent it, key left out:
+	// a resubmission with the key is the same run only if this matches.
+	SubmissionDigest string `protobuf:"bytes,8,opt,name=submission_digest,json=submissionDigest,proto3" json:"submission_digest,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *RunRequested) Reset() {
@@ -912,6 +919,20 @@ func (x *RunRequested) GetPatchDigest() string {
 func (x *RunRequested) GetClientVersion() string {
 	if x != nil {
 		return x.ClientVersion
+	}
+	return ""
+}
+
+func (x *RunRequested) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *RunRequested) GetSubmissionDigest() string {
+	if x != nil {
+		return x.SubmissionDigest
 	}
 	return ""
 }
@@ -3000,7 +3021,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x10revocation_epoch\x18\x14 \x01(\v2\x1c.sealgate.v1.RevocationEpochH\x00R\x0frevocationEpoch\x127\n" +
 	"\n" +
 	"run_failed\x18\x15 \x01(\v2\x16.sealgate.v1.RunFailedH\x00R\trunFailedB\x06\n" +
-	"\x04body\"\xe3\x01\n" +
+	"\x04body\"\xb9\x02\n" +
 	"\fRunRequested\x12\x1e\n" +
 	"\n" +
 	"repository\x18\x01 \x01(\tR\n" +
@@ -3010,7 +3031,9 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\n" +
 	"patch_blob\x18\x04 \x01(\tR\tpatchBlob\x12!\n" +
 	"\fpatch_digest\x18\x05 \x01(\tR\vpatchDigest\x12%\n" +
-	"\x0eclient_version\x18\x06 \x01(\tR\rclientVersion\"h\n" +
+	"\x0eclient_version\x18\x06 \x01(\tR\rclientVersion\x12'\n" +
+	"\x0fidempotency_key\x18\a \x01(\tR\x0eidempotencyKey\x12+\n" +
+	"\x11submission_digest\x18\b \x01(\tR\x10submissionDigest\"h\n" +
 	"\x0eCriteriaSealed\x12-\n" +
 	"\x12canonical_criteria\x18\x01 \x01(\fR\x11canonicalCriteria\x12'\n" +
 	"\x0fcriteria_digest\x18\x02 \x01(\tR\x0ecriteriaDigest\"\xbf\x01\n" +
