@@ -87,10 +87,12 @@ func TestIDs(t *testing.T) {
 		}
 	}
 	k := runindex.NewKey(now)
-	if runindex.KeyedID(k) != runindex.KeyedID(k) || runindex.KeyedID(k) == runindex.KeyedID(k+"x") {
+	first, again := runindex.KeyedID(k), runindex.KeyedID(strings.Clone(k))
+	if first != again || first == runindex.KeyedID(k+"x") {
 		t.Error("KeyedID is not a function of the key alone")
 	}
-	if runindex.NewKey(now) == k || runindex.NewID(now) == runindex.NewID(now) {
+	id1, id2 := runindex.NewID(now), runindex.NewID(now)
+	if runindex.NewKey(now) == k || id1 == id2 {
 		t.Error("fresh keys and ids repeat")
 	}
 	// Keys without a time, and look-alikes, give ids without one.
