@@ -20,7 +20,7 @@ import (
 // drive submits the runs — -runs of them, or as many as -soak allows, with
 // SIGKILLs — -concurrency at a time, and checks the ledger afterwards.
 func drive(ctx context.Context, o *options, sub *submitter, c *cluster.Cluster, patches []demo.Patch, log *slog.Logger) *Results {
-	res := &Results{Runs: o.runs, Concurrency: o.concurrency, Checks: o.checks, Soak: o.soak}
+	res := &Results{Runs: o.runs, Concurrency: o.concurrency, Checks: o.checks, Mutants: o.mutants, Soak: o.soak}
 	session := fmt.Sprintf("load-%d", time.Now().UnixNano())
 	var (
 		mu   sync.Mutex

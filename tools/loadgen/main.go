@@ -17,6 +17,7 @@
 //	go run ./tools/loadgen -runs 100 -concurrency 8 -checks 8
 //	go run ./tools/loadgen -runs 100 -replicas executor=2,ledger=2
 //	go run ./tools/loadgen -soak 10m -kill-every 20s
+//	go run ./tools/loadgen -runs 1000 -concurrency 16 -mutants 0   # fast runs
 //
 // It exits 0 when every run ended as the undisturbed run did, 1 when one
 // did not, 3 on bad flags and 4 when the cluster could not be run.
@@ -39,6 +40,7 @@ import (
 	"time"
 
 	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/tools/cluster"
 )
 
@@ -51,12 +53,12 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	runs, concurrency, checks, partitions int
-	replicas                              map[string]int
-	soak, killEvery, runTimeout           time.Duration
-	patches                               []string
-	sealgate, devbroker, dir, jsonOut     string
-	keep                                  bool
+	runs, concurrency, checks, partitions, mutants int
+	replicas                                       map[string]int
+	soak, killEvery, runTimeout                    time.Duration
+	patches                                        []string
+	sealgate, devbroker, dir, jsonOut              string
+	keep                                           bool
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
@@ -67,6 +69,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.concurrency, "concurrency", 8, "runs in flight at once")
 	fs.IntVar(&o.checks, "checks", 8, "seal checks per run (one job each): the knob for a run's job count")
 	fs.IntVar(&o.partitions, "partitions", 8, "partitions of the topics")
+	fs.IntVar(&o.mutants, "mutants", criteria.DefaultMutationMax, "mutants at most per run; 0 switches mutation off and the strength floor with it (fast runs: claims, suite, coverage and the checks)")
 	replicas := fs.String("replicas", "", "replica counts, service=n,... (e.g. executor=2,ledger=2); others run once")
 	fs.DurationVar(&o.soak, "soak", 0, "submit for this long instead of -runs, SIGKILLing a random service every -kill-every")
 	fs.DurationVar(&o.killEvery, "kill-every", 20*time.Second, "with -soak: mean time between two SIGKILLs")
@@ -83,8 +86,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 || o.concurrency < 1 || o.checks < 0 || o.partitions < 1 {
-		return nil, errors.New("-runs, -concurrency and -partitions must be at least 1, -checks at least 0")
+	if o.runs < 1 || o.concurrency < 1 || o.checks < 0 || o.partitions < 1 || o.mutants < 0 {
+		return nil, errors.New("-runs, -concurrency and -partitions must be at least 1, -checks and -mutants at least 0")
 	}
 	if o.soak < 0 || o.soak > 0 && o.killEvery <= 0 {
 		return nil, errors.New("-soak must be positive, and -kill-every with it")

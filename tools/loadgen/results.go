@@ -14,6 +14,7 @@ type Results struct {
 	Runs        int            `json:"runs"`
 	Concurrency int            `json:"concurrency"`
 	Checks      int            `json:"checks"`
+	Mutants     int            `json:"mutants"`
 	Soak        time.Duration  `json:"soak_ns"`
 	Replicas    map[string]int `json:"replicas"`
 	// Want is the undisturbed outcome per patch.
@@ -119,7 +120,7 @@ func (r *Results) Print(w io.Writer) {
 	}
 	sort.Strings(reps)
 	mins := r.Wall.Minutes()
-	fmt.Fprintf(w, "\nloadgen: %d runs, %d at a time, %d seal checks per run, replicas %s", len(r.Outcomes), r.Concurrency, r.Checks, strings.Join(append(reps, "others=1"), ","))
+	fmt.Fprintf(w, "\nloadgen: %d runs, %d at a time, %d seal checks and at most %d mutants per run, replicas %s", len(r.Outcomes), r.Concurrency, r.Checks, r.Mutants, strings.Join(append(reps, "others=1"), ","))
 	if r.Soak > 0 {
 		fmt.Fprintf(w, ", soak %v with %d SIGKILLs", r.Soak, len(r.Kills))
 	}

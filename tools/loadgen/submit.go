@@ -68,9 +68,13 @@ func (s *submitter) Close() error { return s.conn.Close() }
 // request is the submission of patch p: its claims at the default floors,
 // and -checks seal checks that each write a JUnit file of one passing case.
 func (s *submitter) request(key string, p demo.Patch) (*pb.SubmitRequest, error) {
+	strength := criteria.DefaultStrengthFloor
+	if s.o.mutants == 0 {
+		strength = 0 // mutation off: the floor would make every run INCONCLUSIVE
+	}
 	r := &gateway.Request{
-		Claims: p.Claims, CoverageFloor: criteria.DefaultCoverageFloor, StrengthFloor: criteria.DefaultStrengthFloor,
-		StrengthConfidence: criteria.DefaultStrengthConfidence, MutationMax: criteria.DefaultMutationMax,
+		Claims: p.Claims, CoverageFloor: criteria.DefaultCoverageFloor, StrengthFloor: strength,
+		StrengthConfidence: criteria.DefaultStrengthConfidence, MutationMax: s.o.mutants,
 		StabilityReruns: criteria.DefaultStabilityReruns, TimeoutMillis: s.o.runTimeout.Milliseconds(),
 		ClientVersion: "loadgen",
 	}
