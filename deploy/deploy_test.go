@@ -49,6 +49,14 @@ const (
 	proposalsTopic = "sealgate.proposals.v1"
 	partitionsVar  = "SEALGATE_PARTITIONS"
 
+	// The work topic (services/work.Topic): one item per job, read by the
+	// lanes of the executor's and mutation's replicas under SERVICE.work;
+	// the variable that holds its partition count (--work-partitions); and
+	// the lanes per replica (serve's --job-lanes default).
+	workTopic         = "sealgate.work.v1"
+	workPartitionsVar = "SEALGATE_WORK_PARTITIONS"
+	jobLanes          = 2
+
 	// serveSource is the `sealgate serve` command, which
 	// TestServeFlagsMatchServe reads the flags and services from.
 	serveSource = "../tools/sealgate/serve.go"
@@ -114,6 +122,7 @@ func allServeFlags() []string {
 		"ledger", "brokers", "blobs", "keys", "trust", "listen", "state",
 		"partitions", "sandbox", "build-cache", "signing-key", "tlog", "rekor-url",
 		"otlp-endpoint", "otlp-insecure", "broker-wait",
+		"replica", "job-lease", "job-lanes", "work-partitions",
 	}
 }
 
@@ -125,7 +134,7 @@ func serveFlags(service string) []string {
 	case "gateway":
 		return append(common, "listen")
 	case "executor", "mutation":
-		return append(common, "sandbox", "build-cache")
+		return append(common, "sandbox", "build-cache", "replica", "job-lease", "job-lanes", "work-partitions")
 	case "signing":
 		return append(common, "signing-key", "tlog", "rekor-url")
 	}
@@ -958,7 +967,10 @@ func checkDeployment(p *problems, o *objects, svc string, d *appsv1.Deployment, 
 	if flags["keys"] != keysDir {
 		p.addf("%s: --keys=%s, want %s", d.Name, flags["keys"], keysDir)
 	}
-	checkPartitionsFlag(p, o, d.Name, c, flags)
+	checkPartitionsFlag(p, o, d.Name, c, flags, "partitions", partitionsVar)
+	if runsTests(svc) {
+		checkPartitionsFlag(p, o, d.Name, c, flags, "work-partitions", workPartitionsVar)
+	}
 	switch svc {
 	case "ledger":
 		if d.Spec.Replicas == nil || *d.Spec.Replicas != 1 || d.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
@@ -1084,28 +1096,28 @@ func expandArg(o *objects, c *corev1.Container, arg string) (string, error) {
 	return out, errors.Join(errs...)
 }
 
-// checkPartitionsFlag checks that a service's --partitions is the topics
-// Job's partition count: `sealgate serve` creates a missing topic with
-// --partitions, so whichever of the two creates a topic, its partitions are
-// the same.
-func checkPartitionsFlag(p *problems, o *objects, name string, c *corev1.Container, flags map[string]string) {
-	v, ok := flags["partitions"]
+// checkPartitionsFlag checks that a service's --partitions (or
+// --work-partitions) is the topics Job's partition count, the variable
+// envVar: `sealgate serve` creates a missing topic with it, so whichever of
+// the two creates a topic, its partitions are the same.
+func checkPartitionsFlag(p *problems, o *objects, name string, c *corev1.Container, flags map[string]string, flag, envVar string) {
+	v, ok := flags[flag]
 	if !ok {
-		p.addf("%s: no --partitions: serve would create a missing topic with its default count, not the topics Job's", name)
+		p.addf("%s: no --%s: serve would create a missing topic with its default count, not the topics Job's", name, flag)
 		return
 	}
 	got, err := expandArg(o, c, v)
 	if err != nil {
-		p.addf("%s: --partitions=%s: %v", name, v, err)
+		p.addf("%s: --%s=%s: %v", name, flag, v, err)
 		return
 	}
 	n, err := strconv.Atoi(got)
 	if err != nil || n < 1 {
-		p.addf("%s: --partitions=%s is %q: want a positive integer", name, v, got)
+		p.addf("%s: --%s=%s is %q: want a positive integer", name, flag, v, got)
 		return
 	}
-	if want := jobEnvInt(&problems{}, o, partitionsVar); want > 0 && n != want {
-		p.addf("%s: --partitions=%s is %d, but the topics Job creates %d partitions: they must agree", name, v, n, want)
+	if want := jobEnvInt(&problems{}, o, envVar); want > 0 && n != want {
+		p.addf("%s: --%s=%s is %d, but the topics Job creates %d partitions: they must agree", name, flag, v, n, want)
 	}
 }
 
@@ -1361,11 +1373,11 @@ func checkGateway(p *problems, o *objects, d *appsv1.Deployment, c *corev1.Conta
 }
 
 // checkScaledObjects checks that exactly the executor and mutation services
-// are scaled, each on its consumer group's lag on the records topic.
+// are scaled, each on its lanes' consumer group's lag on the work topic.
 func checkScaledObjects(p *problems, o *objects) {
 	byService := sealgateDeployments(&problems{}, o)
 	scaled := map[string]bool{}
-	partitions := jobEnvInt(p, o, partitionsVar)
+	partitions := jobEnvInt(p, o, workPartitionsVar)
 	for _, so := range o.scaledObjects {
 		ref := so.Spec.ScaleTargetRef
 		if (ref.Kind != "" && ref.Kind != "Deployment") || (ref.APIVersion != "" && ref.APIVersion != "apps/v1") {
@@ -1395,8 +1407,8 @@ func checkScaledObjects(p *problems, o *objects) {
 		}
 		if max := so.Spec.MaxReplicaCount; max == nil || *max < 1 {
 			p.addf("ScaledObject %s: no maxReplicaCount", so.Name)
-		} else if partitions > 0 && int(*max) > partitions {
-			p.addf("ScaledObject %s: maxReplicaCount %d exceeds the %d partitions of %s: the replicas past them would sit idle", so.Name, *max, partitions, recordsTopic)
+		} else if partitions > 0 && int(*max)*jobLanes > partitions {
+			p.addf("ScaledObject %s: maxReplicaCount %d with %d lanes each exceeds the %d partitions of %s: the lanes past them would sit idle", so.Name, *max, jobLanes, partitions, workTopic)
 		}
 		if len(so.Spec.Triggers) != 1 || so.Spec.Triggers[0].Type != "kafka" {
 			p.addf("ScaledObject %s: want one kafka trigger", so.Name)
@@ -1417,11 +1429,11 @@ func checkKafkaTrigger(p *problems, name, svc string, md map[string]string, c *c
 			p.addf("ScaledObject %s: trigger metadata %q is nothing KEDA's kafka scaler reads", name, k)
 		}
 	}
-	if md["consumerGroup"] != svc {
-		p.addf("ScaledObject %s: consumerGroup %q, want %q (the service's group)", name, md["consumerGroup"], svc)
+	if md["consumerGroup"] != svc+".work" {
+		p.addf("ScaledObject %s: consumerGroup %q, want %q (the group of the service's lanes)", name, md["consumerGroup"], svc+".work")
 	}
-	if md["topic"] != recordsTopic {
-		p.addf("ScaledObject %s: topic %q, want %s (the services consume the records topic)", name, md["topic"], recordsTopic)
+	if md["topic"] != workTopic {
+		p.addf("ScaledObject %s: topic %q, want %s (the lanes take the jobs from the work topic)", name, md["topic"], workTopic)
 	}
 	if md["allowIdleConsumers"] == "true" {
 		p.addf("ScaledObject %s: allowIdleConsumers scales past the partitions, to replicas that would sit idle", name)
@@ -1486,27 +1498,41 @@ func checkTopics(p *problems, o *objects) {
 		p.addf("Job %s: image %s, want Apache Kafka's (kafka-topics.sh)", j.Name, c.Image)
 	}
 	script := strings.Join(slices.Concat(c.Command, c.Args), "\n")
-	// Each topic is made by a line `ensure TOPIC RETENTION_MS`: the records
-	// kept forever, the proposals for a while.
+	// Each topic is made by a line `ensure TOPIC RETENTION_MS PARTITIONS`:
+	// the records kept forever, the proposals and the work items for a
+	// while; the ledger's two topics with SEALGATE_PARTITIONS partitions,
+	// the work topic with SEALGATE_WORK_PARTITIONS.
 	retention := map[string]string{}
+	wantPartitions := map[string]string{recordsTopic: `"$` + partitionsVar + `"`, proposalsTopic: `"$` + partitionsVar + `"`, workTopic: `"$` + workPartitionsVar + `"`}
 	for _, line := range strings.Split(script, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 || f[0] != "ensure" {
 			continue
 		}
-		if len(f) != 3 {
-			p.addf("Job %s: %q: want ensure TOPIC RETENTION_MS", j.Name, line)
+		if len(f) != 4 {
+			p.addf("Job %s: %q: want ensure TOPIC RETENTION_MS PARTITIONS", j.Name, line)
 			continue
 		}
 		if _, dup := retention[f[1]]; dup {
 			p.addf("Job %s creates %s twice", j.Name, f[1])
 		}
 		retention[f[1]] = f[2]
+		if want, ok := wantPartitions[f[1]]; ok && f[3] != want {
+			p.addf("Job %s: %s with %s partitions, want %s: the services create it with that count", j.Name, f[1], f[3], want)
+		}
 	}
 	for topic := range retention {
-		if topic != recordsTopic && topic != proposalsTopic {
+		if _, ok := wantPartitions[topic]; !ok {
 			p.addf("Job %s creates %s, which is no topic of sealgate serve", j.Name, topic)
 		}
+	}
+	switch r, ok := retention[workTopic]; {
+	case !ok:
+		p.addf("Job %s does not create %s", j.Name, workTopic)
+	case r == "-1":
+		p.addf("Job %s: %s kept forever: a work item is a pointer into the ledger", j.Name, workTopic)
+	case r == `"$WORK_RETENTION_MS"`:
+		jobEnvInt(p, o, "WORK_RETENTION_MS")
 	}
 	switch r, ok := retention[recordsTopic]; {
 	case !ok:
@@ -1539,6 +1565,7 @@ func checkTopics(p *problems, o *objects) {
 		p.addf("Job %s: min.insync.replicas %d above the replication factor %d: no write would succeed", j.Name, isr, rf)
 	}
 	jobEnvInt(p, o, partitionsVar)
+	jobEnvInt(p, o, workPartitionsVar)
 	if spec.AutomountServiceAccountToken == nil || *spec.AutomountServiceAccountToken {
 		p.addf("Job %s: set automountServiceAccountToken: false", j.Name)
 	}
@@ -1642,7 +1669,7 @@ func TestStrictDecodingRefuses(t *testing.T) {
 		{"misspelled ScaledObject nested field", executorSO, `"envSourceContainerName":`, `"envSourceContainer":`},
 		{"misspelled ScaledObject metadata field", executorSO, `"labels":`, `"label":`},
 		{"ScaledObject field of the wrong type", executorSO, `"minReplicaCount":1`, `"minReplicaCount":"1"`},
-		{"ScaledObject trigger metadata not a string", executorSO, `"lagThreshold":"10"`, `"lagThreshold":10`},
+		{"ScaledObject trigger metadata not a string", executorSO, `"lagThreshold":"2"`, `"lagThreshold":2`},
 		{"ScaledObject breaking the CRD's CEL rule", executorSO, `"minReplicaCount":1`, `"minReplicaCount":30`},
 		{"ScaledObject of another version", executorSO, `"apiVersion":"keda.sh/v1alpha1"`, `"apiVersion":"keda.sh/v1beta1"`},
 		{"KEDA kind the test does not check", executorSO, `"kind":"ScaledObject"`, `"kind":"ScaledJob"`},
@@ -1743,8 +1770,8 @@ func TestChecksCatch(t *testing.T) {
 			delete(o.scaledObjects, "sealgate-mutation")
 		}, "mutation: scaled by KEDA false"},
 		{"a ScaledObject on the wrong group", func(o *objects) {
-			o.scaledObjects["sealgate-executor"].Spec.Triggers[0].Metadata["consumerGroup"] = "mutation"
-		}, "the service's group"},
+			o.scaledObjects["sealgate-executor"].Spec.Triggers[0].Metadata["consumerGroup"] = "mutation.work"
+		}, "the group of the service's lanes"},
 		{"a misspelled trigger parameter", func(o *objects) {
 			md := o.scaledObjects["sealgate-executor"].Spec.Triggers[0].Metadata
 			md["lagTreshold"] = md["lagThreshold"]
@@ -1797,14 +1824,29 @@ func TestChecksCatch(t *testing.T) {
 		}, "no --partitions"},
 		{"a ScaledObject on another topic", func(o *objects) {
 			o.scaledObjects["sealgate-mutation"].Spec.Triggers[0].Metadata["topic"] = "sealgate.jobs.v1"
-		}, "want sealgate.records.v1"},
-		{"more replicas than partitions", func(o *objects) {
+		}, "want sealgate.work.v1"},
+		{"more lanes than work partitions", func(o *objects) {
 			o.scaledObjects["sealgate-executor"].Spec.MaxReplicaCount = ptr(int32(5))
-		}, "exceeds the 4 partitions"},
+		}, "exceeds the 8 partitions"},
 		{"a Job creating a topic serve does not use", func(o *objects) {
 			c := &o.jobs["sealgate-topics"].Spec.Template.Spec.Containers[0]
-			c.Args[0] += "ensure sealgate.jobs.v1 604800000\n"
+			c.Args[0] += "ensure sealgate.jobs.v1 604800000 \"$SEALGATE_PARTITIONS\"\n"
 		}, "sealgate.jobs.v1, which is no topic"},
+		{"a Job without the work topic", func(o *objects) {
+			c := &o.jobs["sealgate-topics"].Spec.Template.Spec.Containers[0]
+			c.Args[0] = strings.Replace(c.Args[0], "ensure "+workTopic, "ensure sealgate.works.v1", 1)
+		}, "does not create sealgate.work.v1"},
+		{"a work topic with the ledger's partitions", func(o *objects) {
+			c := &o.jobs["sealgate-topics"].Spec.Template.Spec.Containers[0]
+			c.Args[0] = strings.Replace(c.Args[0], `"$WORK_RETENTION_MS" "$SEALGATE_WORK_PARTITIONS"`, `"$WORK_RETENTION_MS" "$SEALGATE_PARTITIONS"`, 1)
+		}, "the services create it with that count"},
+		{"an executor without --work-partitions", func(o *objects) {
+			c := &o.deployments["sealgate-executor"].Spec.Template.Spec.Containers[0]
+			c.Args = slices.DeleteFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "--work-partitions=") })
+		}, "no --work-partitions"},
+		{"a ScaledObject on the records group", func(o *objects) {
+			o.scaledObjects["sealgate-mutation"].Spec.Triggers[0].Metadata["consumerGroup"] = "mutation"
+		}, "the group of the service's lanes"},
 		{"a Job without the proposals topic", func(o *objects) {
 			c := &o.jobs["sealgate-topics"].Spec.Template.Spec.Containers[0]
 			c.Args[0] = strings.Replace(c.Args[0], "ensure "+proposalsTopic, "ensure sealgate.proposal.v1", 1)
