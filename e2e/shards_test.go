@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sealgate/sealgate/ledger/guard"
 	"github.com/sealgate/sealgate/ledger/kafka"
@@ -17,8 +18,34 @@ import (
 // ledger's topics with by default.
 const servePartitions = 8
 
-// rebuiltLine is a guard shard's log line for a partition it took over.
-var rebuiltLine = regexp.MustCompile(`ledger: partition (\d+): admission state rebuilt from (\d+) admitted records`)
+// rebuiltLine is a guard shard's log line for a partition it took over;
+// partitionLine also matches the line of one it let go.
+var (
+	rebuiltLine   = regexp.MustCompile(`ledger: partition (\d+): admission state rebuilt from (\d+) admitted records`)
+	partitionLine = regexp.MustCompile(`ledger: partition (\d+): (admission state rebuilt|released)`)
+)
+
+// admitting lists the partitions a guard shard's log says it holds with a
+// rebuilt state: partitions whose proposals it is admitting now.
+func admitting(t *testing.T, log string) map[int]bool {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]bool{}
+	for _, m := range partitionLine.FindAllStringSubmatch(string(b), -1) {
+		var p int
+		fmt.Sscan(m[1], &p)
+		out[p] = m[2] != "released"
+	}
+	for p, held := range out {
+		if !held {
+			delete(out, p)
+		}
+	}
+	return out
+}
 
 // logSize is how much of log is written.
 func logSize(t *testing.T, log string) int64 {
@@ -72,29 +99,36 @@ func TestShardedGuardSurvivesAMovedShard(t *testing.T) {
 	}
 	c.add(t, "ledger", argv)
 	second := c.procs["ledger"][1]
+	// Both shards hold partitions before the load starts: a shard that
+	// joins late would take its partitions over mid-load.
+	waitGroup(t, c.brokers, "ledger", guard.ProposalTopic, 2)
 
-	// Load: runs submitted together, spread over the partitions by their
-	// ids; the first shard dies once the first verdict is on the ledger,
-	// with the others in flight.
-	const runs = 4
-	waits := make([]func() *run, runs)
+	// Load: eight runs submitted at once, spread over the partitions by
+	// their ids. As soon as both shards are admitting proposals of them —
+	// the runs just started — the first dies: the runs on its partitions
+	// must go on through the other. (All eight landing on one shard's four
+	// partitions has a chance of 2/256.)
+	waits := make([]func() *run, 8)
 	for i := range waits {
 		waits[i] = c.remote(t, args...)
 	}
-	got := make([]verdictOf, runs)
-	var killedAt int64
-	var heldBefore, survivorBefore map[int][]int
-	for i, wait := range waits {
-		if i == 1 {
-			killedAt = logSize(t, second.log)
-			heldBefore, survivorBefore = rebuiltPartitions(t, first.log, 0), rebuiltPartitions(t, second.log, 0)
-			// Killed for good: the supervisor does not start it again, so
-			// its partitions go to the other shard.
-			first.mu.Lock()
-			first.stopped = true
-			first.mu.Unlock()
-			first.kill(t, syscall.SIGKILL)
+	for end := time.Now().Add(2 * time.Minute); len(admitting(t, first.log)) == 0 || len(admitting(t, second.log)) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the two shards are not both admitting: %v and %v", admitting(t, first.log), admitting(t, second.log))
 		}
+	}
+	runs := len(waits)
+	killedAt := logSize(t, second.log)
+	heldBefore, survivorBefore := rebuiltPartitions(t, first.log, 0), rebuiltPartitions(t, second.log, 0)
+	victimHeld := admitting(t, first.log)
+	// Killed for good: the supervisor does not start it again, so its
+	// partitions go to the other shard.
+	first.mu.Lock()
+	first.stopped = true
+	first.mu.Unlock()
+	first.kill(t, syscall.SIGKILL)
+	got := make([]verdictOf, runs)
+	for i, wait := range waits {
 		res := wait()
 		if res.exitCode != exitMerge {
 			t.Fatalf("run %d: exit %d:\n%s", i, res.exitCode, res)
@@ -118,13 +152,13 @@ func TestShardedGuardSurvivesAMovedShard(t *testing.T) {
 		t.Fatalf("partitions rebuilt before the kill: by the killed shard %v, by the survivor %v: want both to have admitted", heldBefore, survivorBefore)
 	}
 	moved := 0
-	for p := range heldBefore {
+	for p := range victimHeld {
 		if _, ok := after[p]; ok {
 			moved++
 		}
 	}
 	if moved == 0 {
-		t.Fatalf("no partition of the killed shard (%v) was taken over by the survivor after the kill (%v)", heldBefore, after)
+		t.Fatalf("no partition the killed shard was admitting (%v) was taken over by the survivor after the kill (%v)", victimHeld, after)
 	}
 
 	ver := sealgate(t, "ledger", "verify", "--brokers", c.brokers, "--trust", filepath.Join(c.dir, "keys", "trust.json"))

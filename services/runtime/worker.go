@@ -14,6 +14,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/consume"
@@ -95,6 +96,7 @@ type Worker struct {
 	mu       sync.Mutex
 	attempts map[string]int
 	metrics  *telemetry.Instruments
+	tracer   trace.Tracer
 	log      *slog.Logger
 }
 
@@ -124,6 +126,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("%s: metrics: %w", w.Name, err)
 	}
 	w.metrics = m
+	w.tracer = tel.Tracer.Tracer(telemetry.Scope)
 	loop := &consume.Loop{Name: w.Name, Sub: w.Sub, Topic: work.Topic, Ready: w.Ready, Logger: w.log, Pause: w.Pause,
 		Handle: w.handle}
 	return loop.Run(ctx)
@@ -174,7 +177,15 @@ func (w *Worker) handle(ctx context.Context, msg *message.Message) error {
 	}
 	if err == nil {
 		w.log.Info("job taken", "run", it.Run, "job", it.Job, "token", it.Token)
-		err = w.run(ctx, Job{Run: run, Plan: plan, Job: job})
+		// The job's span (the runner's job span under it) joins the run's
+		// trace, as the handling of a record does.
+		jctx, span := w.tracer.Start(telemetry.Extract(ctx, msg.Metadata, it.Run), w.Name+" work item",
+			trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(telemetry.Attr(w.Name, it.Run)...))
+		err = w.run(jctx, Job{Run: run, Plan: plan, Job: job})
+		if err != nil {
+			span.RecordError(err)
+		}
+		span.End()
 	}
 	key := it.Run + "/" + it.Token
 	if err == nil || ctx.Err() != nil {
@@ -260,8 +271,10 @@ func (w *Worker) emit(ctx context.Context, recs ...*pb.Record) ([]*record.Decode
 	for _, r := range recs {
 		if res := r.GetJobResult(); res != nil {
 			purpose, _, _ := strings.Cut(res.JobId, "/")
-			w.metrics.Jobs.Add(ctx, 1, metric.WithAttributes(attribute.String("sealgate.service", w.Name), attribute.String("sealgate.job.purpose", purpose),
-				attribute.String("sealgate.job.termination", strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_")))))
+			a := metric.WithAttributes(attribute.String("sealgate.service", w.Name), attribute.String("sealgate.job.purpose", purpose),
+				attribute.String("sealgate.job.termination", strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_"))))
+			w.metrics.Jobs.Add(ctx, 1, a)
+			w.metrics.JobTime.Record(ctx, float64(res.WallNanos)/1e9, a)
 		}
 	}
 	var errs []error
