@@ -99,7 +99,7 @@ func TestReplicasShareARun(t *testing.T) {
 		// this as a gap).
 		var v verdictOf
 		var results map[string]*record.Decoded
-		workers := map[string]int{}
+		var workers map[string]int
 		for attempt := 1; ; attempt++ {
 			got := c.remote(t, args...)()
 			if got.exitCode != embedded.exitCode {
