@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -51,30 +50,15 @@ func ReadKeySince(ctx context.Context, brokers []string, topic string, key []byt
 	transport := &kafka.Transport{ClientID: "sealgate"}
 	defer transport.CloseIdleConnections()
 	client := &kafka.Client{Addr: kafka.TCP(brokers...), Transport: transport}
-	meta, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
+	parts, err := topicPartitions(ctx, client, topic)
 	if err != nil {
-		return kr, fmt.Errorf("kafka: read %q by key: metadata: %w", topic, err)
-	}
-	var parts []int
-	for _, t := range meta.Topics {
-		if t.Name != topic {
-			continue
-		}
-		if t.Error != nil {
-			if errors.Is(t.Error, kafka.UnknownTopicOrPartition) {
-				return kr, nil
-			}
-			return kr, fmt.Errorf("kafka: read %q by key: %w", topic, t.Error)
-		}
-		for _, p := range t.Partitions {
-			parts = append(parts, p.ID)
-		}
+		return kr, fmt.Errorf("kafka: read %q by key: %w", topic, err)
 	}
 	if len(parts) == 0 {
 		return kr, nil
 	}
-	// The Writer balances over the partition ids in ascending order.
-	sort.Ints(parts)
+	// The Writer balances over the partition ids in ascending order, as
+	// topicPartitions lists them.
 	kr.Partitions = len(parts)
 	kr.Partition = (&kafka.Hash{}).Balance(kafka.Message{Key: key}, parts...)
 
@@ -123,43 +107,16 @@ func ReadTopic(ctx context.Context, brokers []string, topic string, fn func(part
 	transport := &kafka.Transport{ClientID: "sealgate"}
 	defer transport.CloseIdleConnections()
 	client := &kafka.Client{Addr: kafka.TCP(brokers...), Transport: transport}
-	meta, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
+	parts, err := topicPartitions(ctx, client, topic)
 	if err != nil {
-		return fmt.Errorf("kafka: read %q: metadata: %w", topic, err)
-	}
-	var parts []int
-	for _, t := range meta.Topics {
-		if t.Name != topic {
-			continue
-		}
-		if t.Error != nil {
-			if errors.Is(t.Error, kafka.UnknownTopicOrPartition) {
-				return nil
-			}
-			return fmt.Errorf("kafka: read %q: %w", topic, t.Error)
-		}
-		for _, p := range t.Partitions {
-			parts = append(parts, p.ID)
-		}
+		return fmt.Errorf("kafka: read %q: %w", topic, err)
 	}
 	if len(parts) == 0 {
 		return nil
 	}
-	sort.Ints(parts)
-	req := &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{}}
-	for _, p := range parts {
-		req.Topics[topic] = append(req.Topics[topic], kafka.FirstOffsetOf(p), kafka.LastOffsetOf(p))
-	}
-	offs, err := client.ListOffsets(ctx, req)
+	bounds, err := partitionBounds(ctx, client, topic, parts)
 	if err != nil {
-		return fmt.Errorf("kafka: read %q: list offsets: %w", topic, err)
-	}
-	bounds := map[int][2]int64{}
-	for _, po := range offs.Topics[topic] {
-		if po.Error != nil {
-			return fmt.Errorf("kafka: read %q partition %d: %w", topic, po.Partition, po.Error)
-		}
-		bounds[po.Partition] = [2]int64{po.FirstOffset, po.LastOffset}
+		return fmt.Errorf("kafka: read %q: %w", topic, err)
 	}
 	for _, p := range parts {
 		b, ok := bounds[p]

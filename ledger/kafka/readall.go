@@ -22,43 +22,16 @@ func ReadAll(ctx context.Context, brokers []string, topic string, fn func(partit
 	transport := &kafka.Transport{ClientID: "sealgate"}
 	defer transport.CloseIdleConnections()
 	client := &kafka.Client{Addr: kafka.TCP(brokers...), Transport: transport}
-	meta, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
+	parts, err := topicPartitions(ctx, client, topic)
 	if err != nil {
-		return fmt.Errorf("kafka: read %q: metadata: %w", topic, err)
+		return fmt.Errorf("kafka: read %q: %w", topic, err)
 	}
-	var parts []int
-	for _, t := range meta.Topics {
-		if t.Name != topic {
-			continue
-		}
-		if t.Error != nil {
-			if errors.Is(t.Error, kafka.UnknownTopicOrPartition) {
-				return nil
-			}
-			return fmt.Errorf("kafka: read %q: %w", topic, t.Error)
-		}
-		for _, p := range t.Partitions {
-			parts = append(parts, p.ID)
-		}
-	}
-	sort.Ints(parts)
 	if len(parts) == 0 {
 		return nil
 	}
-	req := &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{}}
-	for _, p := range parts {
-		req.Topics[topic] = append(req.Topics[topic], kafka.FirstOffsetOf(p), kafka.LastOffsetOf(p))
-	}
-	offs, err := client.ListOffsets(ctx, req)
+	bounds, err := partitionBounds(ctx, client, topic, parts)
 	if err != nil {
-		return fmt.Errorf("kafka: read %q: list offsets: %w", topic, err)
-	}
-	bounds := map[int][2]int64{}
-	for _, po := range offs.Topics[topic] {
-		if po.Error != nil {
-			return fmt.Errorf("kafka: read %q partition %d: %w", topic, po.Partition, po.Error)
-		}
-		bounds[po.Partition] = [2]int64{po.FirstOffset, po.LastOffset}
+		return fmt.Errorf("kafka: read %q: %w", topic, err)
 	}
 	for _, p := range parts {
 		first, end := bounds[p][0], bounds[p][1]
@@ -93,4 +66,52 @@ func readPartition(ctx context.Context, brokers []string, topic string, partitio
 			return nil
 		}
 	}
+}
+
+// topicPartitions returns the partition ids of topic in ascending order
+// (the order the Writer's balancer hashes over); none when the topic does
+// not exist yet.
+func topicPartitions(ctx context.Context, client *kafka.Client, topic string) ([]int, error) {
+	meta, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
+	if err != nil {
+		return nil, fmt.Errorf("metadata: %w", err)
+	}
+	var parts []int
+	for _, t := range meta.Topics {
+		if t.Name != topic {
+			continue
+		}
+		if t.Error != nil {
+			if errors.Is(t.Error, kafka.UnknownTopicOrPartition) {
+				return nil, nil
+			}
+			return nil, t.Error
+		}
+		for _, p := range t.Partitions {
+			parts = append(parts, p.ID)
+		}
+	}
+	sort.Ints(parts)
+	return parts, nil
+}
+
+// partitionBounds returns, per partition of parts, its first offset and
+// its end (the offset the next message will get).
+func partitionBounds(ctx context.Context, client *kafka.Client, topic string, parts []int) (map[int][2]int64, error) {
+	req := &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{}}
+	for _, p := range parts {
+		req.Topics[topic] = append(req.Topics[topic], kafka.FirstOffsetOf(p), kafka.LastOffsetOf(p))
+	}
+	offs, err := client.ListOffsets(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("list offsets: %w", err)
+	}
+	bounds := map[int][2]int64{}
+	for _, po := range offs.Topics[topic] {
+		if po.Error != nil {
+			return nil, fmt.Errorf("partition %d: %w", po.Partition, po.Error)
+		}
+		bounds[po.Partition] = [2]int64{po.FirstOffset, po.LastOffset}
+	}
+	return bounds, nil
 }
