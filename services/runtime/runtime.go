@@ -675,25 +675,8 @@ func (s *Service) emit(ctx context.Context, recs ...*pb.Record) ([]*record.Decod
 		}
 	}
 	s.mu.Unlock()
-	for _, r := range recs {
-		if res := r.GetJobResult(); res != nil {
-			purpose, _, _ := strings.Cut(res.JobId, "/")
-			a := metric.WithAttributes(attribute.String("sealgate.service", s.Name), attribute.String("sealgate.job.purpose", purpose),
-				attribute.String("sealgate.job.termination", strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_"))))
-			s.metrics.Jobs.Add(ctx, 1, a)
-			s.metrics.JobTime.Record(ctx, float64(res.WallNanos)/1e9, a)
-		}
-	}
-	var errs []error
-	for i, d := range decisions {
-		if d.Outcome == authority.Refused {
-			errs = append(errs, fmt.Errorf("the ledger refused %s: %s (%s)", record.KindName(out[i].Kind), d.Code, d.Detail))
-		}
-	}
-	if len(errs) > 0 {
-		return out, &RefusedError{Err: errors.Join(errs...)}
-	}
-	return out, nil
+	countJobs(ctx, s.metrics, s.Name, recs)
+	return out, refusals(out, decisions)
 }
 
 // RefusedError reports records the ledger refused; their refusals are on
@@ -709,6 +692,34 @@ func SealOf(run []*record.Decoded) *record.Decoded {
 		if r.Kind == pb.Kind_KIND_CRITERIA_SEALED {
 			return r
 		}
+	}
+	return nil
+}
+
+// countJobs counts the job results among recs in the service's metrics.
+func countJobs(ctx context.Context, m *telemetry.Instruments, service string, recs []*pb.Record) {
+	for _, r := range recs {
+		if res := r.GetJobResult(); res != nil {
+			purpose, _, _ := strings.Cut(res.JobId, "/")
+			a := metric.WithAttributes(attribute.String("sealgate.service", service), attribute.String("sealgate.job.purpose", purpose),
+				attribute.String("sealgate.job.termination", strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_"))))
+			m.Jobs.Add(ctx, 1, a)
+			m.JobTime.Record(ctx, float64(res.WallNanos)/1e9, a)
+		}
+	}
+}
+
+// refusals is the RefusedError naming the records of out the ledger
+// refused (decisions in the same order), nil when it refused none.
+func refusals(out []*record.Decoded, decisions []authority.Decision) error {
+	var errs []error
+	for i, d := range decisions {
+		if d.Outcome == authority.Refused {
+			errs = append(errs, fmt.Errorf("the ledger refused %s: %s (%s)", record.KindName(out[i].Kind), d.Code, d.Detail))
+		}
+	}
+	if len(errs) > 0 {
+		return &RefusedError{Err: errors.Join(errs...)}
 	}
 	return nil
 }

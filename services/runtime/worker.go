@@ -5,18 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/sealgate/sealgate/ledger/authority"
 	"github.com/sealgate/sealgate/ledger/consume"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
@@ -268,25 +264,8 @@ func (w *Worker) emit(ctx context.Context, recs ...*pb.Record) ([]*record.Decode
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range recs {
-		if res := r.GetJobResult(); res != nil {
-			purpose, _, _ := strings.Cut(res.JobId, "/")
-			a := metric.WithAttributes(attribute.String("sealgate.service", w.Name), attribute.String("sealgate.job.purpose", purpose),
-				attribute.String("sealgate.job.termination", strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_"))))
-			w.metrics.Jobs.Add(ctx, 1, a)
-			w.metrics.JobTime.Record(ctx, float64(res.WallNanos)/1e9, a)
-		}
-	}
-	var errs []error
-	for i, d := range decisions {
-		if d.Outcome == authority.Refused {
-			errs = append(errs, fmt.Errorf("the ledger refused %s: %s (%s)", record.KindName(out[i].Kind), d.Code, d.Detail))
-		}
-	}
-	if len(errs) > 0 {
-		return out, &RefusedError{Err: errors.Join(errs...)}
-	}
-	return out, nil
+	countJobs(ctx, w.metrics, w.Name, recs)
+	return out, refusals(out, decisions)
 }
 
 // answered reports whether run holds a job.result consuming token.
