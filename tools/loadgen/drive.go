@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -175,9 +176,6 @@ func checkLedger(ctx context.Context, o *options, c *cluster.Cluster) LedgerChec
 }
 
 func lastLine(s string) string {
-	s = string(bytes.TrimSpace([]byte(s)))
-	if i := bytes.LastIndexByte([]byte(s), '\n'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }

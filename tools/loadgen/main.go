@@ -24,6 +24,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,6 +35,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -113,21 +115,12 @@ func parseReplicas(s string) (map[string]int, error) {
 		switch {
 		case !ok || err != nil || count < 1:
 			return nil, fmt.Errorf("-replicas %q: want service=count with a count of at least 1", kv)
-		case !contains(known, name):
+		case !slices.Contains(known, name):
 			return nil, fmt.Errorf("-replicas %q: unknown service %q (one of %s)", kv, name, strings.Join(known, ", "))
 		}
 		out[name] = count
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -180,8 +173,8 @@ func load(ctx context.Context, o *options, log *slog.Logger, stdout io.Writer) (
 		if err != nil {
 			return nil, err
 		}
-		o.sealgate = cmpOr(o.sealgate, sg)
-		o.devbroker = cmpOr(o.devbroker, db)
+		o.sealgate = cmp.Or(o.sealgate, sg)
+		o.devbroker = cmp.Or(o.devbroker, db)
 	}
 	repo, err := demo.Build(ctx, filepath.Join(dir, "repo"))
 	if err != nil {
@@ -230,13 +223,6 @@ func load(ctx context.Context, o *options, log *slog.Logger, stdout io.Writer) (
 		fmt.Fprintf(stdout, "\nlogs (last lines of each process):\n%s", c.Tail(15))
 	}
 	return res, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func indexOf(ps []demo.Patch, name string) int {
