@@ -92,41 +92,24 @@ func TestReplicasShareARun(t *testing.T) {
 	waitGroup(t, c.brokers, "executor.work", "sealgate.work.v1", 4)
 
 	t.Run("both replicas run jobs of one run", func(t *testing.T) {
-		// The first run of a fresh cluster can meet the work group's
-		// first rebalance (its first items published while the lanes
-		// rejoin), and one replica then takes every job; a second run is
-		// tried then, and must be shared (the closing note of #19 names
-		// this as a gap).
-		var v verdictOf
-		var results map[string]*record.Decoded
-		var workers map[string]int
-		for attempt := 1; ; attempt++ {
-			got := c.remote(t, args...)()
-			if got.exitCode != embedded.exitCode {
-				t.Fatalf("exit %d, embedded %d:\n%s", got.exitCode, embedded.exitCode, got)
-			}
-			v = parseVerdict(t, got)
-			sameVerdict(t, "two replicas", want, v)
-			results = c.executorResults(t, v.RunID)
-			if len(results) < 2*manyClaims {
-				t.Fatalf("run %s: %d executor results, want at least %d", v.RunID, len(results), 2*manyClaims)
-			}
-			workers = map[string]int{}
-			for _, res := range results {
-				workers[res.Record.GetJobResult().GetWorker()]++
-			}
-			if len(workers) == 2 && workers[""] == 0 {
-				break
-			}
-			if attempt == 2 {
-				// KNOWN GAP (#19, closing note of 2026-12-02): on main after
-				// the merge of the run index, one replica takes every job of
-				// a run although both replicas' lanes hold work partitions.
-				// The verdict and one result per token are still checked
-				// above; the sharing is not shown until this is mended.
-				t.Skipf("KNOWN GAP: run %s: jobs by worker %v, want both replicas named", v.RunID, workers)
-			}
-			t.Logf("run %s (attempt %d): jobs by worker %v: one replica took them all; trying another run", v.RunID, attempt, workers)
+		got := c.remote(t, args...)()
+		if got.exitCode != embedded.exitCode {
+			t.Fatalf("exit %d, embedded %d:\n%s", got.exitCode, embedded.exitCode, got)
+		}
+		v := parseVerdict(t, got)
+		sameVerdict(t, "two replicas", want, v)
+		results := c.executorResults(t, v.RunID)
+		if len(results) < 2*manyClaims {
+			t.Fatalf("run %s: %d executor results, want at least %d", v.RunID, len(results), 2*manyClaims)
+		}
+		workers := map[string]int{}
+		for _, res := range results {
+			workers[res.Record.GetJobResult().GetWorker()]++
+		}
+		// Both replicas name themselves: the run's items spread over the
+		// work topic's partitions, and each replica's lanes hold some.
+		if len(workers) != 2 || workers[""] != 0 {
+			t.Fatalf("run %s: jobs by worker %v, want both replicas named", v.RunID, workers)
 		}
 		t.Logf("%d jobs of run %s, by replica: %v", len(results), v.RunID, workers)
 		mutants := map[string]int{}

@@ -51,11 +51,22 @@ func PartitionKey(runID string) string {
 	return runID
 }
 
-// MessageKey keys a message of either topic by PartitionKey of its run id
-// metadata: the partition key function of every publisher to the ledger's
-// topics (kafka.PublisherConfig.PartitionKey).
-func MessageKey(_ string, msg *message.Message) []byte {
-	return []byte(PartitionKey(msg.Metadata.Get(ledger.MetaRunID)))
+// MessageKey keys a message of either of the ledger's topics by
+// PartitionKey of its run id metadata: the partition key function of every
+// publisher to the ledger's topics (kafka.PublisherConfig.PartitionKey).
+// A message of any other topic is keyed as Kafka's default does — by its
+// run id metadata when it has one, by its UUID otherwise — so that a topic
+// whose messages carry no run id (the work topic) is spread over its
+// partitions, not piled on the one the ledger-wide key hashes to.
+func MessageKey(topic string, msg *message.Message) []byte {
+	runID := msg.Metadata.Get(ledger.MetaRunID)
+	if topic == ledger.Topic || topic == ProposalTopic {
+		return []byte(PartitionKey(runID))
+	}
+	if runID != "" {
+		return []byte(runID)
+	}
+	return []byte(msg.UUID)
 }
 
 // Partitions is what a sharded guard needs of the transport: the topics'

@@ -496,3 +496,34 @@ func TestProposalWaitsForItsPartitionsRebuild(t *testing.T) {
 		t.Fatalf("admitted %d and dropped %d duplicates, want %d and 2", st.Admitted, st.Duplicates, len(r.Records())-2)
 	}
 }
+
+// The key function of sealgate serve's one publisher keys the ledger's
+// topics by run (ledger-wide records together) and leaves every other
+// topic to Kafka's default: the work items of one run, which carry no run
+// id, must spread over the work topic's partitions — piled on the
+// ledger-wide key's partition, one replica's lane would take every job.
+func TestMessageKeyByTopic(t *testing.T) {
+	withRun := message.NewMessage("m1", nil)
+	withRun.Metadata.Set(ledger.MetaRunID, "run-1")
+	bare := message.NewMessage("m2", nil)
+	for _, topic := range []string{ledger.Topic, guard.ProposalTopic} {
+		if got := string(guard.MessageKey(topic, withRun)); got != "run-1" {
+			t.Errorf("%s: a record of run-1 keyed %q", topic, got)
+		}
+		if got := string(guard.MessageKey(topic, bare)); got != guard.LedgerWideKey {
+			t.Errorf("%s: a ledger-wide record keyed %q, want %q", topic, got, guard.LedgerWideKey)
+		}
+	}
+	const workTopic, partitions = "sealgate.work.v1", 32
+	if got := string(guard.MessageKey(workTopic, withRun)); got != "run-1" {
+		t.Errorf("work topic: a message with a run id keyed %q", got)
+	}
+	seen := map[int]bool{}
+	for i := range 46 {
+		m := message.NewMessage(fmt.Sprintf("run-1/claim-%03d-patch", i), nil)
+		seen[kafka.PartitionOf(guard.MessageKey(workTopic, m), partitions)] = true
+	}
+	if len(seen) < partitions/2 {
+		t.Errorf("46 work items of one run fell on %d of %d partitions", len(seen), partitions)
+	}
+}
