@@ -81,6 +81,30 @@ func submit(t *testing.T, addr string, in *pb.SubmitRequest) (*pb.SubmitResponse
 	}
 }
 
+// getRun asks the gateway at addr for runID (Get), waiting while it
+// answers Unavailable.
+func getRun(t *testing.T, addr, runID string) *pb.GetResponse {
+	t.Helper()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		resp, err := pb.NewGateClient(conn).Get(ctx, &pb.GetRequest{RunId: runID})
+		cancel()
+		if err == nil {
+			return resp
+		}
+		if status.Code(err) != codes.Unavailable || time.Now().After(deadline) {
+			t.Fatalf("Get %s: %v", runID, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // requested counts the run.requested records admitted for runID.
 func (c *cluster) requested(t *testing.T, runID string) int {
 	t.Helper()
@@ -120,13 +144,37 @@ func TestIdempotencyKeyOutlivesTheGateway(t *testing.T) {
 	if first.RunId != runindex.KeyedID(key) {
 		t.Fatalf("run id %s, want the key's %s", first.RunId, runindex.KeyedID(key))
 	}
+	// A key that carries no time: its run is looked up from its
+	// partition's start.
+	plainKey := "no-time-" + fmt.Sprint(time.Now().UnixNano())
+	plain, err := submit(t, gws[0], request(plainKey, fix.Commit, fix.Claims))
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.procs["gateway"][0].kill(t, syscall.SIGKILL)
+	// The restarted gateway's feed reads only what is written after it
+	// started: both runs are found on their partitions, not in memory.
 	again, err := submit(t, gws[0], in)
 	if err != nil {
 		t.Fatalf("resubmission after the restart: %v", err)
 	}
 	if again.RunId != first.RunId || again.CriteriaDigest != first.CriteriaDigest {
 		t.Fatalf("after the restart the same submission is run %s (%.12s), first run %s (%.12s)", again.RunId, again.CriteriaDigest, first.RunId, first.CriteriaDigest)
+	}
+	if again, err := submit(t, gws[0], request(plainKey, fix.Commit, fix.Claims)); err != nil || again.RunId != plain.RunId {
+		t.Fatalf("after the restart, the key without a time: %v, %v; want run %s", again, err, plain.RunId)
+	}
+	if got := getRun(t, gws[0], first.RunId); got.GetRunId() != first.RunId {
+		t.Fatalf("after the restart, Get of run %s: %v", first.RunId, got)
+	}
+	// A key whose time is far ahead of the gateway's clock would hide its
+	// run from the partition read: refused before anything is proposed.
+	ahead := runindex.NewKey(time.Now().Add(2 * time.Hour))
+	if resp, err := submit(t, gws[0], request(ahead, fix.Commit, fix.Claims)); status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "ahead of the gateway's clock") {
+		t.Fatalf("a key two hours ahead: %v, %v; want InvalidArgument", resp, err)
+	}
+	if n := c.requested(t, runindex.KeyedID(ahead)); n != 0 {
+		t.Fatalf("a key two hours ahead: %d run.requested on the ledger, want 0", n)
 	}
 	// The other gateway, which never saw the first submission, agrees.
 	if other, err := submit(t, gws[1], in); err != nil || other.RunId != first.RunId {

@@ -51,6 +51,7 @@ func TestConfigValidation(t *testing.T) {
 		{"heartbeat not below session", kafka.SubscriberConfig{Brokers: brokers, HeartbeatInterval: 10 * time.Second, SessionTimeout: 10 * time.Second}},
 		{"negative watch interval", kafka.SubscriberConfig{Brokers: brokers, PartitionWatchInterval: -1}},
 		{"negative topic partitions", kafka.SubscriberConfig{Brokers: brokers, TopicPartitions: -3}},
+		{"start at end in a group", kafka.SubscriberConfig{Brokers: brokers, ConsumerGroup: "g", StartAtEnd: true}},
 	}
 	for _, tc := range subCases {
 		if _, err := kafka.NewSubscriber(tc.cfg, nil); err == nil {
@@ -396,6 +397,98 @@ func TestSubscribeContextEndsSubscription(t *testing.T) {
 
 // newTestPubSub returns a Publisher and a Subscriber with cfg on brokers,
 // closed when t ends.
+// A StartAtEnd subscription delivers what is written after Subscribe
+// returns and nothing before; when its group rebalances (here: the topic
+// gains partitions) it goes on from where it was — nothing old, nothing
+// twice — and reads the new partitions from their start.
+func TestStartAtEnd(t *testing.T) {
+	brokers := testBrokers(t)
+	topic := uniqueTopic(t)
+	ctx := context.Background()
+	if err := kafka.CreateTopic(ctx, brokers, topic, 3); err != nil {
+		t.Fatal(err)
+	}
+	pub, sub := newTestPubSub(t, brokers, kafka.SubscriberConfig{StartAtEnd: true, PartitionWatchInterval: 20 * time.Millisecond})
+	batch := func(pub *kafka.Publisher, prefix string, n int) map[string]bool {
+		t.Helper()
+		out := map[string]bool{}
+		var msgs []*message.Message
+		for i := range n {
+			m := message.NewMessage(fmt.Sprintf("%s-%d", prefix, i), nil)
+			msgs = append(msgs, m)
+			out[m.UUID] = true
+		}
+		if err := pub.Publish(topic, msgs...); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	batch(pub, "old", 30)
+	ch, err := sub.Subscribe(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	take := func(want map[string]bool) {
+		t.Helper()
+		for n := 0; n < len(want); {
+			m := receive(t, ch)
+			m.Ack()
+			got[m.UUID]++
+			if !want[m.UUID] {
+				t.Fatalf("delivered %s, written before Subscribe returned or delivered before", m.UUID)
+			}
+			if got[m.UUID] == 1 {
+				n++
+			}
+		}
+	}
+	take(batch(pub, "new", 30))
+
+	client := &kafkago.Client{Addr: kafkago.TCP(brokers...)}
+	resp, err := client.CreatePartitions(ctx, &kafkago.CreatePartitionsRequest{
+		Topics: []kafkago.TopicPartitionsConfig{{Name: topic, Count: 6}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resp.Errors[topic]; err != nil {
+		t.Fatal(err)
+	}
+	pub6, _ := newTestPubSub(t, brokers, kafka.SubscriberConfig{})
+	take(batch(pub6, "after", 60))
+	for id, n := range got {
+		if n != 1 {
+			t.Errorf("%s delivered %d times", id, n)
+		}
+	}
+}
+
+// A StartAtEnd subscription to a topic that does not exist yet reads all
+// the topic will hold.
+func TestStartAtEndBeforeTheTopic(t *testing.T) {
+	brokers := testBrokers(t)
+	topic := uniqueTopic(t)
+	ctx := context.Background()
+	pub, sub := newTestPubSub(t, brokers, kafka.SubscriberConfig{StartAtEnd: true, PartitionWatchInterval: 20 * time.Millisecond})
+	ch, err := sub.Subscribe(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kafka.CreateTopic(ctx, brokers, topic, 2); err != nil {
+		t.Fatal(err)
+	}
+	want := message.NewMessage("first", nil)
+	if err := pub.Publish(topic, want); err != nil {
+		t.Fatal(err)
+	}
+	m := receive(t, ch)
+	m.Ack()
+	if m.UUID != want.UUID {
+		t.Fatalf("got %s, want %s", m.UUID, want.UUID)
+	}
+}
+
 func newTestPubSub(t *testing.T, brokers []string, cfg kafka.SubscriberConfig) (*kafka.Publisher, *kafka.Subscriber) {
 	t.Helper()
 	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: brokers}, nil)

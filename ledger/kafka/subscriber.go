@@ -96,6 +96,16 @@ type SubscriberConfig struct {
 	// TopicPartitions is the partition count of the topics that
 	// SubscribeInitialize creates. Default: DefaultTopicPartitions.
 	TopicPartitions int
+
+	// StartAtEnd, for a Subscriber without a ConsumerGroup only, has a
+	// subscription deliver only the messages written after Subscribe
+	// returns: Subscribe reads every partition's end offset before it
+	// returns (an error if it cannot), and the subscription starts there —
+	// a partition added later from its start. It then resumes from what
+	// it delivered, not from the start, should its generated group
+	// rebalance. A reader of what came before reads it itself (ReadTopic,
+	// ReadKeySince).
+	StartAtEnd bool
 }
 
 func (c SubscriberConfig) withDefaults() SubscriberConfig {
@@ -135,6 +145,9 @@ func (c SubscriberConfig) validate() error {
 	}
 	if c.TopicPartitions < 1 {
 		return fmt.Errorf("TopicPartitions %d, want at least 1", c.TopicPartitions)
+	}
+	if c.StartAtEnd && c.ConsumerGroup != "" {
+		return fmt.Errorf("StartAtEnd with consumer group %q: a group resumes from its committed offsets", c.ConsumerGroup)
 	}
 	return nil
 }
@@ -197,6 +210,14 @@ func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *messa
 	if topic == "" {
 		return nil, errors.New("kafka: subscribe: empty topic")
 	}
+	var from map[int]int64
+	if s.cfg.StartAtEnd {
+		ends, err := s.ends(ctx, topic)
+		if err != nil {
+			return nil, fmt.Errorf("kafka: subscribe to %q at its end: %w", topic, err)
+		}
+		from = ends
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -214,6 +235,7 @@ func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *messa
 		durable: s.cfg.ConsumerGroup != "",
 		logger:  s.logger.With(watermill.LogFields{"topic": topic, "consumer_group": group}),
 		out:     make(chan *message.Message),
+		next:    from,
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.closing, cancel)
@@ -225,6 +247,29 @@ func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *messa
 		sub.run(ctx)
 	}()
 	return sub.out, nil
+}
+
+// ends returns the end offset of every partition of topic: none when the
+// topic does not exist yet (all it will hold is new).
+func (s *Subscriber) ends(ctx context.Context, topic string) (map[int]int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, metadataTimeout)
+	defer cancel()
+	transport := &kafka.Transport{ClientID: "sealgate"}
+	defer transport.CloseIdleConnections()
+	client := &kafka.Client{Addr: kafka.TCP(s.cfg.Brokers...), Transport: transport}
+	parts, err := topicPartitions(ctx, client, topic)
+	if err != nil || len(parts) == 0 {
+		return map[int]int64{}, err
+	}
+	bounds, err := partitionBounds(ctx, client, topic, parts)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]int64, len(bounds))
+	for p, b := range bounds {
+		out[p] = b[1]
+	}
+	return out, nil
 }
 
 // Close ends every subscription, closes their channels and returns once all
@@ -250,6 +295,37 @@ type subscription struct {
 	durable bool
 	logger  watermill.LoggerAdapter
 	out     chan *message.Message
+
+	// next, for a StartAtEnd subscription (nil otherwise), is per
+	// partition the offset to read from: the end read by Subscribe, then
+	// past each message acked. Partitions are consumed concurrently.
+	mu   sync.Mutex
+	next map[int]int64
+}
+
+// startOffset is where the subscription reads partition p of a new
+// generation: where it left off (a StartAtEnd subscription), else the
+// group's offset.
+func (sub *subscription) startOffset(pa kafka.PartitionAssignment) int64 {
+	if sub.next == nil {
+		return pa.Offset
+	}
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	if off, ok := sub.next[pa.ID]; ok {
+		return off
+	}
+	return kafka.FirstOffset
+}
+
+// delivered records that partition p's message at offset was acked.
+func (sub *subscription) delivered(p int, offset int64) {
+	if sub.next == nil {
+		return
+	}
+	sub.mu.Lock()
+	sub.next[p] = offset + 1
+	sub.mu.Unlock()
 }
 
 // run consumes until ctx is done, then closes out. It waits for the topic,
@@ -413,8 +489,9 @@ func (sub *subscription) consumePartition(subCtx, ctx context.Context, commit co
 			logger.Error("Cannot close partition reader", err, nil)
 		}
 	}()
-	if err := r.SetOffset(pa.Offset); err != nil {
-		logger.Error("Cannot set partition offset", err, watermill.LogFields{"offset": pa.Offset})
+	start := sub.startOffset(pa)
+	if err := r.SetOffset(start); err != nil {
+		logger.Error("Cannot set partition offset", err, watermill.LogFields{"offset": start})
 		return
 	}
 	for {
@@ -448,6 +525,7 @@ func (sub *subscription) deliver(subCtx, ctx context.Context, commit commitFunc,
 		select {
 		case <-msg.Acked():
 			cancelMsg()
+			sub.delivered(rec.Partition, rec.Offset)
 			if commit == nil {
 				return true
 			}

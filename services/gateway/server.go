@@ -55,6 +55,12 @@ const (
 	// KeyTimeSlack is how far the time in an idempotency key may be from
 	// the gateway's clock to be taken as the run's start.
 	KeyTimeSlack = time.Hour
+	// KeyAheadLimit is how far ahead of the gateway's clock the time in an
+	// idempotency key may be. The run is found again (after a restart, by
+	// any gateway) by reading its partition from shortly before that time
+	// (runindex.DefaultSkew before it): a key far ahead of the records'
+	// own times would hide its run.
+	KeyAheadLimit = runindex.DefaultSkew / 2
 )
 
 // SubmissionDigest is the SHA-256 (hex) of a submission as the client sent
@@ -95,21 +101,23 @@ func (s *Server) Submit(ctx context.Context, in *pb.SubmitRequest) (*pb.SubmitRe
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 		keyed = &keyedRun{id: runindex.KeyedID(key), key: key, digest: digest}
+		if at, ok := runindex.StartOf(keyed.id); ok && time.Until(at) > KeyAheadLimit {
+			return nil, status.Errorf(codes.InvalidArgument, "the idempotency key's time %s is %s ahead of the gateway's clock (at most %s): mint keys with the current time, or mend the client's clock",
+				at.Format(time.RFC3339), time.Until(at).Round(time.Second), KeyAheadLimit)
+		}
 		if resp, done, err := s.keyedAnswer(keyed); done {
 			return resp, err
 		}
-		// Not in the index (yet): a key that carries its time is looked up
-		// on its partition from that time, cheaply; an old key's run is
-		// then answered at once, not after this gateway has read the whole
-		// topic. A key without a time is left to the ledger guard, which
-		// refuses a second run.requested, and to the feed.
-		if _, timed := runindex.StartOf(keyed.id); timed {
-			if err := s.Index.Load(ctx, keyed.id); err != nil {
-				return nil, status.Error(codes.Unavailable, err.Error())
-			}
-			if resp, done, err := s.keyedAnswer(keyed); done {
-				return resp, err
-			}
+		// Not in the index: the feed reads only what was written since
+		// this gateway started, so the key's run is looked up on its
+		// partition — from the key's time when it carries one, cheaply,
+		// else from the partition's start. A run the ledger holds is then
+		// answered at once.
+		if err := s.Index.Load(ctx, keyed.id); err != nil {
+			return nil, status.Error(codes.Unavailable, err.Error())
+		}
+		if resp, done, err := s.keyedAnswer(keyed); done {
+			return resp, err
 		}
 	}
 	req := &Request{}

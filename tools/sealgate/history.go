@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/ThreeDotsLabs/watermill/message"
+
 	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
 	"github.com/sealgate/sealgate/ledger/guard"
@@ -49,11 +51,39 @@ func localHistory(log *local.Log) history {
 // read again from both topics whole, and only that answer counts; so is a
 // located read that found nothing of the run.
 func kafkaHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error)) history {
+	return locatedHistory(brokers, self, v, refuse, true, true)
+}
+
+// admittedHistory is kafkaHistory without the proposals: what the ledger
+// admitted of a run.
+func admittedHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error)) history {
+	return locatedHistory(brokers, self, v, refuse, true, false)
+}
+
+// pendingHistory reads the records self proposed for a run that the guard
+// has not decided yet, from the run's partition of the proposals topic
+// only: finding none is the common answer, never a reason to read the
+// whole topic.
+func pendingHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error)) history {
+	return locatedHistory(brokers, self, v, refuse, false, true)
+}
+
+// locatedHistory reads a run's admitted records (when records) and self's
+// pending proposals (when proposals) as kafkaHistory describes; a read of
+// the proposals alone falls back to the whole topic only when it is not
+// whole.
+func locatedHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error), records, proposals bool) history {
 	loc := &runindex.Locator{Brokers: brokers}
+	read := func(on bool, f guard.ReadFunc) guard.ReadFunc {
+		if on {
+			return f
+		}
+		return func(context.Context, func(*message.Message) error) error { return nil }
+	}
 	return func(ctx context.Context, runID string) ([]*record.Decoded, error) {
 		var held []error
 		gap := false
-		recs, err := guard.History(ctx, runID, v, self.PublicKey(), loc.Run(ledger.Topic, runID), loc.Run(guard.ProposalTopic, runID), func(err error) {
+		recs, err := guard.History(ctx, runID, v, self.PublicKey(), read(records, loc.Run(ledger.Topic, runID)), read(proposals, loc.Run(guard.ProposalTopic, runID)), func(err error) {
 			var r *admission.Refusal
 			if errors.As(err, &r) && r.Code == admission.CodeGap {
 				gap = true
@@ -65,13 +95,13 @@ func kafkaHistory(brokers []string, self *record.Signer, v *admission.Verifier, 
 		}
 		// Nothing found at all is not taken on the locator's word either:
 		// a service asks only for runs it was handed.
-		if !gap && len(recs) > 0 {
+		if !gap && (len(recs) > 0 || !records) {
 			for _, e := range held {
 				refuse(e)
 			}
 			return recs, nil
 		}
-		return guard.History(ctx, runID, v, self.PublicKey(), loc.Scan(ledger.Topic), loc.Scan(guard.ProposalTopic), refuse)
+		return guard.History(ctx, runID, v, self.PublicKey(), read(records, loc.Scan(ledger.Topic)), read(proposals, loc.Scan(guard.ProposalTopic)), refuse)
 	}
 }
 

@@ -129,4 +129,16 @@ func TestKafkaHistoryFallsBackWhenTheLocatedReadIsNotWhole(t *testing.T) {
 			t.Fatalf("%s: refused %v", name, refused)
 		}
 	}
+	// A work lane's two reads: what the ledger admitted (the split run
+	// read whole again, without the proposal) and what the lane's service
+	// proposed (the proposal alone, found on the run's partition).
+	v := admission.NewVerifier(trust)
+	admitted, err := admittedHistory(strings.Split(k.brokers, ","), self, v, func(err error) { t.Errorf("admitted: refused %v", err) })(k.ctx, split.ID)
+	if err != nil || len(admitted) != len(split.Records()) {
+		t.Fatalf("admitted history of the split run: %d records, %v; want %d", len(admitted), err, len(split.Records()))
+	}
+	mine, err := pendingHistory(strings.Split(k.brokers, ","), self, v, func(err error) { t.Errorf("pending: refused %v", err) })(k.ctx, split.ID)
+	if err != nil || len(mine) != 1 || mine[0].Digest != pending.Digest {
+		t.Fatalf("pending history of the split run: %d records, %v; want the one proposal", len(mine), err)
+	}
 }

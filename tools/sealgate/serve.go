@@ -354,8 +354,10 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 				return err
 			}
 		case roleGateway:
-			// No consumer group: the gateway indexes every partition.
-			sub, err := bus.subscribe("")
+			// No consumer group: the gateway indexes every partition, from
+			// the records written once it is up; a run begun before is
+			// read from its partition when asked for (Index.Load).
+			sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{Brokers: o.brokers, StartAtEnd: true}, wmLogger)
 			if err != nil {
 				return infraErrorf("%v", err)
 			}

@@ -9,9 +9,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 
-	"github.com/sealgate/sealgate/ledger"
 	"github.com/sealgate/sealgate/ledger/admission"
-	"github.com/sealgate/sealgate/ledger/guard"
 	"github.com/sealgate/sealgate/ledger/kafka"
 	"github.com/sealgate/sealgate/ledger/record"
 	exhandler "github.com/sealgate/sealgate/services/executor/handler"
@@ -55,7 +53,6 @@ func defaultReplica() string {
 // kafkaWorkBus is the work bus over Kafka: lanes lanes per replica, each
 // a group member holding its jobs for lease (its session timeout).
 func kafkaWorkBus(brokers []string, pub message.Publisher, v *admission.Verifier, lease time.Duration, lanes int, replica string, wm watermill.LoggerAdapter) *workBus {
-	none := func(context.Context, func(*message.Message) error) error { return nil }
 	return &workBus{
 		pub: pub,
 		subscribe: func(group string) (message.Subscriber, error) {
@@ -63,14 +60,10 @@ func kafkaWorkBus(brokers []string, pub message.Publisher, v *admission.Verifier
 				SessionTimeout: lease, HeartbeatInterval: min(kafka.DefaultHeartbeatInterval, lease/3)}, wm)
 		},
 		admitted: func(self *record.Signer, refuse func(error)) history {
-			return func(ctx context.Context, runID string) ([]*record.Decoded, error) {
-				return guard.History(ctx, runID, v, self.PublicKey(), topicReader(brokers, ledger.Topic), none, refuse)
-			}
+			return admittedHistory(brokers, self, v, refuse)
 		},
 		pending: func(self *record.Signer, refuse func(error)) history {
-			return func(ctx context.Context, runID string) ([]*record.Decoded, error) {
-				return guard.History(ctx, runID, v, self.PublicKey(), none, topicReader(brokers, guard.ProposalTopic), refuse)
-			}
+			return pendingHistory(brokers, self, v, refuse)
 		},
 		lanes:   max(lanes, 1),
 		replica: replica,
