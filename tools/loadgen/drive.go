@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	"github.com/sealgate/sealgate/tools/cluster"
 )
 
@@ -22,7 +23,6 @@ import (
 // SIGKILLs — -concurrency at a time, and checks the ledger afterwards.
 func drive(ctx context.Context, o *options, sub *submitter, c *cluster.Cluster, patches []demo.Patch, log *slog.Logger) *Results {
 	res := &Results{Runs: o.runs, Concurrency: o.concurrency, Checks: o.checks, Mutants: o.mutants, Soak: o.soak}
-	session := fmt.Sprintf("load-%d", time.Now().UnixNano())
 	var (
 		mu   sync.Mutex
 		next int
@@ -69,7 +69,10 @@ func drive(ctx context.Context, o *options, sub *submitter, c *cluster.Cluster, 
 					return
 				}
 				p := patches[i%len(patches)]
-				out := sub.Run(ctx, fmt.Sprintf("%s-%d", session, i), p)
+				// A key minted as sealgate verify --remote mints it: it
+				// carries the time, so every lookup of the run reads its
+				// partition from then, not from the start.
+				out := sub.Run(ctx, runindex.NewKey(time.Now()), p)
 				mu.Lock()
 				res.Outcomes = append(res.Outcomes, out)
 				done := len(res.Outcomes)

@@ -43,6 +43,7 @@ import (
 
 	"github.com/sealgate/sealgate/demo"
 	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/runindex"
 	"github.com/sealgate/sealgate/tools/cluster"
 )
 
@@ -203,7 +204,7 @@ func load(ctx context.Context, o *options, log *slog.Logger, stdout io.Writer) (
 	// The undisturbed verdict of every patch, one run at a time.
 	want := map[string]Outcome{}
 	for _, p := range patches {
-		out := sub.Run(ctx, "calibrate-"+p.Name, p)
+		out := sub.Run(ctx, runindex.NewKey(time.Now()), p)
 		if out.Err != "" {
 			return nil, fmt.Errorf("undisturbed run of %s: %s\n%s", p.Name, out.Err, c.Tail(20))
 		}
