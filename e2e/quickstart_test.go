@@ -129,6 +129,10 @@ func runQuickstart(t *testing.T, script string) (int, string) {
 	} else if err != nil {
 		t.Fatalf("quick start: %v", err)
 	}
+	// What the script printed up to its end: the services stopped below
+	// log their shutdown to the same file, and would crowd the script's
+	// own last lines out of a failure's tail.
+	b, _ := os.ReadFile(logPath)
 	// Stop what the script left in the background: SIGTERM, then wait for
 	// the group to be gone (SIGKILL if the context ends first).
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
@@ -139,7 +143,6 @@ func runQuickstart(t *testing.T, script string) (int, string) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	b, _ := os.ReadFile(logPath)
 	return code, string(b)
 }
 

@@ -43,14 +43,17 @@ const (
 
 // serviceDeps is what the services' handlers are built from.
 type serviceDeps struct {
-	blobs    *blob.Store
-	scratch  string
-	box      *sandbox.Runner
-	goenv    executor.Go
-	progress func(runID, jobID, state string)
-	signer   *attest.Signer
-	tlog     tlog.Log
-	exec     *executor.Executor
+	blobs   *blob.Store
+	scratch string
+	// suiteCache keeps baseline suite answers in the state: they outlive
+	// a run, its work does not.
+	suiteCache string
+	box        *sandbox.Runner
+	goenv      executor.Go
+	progress   func(runID, jobID, state string)
+	signer     *attest.Signer
+	tlog       tlog.Log
+	exec       *executor.Executor
 }
 
 // serviceSpec is one service: its name, consumer group, identity and
@@ -64,10 +67,8 @@ type serviceSpec struct {
 func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	blobs, scratch := d.blobs, d.scratch
 	if (name == "executor" || name == "mutation") && d.exec == nil {
-		// Baseline suite answers are kept beside the scratch directory, in
-		// the state: they outlive a run, its work does not.
 		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs,
-			SuiteCache: filepath.Join(filepath.Dir(scratch), "suite-cache"), Proxy: os.Getenv(callerProxyEnv)}
+			SuiteCache: d.suiteCache, Proxy: os.Getenv(callerProxyEnv)}
 	}
 	switch name {
 	case "checkout":
@@ -134,7 +135,7 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, infraErrorf("%v", err)
 	}
-	deps := &serviceDeps{blobs: blobs, scratch: scratch, box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
+	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(st.dir, suiteCacheDir), box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
 	bus := &roleBus{
 		subscribe: func(group string) (message.Subscriber, error) {
 			return local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: group})

@@ -224,10 +224,14 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	// admitted, checked against the ledger key of the trust policy.
 	admissions := admission.NewVerifier(trust)
 
-	deps := &serviceDeps{blobs: blobs, scratch: filepath.Join(state, "work")}
-	if err := os.MkdirAll(deps.scratch, 0o755); err != nil {
-		return infraErrorf("%v", err)
+	// Scratch trees are this process's own, even when replicas share the
+	// state: two replicas run jobs of one run, each in its own trees.
+	scratch, releaseScratch, err := processScratch(filepath.Join(state, workDir))
+	if err != nil {
+		return err
 	}
+	defer releaseScratch()
+	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(state, suiteCacheDir)}
 	if slices.Contains(names, roleExecutor) || slices.Contains(names, roleMutation) {
 		mode := map[string]sandbox.Mode{"auto": sandbox.Auto, "bwrap": sandbox.Require, "none": sandbox.None}[o.sandbox]
 		if deps.box, err = sandbox.New(ctx, sandbox.Config{Mode: mode}); err != nil {

@@ -25,6 +25,9 @@ const (
 	trustFile  = "trust.json"
 	blobsDir   = "blobs"
 	workDir    = "work"
+	// suiteCacheDir keeps baseline suite answers: they outlive a run, its
+	// work does not.
+	suiteCacheDir = "suite-cache"
 	// maxTrustFile bounds a trust policy read from a file.
 	maxTrustFile = 4 << 20
 )
