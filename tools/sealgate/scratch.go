@@ -26,14 +26,22 @@ func processScratch(root string) (dir string, release func(), err error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", nil, infraErrorf("%v", err)
 	}
-	dir, err = os.MkdirTemp(root, procPrefix)
+	// Made and locked under a name no sweep looks at, then renamed: a
+	// process starting beside this one never finds it unlocked.
+	tmp, err := os.MkdirTemp(root, ".new-")
 	if err != nil {
 		return "", nil, infraErrorf("%v", err)
 	}
-	unlock, err := lockDir(dir)
+	unlock, err := lockDir(tmp)
 	if err != nil {
-		os.RemoveAll(dir)
-		return "", nil, infraErrorf("scratch %s: %v", dir, err)
+		os.RemoveAll(tmp)
+		return "", nil, infraErrorf("scratch %s: %v", tmp, err)
+	}
+	dir = filepath.Join(root, procPrefix+strings.TrimPrefix(filepath.Base(tmp), ".new-"))
+	if err := os.Rename(tmp, dir); err != nil {
+		unlock()
+		os.RemoveAll(tmp)
+		return "", nil, infraErrorf("%v", err)
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {

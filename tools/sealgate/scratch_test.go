@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -49,5 +50,34 @@ func TestProcessScratch(t *testing.T) {
 	releaseA()
 	if _, err := os.Stat(a); !os.IsNotExist(err) {
 		t.Errorf("released scratch %s is still there: %v", a, err)
+	}
+}
+
+// Processes starting at once (the quick start starts its replicas
+// together) never sweep each other's new scratch away.
+func TestProcessScratchStartingTogether(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "work")
+	const n = 16
+	dirs := make([]string, n)
+	errs := make([]error, n)
+	releases := make([]func(), n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { dirs[i], releases[i], errs[i] = processScratch(root) })
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("process %d: %v", i, errs[i])
+		}
+		defer releases[i]()
+		if seen[dirs[i]] {
+			t.Fatalf("scratch %s handed out twice", dirs[i])
+		}
+		seen[dirs[i]] = true
+		if _, err := os.Stat(dirs[i]); err != nil {
+			t.Errorf("process %d's scratch was swept: %v", i, err)
+		}
 	}
 }
