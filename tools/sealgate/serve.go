@@ -285,7 +285,10 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	refusalsOf := func(name string) (*runtime.Refusals, error) { return runtime.NewRefusals(name, tel, logf) }
 
 	// The gateway answers at once — NOT_SERVING, and Unavailable to Gate
-	// calls — so that probes and clients see it starting, not absent.
+	// calls — so that probes and clients see it starting, not absent. It
+	// turns SERVING once the process has said it is ready (announced is
+	// closed after that line), so a probe never sees SERVING first.
+	announced := make(chan struct{})
 	var gw *gateway.Server
 	if slices.Contains(names, roleGateway) {
 		signer, err := keys.Signer(identityOf(string(roleGateway)))
@@ -303,7 +306,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		// Runs the feed has not reached are read from their partition.
 		idx.WithLookup((&runindex.Locator{Brokers: o.brokers}).Lookup(ledger.Topic))
 		gw = &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch, Tracer: tel.Tracer}
-		api, err := newGatewayAPI(o.listen, gw, g.Ready())
+		api, err := newGatewayAPI(o.listen, gw, announced)
 		if err != nil {
 			return err
 		}
@@ -380,6 +383,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 	select {
 	case <-g.Ready():
 		logf("%s: ready (every subscription is live)", roleNames(names))
+		close(announced)
 	case err := <-g.Failed():
 		logf("stopping: %v", err)
 		return infraErrorf("%v", err)
