@@ -292,16 +292,7 @@ func TestSubscriptionFollowsNewPartitions(t *testing.T) {
 	}
 	receive(t, ch).Ack()
 
-	client := &kafkago.Client{Addr: kafkago.TCP(brokers...)}
-	resp, err := client.CreatePartitions(ctx, &kafkago.CreatePartitionsRequest{
-		Topics: []kafkago.TopicPartitionsConfig{{Name: topic, Count: 4}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := resp.Errors[topic]; err != nil {
-		t.Fatal(err)
-	}
+	growPartitions(t, brokers, topic, 4)
 	// A new publisher, so its metadata has all four partitions.
 	pub4, _ := newTestPubSub(t, brokers, kafka.SubscriberConfig{})
 	var sent []*message.Message
@@ -445,16 +436,7 @@ func TestStartAtEnd(t *testing.T) {
 	}
 	take(batch(pub, "new", 30))
 
-	client := &kafkago.Client{Addr: kafkago.TCP(brokers...)}
-	resp, err := client.CreatePartitions(ctx, &kafkago.CreatePartitionsRequest{
-		Topics: []kafkago.TopicPartitionsConfig{{Name: topic, Count: 6}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := resp.Errors[topic]; err != nil {
-		t.Fatal(err)
-	}
+	growPartitions(t, brokers, topic, 6)
 	pub6, _ := newTestPubSub(t, brokers, kafka.SubscriberConfig{})
 	take(batch(pub6, "after", 60))
 	for id, n := range got {
@@ -486,6 +468,21 @@ func TestStartAtEndBeforeTheTopic(t *testing.T) {
 	m.Ack()
 	if m.UUID != want.UUID {
 		t.Fatalf("got %s, want %s", m.UUID, want.UUID)
+	}
+}
+
+// growPartitions gives topic n partitions in all.
+func growPartitions(t *testing.T, brokers []string, topic string, n int) {
+	t.Helper()
+	client := &kafkago.Client{Addr: kafkago.TCP(brokers...)}
+	resp, err := client.CreatePartitions(context.Background(), &kafkago.CreatePartitionsRequest{
+		Topics: []kafkago.TopicPartitionsConfig{{Name: topic, Count: int32(n)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resp.Errors[topic]; err != nil {
+		t.Fatal(err)
 	}
 }
 

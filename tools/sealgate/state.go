@@ -335,15 +335,8 @@ func cleanWork(dir string) error {
 		return infraErrorf("%v", err)
 	}
 	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
 		// A sandbox may have left directories without write permission.
-		_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err == nil && d.IsDir() {
-				_ = os.Chmod(q, 0o700)
-			}
-			return nil
-		})
-		if err := os.RemoveAll(p); err != nil {
+		if err := removeTree(filepath.Join(dir, e.Name())); err != nil {
 			return infraErrorf("clean up after a crashed run: %v", err)
 		}
 	}
