@@ -280,18 +280,18 @@ func build(ctx context.Context, c config, log io.Writer) (result, error) {
 	if err := lp.AppendImage(img, layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": c.tag})); err != nil {
 		return result{}, fmt.Errorf("OCI layout: %w", err)
 	}
-	refs := map[name.Reference]v1.Image{}
+	var tags []name.Tag
 	for _, t := range []string{c.tag, src.commit[:12]} {
 		tag, err := name.NewTag(repository+":"+t, name.WeakValidation)
 		if err != nil {
 			return result{}, err
 		}
-		refs[tag] = img
+		tags = append(tags, tag)
 		res.Tags = append(res.Tags, tag.String())
 	}
 	slices.Sort(res.Tags)
 	res.Tags = slices.Compact(res.Tags)
-	if err := tarball.MultiRefWriteToFile(res.Tarball, refs); err != nil {
+	if err := writeArchive(res.Tarball, img, tags); err != nil {
 		return result{}, fmt.Errorf("tarball: %w", err)
 	}
 	m, err := img.Manifest()
