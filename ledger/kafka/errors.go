@@ -12,4 +12,9 @@ const (
 
 	// ErrSubscriberClosed is returned by Subscribe after Close.
 	ErrSubscriberClosed Error = "kafka: subscriber closed"
+
+	// ErrKeyMoved is returned by ReadKeyFrom when the offset it was given
+	// no longer says where a key's messages begin: the topic's partitions
+	// changed, or its offsets did.
+	ErrKeyMoved Error = "kafka: the key's partition is not the one the offset was found in"
 )

@@ -40,6 +40,33 @@ type KeyRange struct {
 // partitions re-homes keys, and the caller must not take what it reads
 // here as all there is (KeyRange.Partitions says what count was used).
 func ReadKeySince(ctx context.Context, brokers []string, topic string, key []byte, since time.Time, fn func(offset int64, msg *message.Message) error) (KeyRange, error) {
+	return readKey(ctx, brokers, topic, key, keyStart{since: since}, fn)
+}
+
+// ReadKeyFrom is ReadKeySince from offset from of the key's partition
+// rather than from a time: for a caller that read the key's partition
+// before and knows that none of the key's messages lie below from (the
+// offset of the first one it found, or the end it read to when it found
+// none). That holds only while the topic keeps the partition count it had
+// then, partitions, and the offsets it had: when the count differs, or
+// from lies past the partition's end (a topic deleted and made again),
+// ReadKeyFrom reads nothing and returns ErrKeyMoved, and the caller reads
+// by time again. A from below the partition's first offset (retention
+// removed what lay there) reads from the first offset.
+func ReadKeyFrom(ctx context.Context, brokers []string, topic string, key []byte, partitions int, from int64, fn func(offset int64, msg *message.Message) error) (KeyRange, error) {
+	return readKey(ctx, brokers, topic, key, keyStart{from: from, partitions: partitions, byOffset: true}, fn)
+}
+
+// keyStart says where readKey begins: at a time, or at an offset that
+// holds for a partition count.
+type keyStart struct {
+	since      time.Time
+	from       int64
+	partitions int
+	byOffset   bool
+}
+
+func readKey(ctx context.Context, brokers []string, topic string, key []byte, start keyStart, fn func(offset int64, msg *message.Message) error) (KeyRange, error) {
 	var kr KeyRange
 	if err := validateBrokers(brokers); err != nil {
 		return kr, fmt.Errorf("kafka: read %q by key: %w", topic, err)
@@ -53,6 +80,9 @@ func ReadKeySince(ctx context.Context, brokers []string, topic string, key []byt
 	parts, err := topicPartitions(ctx, client, topic)
 	if err != nil {
 		return kr, fmt.Errorf("kafka: read %q by key: %w", topic, err)
+	}
+	if start.byOffset && len(parts) != start.partitions {
+		return KeyRange{Partitions: len(parts)}, fmt.Errorf("kafka: read %q by key from offset %d: the topic has %d partitions, not the %d the offset was found with: %w", topic, start.from, len(parts), start.partitions, ErrKeyMoved)
 	}
 	if len(parts) == 0 {
 		return kr, nil
@@ -80,8 +110,14 @@ func ReadKeySince(ctx context.Context, brokers []string, topic string, key []byt
 	if !found || kr.From < 0 || kr.End < kr.From {
 		return kr, fmt.Errorf("kafka: read %q partition %d: the broker did not say where the partition starts and ends", topic, kr.Partition)
 	}
-	if !since.IsZero() && kr.End > kr.From {
-		at, err := offsetAt(ctx, client, topic, kr.Partition, since)
+	switch {
+	case start.byOffset:
+		if start.from > kr.End || start.from < 0 {
+			return kr, fmt.Errorf("kafka: read %q partition %d from offset %d: the partition ends at %d: %w", topic, kr.Partition, start.from, kr.End, ErrKeyMoved)
+		}
+		kr.From = max(kr.From, start.from)
+	case !start.since.IsZero() && kr.End > kr.From:
+		at, err := offsetAt(ctx, client, topic, kr.Partition, start.since)
 		if err != nil {
 			return kr, err
 		}

@@ -81,10 +81,14 @@ func others(n int, prefix string) []*message.Message {
 // both topics, the admitted run verified and chained) of a run of 8
 // records with N other runs on the topics, each 8 records and 8
 // proposals: reading both topics whole (scan, as before) against reading
-// the run's partition from its start (located). "before": the other runs
-// started before the run (a lookup of a recent run, what a restarted
-// service does); "after": they all started after it (the locator's worst
-// case: it reads the run's partition from the run on, 1/8 of the topic).
+// the run's partition from its start (located), and reading it again with
+// Starts (remembered: from the run's first message, as a worker reads its
+// run for each job). "before": the other runs started long before the run
+// (a lookup of a recent run, what a restarted service does); "within":
+// they started in the minutes before it, inside the locator's skew — a
+// busy topic, where the located read reads them all and the remembered
+// one none; "after": they all started after it (the locator's worst case:
+// it reads the run's partition from the run on, 1/8 of the topic).
 func BenchmarkHistory(b *testing.B) {
 	dir := b.TempDir()
 	keys, err := keyring.LoadOrCreate(dir)
@@ -105,7 +109,7 @@ func BenchmarkHistory(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, n := range []int{1000, 10000} {
-		for _, where := range []string{"before", "after"} {
+		for _, where := range []string{"before", "within", "after"} {
 			b.Run(fmt.Sprintf("others=%d/%s", n, where), func(b *testing.B) {
 				kc := broker(b, benchPartitions)
 				ctx := context.Background()
@@ -135,7 +139,10 @@ func BenchmarkHistory(b *testing.B) {
 					}
 				}
 				otherAt := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Millisecond) }
-				if where == "after" {
+				switch where {
+				case "within":
+					otherAt = func(i int) time.Time { return start.Add(-runindex.DefaultSkew/2 + time.Duration(i)*time.Millisecond) }
+				case "after":
 					otherAt = func(i int) time.Time { return start.Add(time.Minute + time.Duration(i)*time.Millisecond) }
 				}
 				runAt := func(i int) time.Time { return start.Add(time.Duration(i) * time.Millisecond) }
@@ -145,7 +152,7 @@ func BenchmarkHistory(b *testing.B) {
 				for _, topic := range []string{ledger.Topic, guard.ProposalTopic} {
 					writeAt(b, kc, topic, others(n, "other-"+topic), otherAt)
 				}
-				if where == "before" {
+				if where != "after" {
 					writeAt(b, kc, ledger.Topic, c.msgs, runAt)
 				}
 				loc := &runindex.Locator{Brokers: kc}
@@ -154,15 +161,18 @@ func BenchmarkHistory(b *testing.B) {
 						return kafka.ReadAll(ctx, kc, topic, func(_ int, _ int64, m *message.Message) error { return fn(m) })
 					}
 				}
-				for _, mode := range []string{"readall", "scan", "located"} {
+				remembered := &runindex.Locator{Brokers: kc, Starts: runindex.NewStarts(0)}
+				for _, mode := range []string{"readall", "scan", "located", "remembered"} {
 					var records, proposals runindex.ReadFunc
 					switch mode {
 					case "readall":
 						records, proposals = readAll(ledger.Topic), readAll(guard.ProposalTopic)
 					case "scan":
 						records, proposals = loc.Scan(ledger.Topic), loc.Scan(guard.ProposalTopic)
-					default:
+					case "located":
 						records, proposals = loc.Run(ledger.Topic, run.ID), loc.Run(guard.ProposalTopic, run.ID)
+					default:
+						records, proposals = remembered.Run(ledger.Topic, run.ID), remembered.Run(guard.ProposalTopic, run.ID)
 					}
 					b.Run(mode, func(b *testing.B) {
 						for b.Loop() {

@@ -21,8 +21,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -104,6 +107,12 @@ type Locator struct {
 	// Skew is how much earlier than its id's time a run's messages may be
 	// stamped; zero means DefaultSkew.
 	Skew time.Duration
+	// Starts, when not nil, remembers where the runs read lately begin in
+	// their partitions, so that a run read again — a worker reads its run
+	// for every job — is read from its first message rather than from its
+	// time less the skew, which on a busy topic is thousands of other
+	// runs' messages. Nil reads by time every time.
+	Starts *Starts
 }
 
 // Since is the time from which l reads runID's partition: the id's start
@@ -124,19 +133,149 @@ func (l *Locator) Since(runID string) time.Time {
 // Run reads runID's partition of topic from where the run can begin to the
 // partition's end, handing fn only the messages whose run-id metadata is
 // runID (the metadata only narrows: a reader checks the signed record).
+// With Starts it reads from where an earlier read found the run's first
+// message, or from the end of an earlier read that found none of it.
 func (l *Locator) Run(topic, runID string) ReadFunc {
 	return func(ctx context.Context, fn func(*message.Message) error) error {
 		if runID == "" {
 			return fmt.Errorf("runindex: read %s: no run id", topic)
 		}
-		_, err := kafka.ReadKeySince(ctx, l.Brokers, topic, []byte(runID), l.Since(runID), func(_ int64, m *message.Message) error {
+		first := int64(-1)
+		mine := func(off int64, m *message.Message) error {
 			if m.Metadata.Get(kafka.RunIDMetadataKey) != runID {
 				return nil
 			}
+			if first < 0 {
+				first = off
+			}
 			return fn(m)
-		})
+		}
+		k := startKey{topic: topic, run: runID}
+		if at, ok := l.Starts.get(k); ok {
+			kr, err := kafka.ReadKeyFrom(ctx, l.Brokers, topic, []byte(runID), at.partitions, at.from, mine)
+			if !errors.Is(err, kafka.ErrKeyMoved) {
+				if err == nil {
+					l.Starts.put(k, kr, first)
+				}
+				return err
+			}
+			// The topic changed under the remembered offset: read by time.
+			l.Starts.forget(k)
+		}
+		kr, err := kafka.ReadKeySince(ctx, l.Brokers, topic, []byte(runID), l.Since(runID), mine)
+		if err == nil {
+			l.Starts.put(k, kr, first)
+		}
 		return err
 	}
+}
+
+// DefaultStarts is how many runs' starts NewStarts keeps when asked for
+// none: some minutes of a busy fleet's runs, a few hundred kilobytes.
+const DefaultStarts = 4096
+
+// Starts remembers, for the runs read last, the offset of their partition
+// below which it holds none of their messages: the first one a read found,
+// or the end of a read that found none (offsets only grow, so what comes
+// later lies above it). It is safe for concurrent use; the zero value and
+// nil remember nothing.
+type Starts struct {
+	mu    sync.Mutex
+	limit int
+	at    map[startKey]start
+	order []startKey // oldest first, for forgetting beyond the limit
+}
+
+type startKey struct{ topic, run string }
+
+// start is where a run's messages begin, for the partition count the
+// offset was found with.
+type start struct {
+	partitions int
+	from       int64
+}
+
+// NewStarts remembers the starts of the last n runs read (n <= 0:
+// DefaultStarts).
+func NewStarts(n int) *Starts {
+	if n <= 0 {
+		n = DefaultStarts
+	}
+	return &Starts{limit: n, at: map[startKey]start{}}
+}
+
+// Len is how many runs' starts s holds.
+func (s *Starts) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.at)
+}
+
+// From is the offset from which s has runID read on topic next, if it
+// holds one.
+func (s *Starts) From(topic, runID string) (int64, bool) {
+	at, ok := s.get(startKey{topic: topic, run: runID})
+	return at.from, ok
+}
+
+func (s *Starts) get(k startKey) (start, bool) {
+	if s == nil {
+		return start{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.at[k]
+	return at, ok
+}
+
+// put records what a whole read of kr found: the run's first message at
+// first, or (first < 0) none below kr.End. Of two starts for one partition
+// count the later one holds (both bound the run's first message from
+// below; the higher bound reads less).
+func (s *Starts) put(k startKey, kr kafka.KeyRange, first int64) {
+	if s == nil || s.at == nil || kr.Partitions == 0 {
+		return
+	}
+	from := kr.End
+	if first >= 0 {
+		from = first
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.at[k]
+	if ok && old.partitions == kr.Partitions && old.from >= from {
+		return
+	}
+	if !ok {
+		s.order = append(s.order, k)
+	}
+	s.at[k] = start{partitions: kr.Partitions, from: from}
+	for len(s.at) > s.limit && len(s.order) > 0 {
+		delete(s.at, s.order[0])
+		s.order = s.order[1:]
+	}
+	if len(s.order) > 2*s.limit {
+		// Forgotten keys linger in order until compacted.
+		kept := s.order[:0]
+		for _, o := range s.order {
+			if _, ok := s.at[o]; ok {
+				kept = append(kept, o)
+			}
+		}
+		s.order = slices.Clip(kept)
+	}
+}
+
+func (s *Starts) forget(k startKey) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.at, k)
 }
 
 // Lookup is Run as a function of the run id.

@@ -46,8 +46,12 @@ type stamped struct {
 // call, in order.
 func write(t testing.TB, brokers []string, msgs []stamped) {
 	t.Helper()
+	// A transport of its own: the default one keeps a topic's partition
+	// count for seconds, and a test grows it.
+	transport := &kafkago.Transport{}
+	defer transport.CloseIdleConnections()
 	w := &kafkago.Writer{Addr: kafkago.TCP(brokers...), Topic: topic, Balancer: &kafkago.Hash{}, RequiredAcks: kafkago.RequireAll,
-		BatchTimeout: time.Millisecond, BatchSize: 1000}
+		BatchTimeout: time.Millisecond, BatchSize: 1000, Transport: transport}
 	defer w.Close()
 	var kms []kafkago.Message
 	for _, m := range msgs {
@@ -226,4 +230,154 @@ func FuzzKeyedID(f *testing.F) {
 			t.Fatalf("StartOf(%q) = %v", key, at)
 		}
 	})
+}
+
+// offsetsOf is where run's messages lie in its partition of topic.
+func offsetsOf(t *testing.T, brokers []string, run string) (kafka.KeyRange, []int64) {
+	t.Helper()
+	var offs []int64
+	kr, err := kafka.ReadKeySince(context.Background(), brokers, topic, []byte(run), time.Time{}, func(off int64, m *message.Message) error {
+		if m.Metadata.Get(kafka.RunIDMetadataKey) == run {
+			offs = append(offs, off)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kr, offs
+}
+
+// A locator with Starts reads a run again from the run's first message —
+// not from its time less the skew — and a run it found nothing of from the
+// end of that read; what it hands over is what a locator without Starts
+// hands over, as the run grows, as the topic gains partitions, and when
+// the topic is made again.
+func TestRunRemembersWhereTheRunBegins(t *testing.T) {
+	brokers := broker(t, 2)
+	now := time.Now().UTC().Truncate(time.Second)
+	// A run whose key a topic of 8 partitions puts elsewhere than one of 2.
+	target, absent := runindex.NewID(now), runindex.NewID(now)
+	for (&kafkago.Hash{}).Balance(kafkago.Message{Key: []byte(target)}, 0, 1) == (&kafkago.Hash{}).Balance(kafkago.Message{Key: []byte(target)}, 0, 1, 2, 3, 4, 5, 6, 7) {
+		target = runindex.NewID(now)
+	}
+	var msgs []stamped
+	for i := range 100 {
+		msgs = append(msgs, stamped{run: fmt.Sprintf("other-%d", i), uuid: fmt.Sprintf("other-%d", i), at: now.Add(-time.Minute)})
+	}
+	msgs = append(msgs, stamped{run: target, uuid: "t0", at: now}, stamped{run: "after", uuid: "after", at: now}, stamped{run: target, uuid: "t1", at: now})
+	write(t, brokers, msgs)
+
+	starts := runindex.NewStarts(0)
+	loc := &runindex.Locator{Brokers: brokers, Starts: starts}
+	plain := &runindex.Locator{Brokers: brokers}
+	same := func(what, run string) []string {
+		t.Helper()
+		got, want := uuids(t, loc.Run(topic, run)), uuids(t, plain.Run(topic, run))
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%s: read %v, a locator without starts %v", what, got, want)
+		}
+		return got
+	}
+	if got := same("first read", target); strings.Join(got, " ") != "t0 t1" {
+		t.Fatalf("first read: %v", got)
+	}
+	_, offs := offsetsOf(t, brokers, target)
+	if from, ok := starts.From(topic, target); !ok || from != offs[0] {
+		t.Fatalf("remembered %d (%v), want the run's first offset %d", from, ok, offs[0])
+	}
+	same("second read", target)
+
+	// Nothing of a run: remembered at the partition's end, and what is
+	// written after is found.
+	if got := same("absent", absent); len(got) != 0 {
+		t.Fatalf("a run never written: %v", got)
+	}
+	kr, _ := offsetsOf(t, brokers, absent)
+	if from, ok := starts.From(topic, absent); !ok || from != kr.End {
+		t.Fatalf("a run found nowhere: remembered %d (%v), want the end %d", from, ok, kr.End)
+	}
+	write(t, brokers, []stamped{{run: absent, uuid: "a0", at: now}, {run: target, uuid: "t2", at: now}})
+	if got := same("absent, then written", absent); strings.Join(got, " ") != "a0" {
+		t.Fatalf("absent, then written: %v", got)
+	}
+	if got := same("grown", target); strings.Join(got, " ") != "t0 t1 t2" {
+		t.Fatalf("the run grown: %v", got)
+	}
+	if from, _ := starts.From(topic, target); from != offs[0] {
+		t.Fatalf("the run grown: remembered %d, want still %d", from, offs[0])
+	}
+
+	// The topic made again, shorter — as a second cluster with the same
+	// topic is to these starts: the remembered offset lies past its end,
+	// and the run is read by time. The locator is handed back the first
+	// cluster's starts after, as though that was the topic made again.
+	kept := runindex.NewStarts(0)
+	(&runindex.Locator{Brokers: brokers, Starts: kept}).Run(topic, target)(context.Background(), func(*message.Message) error { return nil })
+	again := broker(t, 2)
+	write(t, again, []stamped{{run: target, uuid: "new", at: now}})
+	loc, plain = &runindex.Locator{Brokers: again, Starts: kept}, &runindex.Locator{Brokers: again}
+	if got := same("made again", target); strings.Join(got, " ") != "new" {
+		t.Fatalf("the topic made again: %v", got)
+	}
+	loc, plain = &runindex.Locator{Brokers: brokers, Starts: starts}, &runindex.Locator{Brokers: brokers}
+
+	// More partitions re-home the key: the remembered offset is of another
+	// layout, and the run's new partition holds it below that offset.
+	growPartitions(t, brokers, 8)
+	more := []stamped{{run: target, uuid: "t3", at: now}}
+	for i := range 800 {
+		more = append(more, stamped{run: fmt.Sprintf("later-%d", i), uuid: fmt.Sprintf("later-%d", i), at: now})
+	}
+	write(t, brokers, more)
+	if got := same("more partitions", target); strings.Join(got, " ") != "t3" {
+		t.Fatalf("more partitions: %v (the key's new partition holds t3 only)", got)
+	}
+	if _, offs := offsetsOf(t, brokers, target); len(offs) != 1 {
+		t.Fatalf("the key's new partition holds the run at %v", offs)
+	} else if from, _ := starts.From(topic, target); from != offs[0] {
+		t.Fatalf("more partitions: remembered %d, want %d", from, offs[0])
+	}
+}
+
+// Starts keeps the last n runs.
+func TestStartsForgetsTheOldest(t *testing.T) {
+	brokers := broker(t, 1)
+	starts := runindex.NewStarts(3)
+	loc := &runindex.Locator{Brokers: brokers, Starts: starts}
+	var runs []string
+	for i := range 5 {
+		run := runindex.NewID(time.Now())
+		runs = append(runs, run)
+		write(t, brokers, []stamped{{run: run, uuid: fmt.Sprint(i), at: time.Now()}})
+		if got := uuids(t, loc.Run(topic, run)); strings.Join(got, " ") != fmt.Sprint(i) {
+			t.Fatalf("run %d: %v", i, got)
+		}
+	}
+	if starts.Len() != 3 {
+		t.Fatalf("holds %d, want 3", starts.Len())
+	}
+	for i, run := range runs {
+		if _, ok := starts.From(topic, run); ok != (i >= 2) {
+			t.Errorf("run %d held: %v", i, ok)
+		}
+	}
+	var none *runindex.Starts
+	if none.Len() != 0 {
+		t.Error("a nil Starts holds something")
+	}
+}
+
+func growPartitions(t *testing.T, brokers []string, n int) {
+	t.Helper()
+	client := &kafkago.Client{Addr: kafkago.TCP(brokers...)}
+	resp, err := client.CreatePartitions(context.Background(), &kafkago.CreatePartitionsRequest{
+		Topics: []kafkago.TopicPartitionsConfig{{Name: topic, Count: int32(n)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resp.Errors[topic]; err != nil {
+		t.Fatal(err)
+	}
 }

@@ -73,7 +73,7 @@ func pendingHistory(brokers []string, self *record.Signer, v *admission.Verifier
 // the proposals alone falls back to the whole topic only when it is not
 // whole.
 func locatedHistory(brokers []string, self *record.Signer, v *admission.Verifier, refuse func(error), records, proposals bool) history {
-	loc := &runindex.Locator{Brokers: brokers}
+	loc := &runindex.Locator{Brokers: brokers, Starts: runindex.NewStarts(0)}
 	read := func(on bool, f guard.ReadFunc) guard.ReadFunc {
 		if on {
 			return f

@@ -304,7 +304,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 			return infraErrorf("%v", err)
 		}
 		// Runs the feed has not reached are read from their partition.
-		idx.WithLookup((&runindex.Locator{Brokers: o.brokers}).Lookup(ledger.Topic))
+		idx.WithLookup((&runindex.Locator{Brokers: o.brokers, Starts: runindex.NewStarts(0)}).Lookup(ledger.Topic))
 		gw = &gateway.Server{Signer: signer, Appender: proposer, Blobs: blobs, Index: idx, Scratch: deps.scratch, Tracer: tel.Tracer}
 		api, err := newGatewayAPI(o.listen, gw, announced)
 		if err != nil {
