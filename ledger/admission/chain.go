@@ -109,6 +109,12 @@ func (cs *Chains) Add(a *Admitted) ([]*Admitted, error) {
 	return c.Add(a)
 }
 
+// Forget drops run's chain: a record of it offered later starts a chain
+// anew (and, not being its first, waits).
+func (cs *Chains) Forget(run string) {
+	delete(cs.runs, run)
+}
+
 // Heads returns the head of every run's chain.
 func (cs *Chains) Heads() map[string]Head {
 	out := make(map[string]Head, len(cs.runs))

@@ -247,6 +247,17 @@ func (s *Server) Watch(in *pb.WatchRequest, stream grpc.ServerStreamingServer[pb
 	}
 	for {
 		recs, sealed, changed := s.Index.Since(in.GetRunId(), sent)
+		if sent > 0 && len(recs) == 0 && !s.Index.Holds(in.GetRunId()) {
+			// Sealed and let go by the index while this stream waited:
+			// read again, the stream goes on from where it is.
+			if err := s.Index.Load(stream.Context(), in.GetRunId()); err != nil {
+				return status.Error(codes.Unavailable, err.Error())
+			}
+			if !s.Index.Holds(in.GetRunId()) {
+				return status.Errorf(codes.Unavailable, "run %q: the gateway let it go and could not read it again from the ledger", in.GetRunId())
+			}
+			continue
+		}
 		for _, r := range recs {
 			if err := stream.Send(r.Signed); err != nil {
 				return err
@@ -312,17 +323,28 @@ func (s *Server) Get(ctx context.Context, in *pb.GetRequest) (*pb.GetResponse, e
 // partition) waits for them, a copy of a record already listed is dropped.
 // Anything else is refused: logged and counted, never listed, never a
 // reason to stop.
+//
+// With a lookup, the index holds only the last runs sealed (WithSealedKept):
+// an older one is let go, and read again from its partition when asked
+// for. Without one it holds every run it has seen.
 type Index struct {
 	verifier *admission.Verifier
 	refusals *runtime.Refusals
 	lookup   Lookup
+	keep     int
 
 	mu      sync.Mutex
 	runs    map[string][]*record.Decoded
 	chains  *admission.Chains
 	sealed  map[string]bool
+	order   []string // sealed runs held, the oldest seal first
 	changed chan struct{}
 }
+
+// DefaultSealedKept is how many sealed runs an index with a lookup holds.
+// A run's records take tens of kilobytes decoded; a gateway that held every
+// run it saw grew by about half a megabyte a run under load.
+const DefaultSealedKept = 1024
 
 // NewIndex returns an empty index that admits what v verifies and reports
 // refusals to refusals (nil: a silent reporter).
@@ -336,7 +358,7 @@ func NewIndex(v *admission.Verifier, refusals *runtime.Refusals) (*Index, error)
 			return nil, err
 		}
 	}
-	return &Index{verifier: v, refusals: refusals, runs: map[string][]*record.Decoded{}, chains: admission.NewChains(),
+	return &Index{verifier: v, refusals: refusals, keep: DefaultSealedKept, runs: map[string][]*record.Decoded{}, chains: admission.NewChains(),
 		sealed: map[string]bool{}, changed: make(chan struct{})}, nil
 }
 
@@ -349,6 +371,25 @@ type Lookup func(ctx context.Context, runID string, fn func(*message.Message) er
 func (x *Index) WithLookup(l Lookup) *Index {
 	x.lookup = l
 	return x
+}
+
+// WithSealedKept has x, once it has a lookup, hold at most n sealed runs
+// (n <= 0: DefaultSealedKept); it returns x.
+func (x *Index) WithSealedKept(n int) *Index {
+	if n <= 0 {
+		n = DefaultSealedKept
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.keep = n
+	return x
+}
+
+// Holds says whether x holds any record of runID now.
+func (x *Index) Holds(runID string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.runs[runID]) > 0
 }
 
 // Load reads runID's records with the index's lookup and lists what the
@@ -409,9 +450,19 @@ func (x *Index) add(a *admission.Admitted) error {
 	for _, p := range placed {
 		id := p.RunID()
 		x.runs[id] = append(x.runs[id], p.Record)
-		if p.Record.Kind == pb.Kind_KIND_VERDICT_SEALED {
+		if p.Record.Kind == pb.Kind_KIND_VERDICT_SEALED && !x.sealed[id] {
 			x.sealed[id] = true
+			x.order = append(x.order, id)
 		}
+	}
+	// A sealed run let go is read again from its partition when asked for
+	// (Load); without a lookup nothing could read it again.
+	for x.lookup != nil && len(x.order) > x.keep {
+		id := x.order[0]
+		x.order = x.order[1:]
+		delete(x.runs, id)
+		delete(x.sealed, id)
+		x.chains.Forget(id)
 	}
 	if len(placed) > 0 {
 		close(x.changed)
