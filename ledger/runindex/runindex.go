@@ -23,7 +23,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -155,16 +154,16 @@ func (l *Locator) Run(topic, runID string) ReadFunc {
 			kr, err := kafka.ReadKeyFrom(ctx, l.Brokers, topic, []byte(runID), at.partitions, at.from, mine)
 			if !errors.Is(err, kafka.ErrKeyMoved) {
 				if err == nil {
-					l.Starts.put(k, kr, first)
+					l.Starts.put(k, kr, first, false)
 				}
 				return err
 			}
-			// The topic changed under the remembered offset: read by time.
-			l.Starts.forget(k)
+			// The topic changed under the remembered offset: read by time,
+			// and what that read finds replaces it.
 		}
 		kr, err := kafka.ReadKeySince(ctx, l.Brokers, topic, []byte(runID), l.Since(runID), mine)
 		if err == nil {
-			l.Starts.put(k, kr, first)
+			l.Starts.put(k, kr, first, true)
 		}
 		return err
 	}
@@ -183,7 +182,7 @@ type Starts struct {
 	mu    sync.Mutex
 	limit int
 	at    map[startKey]start
-	order []startKey // oldest first, for forgetting beyond the limit
+	order []startKey // the keys of at, oldest first
 }
 
 type startKey struct{ topic, run string }
@@ -232,10 +231,11 @@ func (s *Starts) get(k startKey) (start, bool) {
 }
 
 // put records what a whole read of kr found: the run's first message at
-// first, or (first < 0) none below kr.End. Of two starts for one partition
-// count the later one holds (both bound the run's first message from
-// below; the higher bound reads less).
-func (s *Starts) put(k startKey, kr kafka.KeyRange, first int64) {
+// first, or (first < 0) none below kr.End. A read by time replaces what s
+// held (the topic may have changed under it); otherwise, of two starts for
+// one partition count the higher holds (both bound the run's first message
+// from below; the higher reads less).
+func (s *Starts) put(k startKey, kr kafka.KeyRange, first int64, replace bool) {
 	if s == nil || s.at == nil || kr.Partitions == 0 {
 		return
 	}
@@ -246,36 +246,17 @@ func (s *Starts) put(k startKey, kr kafka.KeyRange, first int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, ok := s.at[k]
-	if ok && old.partitions == kr.Partitions && old.from >= from {
+	if ok && !replace && old.partitions == kr.Partitions && old.from >= from {
 		return
 	}
 	if !ok {
 		s.order = append(s.order, k)
 	}
 	s.at[k] = start{partitions: kr.Partitions, from: from}
-	for len(s.at) > s.limit && len(s.order) > 0 {
+	for len(s.at) > s.limit {
 		delete(s.at, s.order[0])
 		s.order = s.order[1:]
 	}
-	if len(s.order) > 2*s.limit {
-		// Forgotten keys linger in order until compacted.
-		kept := s.order[:0]
-		for _, o := range s.order {
-			if _, ok := s.at[o]; ok {
-				kept = append(kept, o)
-			}
-		}
-		s.order = slices.Clip(kept)
-	}
-}
-
-func (s *Starts) forget(k startKey) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.at, k)
 }
 
 // Lookup is Run as a function of the run id.

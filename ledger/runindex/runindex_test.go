@@ -320,6 +320,11 @@ func TestRunRemembersWhereTheRunBegins(t *testing.T) {
 	if got := same("made again", target); strings.Join(got, " ") != "new" {
 		t.Fatalf("the topic made again: %v", got)
 	}
+	if _, offs := offsetsOf(t, again, target); len(offs) != 1 {
+		t.Fatalf("the topic made again holds the run at %v", offs)
+	} else if from, _ := kept.From(topic, target); from != offs[0] {
+		t.Fatalf("the topic made again: remembered %d, want the new topic's %d", from, offs[0])
+	}
 	loc, plain = &runindex.Locator{Brokers: brokers, Starts: starts}, &runindex.Locator{Brokers: brokers}
 
 	// More partitions re-home the key: the remembered offset is of another
