@@ -1,10 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sealgate/sealgate/demo"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
 )
 
 func TestParseReplicas(t *testing.T) {
@@ -72,6 +78,90 @@ func TestJudge(t *testing.T) {
 		r.judge()
 		if r.OK() || !strings.Contains(strings.Join(r.Findings, "; "), tc.find) {
 			t.Errorf("%s: findings %q, want one saying %q", name, r.Findings, tc.find)
+		}
+	}
+}
+
+// TestWidePatch: the wide patch's claim fails on its baseline and passes
+// on the patch (plain go test on both trees), and it changes exactly the
+// lines it says, each offering the mutants it counts on.
+func TestWidePatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a repository and runs go test twice")
+	}
+	ctx := t.Context()
+	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lines = 5
+	base, p, err := addWide(ctx, repo, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != widePatch || len(p.Claims) != 1 {
+		t.Fatalf("patch %+v", p)
+	}
+	for _, side := range []struct {
+		rev  string
+		pass bool
+	}{{base, false}, {p.Commit, true}} {
+		tree := filepath.Join(t.TempDir(), "tree")
+		if out, err := exec.CommandContext(ctx, "git", "-C", repo.Dir, "worktree", "add", "--detach", tree, side.rev).CombinedOutput(); err != nil {
+			t.Fatalf("worktree: %v: %s", err, out)
+		}
+		cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^TestPoly$", "./calc")
+		cmd.Dir = tree
+		out, err := cmd.CombinedOutput()
+		if (err == nil) != side.pass {
+			t.Errorf("TestPoly at %s: passed %v, want %v\n%s", side.rev, err == nil, side.pass, out)
+		}
+		if !side.pass && !strings.Contains(string(out), "Poly(0, 0) = 0, want 1") {
+			t.Errorf("the baseline fails for another reason:\n%s", out)
+		}
+		// The rest of the demo's tests pass on both sides.
+		cmd = exec.CommandContext(ctx, "go", "test", "-count=1", "-skip", "^TestPoly$", "./...")
+		cmd.Dir = tree
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("the other tests at %s: %v\n%s", side.rev, err, out)
+		}
+	}
+	diff, err := exec.CommandContext(ctx, "git", "-C", repo.Dir, "diff", "--unified=0", base, p.Commit).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var added []string
+	for l := range strings.Lines(string(diff)) {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			added = append(added, strings.TrimSpace(l[1:]))
+		}
+	}
+	if len(added) != lines {
+		t.Fatalf("the patch adds %d lines, want %d: %q", len(added), lines, added)
+	}
+	var changed []int
+	for i, l := range added {
+		if want := fmt.Sprintf("return x*%d + %d", i+2, i+1); l != want {
+			t.Errorf("changed line %d is %q, want %q", i, l, want)
+		}
+		changed = append(changed, 7+2*i) // after the package clause, a blank line, the comment, func and switch: case/return pairs
+	}
+	// The mutation service's own site finder offers mutantsPerWideLine
+	// primary mutants on each changed line.
+	sites, err := mutant.Find(mutant.Package{Files: map[string][]byte{"wide.go": []byte(wideSource(lines, true))}},
+		map[string][]int{"wide.go": changed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[int]int{}
+	for _, s := range sites {
+		if !s.Extra {
+			per[s.Line]++
+		}
+	}
+	for _, l := range changed {
+		if per[l] != mutantsPerWideLine {
+			t.Errorf("line %d offers %d mutants, want %d (sites %+v)", l, per[l], mutantsPerWideLine, sites)
 		}
 	}
 }

@@ -8,6 +8,11 @@
 // (p50, p90, p99), and checks every run against the verdict of an
 // undisturbed run of the same patch, measured first.
 //
+// The demo's patches change a line or two, so their runs have a handful
+// of mutants. -patches wide-fix submits a patch of the same repository
+// that changes -wide lines, each offering six mutants its tests kill: the
+// run whose mutant jobs spread over mutation replicas.
+//
 // With -soak it keeps submitting for that long while it SIGKILLs a random
 // service process (every service type, the gateway and the guard included)
 // every -kill-every; the supervisor starts it again. At the end every run
@@ -18,6 +23,7 @@
 //	go run ./tools/loadgen -runs 100 -replicas executor=2,ledger=2
 //	go run ./tools/loadgen -soak 10m -kill-every 20s
 //	go run ./tools/loadgen -runs 1000 -concurrency 16 -mutants 0   # fast runs
+//	go run ./tools/loadgen -runs 3 -concurrency 1 -checks 0 -patches wide-fix -mutants 100 -replicas mutation=2
 //
 // It exits 0 when every run ended as the undisturbed run did, 1 when one
 // did not, 3 on bad flags and 4 when the cluster could not be run.
@@ -57,6 +63,7 @@ func main() {
 // options are the command's flags.
 type options struct {
 	runs, concurrency, checks, partitions, mutants int
+	wide                                           int
 	replicas                                       map[string]int
 	soak, killEvery, runTimeout                    time.Duration
 	patches                                        []string
@@ -77,7 +84,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.soak, "soak", 0, "submit for this long instead of -runs, SIGKILLing a random service every -kill-every")
 	fs.DurationVar(&o.killEvery, "kill-every", 20*time.Second, "with -soak: mean time between two SIGKILLs")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 10*time.Minute, "deadline of one run (sealed in its criteria)")
-	patches := fs.String("patches", "honest-fix,breaks-a-test,hides-the-bug", "the demo patches to submit, in turn")
+	patches := fs.String("patches", "honest-fix,breaks-a-test,hides-the-bug", "the demo patches to submit, in turn; "+widePatch+" is a patch that changes -wide lines of six mutants each (with -mutants 100, a run of 100 mutant jobs)")
+	fs.IntVar(&o.wide, "wide", 17, "lines the "+widePatch+" patch changes")
 	fs.StringVar(&o.sealgate, "sealgate", "", "sealgate binary (default: built from this module)")
 	fs.StringVar(&o.devbroker, "devbroker", "", "devbroker binary (default: built from this module)")
 	fs.StringVar(&o.dir, "dir", "", "work directory (default: a new temporary one, removed at the end unless -keep)")
@@ -89,8 +97,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 || o.concurrency < 1 || o.checks < 0 || o.partitions < 1 || o.mutants < 0 {
-		return nil, errors.New("-runs, -concurrency and -partitions must be at least 1, -checks and -mutants at least 0")
+	if o.runs < 1 || o.concurrency < 1 || o.checks < 0 || o.partitions < 1 || o.mutants < 0 || o.wide < 1 {
+		return nil, errors.New("-runs, -concurrency, -partitions and -wide must be at least 1, -checks and -mutants at least 0")
 	}
 	if o.soak < 0 || o.soak > 0 && o.killEvery <= 0 {
 		return nil, errors.New("-soak must be positive, and -kill-every with it")
@@ -182,11 +190,22 @@ func load(ctx context.Context, o *options, log *slog.Logger, stdout io.Writer) (
 		return nil, fmt.Errorf("build the demo repository: %w", err)
 	}
 	var patches []demo.Patch
+	bases := map[string]string{}
 	for _, name := range o.patches {
+		if name == widePatch {
+			base, p, err := addWide(ctx, repo, o.wide)
+			if err != nil {
+				return nil, err
+			}
+			bases[p.Name] = base
+			patches = append(patches, p)
+			continue
+		}
 		i := indexOf(repo.Patches, name)
 		if i < 0 {
-			return nil, fmt.Errorf("-patches: the demo has no patch %q", name)
+			return nil, fmt.Errorf("-patches: the demo has no patch %q (nor is it %s)", name, widePatch)
 		}
+		bases[name] = repo.Base
 		patches = append(patches, repo.Patches[i])
 	}
 	log.Info("starting the cluster", "dir", dir, "replicas", o.replicas)
@@ -196,7 +215,7 @@ func load(ctx context.Context, o *options, log *slog.Logger, stdout io.Writer) (
 		return nil, err
 	}
 	defer c.Stop()
-	sub, err := newSubmitter(c.Gateway, repo, o)
+	sub, err := newSubmitter(c.Gateway, repo.Dir, bases, o)
 	if err != nil {
 		return nil, err
 	}

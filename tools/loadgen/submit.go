@@ -47,20 +47,21 @@ type Outcome struct {
 	Wrong string `json:"wrong,omitempty"`
 }
 
-// submitter submits demo runs to a gateway.
+// submitter submits runs of the demo repository's patches to a gateway.
 type submitter struct {
 	conn *grpc.ClientConn
 	gate pb.GateClient
-	repo *demo.Repo
+	dir  string            // the repository
+	base map[string]string // each patch's baseline, by patch name
 	o    *options
 }
 
-func newSubmitter(addr string, repo *demo.Repo, o *options) (*submitter, error) {
+func newSubmitter(addr, dir string, base map[string]string, o *options) (*submitter, error) {
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return nil, err
 	}
-	return &submitter{conn: conn, gate: pb.NewGateClient(conn), repo: repo, o: o}, nil
+	return &submitter{conn: conn, gate: pb.NewGateClient(conn), dir: dir, base: base, o: o}, nil
 }
 
 func (s *submitter) Close() error { return s.conn.Close() }
@@ -89,7 +90,11 @@ func (s *submitter) request(key string, p demo.Patch) (*pb.SubmitRequest, error)
 	if err != nil {
 		return nil, err
 	}
-	return &pb.SubmitRequest{Repository: s.repo.Dir, Baseline: s.repo.Base, Criteria: opts, IdempotencyKey: key,
+	base, ok := s.base[p.Name]
+	if !ok {
+		return nil, fmt.Errorf("patch %s has no baseline", p.Name)
+	}
+	return &pb.SubmitRequest{Repository: s.dir, Baseline: base, Criteria: opts, IdempotencyKey: key,
 		Patch: &pb.SubmitRequest_PatchCommit{PatchCommit: p.Commit}}, nil
 }
 
