@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -101,6 +102,7 @@ func (r *Results) Print(w io.Writer) {
 	var took, sealed []time.Duration
 	records, retries := 0, 0
 	decisions := map[string]int{}
+	mutants, shared := map[string]int{}, 0 // mutant jobs by replica; runs whose mutants more than one ran
 	for _, o := range r.Outcomes {
 		if o.Err == "" {
 			took = append(took, o.Took)
@@ -109,6 +111,12 @@ func (r *Results) Print(w io.Writer) {
 		records += o.Records
 		retries += o.Retries
 		decisions[o.Decision]++
+		for w, n := range o.Mutants {
+			mutants[w] += n
+		}
+		if len(o.Mutants) > 1 {
+			shared++
+		}
 	}
 	slices.Sort(took)
 	slices.Sort(sealed)
@@ -134,6 +142,16 @@ func (r *Results) Print(w io.Writer) {
 	}
 	sort.Strings(ds)
 	fmt.Fprintf(w, "  decisions: %s\n", strings.Join(ds, ", "))
+	if len(mutants) > 0 {
+		var ms []string
+		total := 0
+		for rep, n := range mutants {
+			ms = append(ms, fmt.Sprintf("%s %d", cmp.Or(rep, "(unnamed)"), n))
+			total += n
+		}
+		sort.Strings(ms)
+		fmt.Fprintf(w, "  mutant jobs: %d, by replica: %s; %d run(s) had mutants run by more than one replica\n", total, strings.Join(ms, ", "), shared)
+	}
 	fmt.Fprintf(w, "  ledger: %d runs, verify exit %d (%s), %d refused\n", len(r.Ledger.Runs), r.Ledger.VerifyExit, r.Ledger.Verify, r.Ledger.Refused)
 	if len(r.Kills) > 0 {
 		fmt.Fprintf(w, "  killed: %s\n", strings.Join(r.Kills, " "))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sealgate/sealgate/demo"
 	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/ledger/keyring"
 	"github.com/sealgate/sealgate/ledger/record"
 	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
 	"github.com/sealgate/sealgate/services/gateway"
@@ -33,6 +34,9 @@ type Outcome struct {
 	// Verdicts how many of them were verdicts (one is right).
 	Records  int `json:"records"`
 	Verdicts int `json:"verdicts"`
+	// Mutants counts the run's mutant job results by the replica that
+	// ran them (the worker each job.result names).
+	Mutants map[string]int `json:"mutants,omitempty"`
 	// Took is from the first submission to the verdict's record; Sealed to
 	// the end of the run's stream (the sealed verdict).
 	Took   time.Duration `json:"took_ns"`
@@ -200,6 +204,12 @@ func (s *submitter) watch(ctx context.Context, out *Outcome, seen map[string]boo
 		}
 		seen[rec.Digest] = true
 		out.Records++
+		if rec.Kind == pb.Kind_KIND_JOB_RESULT && rec.Record.GetProducer().GetIdentity() == keyring.Mutation {
+			if out.Mutants == nil {
+				out.Mutants = map[string]int{}
+			}
+			out.Mutants[rec.Record.GetJobResult().GetWorker()]++
+		}
 		if rec.Kind == pb.Kind_KIND_VERDICT_REACHED {
 			out.Verdicts++
 			if out.Verdicts == 1 {
