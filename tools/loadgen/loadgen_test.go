@@ -96,7 +96,7 @@ func TestWidePatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	const lines = 5
-	base, p, err := addWide(ctx, repo, lines)
+	base, p, err := addWide(ctx, repo, lines, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

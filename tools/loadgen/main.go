@@ -63,7 +63,7 @@ func main() {
 // options are the command's flags.
 type options struct {
 	runs, concurrency, checks, partitions, mutants int
-	wide                                           int
+	wide, wideWork                                 int
 	replicas                                       map[string]int
 	soak, killEvery, runTimeout                    time.Duration
 	patches                                        []string
@@ -86,6 +86,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.runTimeout, "run-timeout", 10*time.Minute, "deadline of one run (sealed in its criteria)")
 	patches := fs.String("patches", "honest-fix,breaks-a-test,hides-the-bug", "the demo patches to submit, in turn; "+widePatch+" is a patch that changes -wide lines of six mutants each (with -mutants 100, a run of 100 mutant jobs)")
 	fs.IntVar(&o.wide, "wide", 17, "lines the "+widePatch+" patch changes")
+	fs.IntVar(&o.wideWork, "wide-work", 0, "million steps of arithmetic the "+widePatch+" patch's test does per run (0: none; about 2 ms each on this machine): what a mutant job costs beyond its fixed costs")
 	fs.StringVar(&o.sealgate, "sealgate", "", "sealgate binary (default: built from this module)")
 	fs.StringVar(&o.devbroker, "devbroker", "", "devbroker binary (default: built from this module)")
 	fs.StringVar(&o.dir, "dir", "", "work directory (default: a new temporary one, removed at the end unless -keep)")
@@ -97,8 +98,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 || o.concurrency < 1 || o.checks < 0 || o.partitions < 1 || o.mutants < 0 || o.wide < 1 {
-		return nil, errors.New("-runs, -concurrency, -partitions and -wide must be at least 1, -checks and -mutants at least 0")
+	if o.runs < 1 || o.concurrency < 1 || o.checks < 0 || o.partitions < 1 || o.mutants < 0 || o.wide < 1 || o.wideWork < 0 {
+		return nil, errors.New("-runs, -concurrency, -partitions and -wide must be at least 1, -checks, -mutants and -wide-work at least 0")
 	}
 	if o.soak < 0 || o.soak > 0 && o.killEvery <= 0 {
 		return nil, errors.New("-soak must be positive, and -kill-every with it")
@@ -193,7 +194,7 @@ func load(ctx context.Context, o *options, log *slog.Logger, stdout io.Writer) (
 	bases := map[string]string{}
 	for _, name := range o.patches {
 		if name == widePatch {
-			base, p, err := addWide(ctx, repo, o.wide)
+			base, p, err := addWide(ctx, repo, o.wide, o.wideWork)
 			if err != nil {
 				return nil, err
 			}

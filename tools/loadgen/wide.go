@@ -28,7 +28,12 @@ const mutantsPerWideLine = 6
 // polynomial, and calc/wide_test.go, whose TestPoly documents that bug.
 // The patch adds the constant terms: TestPoly passes, and every mutant of
 // a changed line makes it fail again.
-func addWide(ctx context.Context, repo *demo.Repo, lines int) (base string, p demo.Patch, err error) {
+//
+// work makes TestPoly do that many million steps of integer arithmetic
+// before its checks (0: none), so that each mutant job costs what a
+// slower, CPU-bound test would: TestPoly alone runs in a millisecond, and
+// a job's cost is then its fixed costs, not its test.
+func addWide(ctx context.Context, repo *demo.Repo, lines, work int) (base string, p demo.Patch, err error) {
 	honest := -1
 	for i, q := range repo.Patches {
 		if q.Name == "honest-fix" {
@@ -40,7 +45,7 @@ func addWide(ctx context.Context, repo *demo.Repo, lines int) (base string, p de
 	}
 	base, err = repo.Commit(ctx, repo.Patches[honest].Commit, "wide-base",
 		"calc: Poly, whose polynomials lack their constant term, and TestPoly",
-		map[string]string{"calc/wide.go": wideSource(lines, false), "calc/wide_test.go": wideTest(lines)})
+		map[string]string{"calc/wide.go": wideSource(lines, false), "calc/wide_test.go": wideTest(lines, work)})
 	if err != nil {
 		return "", p, err
 	}
@@ -71,15 +76,27 @@ func wideSource(lines int, fixed bool) string {
 	return b.String()
 }
 
-// wideTest is calc/wide_test.go: TestPoly checks every polynomial at
-// points that tell each mutant from the original.
-func wideTest(lines int) string {
+// wideTest is calc/wide_test.go: TestPoly does work million steps of
+// arithmetic, then checks every polynomial at points that tell each
+// mutant from the original.
+func wideTest(lines, work int) string {
 	return fmt.Sprintf(`package calc
 
 import "testing"
 
 func TestPoly(t *testing.T) {
-	for i := 0; i < %d; i++ {
+	// Work as a slower test would: %[2]d million xorshift steps, whose
+	// result is checked so that the compiler keeps them.
+	s := uint64(88172645463325252)
+	for n := 0; n < %[2]d*1000000; n++ {
+		s ^= s << 13
+		s ^= s >> 7
+		s ^= s << 17
+	}
+	if s == 0 {
+		t.Fatal("xorshift reached zero")
+	}
+	for i := 0; i < %[1]d; i++ {
 		for _, x := range []int{0, 1, 2, 7} {
 			if got, want := Poly(i, x), x*(i+2)+i+1; got != want {
 				t.Errorf("Poly(%%d, %%d) = %%d, want %%d", i, x, got, want)
@@ -87,5 +104,5 @@ func TestPoly(t *testing.T) {
 		}
 	}
 }
-`, lines)
+`, lines, work)
 }
