@@ -54,20 +54,17 @@ func partitionOf(key string) int {
 	return (&kafkago.Hash{}).Balance(kafkago.Message{Key: []byte(key)}, 0, 1)
 }
 
-// The gateway's index lists exactly what the guard admitted, each run's
-// records in their chain order: junk and forged records are refused
-// (logged, counted) without stopping the feed, a copy of an admitted record
-// is listed once — even one written to another partition ahead of the
-// original (reordering) — and a run whose chain lost a place shows nothing
-// after the gap.
-func TestIndexAdmitsOnlyTheGuardsChain(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+// newTestLedger starts a real Kafka wire-protocol broker (kfake) with the
+// records topic on two partitions, and makes a fresh keyring: it returns
+// the brokers, the keyring, a verifier of its trust roots and the guard's
+// signing key.
+func newTestLedger(ctx context.Context, t *testing.T) ([]string, *keyring.Keyring, *admission.Verifier, ed25519.PrivateKey) {
+	t.Helper()
 	kc, err := kfake.NewCluster(kfake.NumBrokers(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer kc.Close()
+	t.Cleanup(kc.Close)
 	brokers := kc.ListenAddrs()
 	if err := kafka.CreateTopic(ctx, brokers, ledger.Topic, 2); err != nil {
 		t.Fatal(err)
@@ -81,11 +78,23 @@ func TestIndexAdmitsOnlyTheGuardsChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := admission.NewVerifier(trust)
 	key, err := keyring.ReadKey(filepath.Join(dir, keyring.FileName(keyring.Ledger)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return brokers, keys, admission.NewVerifier(trust), key
+}
+
+// The gateway's index lists exactly what the guard admitted, each run's
+// records in their chain order: junk and forged records are refused
+// (logged, counted) without stopping the feed, a copy of an admitted record
+// is listed once — even one written to another partition ahead of the
+// original (reordering) — and a run whose chain lost a place shows nothing
+// after the gap.
+func TestIndexAdmitsOnlyTheGuardsChain(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	brokers, keys, v, key := newTestLedger(ctx, t)
 	b := scenario.NewBuilder(keys, nil)
 	run, err := b.NewRun("run-a", 2)
 	if err != nil {

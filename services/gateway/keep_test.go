@@ -2,13 +2,11 @@ package gateway_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"google.golang.org/grpc"
 
 	"github.com/sealgate/sealgate/ledger"
@@ -30,29 +28,7 @@ func sealedRuns(t *testing.T, n int) ([]string, *admission.Verifier, map[string]
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	kc, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kc.Close)
-	brokers := kc.ListenAddrs()
-	if err := kafka.CreateTopic(ctx, brokers, ledger.Topic, 2); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	keys, err := keyring.LoadOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	trust, err := keys.Trust()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := admission.NewVerifier(trust)
-	key, err := keyring.ReadKey(filepath.Join(dir, keyring.FileName(keyring.Ledger)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	brokers, keys, v, key := newTestLedger(ctx, t)
 	pub, err := kafka.NewPublisher(kafka.PublisherConfig{Brokers: brokers}, watermill.NopLogger{})
 	if err != nil {
 		t.Fatal(err)
