@@ -322,11 +322,11 @@ func TestDistributedFaults(t *testing.T) {
 	})
 
 	t.Run("a job delivered twice", func(t *testing.T) {
-		prev := c.latestRun(t)
+		known := c.runIDs(t)
 		wait := c.remote(t, args...)
 		// The executors' plan, once it is on the ledger, is written to the
 		// records topic a second time, as an at-least-once producer can.
-		runID := c.nextRun(t, prev)
+		runID := c.nextRun(t, known)
 		plan := c.waitFor(t, runID, func(r *record.Decoded) bool {
 			return r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor
 		})
@@ -364,9 +364,9 @@ import (
 
 func TestSlow(t *testing.T) { time.Sleep(3 * time.Second) }
 `})
-		prev := c.latestRun(t)
+		known := c.runIDs(t)
 		wait := c.remote(t, r.patchArgs(r.Base, slow, "--claim", "go:./calc:TestSlow", "--coverage-floor", "0", "--strength-floor", "0", "--timeout", "20s")...)
-		runID := c.nextRun(t, prev)
+		runID := c.nextRun(t, known)
 		// The executors plan the run's jobs, then stop answering.
 		c.waitFor(t, runID, func(r *record.Decoded) bool {
 			return r.Kind == pb.Kind_KIND_JOB_PLANNED && r.Record.Producer.GetIdentity() == keyring.Executor
@@ -479,15 +479,50 @@ func (c *cluster) latestRun(t *testing.T) string {
 	return id
 }
 
-// nextRun waits for a run newer than prev on the records topic.
-func (c *cluster) nextRun(t *testing.T, prev string) string {
+// runIDs returns the ids of the runs requested on the records topic.
+func (c *cluster) runIDs(t *testing.T) map[string]bool {
+	t.Helper()
+	ids := map[string]bool{}
+	v := c.admissions(t)
+	err := kafka.ReadAll(context.Background(), []string{c.brokers}, ledger.Topic, func(_ int, _ int64, m *message.Message) error {
+		a, err := v.Check(m.Metadata.Get(admission.Header), m.Payload)
+		if err != nil {
+			return nil // not the guard's
+		}
+		if a.Record.Kind == pb.Kind_KIND_RUN_REQUESTED {
+			ids[a.Record.Record.GetRunId()] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// nextRun waits for a run on the records topic that known does not hold,
+// adds it to known and returns it. A run's time cannot tell which run is
+// new: a keyed run starts at its key's time, to the second, so two runs
+// submitted within a second have the same time.
+func (c *cluster) nextRun(t *testing.T, known map[string]bool) string {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		if id := c.latestRun(t); id != "" && id != prev {
-			return id
+		var fresh []string
+		for id := range c.runIDs(t) {
+			if !known[id] {
+				fresh = append(fresh, id)
+			}
 		}
-		time.Sleep(100 * time.Millisecond)
+		switch len(fresh) {
+		case 0:
+			time.Sleep(100 * time.Millisecond)
+			continue
+		case 1:
+			known[fresh[0]] = true
+			return fresh[0]
+		}
+		t.Fatalf("more than one new run on the records topic: %v", fresh)
 	}
 	t.Fatal("no new run on the records topic after a minute")
 	return ""
@@ -635,12 +670,13 @@ func TestDistributedPoisonedTopic(t *testing.T) {
 		t.Fatalf("first run: exit %d, want %d:\n%s", first.exitCode, wantFix.exitCode, first)
 	}
 	firstID := runIDOf(t, first)
+	known := c.runIDs(t)
 
 	// Two runs in flight, both poisoned once the executors planned.
 	waitA := c.remote(t, fixArgs...)
-	runA := c.nextRun(t, firstID)
+	runA := c.nextRun(t, known)
 	waitB := c.remote(t, brokenArgs...)
-	runB := c.nextRun(t, runA)
+	runB := c.nextRun(t, known)
 	forgedA := c.poison(t, runA, firstID)
 	forgedB := c.poison(t, runB, firstID)
 	for _, tc := range []struct {
@@ -669,7 +705,7 @@ func TestDistributedPoisonedTopic(t *testing.T) {
 	// The executors die in the middle of a poisoned run; the new ones read
 	// its history through the junk and finish it.
 	waitC := c.remote(t, fixArgs...)
-	runC := c.nextRun(t, runB)
+	runC := c.nextRun(t, known)
 	forgedC := c.poison(t, runC, firstID)
 	for _, p := range c.procs["executor"] {
 		p.kill(t, syscall.SIGKILL)

@@ -124,9 +124,9 @@ func TestReplicasShareARun(t *testing.T) {
 	})
 
 	t.Run("a replica killed mid-job", func(t *testing.T) {
-		prev := c.latestRun(t)
+		known := c.runIDs(t)
 		wait := c.remote(t, args...)
-		runID := c.nextRun(t, prev)
+		runID := c.nextRun(t, known)
 		// The replica that takes the slow claim's job: its log names the
 		// job as taken; it is killed (for good) while the job runs.
 		taken := regexp.MustCompile(`msg="job taken" .*run=` + regexp.QuoteMeta(runID) + ` job=(\S*` + slowClaim + `\S*) token=(\S+)`)
