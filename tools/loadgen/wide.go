@@ -34,12 +34,7 @@ const mutantsPerWideLine = 6
 // slower, CPU-bound test would: TestPoly alone runs in a millisecond, and
 // a job's cost is then its fixed costs, not its test.
 func addWide(ctx context.Context, repo *demo.Repo, lines, work int) (base string, p demo.Patch, err error) {
-	honest := -1
-	for i, q := range repo.Patches {
-		if q.Name == "honest-fix" {
-			honest = i
-		}
-	}
+	honest := indexOf(repo.Patches, "honest-fix")
 	if honest < 0 {
 		return "", p, fmt.Errorf("wide patch: the demo has no honest-fix to build on")
 	}
