@@ -49,6 +49,11 @@ type Executor struct {
 	// SuiteCache, when set, is the directory where baseline suite answers
 	// are kept per baseline tree (see suitecache.go).
 	SuiteCache string
+	// Tools is where the toolchain's tools the gate builds (test2json,
+	// when the distribution ships none prebuilt) are kept, per toolchain,
+	// across runs and processes; written only outside the sandbox. Empty
+	// keeps them in Scratch.
+	Tools string
 	// Proxy is the GOPROXY module downloads use; "" leaves the go
 	// command's own setting (its go env file, or the toolchain's default).
 	Proxy string

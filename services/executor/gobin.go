@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sealgate/sealgate/services/checkout"
@@ -458,6 +459,13 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 // copy of the tree. A failed build is a goBin with failed set, not an
 // error; an error means the gate could not try.
 func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goTarget, timeout time.Duration) (*goBin, error) {
+	return e.buildOnce(ctx, w, a, t, timeout, false)
+}
+
+// buildOnce is buildTest; ahead marks a build made before any job asked
+// for it (Prebuild): its process is accounted for in the answer of the
+// first job that uses the binary, as if that job had built it.
+func (e *Executor) buildOnce(ctx context.Context, w *Workspace, a *Answer, t goTarget, timeout time.Duration, ahead bool) (*goBin, error) {
 	w.mu.Lock()
 	b, ok := w.bins[t.key()]
 	if !ok {
@@ -467,6 +475,9 @@ func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goT
 	w.mu.Unlock()
 	b.mu.Lock()
 	if !b.done {
+		if ahead {
+			a = &Answer{}
+		}
 		err := e.build(ctx, w, a, t, b, timeout)
 		if err != nil && ctx.Err() != nil {
 			// The caller's context ended (the process stops, or the run's
@@ -478,12 +489,22 @@ func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goT
 			return nil, err
 		}
 		b.err, b.done = err, true
+		if ahead {
+			b.owed = a
+		}
+	}
+	if owed := b.owed; owed != nil && !ahead {
+		b.owed = nil
+		a.Started = a.Started || owed.Started
+		a.Termination, a.ExitCode, a.Sandbox = owed.Termination, owed.ExitCode, owed.Sandbox
+		a.Wall += owed.Wall
+		a.CPU += owed.CPU
 	}
 	b.mu.Unlock()
 	if b.err != nil {
 		return nil, b.err
 	}
-	if b.run.WallMillis > 0 && !slices.Contains(a.Detail.Runs, b.run) {
+	if !ahead && b.run.WallMillis > 0 && !slices.Contains(a.Detail.Runs, b.run) {
 		// The build is evidence of every job that uses its binary.
 		a.Detail.Runs = append(a.Detail.Runs, b.run)
 	}
@@ -497,6 +518,80 @@ type builtBin struct {
 	mu   sync.Mutex
 	done bool
 	err  error
+	// owed is a build made ahead (Prebuild), not yet accounted for in a
+	// job's answer.
+	owed *Answer
+}
+
+// Prebuild builds ahead, up to workers at a time, the test binaries the Go
+// claim, prerequisite, edited, counterfactual and coverage jobs of specs
+// will run (and those of the jobs their results make due, Spec.Then), in
+// plan order, while the jobs run: on a machine of several cores the next
+// jobs' builds overlap this job's build and tests instead of following
+// them. A job whose binary is being built waits for it; each binary is
+// built once (buildTest), and a build that fails is the answer of the jobs
+// that need it, as it would have been had they built it. Targets the jobs
+// cannot name (a variant that cannot be made) are left to the jobs. It
+// returns once every build it started has ended; a build its context cuts
+// short is built again by the job that needs it.
+func (e *Executor) Prebuild(ctx context.Context, w *Workspace, specs []*jobs.Spec, workers int) {
+	type ahead struct {
+		t       goTarget
+		timeout time.Duration
+	}
+	var todo []ahead
+	seen := map[string]bool{}
+	var add func(s *jobs.Spec)
+	add = func(s *jobs.Spec) {
+		if s == nil || s.Skip != "" || s.Runner != jobs.RunnerGo {
+			return
+		}
+		switch s.Purpose {
+		case jobs.Claim, jobs.Prereq, jobs.Edited, jobs.Counterfactual, jobs.Coverage:
+		default:
+			return
+		}
+		if key, _, err := w.variant(s); err == nil {
+			t := goTarget{variant: key, module: s.Module, pkg: s.Package, importPath: s.ImportPath}
+			if s.Purpose == jobs.Coverage {
+				t.cover = s.CoverPkgs
+			}
+			if !seen[t.key()] {
+				seen[t.key()] = true
+				todo = append(todo, ahead{t, timeoutOf(s)})
+			}
+		}
+		add(s.Then)
+	}
+	for _, s := range specs {
+		add(s)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(todo) || ctx.Err() != nil {
+					return
+				}
+				// Errors are the jobs' to meet: each builds again or
+				// answers with the failure when it asks for the binary.
+				_, _ = e.buildOnce(ctx, w, nil, todo[i].t, todo[i].timeout, true)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// testBuild returns the go command's arguments of every test binary's
+// build: `go test -c` linked as `go test` links a binary it runs and
+// throws away — no symbol table and no DWARF (-s -w: a third of a small
+// package's link) — and without vet, which judges nothing here.
+func testBuild() []string {
+	return []string{"test", "-json", "-c", "-vet=off", "-ldflags=-s -w"}
 }
 
 func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarget, b *builtBin, timeout time.Duration) error {
@@ -516,7 +611,7 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 	if t.module != "." {
 		argv = append(argv, "-C", t.module)
 	}
-	argv = append(argv, "test", "-json", "-c", "-vet=off")
+	argv = append(argv, testBuild()...)
 	if len(t.cover) > 0 {
 		argv = append(argv, "-cover", "-covermode=set", "-coverpkg="+strings.Join(t.cover, ","))
 	}
@@ -569,8 +664,27 @@ func (w *Workspace) store(data []byte, b *goBin) error {
 		return nil
 	}
 	// Executable, not readable: a test cannot read its own binary (the
-	// mutant schemata's switch is compiled in).
-	return os.WriteFile(p, data, 0o111)
+	// mutant schemata's switch is compiled in). Written beside its name
+	// and renamed: two builds of one binary at once (Prebuild) both end
+	// with it whole.
+	f, err := os.CreateTemp(w.binDir(), ".store-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o111)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // errorsIsNotExist reports a missing file.
@@ -715,9 +829,11 @@ func (e *Executor) test2json(ctx context.Context, importPath string, raw []byte,
 	return append(append(out, ev...), '\n'), nil
 }
 
-// test2jsonTool returns the toolchain's test2json, built once into the
-// executor's scratch directory when the distribution ships none prebuilt
-// (Go 1.24 and later build tools on demand).
+// test2jsonTool returns the toolchain's test2json: the distribution's
+// prebuilt one, or (Go 1.24 and later build tools on demand) one built
+// once per toolchain into the tools directory, where later runs and other
+// processes find it: a build links for a third of a second, which every
+// verification with a fresh state directory paid.
 func (e *Executor) test2jsonTool(ctx context.Context) (string, error) {
 	e.toolMu.Lock()
 	defer e.toolMu.Unlock()
@@ -729,8 +845,27 @@ func (e *Executor) test2jsonTool(ctx context.Context) (string, error) {
 		e.tool = prebuilt
 		return e.tool, nil
 	}
-	out := filepath.Join(e.Scratch, "tools", "test2json")
-	cmd := exec.CommandContext(ctx, filepath.Join(e.Go.Root, "bin", "go"), "build", "-o", out, "cmd/test2json")
+	dir := filepath.Join(e.Scratch, "tools")
+	if e.Tools != "" {
+		dir = e.Tools
+	}
+	dir = filepath.Join(dir, e.toolchainKey())
+	out := filepath.Join(dir, "test2json")
+	if fi, err := os.Stat(out); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o100 != 0 {
+		e.tool = out
+		return e.tool, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("build go's test2json: %w", err)
+	}
+	// Built beside its place and renamed into it: a process that finds
+	// it finds it whole, and two that build at once both succeed.
+	tmp, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return "", fmt.Errorf("build go's test2json: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	cmd := exec.CommandContext(ctx, filepath.Join(e.Go.Root, "bin", "go"), "build", "-o", filepath.Join(tmp, "test2json"), "cmd/test2json")
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "GOROOT=" + e.Go.Root, "GOCACHE=" + e.Go.Cache,
 		"GOTOOLCHAIN=local", "GOENV=off", "GOFLAGS=", "GOTELEMETRY=off", "XDG_CONFIG_HOME=" + e.goConfigDir(), "CGO_ENABLED=0"}
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -742,8 +877,26 @@ func (e *Executor) test2jsonTool(ctx context.Context) (string, error) {
 		}
 		return "", err
 	}
+	if err := os.Rename(filepath.Join(tmp, "test2json"), out); err != nil {
+		return "", fmt.Errorf("build go's test2json: %w", err)
+	}
 	e.tool = out
 	return e.tool, nil
+}
+
+// toolchainKey names the toolchain the tools are built with: its GOROOT,
+// its VERSION file and its go command's size and time, so that a
+// toolchain installed anew over the old one gets its own tools.
+func (e *Executor) toolchainKey() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s/%s\x00", e.Go.Root, runtime.GOOS, runtime.GOARCH)
+	if b, err := os.ReadFile(filepath.Join(e.Go.Root, "VERSION")); err == nil {
+		h.Write(b)
+	}
+	if fi, err := os.Stat(filepath.Join(e.Go.Root, "bin", "go")); err == nil {
+		fmt.Fprintf(h, "\x00%d %d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return "go-" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // listTests lists the tests of a built binary with -test.list.

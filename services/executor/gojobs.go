@@ -253,7 +253,8 @@ func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi i
 	if module != "." {
 		argv = append(argv, "-C", module)
 	}
-	argv = append(argv, "test", "-json", "-c", "-vet=off", "-o", filepathSlash(v.out)+"/")
+	argv = append(argv, testBuild()...)
+	argv = append(argv, "-o", filepathSlash(v.out)+"/")
 	for _, t := range targets {
 		argv = append(argv, t.pkg)
 	}

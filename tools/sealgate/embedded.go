@@ -48,12 +48,15 @@ type serviceDeps struct {
 	// suiteCache keeps baseline suite answers in the state: they outlive
 	// a run, its work does not.
 	suiteCache string
-	box        *sandbox.Runner
-	goenv      executor.Go
-	progress   func(runID, jobID, state string)
-	signer     *attest.Signer
-	tlog       tlog.Log
-	exec       *executor.Executor
+	// tools keeps the toolchain's tools the executor builds, across
+	// states (toolsDir).
+	tools    string
+	box      *sandbox.Runner
+	goenv    executor.Go
+	progress func(runID, jobID, state string)
+	signer   *attest.Signer
+	tlog     tlog.Log
+	exec     *executor.Executor
 }
 
 // serviceSpec is one service: its name, consumer group, identity and
@@ -68,7 +71,7 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	blobs, scratch := d.blobs, d.scratch
 	if (name == "executor" || name == "mutation") && d.exec == nil {
 		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs,
-			SuiteCache: d.suiteCache, Proxy: os.Getenv(callerProxyEnv)}
+			SuiteCache: d.suiteCache, Tools: d.tools, Proxy: os.Getenv(callerProxyEnv)}
 	}
 	switch name {
 	case "checkout":
@@ -81,6 +84,9 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 			// Seal checks are dealt to two workers: the machine's cores
 			// are the common case, and a check waits on its own process.
 			SealWorkers: 2,
+			// Two test binaries are built ahead of the jobs at once: on
+			// two cores the next jobs' links overlap this job's.
+			BuildAhead: 2,
 		}}, nil
 	case "reach":
 		return serviceSpec{name, groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}}, nil
@@ -102,6 +108,16 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 type services struct {
 	ctx context.Context
 	g   *lifecycle.Group
+}
+
+// toolsDir is where the executor keeps the tools it builds from the Go
+// toolchain (test2json), shared by every state of the user: the user's
+// cache directory, else the state directory.
+func toolsDir(state string) string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "sealgate", "tools")
+	}
+	return filepath.Join(state, "tools")
 }
 
 // goToolchain finds the Go toolchain the jobs run with.
@@ -135,7 +151,7 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, infraErrorf("%v", err)
 	}
-	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(st.dir, suiteCacheDir), box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
+	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(st.dir, suiteCacheDir), tools: toolsDir(st.dir), box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
 	bus := &roleBus{
 		subscribe: func(group string) (message.Subscriber, error) {
 			return local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: group})

@@ -43,5 +43,6 @@ func New(t testing.TB) *executor.Executor {
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir()}
+	return &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir(),
+		Tools: filepath.Join(os.TempDir(), "sealgate-test-tools")}
 }

@@ -45,6 +45,10 @@ type Handler struct {
 	// SealWorkers is how many workers the seal plan's checks are dealt to;
 	// zero means one.
 	SealWorkers int
+	// BuildAhead is how many test binaries of a plan's Go jobs are built
+	// at once ahead of the jobs, beside them (executor.Prebuild), when the
+	// plan runs here; zero builds each when its job starts.
+	BuildAhead int
 	// Dispatch, when set, hands the jobs of an admitted plan to the work
 	// topic (work.Publish) instead of running them here: any replica's
 	// runtime.Worker takes them and runs them with RunJob (the distributed
@@ -465,7 +469,7 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 		job  *pb.Job
 		spec *jobs.Spec
 	}
-	var checks []item
+	var checks, rest []item
 	for _, job := range planRec.Record.GetJobPlanned().GetJobs() {
 		s, err := jobs.ParseSpec(job.Spec)
 		if err != nil {
@@ -475,7 +479,27 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 			checks = append(checks, item{job, s})
 			continue
 		}
-		if err := one(job, s); err != nil {
+		rest = append(rest, item{job, s})
+	}
+	if h.BuildAhead > 0 {
+		var ahead []*jobs.Spec
+		for _, it := range rest {
+			if !answered[it.job.Token.GetId()] {
+				ahead = append(ahead, it.spec)
+			}
+		}
+		bctx, cancel := context.WithCancel(ctx)
+		built := make(chan struct{})
+		go func() {
+			defer close(built)
+			h.Exec.Prebuild(bctx, w, ahead, h.BuildAhead)
+		}()
+		// Ended before the workspace is released; a build the jobs did
+		// not wait for (a follow-up's, or one an error left) is stopped.
+		defer func() { cancel(); <-built }()
+	}
+	for _, it := range rest {
+		if err := one(it.job, it.spec); err != nil {
 			return err
 		}
 	}

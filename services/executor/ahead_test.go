@@ -1,0 +1,154 @@
+package executor_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+)
+
+// goJobs plans c on w and keeps the jobs whose test binaries Prebuild
+// builds ahead: claims and coverage.
+func goJobs(t *testing.T, w *executor.Workspace, c *criteria.Criteria) []*jobs.Spec {
+	t.Helper()
+	var out []*jobs.Spec
+	for _, s := range w.Plan(c) {
+		if s.Purpose == jobs.Claim || s.Purpose == jobs.Coverage {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no claim or coverage job planned")
+	}
+	return out
+}
+
+// TestPrebuildServesTheJobs: binaries built ahead give every job the
+// answer it gets when it builds its own, and the build is the evidence —
+// and the process time — of the first job that runs its binary, as if that
+// job had built it.
+func TestPrebuildServesTheJobs(t *testing.T) {
+	c := &criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, CoverageFloor: 1, Limits: limits().Limits}
+	ctx := context.Background()
+
+	e, w := workspace(t, nil)
+	want := map[string]string{}
+	for _, s := range goJobs(t, w, c) {
+		a := e.Execute(ctx, w, s)
+		want[s.ID()] = a.Detail.Outcome + " " + a.Detail.Reason
+	}
+
+	e, w = workspace(t, nil)
+	specs := goJobs(t, w, c)
+	e.Prebuild(ctx, w, specs, 2)
+	seen := map[string]bool{}
+	for _, s := range specs {
+		a := e.Execute(ctx, w, s)
+		if got := a.Detail.Outcome + " " + a.Detail.Reason; got != want[s.ID()] {
+			t.Errorf("%s built ahead: %s, want %s", s.ID(), got, want[s.ID()])
+		}
+		var build *jobs.Run
+		for i, r := range a.Detail.Runs {
+			if r.Verdict == "BUILD" {
+				build = &a.Detail.Runs[i]
+			}
+		}
+		if build == nil {
+			t.Errorf("%s: no build among its runs %+v", s.ID(), a.Detail.Runs)
+			continue
+		}
+		if !a.Started {
+			t.Errorf("%s: not started", s.ID())
+		}
+		if !seen[build.Binary] && a.Wall.Milliseconds() < build.WallMillis {
+			t.Errorf("%s, the first job of binary %.12s: %v of processes, less than its build's %d ms", s.ID(), build.Binary, a.Wall, build.WallMillis)
+		}
+		seen[build.Binary] = true
+	}
+}
+
+// TestPrebuildOfABrokenPatch: a patch that does not compile fails its
+// build ahead; the job that needs the binary answers with the compiler's
+// own words, as it does when it builds.
+func TestPrebuildOfABrokenPatch(t *testing.T) {
+	e, w := workspace(t, map[string]string{"calc/broken.go": "package calc\n\nfunc Broken() int { return undefinedName }\n"})
+	c := &criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, Limits: limits().Limits}
+	specs := goJobs(t, w, c)
+	e.Prebuild(context.Background(), w, specs, 2)
+	for _, s := range specs {
+		if s.Purpose != jobs.Claim || s.Side != jobs.Patch {
+			continue
+		}
+		a := e.Execute(context.Background(), w, s)
+		if a.Detail.Outcome != jobs.OutcomeUnrunnable || !strings.Contains(a.Detail.Reason, "undefinedName") {
+			t.Fatalf("claim on a broken patch, built ahead: %s: %s", a.Detail.Outcome, a.Detail.Reason)
+		}
+		if !a.Started || a.Wall == 0 {
+			t.Fatalf("the failed build is not accounted for in the job: started %v, wall %v", a.Started, a.Wall)
+		}
+		return
+	}
+	t.Fatal("no patch claim job planned")
+}
+
+// TestPrebuildCutShort: builds ahead whose context ends are not kept; the
+// jobs build their binaries themselves.
+func TestPrebuildCutShort(t *testing.T) {
+	e, w := workspace(t, nil)
+	specs := goJobs(t, w, &criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, Limits: limits().Limits})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	e.Prebuild(ctx, w, specs, 2)
+	for _, s := range specs {
+		if s.Purpose != jobs.Claim || s.Side != jobs.Patch {
+			continue
+		}
+		if a := e.Execute(context.Background(), w, s); a.Detail.Outcome != jobs.OutcomePass {
+			t.Fatalf("after builds ahead were cut short the claim is %s (%s), want PASS", a.Detail.Outcome, a.Detail.Reason)
+		}
+		return
+	}
+	t.Fatal("no patch claim job planned")
+}
+
+// TestTest2jsonIsBuiltOncePerToolchain: an executor with a fresh scratch
+// directory finds the test2json another one built into the shared tools
+// directory (Go 1.24 and later ship none prebuilt) and does not build it
+// again.
+func TestTest2jsonIsBuiltOncePerToolchain(t *testing.T) {
+	tools := t.TempDir()
+	run := func() os.FileInfo {
+		t.Helper()
+		e, w := workspace(t, nil)
+		e.Tools = tools
+		for _, s := range goJobs(t, w, &criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, Limits: limits().Limits}) {
+			if s.Purpose == jobs.Claim && s.Side == jobs.Patch {
+				if a := e.Execute(context.Background(), w, s); a.Detail.Outcome != jobs.OutcomePass {
+					t.Fatalf("claim: %s: %s", a.Detail.Outcome, a.Detail.Reason)
+				}
+			}
+		}
+		if _, err := os.Stat(filepath.Join(e.Go.Root, "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH, "test2json")); err == nil {
+			t.Skip("the toolchain ships test2json prebuilt")
+		}
+		found, err := filepath.Glob(filepath.Join(tools, "go-*", "test2json"))
+		if err != nil || len(found) != 1 {
+			t.Fatalf("test2json in the tools directory: %v %v", found, err)
+		}
+		fi, err := os.Stat(found[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	first, second := run(), run()
+	if !os.SameFile(first, second) {
+		t.Fatal("the second executor built test2json again")
+	}
+}
