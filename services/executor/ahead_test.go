@@ -117,6 +117,52 @@ func TestPrebuildCutShort(t *testing.T) {
 	t.Fatal("no patch claim job planned")
 }
 
+// TestCoverageRunsASlowTestAloneAtOnce: the coverage search runs a test
+// that takes longer than a process's start alone right after the run of
+// every test, instead of again at every level of the halving. Here only
+// the slow test reaches the changed line, among the demo's five fast ones:
+// the run of all, the run of the fast ones (which reach nothing) and the
+// slow one alone — where halving takes five runs or more. The reach map is
+// the same either way: the slow test alone.
+func TestCoverageRunsASlowTestAloneAtOnce(t *testing.T) {
+	e, w, _ := workspaceOn(t, map[string]string{
+		"calc/triple.go":      "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn x + x + x\n}\n",
+		"calc/triple_test.go": "package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestTripleSlowly(t *testing.T) {\n\ttime.Sleep(300 * time.Millisecond)\n\tif Triple(2) != 6 {\n\t\tt.Fatal(Triple(2))\n\t}\n}\n",
+	}, map[string]string{"calc/triple.go": "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn 3 * x\n}\n"})
+	c := &criteria.Criteria{Claims: []string{"go:./calc:TestTripleSlowly"}, CoverageFloor: 1, Limits: limits().Limits}
+	for _, s := range w.Plan(c) {
+		if s.Purpose != jobs.Coverage || s.Side != jobs.Patch {
+			continue
+		}
+		a := e.Execute(context.Background(), w, s)
+		if a.Detail.Outcome != jobs.OutcomePass {
+			t.Fatalf("coverage: %s: %s", a.Detail.Outcome, a.Detail.Reason)
+		}
+		var reach []string
+		for k := range a.Detail.Profiles {
+			if strings.HasSuffix(k, ".TestTripleSlowly") || strings.HasSuffix(k, ".TestMedian") || strings.HasSuffix(k, ".TestSum") ||
+				strings.HasSuffix(k, ".TestMean") || strings.HasSuffix(k, ".TestRange") || strings.HasSuffix(k, ".TestClamp") {
+				reach = append(reach, k)
+			}
+		}
+		if len(reach) != 1 || !strings.HasSuffix(reach[0], ".TestTripleSlowly") {
+			t.Fatalf("tests reaching the changed line: %v (profiles %v)", reach, a.Detail.Profiles)
+		}
+		runs := 0
+		for _, r := range a.Detail.Runs {
+			if r.Verdict != "BUILD" {
+				runs++
+			}
+		}
+		// Three; four if the machine made one fast test slow.
+		if runs > 4 {
+			t.Fatalf("the search ran %d test processes (%s), want 3: %+v", runs, a.Detail.Reason, a.Detail.Runs)
+		}
+		return
+	}
+	t.Fatal("no patch coverage job planned")
+}
+
 // TestTest2jsonIsBuiltOncePerToolchain: an executor with a fresh scratch
 // directory finds the test2json another one built into the shared tools
 // directory (Go 1.24 and later ship none prebuilt) and does not build it

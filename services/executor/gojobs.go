@@ -455,6 +455,11 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 	return done(jobs.OutcomePass, "%d tests of %s: %d reach changed lines, found in %d runs", len(tests), s.Package, g.leaves, g.runs)
 }
 
+// slowAlone is how long a test must take, in the run of every test, for the
+// coverage search to run it alone at once: about what starting one more
+// test process costs in the sandbox.
+const slowAlone = 20 * time.Millisecond
+
 // grouper finds the tests that reach changed lines by group testing.
 type grouper struct {
 	e        *Executor
@@ -466,6 +471,7 @@ type grouper struct {
 	timeout  time.Duration
 	changed  map[string][]int // profile file name → changed lines
 	outcome  map[string]string
+	elapsed  map[string]time.Duration // in the run of every test
 	runs     int
 	leaves   int
 }
@@ -489,6 +495,32 @@ func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]stri
 	}
 	if prof != nil && !touches(prof, g.changed) {
 		return nil, nil
+	}
+	if root && len(tests) > 1 {
+		// A test slower than a process's start runs alone at once: the
+		// halving would run it again at every level its groups touch a
+		// changed line, where alone it runs once — the least any test
+		// of a touching root run is run again.
+		var slow, fast []string
+		for _, t := range tests {
+			if g.elapsed[t] >= slowAlone {
+				slow = append(slow, t)
+			} else {
+				fast = append(fast, t)
+			}
+		}
+		if len(slow) > 0 {
+			missing, err := g.search(ctx, fast, false)
+			for _, t := range slow {
+				if err != nil {
+					break
+				}
+				var m []string
+				m, err = g.search(ctx, []string{t}, false)
+				missing = append(missing, m...)
+			}
+			return missing, err
+		}
 	}
 	if len(tests) == 1 {
 		if prof == nil {
@@ -553,6 +585,14 @@ func (g *grouper) run(ctx context.Context, tests []string, root bool) (*cover.Pr
 			for k, res := range gotest.SuiteResults(rep) {
 				if test, ok := strings.CutPrefix(k, g.t.importPath+"."); ok && !strings.Contains(test, "/") {
 					g.outcome[test] = res.String()
+				}
+			}
+			if p := rep.Packages[g.t.importPath]; p != nil {
+				g.elapsed = map[string]time.Duration{}
+				for name, t := range p.Tests {
+					if t.ElapsedReported && !strings.Contains(name, "/") {
+						g.elapsed[name] = t.Elapsed
+					}
 				}
 			}
 		}
