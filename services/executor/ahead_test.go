@@ -198,3 +198,20 @@ func TestTest2jsonIsBuiltOncePerToolchain(t *testing.T) {
 		t.Fatal("the second executor built test2json again")
 	}
 }
+
+// TestTest2jsonWithoutASharedDirectory: a tools directory that cannot be
+// made (a read-only home) is no failure: test2json is built into the
+// executor's scratch directory, as before there was a shared one.
+func TestTest2jsonWithoutASharedDirectory(t *testing.T) {
+	e, w := workspace(t, nil)
+	e.Tools = filepath.Join(os.DevNull, "tools")
+	for _, s := range goJobs(t, w, &criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, Limits: limits().Limits}) {
+		if s.Purpose == jobs.Claim && s.Side == jobs.Patch {
+			if a := e.Execute(context.Background(), w, s); a.Detail.Outcome != jobs.OutcomePass {
+				t.Fatalf("claim with an unusable tools directory: %s: %s", a.Detail.Outcome, a.Detail.Reason)
+			}
+			return
+		}
+	}
+	t.Fatal("no patch claim job planned")
+}

@@ -51,8 +51,9 @@ type Executor struct {
 	SuiteCache string
 	// Tools is where the toolchain's tools the gate builds (test2json,
 	// when the distribution ships none prebuilt) are kept, per toolchain,
-	// across runs and processes; written only outside the sandbox. Empty
-	// keeps them in Scratch.
+	// across runs and processes, with the build cache they are built
+	// from (their own: tools run outside the sandbox); written only
+	// outside the sandbox. Empty keeps them in Scratch.
 	Tools string
 	// Proxy is the GOPROXY module downloads use; "" leaves the go
 	// command's own setting (its go env file, or the toolchain's default).

@@ -845,43 +845,69 @@ func (e *Executor) test2jsonTool(ctx context.Context) (string, error) {
 		e.tool = prebuilt
 		return e.tool, nil
 	}
-	dir := filepath.Join(e.Scratch, "tools")
+	roots := []string{filepath.Join(e.Scratch, "tools")}
 	if e.Tools != "" {
-		dir = e.Tools
+		// The scratch directory stands in when the shared one cannot
+		// be made (a read-only home).
+		roots = append([]string{e.Tools}, roots...)
 	}
-	dir = filepath.Join(dir, e.toolchainKey())
+	var last error
+	for _, root := range roots {
+		made, err := e.buildTest2json(ctx, root)
+		if !made {
+			last = err
+			continue
+		}
+		if e.tool == "" {
+			return "", err
+		}
+		return e.tool, nil
+	}
+	return "", last
+}
+
+// buildTest2json finds or builds test2json under root, setting e.tool or,
+// when the toolchain cannot build it, e.toolErr. made reports that root
+// was usable: the tool is there, or the error is the build's (kept in
+// e.toolErr unless the context cut it short).
+func (e *Executor) buildTest2json(ctx context.Context, root string) (made bool, err error) {
+	dir := filepath.Join(root, e.toolchainKey())
 	out := filepath.Join(dir, "test2json")
 	if fi, err := os.Stat(out); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o100 != 0 {
 		e.tool = out
-		return e.tool, nil
+		return true, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("build go's test2json: %w", err)
+		return false, fmt.Errorf("build go's test2json: %w", err)
 	}
 	// Built beside its place and renamed into it: a process that finds
 	// it finds it whole, and two that build at once both succeed.
 	tmp, err := os.MkdirTemp(dir, "build-")
 	if err != nil {
-		return "", fmt.Errorf("build go's test2json: %w", err)
+		return false, fmt.Errorf("build go's test2json: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	cmd := exec.CommandContext(ctx, filepath.Join(e.Go.Root, "bin", "go"), "build", "-o", filepath.Join(tmp, "test2json"), "cmd/test2json")
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "GOROOT=" + e.Go.Root, "GOCACHE=" + e.Go.Cache,
+	// Its own build cache, which no sandboxed build writes: test2json runs
+	// outside the sandbox, so it is built from the toolchain's sources
+	// alone, never from the cache tested code's builds write.
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + e.Scratch, "GOROOT=" + e.Go.Root, "GOCACHE=" + filepath.Join(root, "gocache"),
 		"GOTOOLCHAIN=local", "GOENV=off", "GOFLAGS=", "GOTELEMETRY=off", "XDG_CONFIG_HOME=" + e.goConfigDir(), "CGO_ENABLED=0"}
 	if b, err := cmd.CombinedOutput(); err != nil {
 		err = fmt.Errorf("build go's test2json: %v: %s", err, jobfile.Excerpt(string(b)))
-		if ctx.Err() == nil {
-			// Kept: the toolchain cannot build it. A build the caller's
-			// context cut short is tried again by the next caller.
-			e.toolErr = err
+		if ctx.Err() != nil {
+			// Cut short: the next caller tries again.
+			return true, err
 		}
-		return "", err
+		// Kept: the toolchain cannot build it.
+		e.toolErr = err
+		return true, err
 	}
 	if err := os.Rename(filepath.Join(tmp, "test2json"), out); err != nil {
-		return "", fmt.Errorf("build go's test2json: %w", err)
+		return false, fmt.Errorf("build go's test2json: %w", err)
 	}
 	e.tool = out
-	return e.tool, nil
+	return true, nil
 }
 
 // toolchainKey names the toolchain the tools are built with: its GOROOT,
