@@ -2,6 +2,7 @@ package executor_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -117,13 +118,15 @@ func TestPrebuildCutShort(t *testing.T) {
 	t.Fatal("no patch claim job planned")
 }
 
-// TestCoverageRunsASlowTestAloneAtOnce: the coverage search runs a test
-// that takes longer than a process's start alone right after the run of
-// every test, instead of again at every level of the halving. Here only
-// the slow test reaches the changed line, among the demo's five fast ones:
-// the run of all, the run of the fast ones (which reach nothing) and the
-// slow one alone — where halving takes five runs or more. The reach map is
-// the same either way: the slow test alone.
+// TestCoverageRunsASlowTestAloneAtOnce: the coverage search starts from
+// the two halves of the tests (no run of them all), and runs a test that
+// takes longer than a process's start alone right after its half's run,
+// instead of again at every level of the halving. Here only the slow test
+// reaches the changed line, among the demo's five fast ones (sorted, it is
+// last): the first half (reaches nothing), the second, its fast tests
+// (reach nothing) and the slow one alone — four runs, where a run of all
+// and halving take seven. The reach map is the same either way: the slow
+// test alone.
 func TestCoverageRunsASlowTestAloneAtOnce(t *testing.T) {
 	e, w, _ := workspaceOn(t, map[string]string{
 		"calc/triple.go":      "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn x + x + x\n}\n",
@@ -154,13 +157,62 @@ func TestCoverageRunsASlowTestAloneAtOnce(t *testing.T) {
 				runs++
 			}
 		}
-		// Three; four if the machine made one fast test slow.
-		if runs > 4 {
-			t.Fatalf("the search ran %d test processes (%s), want 3: %+v", runs, a.Detail.Reason, a.Detail.Runs)
+		// Four; five if the machine made one fast test slow.
+		if runs > 5 {
+			t.Fatalf("the search ran %d test processes (%s), want 4: %+v", runs, a.Detail.Reason, a.Detail.Runs)
+		}
+		if _, ok := a.Detail.Profiles[jobs.GroupProfilePrefix+"example.com/calc/calc"]; !ok {
+			t.Fatalf("no package profile: %v", a.Detail.Profiles)
 		}
 		return
 	}
 	t.Fatal("no patch coverage job planned")
+}
+
+// TestCoverageRunsTheSuitesSlowTestsAloneFirst: once the patch side's
+// suite has run in the workspace, the coverage search knows which tests
+// are slow before it runs any: they run alone at the first level, the
+// fast ones in two halves, and — only the slow test reaching the changed
+// line — every test runs exactly once in the whole search (six test runs
+// in three processes), where without the suite's times the slow test's
+// half runs first and then its tests again (nine test runs).
+func TestCoverageRunsTheSuitesSlowTestsAloneFirst(t *testing.T) {
+	e, w, _ := workspaceOn(t, map[string]string{
+		"calc/triple.go":      "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn x + x + x\n}\n",
+		"calc/triple_test.go": "package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestTripleSlowly(t *testing.T) {\n\ttime.Sleep(300 * time.Millisecond)\n\tif Triple(2) != 6 {\n\t\tt.Fatal(Triple(2))\n\t}\n}\n",
+	}, map[string]string{"calc/triple.go": "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn 3 * x\n}\n"})
+	c := &criteria.Criteria{Claims: []string{"go:./calc:TestTripleSlowly"}, CoverageFloor: 1, Limits: limits().Limits}
+	var suite, cov *jobs.Spec
+	for _, s := range w.Plan(c) {
+		switch {
+		case s.Purpose == jobs.Collateral && s.Side == jobs.Patch:
+			suite = s
+		case s.Purpose == jobs.Coverage && s.Side == jobs.Patch:
+			cov = s
+		}
+	}
+	if suite == nil || cov == nil {
+		t.Fatal("no patch-side suite or coverage job planned")
+	}
+	ctx := context.Background()
+	e.Execute(ctx, w, suite)
+	a := e.Execute(ctx, w, cov)
+	if a.Detail.Outcome != jobs.OutcomePass {
+		t.Fatalf("coverage: %s: %s", a.Detail.Outcome, a.Detail.Reason)
+	}
+	if _, ok := a.Detail.Profiles["example.com/calc/calc.TestTripleSlowly"]; !ok {
+		t.Fatalf("the slow test's profile is missing: %v", a.Detail.Profiles)
+	}
+	ran := 0
+	for _, r := range a.Detail.Runs {
+		var n int
+		if _, err := fmt.Sscanf(r.Verdict, "%d tests", &n); err == nil {
+			ran += n
+		}
+	}
+	if ran != 6 {
+		t.Fatalf("the search ran %d tests in all (%s), want each of the 6 once: %+v", ran, a.Detail.Reason, a.Detail.Runs)
+	}
 }
 
 // TestTest2jsonIsBuiltOncePerToolchain: an executor with a fresh scratch

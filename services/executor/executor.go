@@ -89,6 +89,10 @@ type Workspace struct {
 	// refWalls holds each test's longest passing reference run in mutant
 	// jobs (multi.go), guarded by mu.
 	refWalls map[string]time.Duration
+	// suiteTimes holds, per import path, each top-level test's time in
+	// the patch side's suite run, guarded by mu: the coverage search
+	// runs the slow ones alone from the start.
+	suiteTimes map[string]map[string]time.Duration
 	// py is the run's Python mutant switch (pymutant.go).
 	py pyRun
 }

@@ -192,7 +192,39 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 	}
 	a.Detail.Outcome, a.Detail.Reason = suiteOutcome(report, agg)
 	a.Cases = suiteCases(report)
+	if s.Side == jobs.Patch {
+		w.keepSuiteTimes(report)
+	}
 	return a
+}
+
+// keepSuiteTimes remembers each top-level test's time in a patch-side
+// suite run, per package: what the coverage search knows of the tests
+// before it runs any (suiteTime).
+func (w *Workspace) keepSuiteTimes(report *gotest.Report) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for ip, p := range report.Packages {
+		times := map[string]time.Duration{}
+		for name, t := range p.Tests {
+			if t.ElapsedReported && !strings.Contains(name, "/") {
+				times[name] = t.Elapsed
+			}
+		}
+		if w.suiteTimes == nil {
+			w.suiteTimes = map[string]map[string]time.Duration{}
+		}
+		w.suiteTimes[ip] = times
+	}
+}
+
+// suiteTime is a test's time in the patch side's suite run, if this
+// workspace ran it (in the distributed mode another replica may have).
+func (w *Workspace) suiteTime(importPath, test string) (time.Duration, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d, ok := w.suiteTimes[importPath][test]
+	return d, ok
 }
 
 // buildMany builds the test binaries of targets not built yet, several
@@ -369,10 +401,11 @@ func isVersionElement(s string) bool {
 
 // executeCoverage measures which tests of a package reach the changed
 // lines, with the package's coverage test binary (built once): one run of
-// every test with a profile, then the tests split in halves, and only the
-// halves whose profile touches a changed line split again, down to single
-// tests — whose profiles, each test alone, are the reach map. A package
-// whose tests reach no changed line costs one run.
+// each half of the tests with a profile, and only the groups whose profile
+// touches a changed line split again (a slow test alone at once, the rest
+// in halves), down to single tests — whose profiles, each test alone, are
+// the reach map. A package whose tests reach no changed line costs two
+// runs.
 func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}, Profiles: map[string]string{}}}
 	done := func(outcome, format string, args ...any) *Answer {
@@ -437,8 +470,9 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
-	g := &grouper{e: e, w: w, a: a, b: b, t: t, dir: dir, out: out, timeout: timeout, changed: changed, outcome: map[string]string{}}
-	missing, err := g.search(ctx, tests, true)
+	g := &grouper{e: e, w: w, a: a, b: b, t: t, dir: dir, out: out, timeout: timeout, changed: changed,
+		outcome: map[string]string{}, elapsed: map[string]time.Duration{}}
+	missing, err := g.searchAll(ctx, tests)
 	if err != nil {
 		return done(jobs.OutcomeUnrunnable, "%v", err)
 	}
@@ -455,7 +489,7 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 	return done(jobs.OutcomePass, "%d tests of %s: %d reach changed lines, found in %d runs", len(tests), s.Package, g.leaves, g.runs)
 }
 
-// slowAlone is how long a test must take, in the run of every test, for the
+// slowAlone is how long a test must take, in its first-level run, for the
 // coverage search to run it alone at once: about what starting one more
 // test process costs in the sandbox.
 const slowAlone = 20 * time.Millisecond
@@ -471,14 +505,66 @@ type grouper struct {
 	timeout  time.Duration
 	changed  map[string][]int // profile file name → changed lines
 	outcome  map[string]string
-	elapsed  map[string]time.Duration // in the run of every test
+	elapsed  map[string]time.Duration // in the first-level runs
+	roots    []*cover.Profile         // the first-level runs' profiles
 	runs     int
 	leaves   int
 }
 
+// searchAll searches every test of the package from a first level of
+// groups, each run once: a test the patch side's suite run showed slow
+// (slowAlone) alone — it then runs once in the whole search, where in a
+// group that reaches a changed line it would run again — and the other
+// tests in two halves, not all together, which would be split at once
+// whenever one of them reaches a changed line (the common case). The
+// first-level profiles, merged, are the package's
+// (jobs.GroupProfilePrefix): each names every instrumented file, so changed
+// lines no test reaches are measured as uncovered, not missing.
+func (g *grouper) searchAll(ctx context.Context, tests []string) ([]string, error) {
+	var slow, fast []string
+	for _, t := range tests {
+		if d, ok := g.w.suiteTime(g.t.importPath, t); ok && d >= slowAlone {
+			slow = append(slow, t)
+		} else {
+			fast = append(fast, t)
+		}
+	}
+	var groups [][]string
+	if len(fast) > 1 {
+		groups = append(groups, fast[:len(fast)/2], fast[len(fast)/2:])
+	} else if len(fast) == 1 {
+		groups = append(groups, fast)
+	}
+	for _, t := range slow {
+		groups = append(groups, []string{t})
+	}
+	var missing []string
+	for _, h := range groups {
+		m, err := g.search(ctx, h, true)
+		if err != nil {
+			return nil, err
+		}
+		missing = append(missing, m...)
+	}
+	if len(g.roots) > 0 {
+		merged, err := cover.Merge(g.roots...)
+		if err != nil {
+			return nil, fmt.Errorf("the profiles of %s: %w", g.t.importPath, err)
+		}
+		var data bytes.Buffer
+		if err := merged.Write(&data); err != nil {
+			return nil, fmt.Errorf("the profiles of %s: %w", g.t.importPath, err)
+		}
+		g.a.Detail.Profiles[jobs.GroupProfilePrefix+g.t.importPath] = g.e.keep(ctx, g.a, data.Bytes())
+	}
+	return missing, nil
+}
+
 // search runs tests together; a run whose profile touches a changed line
 // (or that left none) is split, down to single tests. It returns the
-// single tests that left no profile.
+// single tests that left no profile. root marks a first-level run
+// (searchAll): its stream gives the tests' outcomes and times, its
+// profile is part of the package's.
 func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]string, error) {
 	if len(tests) == 0 {
 		return nil, nil
@@ -487,11 +573,8 @@ func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	if root && data != nil {
-		// The whole package's profile names every instrumented file, so
-		// changed lines no test reaches are measured as uncovered, not
-		// missing.
-		g.a.Detail.Profiles[jobs.GroupProfilePrefix+g.t.importPath] = g.e.keep(ctx, g.a, data)
+	if root && prof != nil {
+		g.roots = append(g.roots, prof)
 	}
 	if prof != nil && !touches(prof, g.changed) {
 		return nil, nil
@@ -500,7 +583,7 @@ func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]stri
 		// A test slower than a process's start runs alone at once: the
 		// halving would run it again at every level its groups touch a
 		// changed line, where alone it runs once — the least any test
-		// of a touching root run is run again.
+		// of a touching first-level run is run again.
 		var slow, fast []string
 		for _, t := range tests {
 			if g.elapsed[t] >= slowAlone {
@@ -588,7 +671,6 @@ func (g *grouper) run(ctx context.Context, tests []string, root bool) (*cover.Pr
 				}
 			}
 			if p := rep.Packages[g.t.importPath]; p != nil {
-				g.elapsed = map[string]time.Duration{}
 				for name, t := range p.Tests {
 					if t.ElapsedReported && !strings.Contains(name, "/") {
 						g.elapsed[name] = t.Elapsed
