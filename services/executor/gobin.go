@@ -337,6 +337,25 @@ func (w *Workspace) jobTree(variantDir string) (dir, out string, cleanup func(),
 	return dir, out, cleanup, nil
 }
 
+// runTree is where one run of a test binary sees its tree: under bwrap,
+// which binds the tree read-only for a test run (sandbox.Spec.ReadOnlyDir),
+// the variant's pristine tree itself — no run can change it, and a copy
+// per run (a mutant job makes two per test) cost more than the tests on a
+// repository of a few hundred files; in mode none, where nothing is
+// read-only, a fresh copy (jobTree). out is a fresh output directory
+// either way.
+func (e *Executor) runTree(w *Workspace, variantDir string) (dir, out string, cleanup func(), err error) {
+	if e.Sandbox.Name() != sandbox.NameBwrap {
+		return w.jobTree(variantDir)
+	}
+	out = w.jobDir() + ".out"
+	cleanup = func() { os.RemoveAll(out) }
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", "", cleanup, err
+	}
+	return variantDir, out, cleanup, nil
+}
+
 // goEnv is the environment of a Go process: named variables only. A build
 // gets the gate's build cache; a test process gets none (the go command
 // then uses a private one under its HOME).

@@ -20,7 +20,7 @@ import (
 )
 
 // onceGo runs a Go claim or prerequisite job's tests one time: the
-// package's test binary (built once per run) in a fresh copy of its tree.
+// package's test binary (built once per run) in its tree (runTree).
 func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, run jobs.Run, err error) {
 	timeout := timeoutOf(s)
 	transplanted := s.Side == jobs.Baseline && (len(s.Transplant) > 0 || len(s.Splice) > 0)
@@ -63,7 +63,7 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 		}
 		return jobs.OutcomeUnrunnable, why, run, nil
 	}
-	dir, out, cleanup, err := w.jobTree(src)
+	dir, out, cleanup, err := e.runTree(w, src)
 	defer cleanup()
 	if err != nil {
 		return "", "", run, err

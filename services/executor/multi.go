@@ -381,10 +381,10 @@ type mutantResult struct {
 }
 
 // mutantRun runs test with the switch's value for mutant id — its token,
-// or with ref its reference token — in a fresh copy of the run tree, and
-// judges the test by its own events.
+// or with ref its reference token — in the run tree (runTree: read-only,
+// or a fresh copy), and judges the test by its own events.
 func (e *Executor) mutantRun(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, runTree, test string, sw mutant.Switch, id int, ref bool, timeout time.Duration) (mutantResult, error) {
-	dir, out, cleanup, err := w.jobTree(runTree)
+	dir, out, cleanup, err := e.runTree(w, runTree)
 	defer cleanup()
 	if err != nil {
 		return mutantResult{}, err
