@@ -118,6 +118,19 @@ func TestPrebuildCutShort(t *testing.T) {
 	t.Fatal("no patch claim job planned")
 }
 
+// slowTripleWorkspace: the demo's baseline with calc/triple.go and a test
+// that sleeps 300 ms and is the only one to call it; the patch changes
+// Triple's one line. Its criteria claim that test, coverage at floor 1.
+func slowTripleWorkspace(t *testing.T) (*executor.Executor, *executor.Workspace, *criteria.Criteria) {
+	t.Helper()
+	e, w, _ := workspaceOn(t, map[string]string{
+		"calc/triple.go":      "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn x + x + x\n}\n",
+		"calc/triple_test.go": "package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestTripleSlowly(t *testing.T) {\n\ttime.Sleep(300 * time.Millisecond)\n\tif Triple(2) != 6 {\n\t\tt.Fatal(Triple(2))\n\t}\n}\n",
+	}, map[string]string{"calc/triple.go": "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn 3 * x\n}\n"})
+	c := &criteria.Criteria{Claims: []string{"go:./calc:TestTripleSlowly"}, CoverageFloor: 1, Limits: limits().Limits}
+	return e, w, c
+}
+
 // TestCoverageRunsASlowTestAloneAtOnce: the coverage search starts from
 // the two halves of the tests (no run of them all), and runs a test that
 // takes longer than a process's start alone right after its half's run,
@@ -128,11 +141,7 @@ func TestPrebuildCutShort(t *testing.T) {
 // and halving take seven. The reach map is the same either way: the slow
 // test alone.
 func TestCoverageRunsASlowTestAloneAtOnce(t *testing.T) {
-	e, w, _ := workspaceOn(t, map[string]string{
-		"calc/triple.go":      "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn x + x + x\n}\n",
-		"calc/triple_test.go": "package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestTripleSlowly(t *testing.T) {\n\ttime.Sleep(300 * time.Millisecond)\n\tif Triple(2) != 6 {\n\t\tt.Fatal(Triple(2))\n\t}\n}\n",
-	}, map[string]string{"calc/triple.go": "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn 3 * x\n}\n"})
-	c := &criteria.Criteria{Claims: []string{"go:./calc:TestTripleSlowly"}, CoverageFloor: 1, Limits: limits().Limits}
+	e, w, c := slowTripleWorkspace(t)
 	for _, s := range w.Plan(c) {
 		if s.Purpose != jobs.Coverage || s.Side != jobs.Patch {
 			continue
@@ -177,11 +186,7 @@ func TestCoverageRunsASlowTestAloneAtOnce(t *testing.T) {
 // in three processes), where without the suite's times the slow test's
 // half runs first and then its tests again (nine test runs).
 func TestCoverageRunsTheSuitesSlowTestsAloneFirst(t *testing.T) {
-	e, w, _ := workspaceOn(t, map[string]string{
-		"calc/triple.go":      "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn x + x + x\n}\n",
-		"calc/triple_test.go": "package calc\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestTripleSlowly(t *testing.T) {\n\ttime.Sleep(300 * time.Millisecond)\n\tif Triple(2) != 6 {\n\t\tt.Fatal(Triple(2))\n\t}\n}\n",
-	}, map[string]string{"calc/triple.go": "package calc\n\n// Triple returns 3x.\nfunc Triple(x int) int {\n\treturn 3 * x\n}\n"})
-	c := &criteria.Criteria{Claims: []string{"go:./calc:TestTripleSlowly"}, CoverageFloor: 1, Limits: limits().Limits}
+	e, w, c := slowTripleWorkspace(t)
 	var suite, cov *jobs.Spec
 	for _, s := range w.Plan(c) {
 		switch {
