@@ -272,3 +272,62 @@ func TestTest2jsonWithoutASharedDirectory(t *testing.T) {
 	}
 	t.Fatal("no patch claim job planned")
 }
+
+// TestRunsShareAPristineTreeNoneCanChange: under bwrap, claim and mutant
+// runs see the variant's pristine tree itself, not a copy. A test that
+// removes, renames or writes a file of it fails, and a later run — another
+// claim, on the same tree — still finds the tree as it was.
+func TestRunsShareAPristineTreeNoneCanChange(t *testing.T) {
+	e, w := workspace(t, map[string]string{"calc/tamper_test.go": `package calc
+
+import (
+	"os"
+	"testing"
+)
+
+func TestTampersWithTheTree(t *testing.T) {
+	errs := []error{
+		os.Remove("median.go"),
+		os.Rename("calc.go", "calc.go.bak"),
+		os.WriteFile("planted.txt", []byte("x"), 0o644),
+		os.Chmod("median_test.go", 0o000),
+	}
+	for i, err := range errs {
+		if err == nil {
+			t.Errorf("change %d of the tree succeeded", i)
+		}
+	}
+}
+
+func TestFindsTheTreeAsItWas(t *testing.T) {
+	for _, f := range []string{"median.go", "calc.go", "median_test.go"} {
+		if _, err := os.ReadFile(f); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat("planted.txt"); err == nil {
+		t.Error("planted.txt is there")
+	}
+}
+`})
+	if e.Sandbox.Name() != "bwrap" {
+		t.Skip("runs share the pristine tree only under bwrap")
+	}
+	plan := w.Plan(&criteria.Criteria{Claims: []string{"go:./calc:TestTampersWithTheTree", "go:./calc:TestFindsTheTreeAsItWas"}, Limits: limits().Limits})
+	got := map[string]*executor.Answer{}
+	for _, claim := range []string{"go:./calc:TestTampersWithTheTree", "go:./calc:TestFindsTheTreeAsItWas"} {
+		for _, s := range plan {
+			if s.Purpose == jobs.Claim && s.Side == jobs.Patch && s.Claim == claim {
+				got[claim] = e.Execute(context.Background(), w, s)
+			}
+		}
+	}
+	for claim, a := range got {
+		if a.Detail.Outcome != jobs.OutcomePass {
+			t.Errorf("%s: %s: %s", claim, a.Detail.Outcome, a.Detail.Reason)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("ran %d claims, want 2", len(got))
+	}
+}
