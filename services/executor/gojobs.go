@@ -494,6 +494,19 @@ func (e *Executor) executeCoverage(ctx context.Context, w *Workspace, s *jobs.Sp
 // test process costs in the sandbox.
 const slowAlone = 20 * time.Millisecond
 
+// splitSlow parts tests, in order, into those whose time (zero when not
+// known) is slowAlone or more and the rest.
+func splitSlow(tests []string, took func(test string) time.Duration) (slow, fast []string) {
+	for _, t := range tests {
+		if took(t) >= slowAlone {
+			slow = append(slow, t)
+		} else {
+			fast = append(fast, t)
+		}
+	}
+	return slow, fast
+}
+
 // grouper finds the tests that reach changed lines by group testing.
 type grouper struct {
 	e        *Executor
@@ -521,14 +534,10 @@ type grouper struct {
 // (jobs.GroupProfilePrefix): each names every instrumented file, so changed
 // lines no test reaches are measured as uncovered, not missing.
 func (g *grouper) searchAll(ctx context.Context, tests []string) ([]string, error) {
-	var slow, fast []string
-	for _, t := range tests {
-		if d, ok := g.w.suiteTime(g.t.importPath, t); ok && d >= slowAlone {
-			slow = append(slow, t)
-		} else {
-			fast = append(fast, t)
-		}
-	}
+	slow, fast := splitSlow(tests, func(t string) time.Duration {
+		d, _ := g.w.suiteTime(g.t.importPath, t)
+		return d
+	})
 	var groups [][]string
 	if len(fast) > 1 {
 		groups = append(groups, fast[:len(fast)/2], fast[len(fast)/2:])
@@ -584,14 +593,7 @@ func (g *grouper) search(ctx context.Context, tests []string, root bool) ([]stri
 		// halving would run it again at every level its groups touch a
 		// changed line, where alone it runs once — the least any test
 		// of a touching first-level run is run again.
-		var slow, fast []string
-		for _, t := range tests {
-			if g.elapsed[t] >= slowAlone {
-				slow = append(slow, t)
-			} else {
-				fast = append(fast, t)
-			}
-		}
+		slow, fast := splitSlow(tests, func(t string) time.Duration { return g.elapsed[t] })
 		if len(slow) > 0 {
 			missing, err := g.search(ctx, fast, false)
 			for _, t := range slow {
