@@ -74,6 +74,11 @@ type benchRow struct {
 	// Rate is sealgate with every mutant of the changed lines, measured
 	// even once the verdict is certain (--full-evidence).
 	Rate sealgateRun `json:"rate"`
+	// RateBase is Rate without mutation, run just before it: the wall
+	// time mutation adds is the difference, its preparation included
+	// wherever it ran (the mutation service makes the mutants ready while
+	// the claims and suites run, before the phase Rate.Mutation times).
+	RateBase sealgateRun `json:"rate_base"`
 	// Gremlins is gremlins unleash --diff on the patch's tree.
 	Gremlins gremlinsRun `json:"gremlins"`
 }
@@ -492,6 +497,7 @@ func benchCase(ctx context.Context, o benchOptions, tmp string, repo *realworld.
 		{&r.Decide, noMutation},
 		{&r.DecideNoFloors, []string{"--mutation-max", "0", "--coverage-floor", "0", "--strength-floor", "0"}},
 		{&r.Default, nil},
+		{&r.RateBase, []string{"--mutation-max", "0", "--strength-floor", "0", "--full-evidence"}},
 		{&r.Rate, []string{"--mutation-max", fmt.Sprint(rateMutationMax), "--full-evidence"}},
 	} {
 		*v.dst = runSealgate(ctx, o, tmp, repo, c, v.flags)
@@ -893,11 +899,36 @@ func printBench(w io.Writer, rep benchReport) {
 		writeRow(w, cells)
 	}
 	fmt.Fprintln(w)
+
+	fmt.Fprintf(w, "| fix | case | --full-evidence, no mutation | the same, --mutation-max %d | added by mutation | mutants / min of the added time | ÷ gremlins |\n", rateMutationMax)
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	var added []float64
+	for _, r := range rep.Rows {
+		m, g := r.Rate.Mutation, r.Gremlins
+		if m == nil || r.RateBase.Decision == "" {
+			continue
+		}
+		cells := []string{r.Fix, r.Kind, verdictCell(r.RateBase), verdictCell(r.Rate), "—", "—", "—"}
+		if d := r.Rate.WallMS - r.RateBase.WallMS; d > 0 {
+			cells[4] = fmt.Sprintf("%.1f s", sec(d))
+			rate := perMinute(m.Mutants, d)
+			cells[5] = fmt.Sprintf("%.0f", rate)
+			if g.Counts != nil && g.Rate() > 0 {
+				added = append(added, rate/g.Rate())
+				cells[6] = fmt.Sprintf("%.1f×", rate/g.Rate())
+			}
+		} else {
+			cells[4] = fmt.Sprintf("%.1f s (no more than the noise between two runs)", sec(d))
+		}
+		writeRow(w, cells)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "- time to a verdict without mutation, coverage at its floor: %s\n", summary(decide, 3, "within 3× of the minimal work", false))
 	fmt.Fprintf(w, "- time to a verdict without mutation or coverage (floors 0): %s\n", summary(noFloors, 3, "within 3× of the minimal work", false))
 	fmt.Fprintf(w, "- time to a verdict at the default settings: %s\n", summary(def, 3, "within 3× of the minimal work", false))
 	fmt.Fprintf(w, "- mutants per minute, sealgate ÷ gremlins: %s\n", summary(rates, 5, "at 5× or more", true))
 	fmt.Fprintf(w, "- the same with sealgate's coverage jobs counted: %s\n", summary(ratesCov, 5, "at 5× or more", true))
+	fmt.Fprintf(w, "- mutants per minute of the wall time mutation adds to a verification (preparation included, wherever it ran), sealgate ÷ gremlins: %s\n", summary(added, 5, "at 5× or more", true))
 	var total struct{ minimal, decide, noFloors, def, rate, gremlins int64 }
 	for _, r := range rep.Rows {
 		total.minimal += r.Minimal.WallMS

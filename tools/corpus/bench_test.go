@@ -169,6 +169,7 @@ func benchFixture() benchReport {
 				DecideNoFloors: sealgateRun{Decision: "MERGE", WallMS: 3000},
 				Default:        sealgateRun{Decision: "MERGE", WallMS: 9000, Mutation: phase},
 				Rate:           sealgateRun{Decision: "MERGE", WallMS: 11000, Mutation: phase},
+				RateBase:       sealgateRun{Decision: "MERGE", WallMS: 8000},
 				Gremlins:       gremlinsRun{WallMS: 12000, Counts: &gremlinsCount{Killed: 3, Lived: 1, Skipped: 50}},
 			},
 			{
@@ -201,6 +202,10 @@ func TestPrintBench(t *testing.T) {
 		"| f\\|x | honest | 10 (8/1/1) | 6.0 s | 0.5 s | 100 | 2.0 s | 75 | 4 (3/1/0/0) | 12.0 s | 20 | 5.0× | 3.8× |\n",
 		"| f\\|x | reintroduced | none: no computed diff coverage | — | — | — | — | — | none: no output (exit 1): --- FAIL: TestX | — | — | — | — |\n",
 		"| f\\|x | honest | 1.5 s | 2.5 s | 9 in 0.9 s | 100 ms | 0.4 s | 3000 ms |\n",
+		// Mutation adds 3 s to the verification: 10 in 3 s = 200/min,
+		// 10× gremlins' 20.
+		"| f\\|x | honest | MERGE 8.0 s | MERGE 11.0 s | 3.0 s | 200 | 10.0× |\n",
+		"- mutants per minute of the wall time mutation adds to a verification (preparation included, wherever it ran), sealgate ÷ gremlins: median 10.0× (10.0–10.0×) over 1 cases; 1 of 1 at 5× or more\n",
 		"- time to a verdict without mutation, coverage at its floor: median 2.0× (1.5–2.5×) over 2 cases; 2 of 2 within 3× of the minimal work\n",
 		"- time to a verdict without mutation or coverage (floors 0): median 1.5× (1.5–1.5×) over 1 cases; 1 of 1 within 3× of the minimal work\n",
 		"- time to a verdict at the default settings: median 3.2× (2.0–4.5×) over 2 cases; 1 of 2 within 3× of the minimal work\n",
