@@ -605,38 +605,6 @@ func (e *Executor) Prebuild(ctx context.Context, w *Workspace, specs []*jobs.Spe
 	wg.Wait()
 }
 
-// PrebuildSchemata builds, one after another, the schemata test binaries
-// the mutant jobs of specs will run (each target's package in the
-// workspace's schemata tree), ahead of those jobs: in the embedded mode
-// while the executor runs the claims and suites, so the first mutant job
-// finds its binary made. As with Prebuild, each build is accounted for in
-// the first job that uses its binary, as if that job had built it. It
-// returns the first build that did not give a binary, in the compiler's
-// words ("" when every one did): schemata written ahead that do not build
-// are for the caller to write again; a package without test files is no
-// failure (its mutants' jobs say so).
-func (e *Executor) PrebuildSchemata(ctx context.Context, w *Workspace, specs []*jobs.Spec) string {
-	if w.tree(treeSchemata) == "" {
-		return "no schemata tree was built for this run"
-	}
-	for _, s := range specs {
-		if s == nil || s.Purpose != jobs.Mutant {
-			continue
-		}
-		for _, tg := range s.Targets {
-			t := goTarget{variant: treeSchemata, module: s.Module, pkg: tg.Package, importPath: tg.ImportPath}
-			b, err := e.buildOnce(ctx, w, nil, t, 2*timeoutOf(s), true)
-			switch {
-			case err != nil:
-				return fmt.Sprintf("the schemata build of %s: %v", tg.Package, err)
-			case b.failed != "":
-				return fmt.Sprintf("the schemata build of %s failed: %s", tg.Package, b.failed)
-			}
-		}
-	}
-	return ""
-}
-
 // testBuild returns the go command's arguments of every test binary's
 // build: `go test -c` linked as `go test` links a binary it runs and
 // throws away — no symbol table and no DWARF (-s -w: a third of a small

@@ -36,11 +36,6 @@ type goLang struct {
 	judges      map[lineRef][]lineRef
 	where       map[string]located // siteKey of a Go site → its package
 	pkgs        map[string]mutant.Package
-	lines       map[string]map[string][]int // the lines inspected, per package directory
-
-	// warm: the chosen sites are numbered as the sites made ready ahead
-	// (Input.Warmed), whose schemata the workspace holds.
-	warm bool
 
 	// Made by prepare.
 	sw mutant.Switch
@@ -96,23 +91,26 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	// sites count on the lines tests execute, data sites (package-level
 	// values, embedded files) on the data lines coverage cannot see.
 	byDir := goLines(root, co.Changes, reaching)
-	g.lines = byDir
 	var sites []mutant.Site
 	var dataLines []string
-	warm := g.in.Warmed.surveyed(root, byDir)
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
-		in, ok := warm[d]
-		if !ok {
-			var why string
-			if in, why = inspectDir(ctx, root, d, byDir[d]); why != "" {
-				return nil, why, nil
-			}
+		pkg, err := readPackage(root, d)
+		if err != nil {
+			return nil, fmt.Sprintf("read %s: %v", d, err), nil
 		}
-		if in.fromSource != "" {
-			g.fromSource = append(g.fromSource, in.fromSource)
+		// The standard library and the dependencies are read from the
+		// compiler's export data; without it, from source (slower, the
+		// same types).
+		if x, err := mutant.LoadExports(ctx, mutant.ExportsConfig{}, pkg.Dir); err != nil {
+			g.fromSource = append(g.fromSource, fmt.Sprintf("%s (%v)", d, err))
+		} else {
+			pkg.Exports = x
 		}
-		g.pkgs[d] = in.pkg
-		survey := in.survey
+		g.pkgs[d] = pkg
+		survey, err := mutant.Inspect(pkg, byDir[d])
+		if err != nil {
+			return nil, fmt.Sprintf("find mutation sites in %s: %v", d, err), nil
+		}
 		for at, ls := range survey.Judges {
 			i := strings.LastIndexByte(at, ':') // a path may hold colons; the line number follows the last
 			file, line := at[:max(i, 0)], at[i+1:]
@@ -178,51 +176,11 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	return sites, "", nil
 }
 
-// inspected is what the mutator found in one changed package: its files,
-// its type information and the survey of the lines asked for.
-type inspected struct {
-	pkg    mutant.Package
-	survey mutant.Survey
-	// fromSource says why its imports were type-checked from source ("":
-	// from export data).
-	fromSource string
-}
-
-// inspectDir reads the package in directory d of the tree root,
-// type-checks it and surveys its lines; a non-empty why says the strength
-// cannot be measured.
-func inspectDir(ctx context.Context, root, d string, lines map[string][]int) (inspected, string) {
-	pkg, err := readPackage(root, d)
-	if err != nil {
-		return inspected{}, fmt.Sprintf("read %s: %v", d, err)
-	}
-	var in inspected
-	// The standard library and the dependencies are read from the
-	// compiler's export data; without it, from source (slower, the same
-	// types).
-	if x, err := mutant.LoadExports(ctx, mutant.ExportsConfig{}, pkg.Dir); err != nil {
-		in.fromSource = fmt.Sprintf("%s (%v)", d, err)
-	} else {
-		pkg.Exports = x
-	}
-	in.pkg = pkg
-	if in.survey, err = mutant.Inspect(pkg, lines); err != nil {
-		return inspected{}, fmt.Sprintf("find mutation sites in %s: %v", d, err)
-	}
-	return in, ""
-}
-
 // prepare writes the chosen Go sites into their packages as mutant
 // schemata behind the run's switch. The switch is fresh per run; a run
 // planned before a restart keeps the one its plan recorded, so the
-// rebuilt schemata match it. Sites made ready ahead (Warm) are in the
-// workspace already, behind the switch made then.
+// rebuilt schemata match it.
 func (g *goLang) prepare(_ context.Context, chosen []mutant.Site) (string, error) {
-	g.targets, g.covered = testPackages(g.in.Run), coveredTests(g.in.Run)
-	if g.warm {
-		g.sw = g.in.Warmed.sw
-		return "", nil
-	}
 	var ids []int
 	for _, s := range chosen {
 		ids = append(ids, s.ID)
@@ -235,6 +193,7 @@ func (g *goLang) prepare(_ context.Context, chosen []mutant.Site) (string, error
 		}
 	}
 	g.sw = sw
+	g.targets, g.covered = testPackages(g.in.Run), coveredTests(g.in.Run)
 	overlay := map[string][]byte{}
 	for _, d := range slices.Sorted(maps.Keys(g.pkgs)) {
 		var mine []mutant.Site

@@ -42,9 +42,6 @@ type Input struct {
 	// copy, where the Go mutant schemata are written.
 	Checkout  *checkout.Checkout
 	Workspace *executor.Workspace
-	// Warmed, when set, is what Warm made ready in Workspace before the
-	// coverage came: planning uses its survey and schemata when they fit.
-	Warmed *Warmed
 }
 
 // Plan is what planning found.
@@ -173,14 +170,6 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	chosen := mutant.Select(offered, c.MutationMax, []byte(runTrees(in.Run)))
-	// Selection numbers the chosen sites; a plan recorded before a restart
-	// keeps the numbers it was made with, and sites made ready ahead
-	// (Warm, Go only) the numbers their schemata were written with.
-	if ids, ok := recordedIDs(in.Run); ok {
-		chosen, _ = renumber(chosen, ids)
-	} else if in.Warmed.surveyed(g.in.Workspace.PristineDir(jobs.TreeOracle), g.lines) != nil && !slices.ContainsFunc(chosen, func(s mutant.Site) bool { return !g.owns(s) }) {
-		chosen, g.warm = renumber(chosen, in.Warmed.ids)
-	}
 	if len(chosen) == 0 {
 		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
 		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {
@@ -244,30 +233,20 @@ func runTrees(run []*record.Decoded) string {
 // mutation service already planned (found in its job.planned record).
 func recordedSwitch(run []*record.Decoded) (mutant.Switch, bool) {
 	sw := mutant.Switch{Tokens: map[int]string{}, Refs: map[int]string{}}
-	for _, s := range recordedSpecs(run) {
-		if s.Mutation.Token == "" {
-			continue
-		}
-		sw.Var = s.Mutation.Var
-		sw.Tokens[s.Mutation.ID], sw.Refs[s.Mutation.ID] = s.Mutation.Token, s.Mutation.Ref
-	}
-	return sw, sw.Var != ""
-}
-
-// recordedSpecs are the mutant jobs of the run's recorded mutant plans.
-func recordedSpecs(run []*record.Decoded) []*jobs.Spec {
-	var out []*jobs.Spec
 	for _, r := range run {
 		if r.Kind != pb.Kind_KIND_JOB_PLANNED || r.Record.GetProducer().GetIdentity() != keyring.Mutation {
 			continue
 		}
 		for _, j := range r.Record.GetJobPlanned().GetJobs() {
-			if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Mutation != nil {
-				out = append(out, s)
+			s, err := jobs.ParseSpec(j.Spec)
+			if err != nil || s.Mutation == nil || s.Mutation.Token == "" {
+				continue
 			}
+			sw.Var = s.Mutation.Var
+			sw.Tokens[s.Mutation.ID], sw.Refs[s.Mutation.ID] = s.Mutation.Token, s.Mutation.Ref
 		}
 	}
-	return out
+	return sw, sw.Var != ""
 }
 
 func countLines(m map[string]map[int][]string) int {

@@ -91,9 +91,7 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	case "reach":
 		return serviceSpec{name, groupReach, keyring.Reach, &reachhandler.Handler{Blobs: blobs, Scratch: scratch}}, nil
 	case "mutation":
-		// Mutants are made ready while the claims and suites run: on two
-		// cores the schemata build overlaps the executor's jobs.
-		return serviceSpec{name, groupMutation, keyring.Mutation, &muthandler.Handler{Exec: d.exec, Blobs: blobs, Scratch: scratch, Progress: d.progress, Ahead: true}}, nil
+		return serviceSpec{name, groupMutation, keyring.Mutation, &muthandler.Handler{Exec: d.exec, Blobs: blobs, Scratch: scratch, Progress: d.progress}}, nil
 	case "adjudication":
 		return serviceSpec{name, groupAdjudication, keyring.Adjudication, &adjhandler.Handler{Blobs: blobs}}, nil
 	case "signing":

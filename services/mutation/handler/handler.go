@@ -45,14 +45,6 @@ type Handler struct {
 	Dispatch func(ctx context.Context, items []work.Item) error
 	// Worker names this replica on every job.result it records.
 	Worker string
-	// Ahead makes each run's Go mutants ready while the executor runs
-	// its claims and suites: when the executor's plan arrives the
-	// service materializes the trees, writes every site of the changed
-	// lines into the schemata (mutation.Warm) and builds their test
-	// binaries, so planning at coverage.measured only selects and the
-	// first mutant finds its binary made. For the embedded mode, where
-	// this replica runs the mutants; ignored when Dispatch is set.
-	Ahead bool
 
 	// mu guards the maps: the records loop and the work lanes call the
 	// handler at once.
@@ -72,16 +64,6 @@ type Handler struct {
 	// users counts, per run, the mutants running in its workspace: only
 	// an unused workspace is evicted.
 	users map[string]int
-	// warmed holds, per run, what Ahead made ready in its workspace
-	// (h.spaces) before coverage came; ahead the runs it was tried for.
-	warmed map[string]*warmRun
-	ahead  map[string]bool
-}
-
-// warmRun is a run's trees and the mutants made ready in them.
-type warmRun struct {
-	co *checkout.Checkout
-	w  *mutation.Warmed
 }
 
 // Handle reacts to coverage, its own plans and its own results.
@@ -100,10 +82,6 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 		}
 		return h.plan(ctx, rec, run, emit)
 	case pb.Kind_KIND_JOB_PLANNED:
-		if rec.Record.GetProducer().GetIdentity() == keyring.Executor {
-			h.warm(ctx, rec, run)
-			return nil
-		}
 		if rec.Record.GetProducer().GetIdentity() != keyring.Mutation {
 			return nil
 		}
@@ -140,8 +118,6 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 			delete(h.registered, w)
 		}
 		delete(h.spaces, run.ID)
-		delete(h.warmed, run.ID)
-		delete(h.ahead, run.ID)
 		delete(h.settled, run.ID)
 		delete(h.notes, run.ID)
 		delete(h.busy, run.ID)
@@ -153,7 +129,6 @@ func (h *Handler) init() {
 	if h.spaces == nil {
 		h.spaces, h.settled, h.notes, h.registered = map[string]*executor.Workspace{}, map[string]bool{}, map[string]*mutation.Notes{}, map[*executor.Workspace]bool{}
 		h.busy, h.users = map[string]*sync.Mutex{}, map[string]int{}
-		h.warmed, h.ahead = map[string]*warmRun{}, map[string]bool{}
 	}
 }
 
@@ -222,24 +197,26 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 	if m := mutation.Unmeasurable(c, cov.Record.GetCoverageMeasured()); m != nil {
 		return &mutation.Plan{Strength: m}, nil
 	}
-	in := mutation.Input{Blobs: h.Blobs, Criteria: c, Run: run.Records, Coverage: cov.Record.GetCoverageMeasured()}
-	if wr := h.warmed[run.ID]; wr != nil && h.spaces[run.ID] != nil {
-		// Made ready while the executor ran (Ahead): planned once, in
-		// the workspace it was made in.
-		delete(h.warmed, run.ID)
-		in.Checkout, in.Workspace, in.Warmed = wr.co, h.spaces[run.ID], wr.w
-	} else {
-		co, w, err := h.open(ctx, run)
-		if err != nil {
-			return nil, err
-		}
-		if old := h.spaces[run.ID]; old != nil {
-			old.Close()
-		}
-		h.spaces[run.ID] = w
-		in.Checkout, in.Workspace = co, w
+	var patchBlob string
+	if req := run.Request(); req != nil {
+		patchBlob = req.PatchBlob
 	}
-	p, err := mutation.Make(ctx, in)
+	co, release, err := checkout.Rebuilder{Blobs: h.Blobs, Scratch: h.Scratch}.Rebuild(ctx, run.Criteria, patchBlob)
+	if err != nil {
+		return nil, runtime.PermanentUnlessDone(ctx, fmt.Errorf("run %s: the mutation service could not rebuild the trees: %w", run.ID, err))
+	}
+	w, err := h.Exec.Open(ctx, run.ID+"-mutation", co)
+	release()
+	if err != nil {
+		return nil, runtime.PermanentUnlessDone(ctx, fmt.Errorf("run %s: the mutation service could not materialize the trees: %w", run.ID, err))
+	}
+	w.ApplyLimits(c)
+	if old := h.spaces[run.ID]; old != nil {
+		old.Close()
+	}
+	h.spaces[run.ID] = w
+	p, err := mutation.Make(ctx, mutation.Input{Blobs: h.Blobs, Criteria: c, Run: run.Records,
+		Coverage: cov.Record.GetCoverageMeasured(), Checkout: co, Workspace: w})
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", run.ID, err)
 	}
@@ -247,67 +224,6 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 		h.notes[run.ID] = p.Notes
 	}
 	return p, nil
-}
-
-// open rebuilds the run's trees and materializes them in a workspace of
-// the mutation service.
-func (h *Handler) open(ctx context.Context, run runtime.Run) (*checkout.Checkout, *executor.Workspace, error) {
-	var patchBlob string
-	if req := run.Request(); req != nil {
-		patchBlob = req.PatchBlob
-	}
-	co, release, err := checkout.Rebuilder{Blobs: h.Blobs, Scratch: h.Scratch}.Rebuild(ctx, run.Criteria, patchBlob)
-	if err != nil {
-		return nil, nil, runtime.PermanentUnlessDone(ctx, fmt.Errorf("run %s: the mutation service could not rebuild the trees: %w", run.ID, err))
-	}
-	w, err := h.Exec.Open(ctx, run.ID+"-mutation", co)
-	release()
-	if err != nil {
-		return nil, nil, runtime.PermanentUnlessDone(ctx, fmt.Errorf("run %s: the mutation service could not materialize the trees: %w", run.ID, err))
-	}
-	w.ApplyLimits(run.Criteria.Criteria)
-	return co, w, nil
-}
-
-// warm makes a run's Go mutants ready (Ahead) when the executor's plan,
-// which names the coverage jobs' test packages, arrives: the trees
-// materialized, every site of the changed lines written into the schemata
-// and their test binaries built, while the executor runs the claims and
-// suites. Once per run, before any coverage. It decides nothing: whatever
-// fails here (the trees, the survey, the schemata, their build) is left
-// to planning, which does all of it again the usual way and records why
-// if it fails there too.
-func (h *Handler) warm(ctx context.Context, plan *record.Decoded, run runtime.Run) {
-	if !h.Ahead || h.Dispatch != nil || h.ahead[run.ID] || h.spaces[run.ID] != nil || run.Criteria.Criteria.MutationMax == 0 ||
-		run.Has(pb.Kind_KIND_COVERAGE_MEASURED) || !plansCoverage(plan) {
-		return
-	}
-	h.ahead[run.ID] = true
-	co, w, err := h.open(ctx, run)
-	if err != nil {
-		return
-	}
-	wm, err := mutation.Warm(ctx, mutation.Input{Blobs: h.Blobs, Criteria: run.Criteria.Criteria, Run: run.Records, Checkout: co, Workspace: w})
-	if err != nil || wm == nil {
-		w.Close()
-		return
-	}
-	if why := h.Exec.PrebuildSchemata(ctx, w, wm.Builds); why != "" {
-		w.Close()
-		return
-	}
-	h.spaces[run.ID] = w
-	h.warmed[run.ID] = &warmRun{co: co, w: wm}
-}
-
-// plansCoverage reports whether an executor's plan holds a coverage job.
-func plansCoverage(plan *record.Decoded) bool {
-	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
-		if s, err := jobs.ParseSpec(j.Spec); err == nil && s.Purpose == jobs.Coverage {
-			return true
-		}
-	}
-	return false
 }
 
 // replan prepares a run whose mutants were planned before this process
