@@ -481,6 +481,21 @@ func (h *Handler) execute(ctx context.Context, planRec *record.Decoded, run runt
 		}
 		rest = append(rest, item{job, s})
 	}
+	// The modules jobs run first, and alone: every build needs the
+	// modules they download (the sandbox has no network), so no build
+	// ahead may start before them — one that did would fail on a cold
+	// module cache, and its failure would be every job's answer.
+	var later []item
+	for _, it := range rest {
+		if it.spec.Purpose != jobs.Modules {
+			later = append(later, it)
+			continue
+		}
+		if err := one(it.job, it.spec); err != nil {
+			return err
+		}
+	}
+	rest = later
 	if h.BuildAhead > 0 {
 		var ahead []*jobs.Spec
 		for _, it := range rest {

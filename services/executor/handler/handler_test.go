@@ -2,6 +2,9 @@ package handler
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -190,4 +193,88 @@ func TestHandle(t *testing.T) {
 			t.Fatalf("the plan delivered again dispatched %d jobs, want %d", len(items), len(ids)-1)
 		}
 	})
+}
+
+// TestBuildsAheadWaitForTheModules: with test binaries built ahead, a
+// repository with a module dependency, over an empty module cache, still
+// builds — in the sandbox, which has no network — from what the modules
+// jobs download: no build ahead may start before them, or it fails on the
+// empty cache and its failure becomes the answer of every job that needs
+// its binary.
+func TestBuildsAheadWaitForTheModules(t *testing.T) {
+	ctx := context.Background()
+	executortest.Skip(t)
+	const uuid = "github.com/google/uuid"
+	out, err := exec.Command("go", "mod", "download", "-json", uuid+"@v1.6.0").Output()
+	if err != nil {
+		t.Skipf("the module proxy is not reachable: %v", err)
+	}
+	var sums struct{ Sum, GoModSum string }
+	if err := json.Unmarshal(out, &sums); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(repo.Dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idGo := "package calc\n\nimport \"github.com/google/uuid\"\n\n// ID is a new identifier.\nfunc ID() string { return uuid.NewString() }\n"
+	base, err := repo.Commit(ctx, repo.Base, "deps", "a dependency", map[string]string{
+		"go.mod":          string(gomod) + "\nrequire " + uuid + " v1.6.0\n",
+		"go.sum":          uuid + " v1.6.0 " + sums.Sum + "\n" + uuid + " v1.6.0/go.mod " + sums.GoModSum + "\n",
+		"calc/id.go":      idGo,
+		"calc/id_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestID(t *testing.T) {\n\tif len(ID()) != 36 {\n\t\tt.Fatal(ID())\n\t}\n}\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch, err := repo.Commit(ctx, base, "deps-patch", "a change", map[string]string{
+		"calc/id.go": strings.Replace(idGo, "a new identifier", "a new random identifier", 1),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: base, PatchCommit: patch}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &criteria.Criteria{RunID: "run-1", Repository: repo.Dir, Baseline: base, PatchCommit: patch, PatchDigest: co.DiffSHA256,
+		Claims: []string{"go:./calc:TestID"}, StrengthConfidence: 0.8, DeadlineUnixMilli: time.Now().Add(time.Hour).UnixMilli()}
+	c.ApplyDefaults()
+	sealed := runtimetest.Sealed(t, c, nil)
+	trees := runtimetest.With(t, sealed, runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: sealed.ID, CriteriaDigest: sealed.Criteria.Digest,
+		Parents: []string{sealed.Seal.Digest}, Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{
+			BaselineTreeDigest: co.Baseline.Digest(), PatchTreeDigest: co.Patch.Digest()}}}))
+
+	e := executortest.New(t)
+	e.Go.ModCache = t.TempDir() // empty: only the modules jobs fill it
+	h := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, BuildAhead: 2}
+	defer h.Close()
+	rec := runtimetest.NewRecorder(t, keyring.Executor)
+	if err := h.Handle(ctx, trees.Records[len(trees.Records)-1], trees, rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	plan := rec.Emitted()[0]
+	rec.Reset()
+	if err := h.Handle(ctx, plan, runtimetest.With(t, trees, plan), rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	outcome := map[string]string{}
+	for _, r := range rec.Emitted() {
+		if res := r.Record.GetJobResult(); res != nil {
+			d, err := jobs.ParseDetail(res.Detail)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome[res.JobId] = d.Outcome + ": " + d.Reason
+		}
+	}
+	for _, id := range []string{"modules/baseline/.:", "modules/patch/.:", "claim/baseline/go:./calc:TestID", "claim/patch/go:./calc:TestID"} {
+		if !strings.HasPrefix(outcome[id], jobs.OutcomePass+":") {
+			t.Errorf("%s: %q, want a pass", id, outcome[id])
+		}
+	}
 }
