@@ -2,36 +2,18 @@ package executor_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sealgate/sealgate/demo"
 	"github.com/sealgate/sealgate/services/checkout"
 	"github.com/sealgate/sealgate/services/executor"
+	"github.com/sealgate/sealgate/services/executor/executortest"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 )
-
-const uuidModule = "github.com/google/uuid"
-
-// uuidSums returns go.sum's lines for github.com/google/uuid v1.6.0, from
-// the module proxy.
-func uuidSums(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("go", "mod", "download", "-json", uuidModule+"@v1.6.0").Output()
-	if err != nil {
-		t.Skipf("the module proxy is not reachable: %v", err)
-	}
-	var m struct{ Sum, GoModSum string }
-	if err := json.Unmarshal(out, &m); err != nil {
-		t.Fatal(err)
-	}
-	return uuidModule + " v1.6.0 " + m.Sum + "\n" + uuidModule + " v1.6.0/go.mod " + m.GoModSum + "\n"
-}
 
 // moduleWorkspace opens a workspace on a baseline that requires
 // github.com/google/uuid, with go.sum as given, and a patch that changes a
@@ -42,29 +24,7 @@ func moduleWorkspace(t *testing.T, gosum string) (*executor.Executor, *executor.
 		t.Skip("needs git, the go tool and the module proxy; not in -short")
 	}
 	ctx := context.Background()
-	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod, err := os.ReadFile(filepath.Join(repo.Dir, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	idGo := "package calc\n\nimport \"github.com/google/uuid\"\n\n// ID is a new identifier.\nfunc ID() string { return uuid.NewString() }\n"
-	idTest := "package calc\n\nimport \"testing\"\n\nfunc TestID(t *testing.T) {\n\tif len(ID()) != 36 {\n\t\tt.Fatal(ID())\n\t}\n}\n"
-	base, err := repo.Commit(ctx, repo.Base, "deps", "a dependency", map[string]string{
-		"go.mod": string(gomod) + "\nrequire " + uuidModule + " v1.6.0\n", "go.sum": gosum,
-		"calc/id.go": idGo, "calc/id_test.go": idTest,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	patch, err := repo.Commit(ctx, base, "deps-patch", "a change", map[string]string{
-		"calc/id.go": strings.Replace(idGo, "a new identifier", "a new random identifier", 1),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, base, patch := executortest.ModuleRepo(t, gosum)
 	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: base, PatchCommit: patch}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +52,7 @@ func moduleWorkspace(t *testing.T, gosum string) (*executor.Executor, *executor.
 }
 
 func TestModulesAreDownloadedOutsideTheSandbox(t *testing.T) {
-	e, w := moduleWorkspace(t, uuidSums(t))
+	e, w := moduleWorkspace(t, executortest.UUIDSums(t))
 	c := limits()
 	c.Claims = []string{"go:./calc:TestID"}
 	got := map[string]*executor.Answer{}
@@ -114,13 +74,13 @@ func TestModulesAreDownloadedOutsideTheSandbox(t *testing.T) {
 			t.Fatalf("claim on the %s: %+v", side, a)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(e.Go.ModCache, "cache", "download", uuidModule)); err != nil {
+	if _, err := os.Stat(filepath.Join(e.Go.ModCache, "cache", "download", executortest.UUIDModule)); err != nil {
 		t.Fatalf("nothing reached the module cache: %v", err)
 	}
 }
 
 func TestModulesChecksumMismatchIsNamed(t *testing.T) {
-	sums := uuidSums(t)
+	sums := executortest.UUIDSums(t)
 	bad := strings.Replace(sums, "h1:", "h1:AAAA", 1)
 	e, w := moduleWorkspace(t, bad)
 	for _, s := range w.Plan(limits()) {

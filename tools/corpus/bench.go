@@ -76,8 +76,8 @@ type benchRow struct {
 	Rate sealgateRun `json:"rate"`
 	// RateBase is Rate without mutation, run just before it: the wall
 	// time mutation adds is the difference, its preparation included
-	// wherever it ran (the mutation service makes the mutants ready while
-	// the claims and suites run, before the phase Rate.Mutation times).
+	// wherever it ran — inside the phase Rate.Mutation times or, were any
+	// of it moved earlier, beside the claims and suites it would slow.
 	RateBase sealgateRun `json:"rate_base"`
 	// Gremlins is gremlins unleash --diff on the patch's tree.
 	Gremlins gremlinsRun `json:"gremlins"`

@@ -2,9 +2,6 @@ package handler
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -204,39 +201,7 @@ func TestHandle(t *testing.T) {
 func TestBuildsAheadWaitForTheModules(t *testing.T) {
 	ctx := context.Background()
 	executortest.Skip(t)
-	const uuid = "github.com/google/uuid"
-	out, err := exec.Command("go", "mod", "download", "-json", uuid+"@v1.6.0").Output()
-	if err != nil {
-		t.Skipf("the module proxy is not reachable: %v", err)
-	}
-	var sums struct{ Sum, GoModSum string }
-	if err := json.Unmarshal(out, &sums); err != nil {
-		t.Fatal(err)
-	}
-	repo, err := demo.Build(ctx, filepath.Join(t.TempDir(), "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod, err := os.ReadFile(filepath.Join(repo.Dir, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	idGo := "package calc\n\nimport \"github.com/google/uuid\"\n\n// ID is a new identifier.\nfunc ID() string { return uuid.NewString() }\n"
-	base, err := repo.Commit(ctx, repo.Base, "deps", "a dependency", map[string]string{
-		"go.mod":          string(gomod) + "\nrequire " + uuid + " v1.6.0\n",
-		"go.sum":          uuid + " v1.6.0 " + sums.Sum + "\n" + uuid + " v1.6.0/go.mod " + sums.GoModSum + "\n",
-		"calc/id.go":      idGo,
-		"calc/id_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestID(t *testing.T) {\n\tif len(ID()) != 36 {\n\t\tt.Fatal(ID())\n\t}\n}\n",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	patch, err := repo.Commit(ctx, base, "deps-patch", "a change", map[string]string{
-		"calc/id.go": strings.Replace(idGo, "a new identifier", "a new random identifier", 1),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, base, patch := executortest.ModuleRepo(t, executortest.UUIDSums(t))
 	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: base, PatchCommit: patch}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
