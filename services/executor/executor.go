@@ -65,6 +65,12 @@ type Executor struct {
 	toolMu  sync.Mutex
 	tool    string
 	toolErr error
+
+	// fillMu guards fills: per go.mod and go.sum content (modulesKey),
+	// a channel closed once their dependencies are in the module cache
+	// by this process's doing (modules.go).
+	fillMu sync.Mutex
+	fills  map[string]chan struct{}
 }
 
 // Workspace is one run's materialized trees, kept pristine: every job runs
@@ -95,6 +101,10 @@ type Workspace struct {
 	suiteTimes map[string]map[string]time.Duration
 	// py is the run's Python mutant switch (pymutant.go).
 	py pyRun
+
+	// downloadSec bounds a module download outside a modules job
+	// (ensureModules; ApplyLimits); zero leaves the job's own timeout.
+	downloadSec int
 }
 
 // Open materializes the baseline, the patch and the oracle trees of co
@@ -172,6 +182,7 @@ func (e *Executor) Execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 
 func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := &Answer{}
+	e.ensureModules(ctx, w, s)
 	switch {
 	case s.Runner == jobs.RunnerPytest && s.Purpose == jobs.Coverage:
 		return e.executePytestCoverage(ctx, w, s)

@@ -557,6 +557,7 @@ func (e *Executor) Prebuild(ctx context.Context, w *Workspace, specs []*jobs.Spe
 	type ahead struct {
 		t       goTarget
 		timeout time.Duration
+		spec    *jobs.Spec
 	}
 	var todo []ahead
 	seen := map[string]bool{}
@@ -577,7 +578,7 @@ func (e *Executor) Prebuild(ctx context.Context, w *Workspace, specs []*jobs.Spe
 			}
 			if !seen[t.key()] {
 				seen[t.key()] = true
-				todo = append(todo, ahead{t, timeoutOf(s)})
+				todo = append(todo, ahead{t, timeoutOf(s), s})
 			}
 		}
 		add(s.Then)
@@ -598,6 +599,7 @@ func (e *Executor) Prebuild(ctx context.Context, w *Workspace, specs []*jobs.Spe
 				}
 				// Errors are the jobs' to meet: each builds again or
 				// answers with the failure when it asks for the binary.
+				e.ensureModules(ctx, w, todo[i].spec)
 				_, _ = e.buildOnce(ctx, w, nil, todo[i].t, todo[i].timeout, true)
 			}
 		}()

@@ -3,10 +3,13 @@ package executor
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,8 +43,128 @@ type downloadedModule struct {
 	Path, Version, Error, Sum, GoModSum string
 }
 
-// executeModules runs a modules job.
+// executeModules runs a modules job, and notes that its module's
+// dependencies are in the module cache.
 func (e *Executor) executeModules(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
+	a := e.download(ctx, w, s, true)
+	if key := modulesKey(w, s); key != "" && ctx.Err() == nil {
+		e.fillMu.Lock()
+		if e.fills[key] == nil {
+			if e.fills == nil {
+				e.fills = map[string]chan struct{}{}
+			}
+			done := make(chan struct{})
+			close(done)
+			e.fills[key] = done
+		}
+		e.fillMu.Unlock()
+	}
+	return a
+}
+
+// ensureModules fills the module cache with what the module the Go job s
+// builds in needs, unless this process has downloaded the dependencies of
+// the same go.mod and go.sum already (a modules job, or an earlier job).
+// In the embedded mode the plan's modules jobs run first, so this finds
+// them done; in the distributed mode a job may run on a replica that never
+// ran them, over a module cache of its own, which would otherwise build
+// offline without the dependencies. The fill is the modules job's
+// download, checked against go.sum the same way; its answer is not
+// recorded (the modules job's is the evidence), and when it fails the
+// job's build says why, as after a failed modules job.
+func (e *Executor) ensureModules(ctx context.Context, w *Workspace, s *jobs.Spec) {
+	if s == nil || s.Runner != jobs.RunnerGo || s.Purpose == jobs.Modules || s.Skip != "" {
+		return
+	}
+	m := &jobs.Spec{Purpose: jobs.Modules, Runner: jobs.RunnerGo, Side: s.Side, Tree: s.Tree, Module: s.Module, TimeoutSec: s.TimeoutSec}
+	if w.downloadSec > 0 {
+		m.TimeoutSec = w.downloadSec
+	}
+	key := modulesKey(w, m)
+	if key == "" {
+		return // no go.mod to read: the build says why
+	}
+	for {
+		e.fillMu.Lock()
+		done, ok := e.fills[key]
+		if !ok {
+			if e.fills == nil {
+				e.fills = map[string]chan struct{}{}
+			}
+			done = make(chan struct{})
+			e.fills[key] = done
+		}
+		e.fillMu.Unlock()
+		if ok {
+			select {
+			case <-done:
+			case <-ctx.Done():
+				return
+			}
+			e.fillMu.Lock()
+			again := e.fills[key] != done // the filler was cut short
+			e.fillMu.Unlock()
+			if again {
+				continue
+			}
+			return
+		}
+		e.download(ctx, w, m, false)
+		e.fillMu.Lock()
+		if ctx.Err() != nil {
+			delete(e.fills, key) // cut short: the next job tries again
+		}
+		close(done)
+		e.fillMu.Unlock()
+		return
+	}
+}
+
+// EnsureModules fills the module cache with what the Go modules holding
+// the package directories dirs (relative to the repository) of tree need,
+// as ensureModules does before a job: for a service that builds or
+// type-checks a workspace's code before any job of it runs here (the
+// mutation service plans its mutants so).
+func (e *Executor) EnsureModules(ctx context.Context, w *Workspace, tree string, dirs []string) {
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		mod, _, _, err := w.module(tree, "./"+d)
+		if err != nil || seen[mod] {
+			continue // no module holds it: nothing to download (the build says why)
+		}
+		seen[mod] = true
+		e.ensureModules(ctx, w, &jobs.Spec{Purpose: jobs.Mutant, Runner: jobs.RunnerGo, Side: jobs.Patch, Tree: tree, Module: mod})
+	}
+}
+
+// modulesKey names what the modules of s's tree and module need: the
+// digest of their go.mod and go.sum (and whether they vendor), which
+// decide what go mod download fetches; "" when there is no go.mod.
+func modulesKey(w *Workspace, s *jobs.Spec) string {
+	_, src, err := w.variant(s)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Join(src, filepath.FromSlash(s.Module))
+	h := sha256.New()
+	for _, name := range []string{"go.mod", "go.sum", filepath.Join("vendor", "modules.txt")} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		switch {
+		case err == nil:
+		case name == "go.mod" || !errors.Is(err, fs.ErrNotExist):
+			return ""
+		default:
+			b = nil
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// download runs go mod download for s's tree and module; keep records
+// what it downloaded as the answer's stream.
+func (e *Executor) download(ctx context.Context, w *Workspace, s *jobs.Spec, keep bool) *Answer {
 	// No sandboxed process: the answer names no sandbox and its
 	// termination is "not started"; its run is the download's.
 	a := &Answer{Detail: jobs.Detail{Runs: []jobs.Run{}}}
@@ -88,7 +211,9 @@ func (e *Executor) executeModules(ctx context.Context, w *Workspace, s *jobs.Spe
 	if ctx.Err() != nil {
 		run.Termination = "TIMEOUT"
 	}
-	run.Stream = e.keep(ctx, a, stdout.Bytes())
+	if keep {
+		run.Stream = e.keep(ctx, a, stdout.Bytes())
+	}
 	a.Detail.Runs = append(a.Detail.Runs, run)
 	a.Wall = time.Since(start)
 	var mods []downloadedModule

@@ -93,3 +93,36 @@ func TestModulesChecksumMismatchIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestEnsureModulesFillsWhatNoModulesJobDid: a service that type-checks
+// or builds a workspace's code before any of its jobs runs here (a
+// replica that never ran the run's modules jobs) fills its own module
+// cache first, with the same go.sum check as the modules job: content
+// that disagrees with go.sum never reaches the cache, and the job that
+// needed it cannot build.
+func TestEnsureModulesFillsWhatNoModulesJobDid(t *testing.T) {
+	ctx := context.Background()
+	sums := executortest.UUIDSums(t)
+	e, w := moduleWorkspace(t, sums)
+	w.ApplyLimits(limits())
+	e.EnsureModules(ctx, w, jobs.TreeOracle, []string{"calc"})
+	if _, err := os.Stat(filepath.Join(e.Go.ModCache, executortest.UUIDModule+"@v1.6.0", "uuid.go")); err != nil {
+		t.Fatalf("the module cache was not filled: %v", err)
+	}
+
+	e, w = moduleWorkspace(t, strings.Replace(sums, "h1:", "h1:AAAA", 1))
+	w.ApplyLimits(limits())
+	e.EnsureModules(ctx, w, jobs.TreeOracle, []string{"calc"})
+	if _, err := os.Stat(filepath.Join(e.Go.ModCache, executortest.UUIDModule+"@v1.6.0")); err == nil {
+		t.Fatal("content go.sum disagrees with reached the module cache")
+	}
+	c := limits()
+	c.Claims = []string{"go:./calc:TestID"}
+	for _, s := range w.Plan(c) {
+		if s.Purpose == jobs.Claim {
+			if a := e.Execute(ctx, w, s); a.Detail.Outcome != jobs.OutcomeUnrunnable {
+				t.Fatalf("%s over a go.sum the module disagrees with: %s %s", s.ID(), a.Detail.Outcome, a.Detail.Reason)
+			}
+		}
+	}
+}

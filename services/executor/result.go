@@ -64,8 +64,11 @@ func Skipped(outcome, why string) *Answer {
 	return &Answer{Detail: jobs.Detail{Outcome: outcome, Reason: why, Runs: []jobs.Run{}}}
 }
 
-// ApplyLimits sets the workspace's sandbox limits to the sealed ones.
+// ApplyLimits sets the workspace's sandbox limits to the sealed ones, and
+// the time a module download outside a modules job may take to the
+// modules jobs' (the suite timeout).
 func (w *Workspace) ApplyLimits(c *criteria.Criteria) {
 	l := c.Limits
 	w.Limits = sandbox.Limits{CPUSeconds: l.CPUSeconds, MemoryBytes: l.MemoryBytes, MaxProcesses: l.MaxProcesses, MaxOpenFiles: l.MaxOpenFiles}
+	w.downloadSec = l.SuiteTimeoutSec
 }

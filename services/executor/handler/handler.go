@@ -142,7 +142,8 @@ func (h *Handler) Handle(ctx context.Context, rec *record.Decoded, run runtime.R
 	return nil
 }
 
-// dispatch publishes the unanswered jobs of plan that are due. A coverage
+// dispatch publishes the unanswered jobs of plan that are due: the
+// modules jobs first, every other job once they are answered. A coverage
 // measurement that may be skipped once the verdict is certain (no
 // --full-evidence) is due only once the jobs before it in the plan, but
 // the seal checks, are answered — as inline, where it runs after them and
@@ -161,6 +162,7 @@ func (h *Handler) dispatch(ctx context.Context, plan *record.Decoded, run runtim
 	}
 	sent := h.sent[run.ID]
 	h.mu.Unlock()
+	downloading := modulesPending(plan, answered)
 	var items []work.Item
 	for _, it := range work.Items(plan, answered) {
 		h.mu.Lock()
@@ -174,6 +176,9 @@ func (h *Handler) dispatch(ctx context.Context, plan *record.Decoded, run runtim
 			continue
 		}
 		s, err := jobs.ParseSpec(job.GetSpec())
+		if err == nil && downloading && s.Purpose != jobs.Modules {
+			continue
+		}
 		if err == nil && s.Purpose == jobs.Coverage && !run.Criteria.Criteria.FullEvidence && !before(run.Records, plan, job, answered) {
 			continue
 		}
@@ -191,6 +196,20 @@ func (h *Handler) dispatch(ctx context.Context, plan *record.Decoded, run runtim
 	}
 	h.mu.Unlock()
 	return nil
+}
+
+// modulesPending reports whether a modules job of plan is unanswered. The
+// plan's other jobs wait for them, as inline, where they run first and
+// alone: every build needs the dependencies they download (the sandbox
+// has no network), and a job that ran beside them would build over a
+// module cache still being filled.
+func modulesPending(plan *record.Decoded, answered map[string]bool) bool {
+	for _, j := range plan.Record.GetJobPlanned().GetJobs() {
+		if s, err := jobs.ParseSpec(j.GetSpec()); err == nil && s.Purpose == jobs.Modules && !answered[j.GetToken().GetId()] {
+			return true
+		}
+	}
+	return false
 }
 
 // earlierPlans lists the executor's plans of run before plan, in ledger

@@ -134,7 +134,8 @@ func TestHandle(t *testing.T) {
 	}
 
 	// The distributed mode: the plan's owner publishes its jobs (those not
-	// answered yet) instead of running them; another replica, with no
+	// answered yet; the modules jobs first, the others once they are
+	// answered) instead of running them; another replica, with no
 	// workspace of the run, rebuilds it by digest and runs each job it is
 	// handed, naming itself on the result.
 	t.Run("dispatched: the plan's jobs published, run by another replica", func(t *testing.T) {
@@ -146,23 +147,42 @@ func TestHandle(t *testing.T) {
 		if err := owner.Handle(ctx, plan, planned, rec.Emit); err != nil {
 			t.Fatal(err)
 		}
-		if len(rec.Emitted()) != 0 || len(items) != len(ids) {
-			t.Fatalf("the owner emitted %d records and dispatched %d jobs, want none and %d", len(rec.Emitted()), len(items), len(ids))
+		modules := 0
+		for _, id := range ids {
+			if strings.HasPrefix(id, jobs.Modules+"/") {
+				modules++
+			}
+		}
+		if len(rec.Emitted()) != 0 || modules == 0 || len(items) != modules {
+			t.Fatalf("the owner emitted %d records and dispatched %d jobs, want none and the %d modules jobs", len(rec.Emitted()), len(items), modules)
 		}
 		other := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, Worker: "replica-2", MaxSpaces: 1}
 		defer other.Close()
-		out := runtimetest.NewRecorder(t, keyring.Executor)
-		for _, it := range items {
-			p, job := work.Find(planned.Records, it)
-			if job == nil {
-				t.Fatalf("item %+v names no job of the plan", it)
-			}
-			if err := other.RunJob(ctx, runtime.Job{Run: planned, Plan: p, Job: job}, out.Emit); err != nil {
-				t.Fatal(err)
+		run := planned
+		var results []*record.Decoded
+		for len(items) > 0 {
+			todo := items
+			items = nil
+			for _, it := range todo {
+				p, job := work.Find(planned.Records, it)
+				if job == nil {
+					t.Fatalf("item %+v names no job of the plan", it)
+				}
+				out := runtimetest.NewRecorder(t, keyring.Executor)
+				if err := other.RunJob(ctx, runtime.Job{Run: run, Plan: p, Job: job}, out.Emit); err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range out.Emitted() {
+					results = append(results, r)
+					run = runtimetest.With(t, run, r)
+					if err := owner.Handle(ctx, r, run, rec.Emit); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 		}
 		outcome := map[string]string{}
-		for _, r := range out.Emitted() {
+		for _, r := range results {
 			res := r.Record.GetJobResult()
 			if res.GetWorker() != "replica-2" {
 				t.Fatalf("result %s names worker %q", res.GetJobId(), res.GetWorker())
@@ -179,15 +199,15 @@ func TestHandle(t *testing.T) {
 		if b, p := outcome["claim/baseline/"+fix.Claims[0]], outcome["claim/patch/"+fix.Claims[0]]; b != jobs.OutcomeFail || p != jobs.OutcomePass {
 			t.Fatalf("the claim: %s on the baseline, %s on the patch", b, p)
 		}
-		// With the first result on the run, the plan delivered again
-		// dispatches only the jobs still unanswered.
+		// With the modules jobs and one more answered, the plan delivered
+		// again dispatches only the jobs still unanswered.
 		items = nil
-		again := runtimetest.With(t, planned, out.Emitted()[0])
+		again := runtimetest.With(t, planned, results[:modules+1]...)
 		if err := owner.Handle(ctx, plan, again, rec.Emit); err != nil {
 			t.Fatal(err)
 		}
-		if len(items) != len(ids)-1 {
-			t.Fatalf("the plan delivered again dispatched %d jobs, want %d", len(items), len(ids)-1)
+		if len(items) != len(ids)-modules-1 {
+			t.Fatalf("the plan delivered again dispatched %d jobs, want %d", len(items), len(ids)-modules-1)
 		}
 	})
 }
@@ -201,19 +221,7 @@ func TestHandle(t *testing.T) {
 func TestBuildsAheadWaitForTheModules(t *testing.T) {
 	ctx := context.Background()
 	executortest.Skip(t)
-	repo, base, patch := executortest.ModuleRepo(t, executortest.UUIDSums(t))
-	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: base, PatchCommit: patch}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &criteria.Criteria{RunID: "run-1", Repository: repo.Dir, Baseline: base, PatchCommit: patch, PatchDigest: co.DiffSHA256,
-		Claims: []string{"go:./calc:TestID"}, StrengthConfidence: 0.8, DeadlineUnixMilli: time.Now().Add(time.Hour).UnixMilli()}
-	c.ApplyDefaults()
-	sealed := runtimetest.Sealed(t, c, nil)
-	trees := runtimetest.With(t, sealed, runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: sealed.ID, CriteriaDigest: sealed.Criteria.Digest,
-		Parents: []string{sealed.Seal.Digest}, Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{
-			BaselineTreeDigest: co.Baseline.Digest(), PatchTreeDigest: co.Patch.Digest()}}}))
-
+	trees := moduleRun(t)
 	e := executortest.New(t)
 	e.Go.ModCache = t.TempDir() // empty: only the modules jobs fill it
 	h := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, BuildAhead: 2}
@@ -237,6 +245,111 @@ func TestBuildsAheadWaitForTheModules(t *testing.T) {
 			outcome[res.JobId] = d.Outcome + ": " + d.Reason
 		}
 	}
+	for _, id := range []string{"modules/baseline/.:", "modules/patch/.:", "claim/baseline/go:./calc:TestID", "claim/patch/go:./calc:TestID"} {
+		if !strings.HasPrefix(outcome[id], jobs.OutcomePass+":") {
+			t.Errorf("%s: %q, want a pass", id, outcome[id])
+		}
+	}
+}
+
+// moduleRun is a sealed run of executortest.ModuleRepo's patch, claiming
+// TestID, with its trees materialized.
+func moduleRun(t *testing.T) runtime.Run {
+	t.Helper()
+	ctx := context.Background()
+	repo, base, patch := executortest.ModuleRepo(t, executortest.UUIDSums(t))
+	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: base, PatchCommit: patch}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &criteria.Criteria{RunID: "run-1", Repository: repo.Dir, Baseline: base, PatchCommit: patch, PatchDigest: co.DiffSHA256,
+		Claims: []string{"go:./calc:TestID"}, StrengthConfidence: 0.8, DeadlineUnixMilli: time.Now().Add(time.Hour).UnixMilli()}
+	c.ApplyDefaults()
+	sealed := runtimetest.Sealed(t, c, nil)
+	return runtimetest.With(t, sealed, runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: sealed.ID, CriteriaDigest: sealed.Criteria.Digest,
+		Parents: []string{sealed.Seal.Digest}, Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{
+			BaselineTreeDigest: co.Baseline.Digest(), PatchTreeDigest: co.Patch.Digest()}}}))
+}
+
+// TestReplicasWithTheirOwnModuleCaches: in the distributed mode the
+// plan's owner publishes its modules jobs first and every other job once
+// they are answered (a job beside them would build over a module cache
+// still being filled); and a replica that runs a Go job of a run whose
+// modules jobs ran elsewhere, over a module cache of its own, fills it
+// first (verified against go.sum) — its sandbox has no network.
+func TestReplicasWithTheirOwnModuleCaches(t *testing.T) {
+	ctx := context.Background()
+	executortest.Skip(t)
+	trees := moduleRun(t)
+	replica := func(name string) *Handler {
+		e := executortest.New(t)
+		e.Go.ModCache = t.TempDir() // empty, and this replica's own
+		h := &Handler{Exec: e, Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, Worker: name}
+		t.Cleanup(func() { h.Close() })
+		return h
+	}
+	var items []work.Item
+	owner := replica("owner")
+	owner.Dispatch = func(_ context.Context, its []work.Item) error { items = append(items, its...); return nil }
+	rec := runtimetest.NewRecorder(t, keyring.Executor)
+	if err := owner.Handle(ctx, trees.Records[len(trees.Records)-1], trees, rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	plan := rec.Emitted()[0]
+	run := runtimetest.With(t, trees, plan)
+	purposes := func() []string {
+		var out []string
+		for _, it := range items {
+			_, job := work.Find(run.Records, it)
+			s, err := jobs.ParseSpec(job.GetSpec())
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s.Purpose)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	if err := owner.Handle(ctx, plan, run, rec.Emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := purposes(); !slices.Equal(got, []string{jobs.Modules}) {
+		t.Fatalf("the plan dispatched jobs of purposes %q first, want only the modules jobs", got)
+	}
+	// One replica downloads; the owner hears each result and publishes
+	// the rest once both are answered.
+	first, rest := replica("replica-1"), replica("replica-2")
+	outcome := map[string]string{}
+	runAll := func(h *Handler) {
+		todo := items
+		items = nil
+		for _, it := range todo {
+			p, job := work.Find(run.Records, it)
+			out := runtimetest.NewRecorder(t, keyring.Executor)
+			if err := h.RunJob(ctx, runtime.Job{Run: run, Plan: p, Job: job}, out.Emit); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range out.Emitted() {
+				d, err := jobs.ParseDetail(r.Record.GetJobResult().Detail)
+				if err != nil {
+					t.Fatal(err)
+				}
+				outcome[r.Record.GetJobResult().JobId] = d.Outcome + ": " + d.Reason
+				run = runtimetest.With(t, run, r)
+				if err := owner.Handle(ctx, r, run, rec.Emit); err != nil {
+					t.Fatal(err)
+				}
+				if len(items) > 0 && len(outcome) < 2 {
+					t.Fatalf("jobs dispatched with a modules job unanswered: %+v", items)
+				}
+			}
+		}
+	}
+	runAll(first)
+	if got := purposes(); slices.Contains(got, jobs.Modules) || !slices.Contains(got, jobs.Claim) {
+		t.Fatalf("once the modules jobs are answered the plan dispatched %q, want the claims and the rest", got)
+	}
+	runAll(rest)
 	for _, id := range []string{"modules/baseline/.:", "modules/patch/.:", "claim/baseline/go:./calc:TestID", "claim/patch/go:./calc:TestID"} {
 		if !strings.HasPrefix(outcome[id], jobs.OutcomePass+":") {
 			t.Errorf("%s: %q, want a pass", id, outcome[id])

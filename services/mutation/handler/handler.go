@@ -16,6 +16,9 @@ package handler
 import (
 	"context"
 	"fmt"
+	"path"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sealgate/sealgate/ledger/blob"
@@ -215,6 +218,10 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 		old.Close()
 	}
 	h.spaces[run.ID] = w
+	// Planning type-checks the changed packages against their
+	// dependencies, offline: on a replica that ran none of the run's
+	// modules jobs, its module cache may lack them.
+	h.Exec.EnsureModules(ctx, w, jobs.TreeOracle, changedGoDirs(co))
 	p, err := mutation.Make(ctx, mutation.Input{Blobs: h.Blobs, Criteria: c, Run: run.Records,
 		Coverage: cov.Record.GetCoverageMeasured(), Checkout: co, Workspace: w})
 	if err != nil {
@@ -224,6 +231,19 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 		h.notes[run.ID] = p.Notes
 	}
 	return p, nil
+}
+
+// changedGoDirs lists the directories of the Go sources the patch
+// changes, in order.
+func changedGoDirs(co *checkout.Checkout) []string {
+	var dirs []string
+	for _, ch := range co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go") {
+			dirs = append(dirs, path.Dir(ch.Path))
+		}
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
 }
 
 // replan prepares a run whose mutants were planned before this process
