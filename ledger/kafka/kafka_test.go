@@ -446,6 +446,47 @@ func TestStartAtEnd(t *testing.T) {
 	}
 }
 
+// A message a handler still holds when its generation ends (the topic
+// grew), acked only then, is not delivered again by the next generation
+// of a StartAtEnd subscription: it reads on past every message acked.
+func TestStartAtEndAckedAcrossARebalance(t *testing.T) {
+	brokers := testBrokers(t)
+	topic := uniqueTopic(t)
+	ctx := context.Background()
+	if err := kafka.CreateTopic(ctx, brokers, topic, 1); err != nil {
+		t.Fatal(err)
+	}
+	pub, sub := newTestPubSub(t, brokers, kafka.SubscriberConfig{StartAtEnd: true, PartitionWatchInterval: 20 * time.Millisecond})
+	ch, err := sub.Subscribe(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := message.NewMessage("held", nil)
+	if err := pub.Publish(topic, held); err != nil {
+		t.Fatal(err)
+	}
+	m := receive(t, ch)
+	if m.UUID != held.UUID {
+		t.Fatalf("got %s, want %s", m.UUID, held.UUID)
+	}
+	growPartitions(t, brokers, topic, 2)
+	// The generation ends once the watcher sees the new partition, and
+	// cancels the held message's context.
+	select {
+	case <-m.Context().Done():
+	case <-time.After(hangGuard):
+		t.Fatal("the generation did not end")
+	}
+	m.Ack()
+	next := message.NewMessage("next", nil)
+	if err := pub.Publish(topic, next); err != nil {
+		t.Fatal(err)
+	}
+	if m := receive(t, ch); m.UUID != next.UUID {
+		t.Fatalf("after the rebalance got %s, want %s (%s was acked)", m.UUID, next.UUID, held.UUID)
+	}
+}
+
 // A StartAtEnd subscription to a topic that does not exist yet reads all
 // the topic will hold.
 func TestStartAtEndBeforeTheTopic(t *testing.T) {

@@ -301,6 +301,34 @@ type subscription struct {
 	// past each message acked. Partitions are consumed concurrently.
 	mu   sync.Mutex
 	next map[int]int64
+	// owner holds, per partition, a token taken by the one worker
+	// consuming it: a worker of an ended generation (kafka-go runs one
+	// started on a generation that had already ended untracked) may still
+	// hold a message while the next generation's worker of the same
+	// partition starts, which would read from an offset the old one has
+	// not moved past yet and deliver the message twice.
+	owner map[int]chan struct{}
+}
+
+// own takes partition p for the caller until release is called; false
+// when ctx ends first.
+func (sub *subscription) own(ctx context.Context, p int) (release func(), ok bool) {
+	sub.mu.Lock()
+	if sub.owner == nil {
+		sub.owner = map[int]chan struct{}{}
+	}
+	tok := sub.owner[p]
+	if tok == nil {
+		tok = make(chan struct{}, 1)
+		sub.owner[p] = tok
+	}
+	sub.mu.Unlock()
+	select {
+	case tok <- struct{}{}:
+		return func() { <-tok }, true
+	case <-ctx.Done():
+		return nil, false
+	}
 }
 
 // startOffset is where the subscription reads partition p of a new
@@ -489,6 +517,11 @@ func (sub *subscription) consumePartition(subCtx, ctx context.Context, commit co
 			logger.Error("Cannot close partition reader", err, nil)
 		}
 	}()
+	release, ok := sub.own(ctx, pa.ID)
+	if !ok {
+		return
+	}
+	defer release()
 	start := sub.startOffset(pa)
 	if err := r.SetOffset(start); err != nil {
 		logger.Error("Cannot set partition offset", err, watermill.LogFields{"offset": start})
@@ -513,6 +546,9 @@ func (sub *subscription) consumePartition(subCtx, ctx context.Context, commit co
 // NackResendSleep. It reports whether the partition's next record may follow.
 func (sub *subscription) deliver(subCtx, ctx context.Context, commit commitFunc, rec kafka.Message, logger watermill.LoggerAdapter) bool {
 	for {
+		if ctx.Err() != nil {
+			return false // ended: select below would pick at random
+		}
 		msg := fromKafka(rec)
 		msgCtx, cancelMsg := context.WithCancel(ctx)
 		msg.SetContext(msgCtx)
@@ -555,6 +591,11 @@ func (sub *subscription) deliver(subCtx, ctx context.Context, commit commitFunc,
 			defer t.Stop()
 			select {
 			case <-msg.Acked():
+				// Acked, but too late to commit: a StartAtEnd
+				// subscription still reads on past it in the next
+				// generation (a group's next owner reads it again, from
+				// the committed offset: at least once).
+				sub.delivered(rec.Partition, rec.Offset)
 			case <-msg.Nacked():
 			case <-t.C:
 				logger.Error("A handler kept a message past the end of its generation", nil, watermill.LogFields{"offset": rec.Offset})
