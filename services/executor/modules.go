@@ -48,18 +48,28 @@ type downloadedModule struct {
 func (e *Executor) executeModules(ctx context.Context, w *Workspace, s *jobs.Spec) *Answer {
 	a := e.download(ctx, w, s, true)
 	if key := modulesKey(w, s); key != "" && ctx.Err() == nil {
-		e.fillMu.Lock()
-		if e.fills[key] == nil {
-			if e.fills == nil {
-				e.fills = map[string]chan struct{}{}
-			}
-			done := make(chan struct{})
+		if done, mine := e.claimFill(key); mine {
 			close(done)
-			e.fills[key] = done
 		}
-		e.fillMu.Unlock()
 	}
 	return a
+}
+
+// claimFill returns the fill of the modules of key: the channel closed
+// when it is done, and whether the caller is to do it (no fill of key was
+// under way or done).
+func (e *Executor) claimFill(key string) (done chan struct{}, mine bool) {
+	e.fillMu.Lock()
+	defer e.fillMu.Unlock()
+	if done, ok := e.fills[key]; ok {
+		return done, false
+	}
+	if e.fills == nil {
+		e.fills = map[string]chan struct{}{}
+	}
+	done = make(chan struct{})
+	e.fills[key] = done
+	return done, true
 }
 
 // ensureModules fills the module cache with what the module the Go job s
@@ -85,38 +95,28 @@ func (e *Executor) ensureModules(ctx context.Context, w *Workspace, s *jobs.Spec
 		return // no go.mod to read: the build says why
 	}
 	for {
-		e.fillMu.Lock()
-		done, ok := e.fills[key]
-		if !ok {
-			if e.fills == nil {
-				e.fills = map[string]chan struct{}{}
-			}
-			done = make(chan struct{})
-			e.fills[key] = done
-		}
-		e.fillMu.Unlock()
-		if ok {
-			select {
-			case <-done:
-			case <-ctx.Done():
-				return
-			}
+		done, mine := e.claimFill(key)
+		if mine {
+			e.download(ctx, w, m, false)
 			e.fillMu.Lock()
-			again := e.fills[key] != done // the filler was cut short
-			e.fillMu.Unlock()
-			if again {
-				continue
+			if ctx.Err() != nil {
+				delete(e.fills, key) // cut short: the next job tries again
 			}
+			close(done)
+			e.fillMu.Unlock()
 			return
 		}
-		e.download(ctx, w, m, false)
-		e.fillMu.Lock()
-		if ctx.Err() != nil {
-			delete(e.fills, key) // cut short: the next job tries again
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return
 		}
-		close(done)
+		e.fillMu.Lock()
+		cutShort := e.fills[key] != done
 		e.fillMu.Unlock()
-		return
+		if !cutShort {
+			return
+		}
 	}
 }
 

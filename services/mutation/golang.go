@@ -56,18 +56,26 @@ func (g *goLang) owns(s mutant.Site) bool {
 	return ok
 }
 
+// ChangedGoSources maps the directory of every Go source file the patch
+// changes and keeps to the names of those files in it: the packages whose
+// lines can carry Go mutants.
+func ChangedGoSources(co *checkout.Checkout) map[string][]string {
+	dirs := map[string][]string{}
+	for _, ch := range co.Changes {
+		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go") {
+			dirs[path.Dir(ch.Path)] = append(dirs[path.Dir(ch.Path)], path.Base(ch.Path))
+		}
+	}
+	return dirs
+}
+
 func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	co, root := g.in.Checkout, g.in.Workspace.PristineDir(jobs.TreeOracle)
 	reaching := g.reaching
 	g.judges, g.where, g.pkgs = map[lineRef][]lineRef{}, map[string]located{}, map[string]mutant.Package{}
 	// Changed Go source the host build leaves out (build constraints, cgo)
 	// can carry no mutant that runs here: strength cannot be verified.
-	changedDirs := map[string][]string{}
-	for _, ch := range co.Changes {
-		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go") {
-			changedDirs[path.Dir(ch.Path)] = append(changedDirs[path.Dir(ch.Path)], path.Base(ch.Path))
-		}
-	}
+	changedDirs := ChangedGoSources(co)
 	var unjudged []string
 	for _, d := range slices.Sorted(maps.Keys(changedDirs)) {
 		pkg, err := readPackage(root, d)

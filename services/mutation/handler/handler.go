@@ -16,9 +16,8 @@ package handler
 import (
 	"context"
 	"fmt"
-	"path"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/sealgate/sealgate/ledger/blob"
@@ -221,7 +220,7 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 	// Planning type-checks the changed packages against their
 	// dependencies, offline: on a replica that ran none of the run's
 	// modules jobs, its module cache may lack them.
-	h.Exec.EnsureModules(ctx, w, jobs.TreeOracle, changedGoDirs(co))
+	h.Exec.EnsureModules(ctx, w, jobs.TreeOracle, slices.Sorted(maps.Keys(mutation.ChangedGoSources(co))))
 	p, err := mutation.Make(ctx, mutation.Input{Blobs: h.Blobs, Criteria: c, Run: run.Records,
 		Coverage: cov.Record.GetCoverageMeasured(), Checkout: co, Workspace: w})
 	if err != nil {
@@ -231,19 +230,6 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 		h.notes[run.ID] = p.Notes
 	}
 	return p, nil
-}
-
-// changedGoDirs lists the directories of the Go sources the patch
-// changes, in order.
-func changedGoDirs(co *checkout.Checkout) []string {
-	var dirs []string
-	for _, ch := range co.Changes {
-		if ch.Class == checkout.ClassSource && ch.Kind != checkout.Deleted && strings.HasSuffix(ch.Path, ".go") {
-			dirs = append(dirs, path.Dir(ch.Path))
-		}
-	}
-	slices.Sort(dirs)
-	return slices.Compact(dirs)
 }
 
 // replan prepares a run whose mutants were planned before this process
