@@ -109,7 +109,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		// The standard library and the dependencies are read from the
 		// compiler's export data; without it, from source (slower, the
 		// same types).
-		if x, err := mutant.LoadExports(ctx, mutant.ExportsConfig{}, pkg.Dir); err != nil {
+		if x, err := mutant.LoadExports(ctx, mutant.ExportsConfig{GoRoot: g.in.Go.Root, Cache: g.in.Go.Cache, ModCache: g.in.Go.ModCache}, pkg.Dir); err != nil {
 			g.fromSource = append(g.fromSource, fmt.Sprintf("%s (%v)", d, err))
 		} else {
 			pkg.Exports = x

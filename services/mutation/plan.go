@@ -42,6 +42,10 @@ type Input struct {
 	// copy, where the Go mutant schemata are written.
 	Checkout  *checkout.Checkout
 	Workspace *executor.Workspace
+	// Go is the toolchain and the caches the executor builds with:
+	// planning type-checks the changed Go packages against the export
+	// data it builds there. Empty fields take the process environment's.
+	Go executor.Go
 }
 
 // Plan is what planning found.

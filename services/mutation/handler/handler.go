@@ -222,7 +222,7 @@ func (h *Handler) prepare(ctx context.Context, run runtime.Run, cov *record.Deco
 	// modules jobs, its module cache may lack them.
 	h.Exec.EnsureModules(ctx, w, jobs.TreeOracle, slices.Sorted(maps.Keys(mutation.ChangedGoSources(co))))
 	p, err := mutation.Make(ctx, mutation.Input{Blobs: h.Blobs, Criteria: c, Run: run.Records,
-		Coverage: cov.Record.GetCoverageMeasured(), Checkout: co, Workspace: w})
+		Coverage: cov.Record.GetCoverageMeasured(), Checkout: co, Workspace: w, Go: h.Exec.Go})
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", run.ID, err)
 	}

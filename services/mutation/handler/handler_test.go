@@ -230,3 +230,80 @@ func detailOutcome(t *testing.T, detail string) string {
 	}
 	return d.Outcome
 }
+
+// TestPlanningReadsTheExecutorsModuleCache: planning type-checks a changed
+// package against its dependencies' export data, built from the module
+// cache the executor fills and builds from — not the process's own, which
+// on a replica need not hold them (nor be the same directory).
+func TestPlanningReadsTheExecutorsModuleCache(t *testing.T) {
+	ctx := context.Background()
+	executortest.Skip(t)
+	sums := executortest.UUIDSums(t)
+	e := executortest.New(t)
+	e.Go.ModCache = t.TempDir()         // the executor's, filled before planning
+	t.Setenv("GOMODCACHE", t.TempDir()) // the process's: empty
+	repo, base, _ := executortest.ModuleRepo(t, sums)
+	patch, err := repo.Commit(ctx, base, "checked-id", "an identifier of version 4 only", map[string]string{
+		"calc/id.go": "package calc\n\nimport \"github.com/google/uuid\"\n\n// ID is a new identifier.\nfunc ID() string {\n\tid := uuid.New()\n\tif id.Version() != 4 {\n\t\treturn \"\"\n\t}\n\treturn id.String()\n}\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co, err := checkout.Prepare(ctx, checkout.Input{Repo: repo.Dir, Baseline: base, PatchCommit: patch}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := blob.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &criteria.Criteria{RunID: "run-1", Repository: repo.Dir, Baseline: base, PatchCommit: patch, PatchDigest: co.DiffSHA256,
+		Claims: []string{"go:./calc:TestID"}, CoverageFloor: 1, StrengthFloor: 0.5, StrengthConfidence: 0.8, MutationMax: 5,
+		DeadlineUnixMilli: time.Now().Add(time.Hour).UnixMilli()}
+	c.ApplyDefaults()
+	run := runtimetest.Sealed(t, c, nil)
+	trees := runtimetest.Sign(t, keyring.Checkout, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{run.Seal.Digest},
+		Body: &pb.Record_TreesMaterialized{TreesMaterialized: &pb.TreesMaterialized{BaselineTreeDigest: co.Baseline.Digest(), PatchTreeDigest: co.Patch.Digest()}}})
+	spec := &jobs.Spec{Purpose: jobs.Coverage, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", Package: "./calc", ImportPath: "example.com/calc/calc"}
+	planned, err := jobs.Plan(run.Criteria, trees.Digest, criteria.BudgetTestRuns, []*jobs.Spec{spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := runtimetest.Sign(t, keyring.Executor, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest, Parents: []string{trees.Digest},
+		Body: &pb.Record_JobPlanned{JobPlanned: planned}})
+	reach := &pb.ReachEntry{Test: "example.com/calc/calc.TestID"}
+	for _, ch := range co.Changes {
+		if ch.Path == "calc/id.go" {
+			for _, l := range ch.ChangedLines {
+				reach.Lines = append(reach.Lines, &pb.LineRef{Path: ch.Path, Line: uint32(l)})
+			}
+		}
+	}
+	cov := &pb.CoverageMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED, Reason: "as the test says", Reach: []*pb.ReachEntry{reach}}
+	covered := runtimetest.With(t, run, trees, plan, runtimetest.Sign(t, keyring.Reach, &pb.Record{RunId: run.ID, CriteriaDigest: run.Criteria.Digest,
+		Body: &pb.Record_CoverageMeasured{CoverageMeasured: cov}}))
+
+	h := &Handler{Exec: e, Blobs: blobs, Scratch: t.TempDir()}
+	defer h.Close()
+	rec := runtimetest.NewRecorder(t, keyring.Mutation)
+	state := covered
+	for step := 0; step < 3 && !slices.Contains(rec.Kinds(), "strength.measured"); step++ {
+		emitted := len(rec.Emitted())
+		if err := h.Handle(ctx, state.Records[len(state.Records)-1], state, rec.Emit); err != nil {
+			t.Fatal(err)
+		}
+		state = runtimetest.With(t, state, rec.Emitted()[emitted:]...)
+	}
+	var m *pb.StrengthMeasured
+	for _, r := range rec.Emitted() {
+		if s := r.Record.GetStrengthMeasured(); s != nil {
+			m = s
+		}
+	}
+	if m == nil {
+		t.Fatalf("no strength measured: %q", rec.Kinds())
+	}
+	if m.Source != pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED || m.Killed == 0 || strings.Contains(m.Reason, "from source") {
+		t.Fatalf("strength %v: want mutants killed, with export data from the executor's module cache", m)
+	}
+}
