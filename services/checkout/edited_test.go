@@ -21,6 +21,23 @@ func TestViaDeep(t *testing.T) { _ = deep() }
 func TestUntouched(t *testing.T) {}
 func TestRunsHelper(t *testing.T) { t.Run("x", func(t *testing.T) { _ = deep }) }
 func TestDeleted(t *testing.T) {}
+
+type row struct{ in, want int }
+
+var cases = []row{{1, 1}}
+
+var rows = []row{{2, 2}}
+
+func TestTable(t *testing.T) { _ = cases }
+func TestRows(t *testing.T) { _ = rows }
+`),
+		"b_test.go": []byte(`package a
+
+import "testing"
+
+type pair struct{ a, b int }
+
+func TestPair(t *testing.T) { _ = pair{} }
 `),
 	}
 	patched := map[string][]byte{
@@ -38,15 +55,32 @@ func TestViaDeep(t *testing.T) { _ = deep() }
 func TestUntouched(t *testing.T) {}
 func TestRunsHelper(t *testing.T) { t.Run("x", func(t *testing.T) { _ = deep }) }
 func TestNew(t *testing.T) {}
+
+type row struct{ in, want int }
+
+var cases = []row{{1, 1}, {3, 3}}
+
+var rows = []row{{2, 2}}
+
+func TestTable(t *testing.T) { _ = cases }
+func TestRows(t *testing.T) { _ = rows }
+`),
+		"b_test.go": []byte(`package a
+
+import "testing"
+
+type pair struct{ a, b, c int }
+
+func TestPair(t *testing.T) { _ = pair{} }
 `),
 	}
 	got := editedTests(base, patched)
-	want := []string{"TestDeleted", "TestDirect", "TestRunsHelper", "TestViaDeep", "TestViaHelper"}
+	want := []string{"TestDeleted", "TestDirect", "TestPair", "TestRunsHelper", "TestTable", "TestViaDeep", "TestViaHelper"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("editedTests = %v, want %v", got, want)
 	}
 	// A patch that only adds a test edits nothing.
-	added := map[string][]byte{"a_test.go": append(slices.Clone(base["a_test.go"]), "\nfunc TestMore(t *testing.T) {}\n"...)}
+	added := map[string][]byte{"a_test.go": append(slices.Clone(base["a_test.go"]), "\nfunc TestMore(t *testing.T) {}\n"...), "b_test.go": base["b_test.go"]}
 	if got := editedTests(base, added); len(got) != 0 {
 		t.Fatalf("adding a test: %v", got)
 	}

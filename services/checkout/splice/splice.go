@@ -89,7 +89,6 @@ func GoReplacing(base, patched []byte, replace []string) (out []byte, added []st
 		case old > 0:
 			return nil, nil, fmt.Errorf("%w: a declaration group of the patch mixes new names with the baseline's (%s)", ErrConflict, strings.Join(keys, ", "))
 		}
-		texts = append(texts, source(fset, d, patched))
 		adds = append(adds, d)
 		for _, k := range keys {
 			if !strings.HasPrefix(k, "text:") {
@@ -97,7 +96,20 @@ func GoReplacing(base, patched []byte, replace []string) (out []byte, added []st
 			}
 		}
 	}
-	imports, err := neededImports(bf, pf, adds)
+	// What the added and replaced declarations use of the declarations
+	// the patch changes comes as the patch has it, renamed.
+	keep := map[string]bool{}
+	for k := range replaced {
+		keep[strings.TrimPrefix(k, "func ")] = true
+	}
+	brought, rename, err := patchVersions(fset, bf, pf, base, patched, adds, keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range slices.Concat(adds, brought) {
+		texts = append(texts, renamedSource(fset, d, patched, rename))
+	}
+	imports, err := neededImports(bf, pf, slices.Concat(adds, brought))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,7 +165,10 @@ func GoReplacing(base, patched []byte, replace []string) (out []byte, added []st
 	b.Write(base[insert:])
 	if len(texts) > 0 {
 		b.WriteString("\n\n// Declarations the patch adds to this file, laid over its baseline version.\n")
-		for _, t := range texts {
+		for i, t := range texts {
+			if i == len(adds) {
+				b.WriteString("// The patch's versions of declarations it changes that those use, renamed.\n")
+			}
 			b.Write(t)
 			b.WriteString("\n\n")
 		}
@@ -237,18 +252,23 @@ func recvName(fl *ast.FieldList) string {
 
 // source is a declaration's text with its doc comment.
 func source(fset *token.FileSet, d ast.Decl, src []byte) []byte {
-	start := d.Pos()
+	return src[fset.Position(sourceStart(d)).Offset:fset.Position(d.End()).Offset]
+}
+
+// sourceStart is where a declaration's text begins: its doc comment, if
+// it has one.
+func sourceStart(d ast.Decl) token.Pos {
 	switch d := d.(type) {
 	case *ast.FuncDecl:
 		if d.Doc != nil {
-			start = d.Doc.Pos()
+			return d.Doc.Pos()
 		}
 	case *ast.GenDecl:
 		if d.Doc != nil {
-			start = d.Doc.Pos()
+			return d.Doc.Pos()
 		}
 	}
-	return src[fset.Position(start).Offset:fset.Position(d.End()).Offset]
+	return d.Pos()
 }
 
 // neededImports returns the import lines of patched, as patched writes
@@ -330,7 +350,9 @@ func candidateNames(path string) []string {
 }
 
 // Edited lists the functions both versions declare (not methods) whose
-// text, doc comment included, the patch changes, sorted.
+// text, doc comment included, the patch changes, or that use, directly or
+// through other declarations of the file, a declaration the patch changes
+// (the table of cases a test ranges over), sorted.
 func Edited(base, patched []byte) ([]string, error) {
 	fset := token.NewFileSet()
 	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
@@ -351,12 +373,12 @@ func Edited(base, patched []byte) ([]string, error) {
 		return out
 	}
 	b, p := texts(bf, base), texts(pf, patched)
-	var out []string
+	out := editedByUse(fset, bf, pf, base, patched)
 	for name, t := range b {
 		if pt, ok := p[name]; ok && pt != t {
 			out = append(out, name)
 		}
 	}
 	slices.Sort(out)
-	return out, nil
+	return slices.Compact(out), nil
 }

@@ -170,3 +170,128 @@ func TestGoReplacingAnEditedTest(t *testing.T) {
 		t.Fatalf("replacing a test the baseline lacks: %v", err)
 	}
 }
+
+// tableBase is a test file whose tests range over a table and decode into
+// a type of the file; tablePatched is the fix's version: a row added to
+// the table, a field added to the type and checked by TestDecode, a local
+// that shadows the table's name in a test it does not touch.
+const tableBase = `package calc
+
+import "testing"
+
+type row struct{ in, want int }
+
+var cases = []row{{1, 1}}
+
+type Basic struct {
+	Vint int
+}
+
+func (b Basic) String() string { return "basic" }
+
+var name = "baseline"
+
+func check(t *testing.T, rs []row) {
+	for _, r := range rs {
+		if got := Double(r.in) / 2; got != r.want {
+			t.Errorf("%d: %d", r.in, got)
+		}
+	}
+}
+
+func TestTable(t *testing.T) { check(t, cases) }
+
+func TestAlsoTable(t *testing.T) {
+	if len(cases) != 1 {
+		t.Fatal("the baseline's table has one row")
+	}
+}
+
+func TestDecode(t *testing.T) {
+	b := Basic{Vint: 1}
+	if b.String() != "basic" || name != "baseline" {
+		t.Fatal(b)
+	}
+}
+
+func TestShadow(t *testing.T) {
+	cases := 3
+	_ = cases
+}
+`
+
+var tablePatched = strings.NewReplacer(
+	"var cases = []row{{1, 1}}", "var cases = []row{{1, 1}, {3, 3}}",
+	"\tVint int\n", "\tVint int\n\tVnew int\n",
+	"\tb := Basic{Vint: 1}\n", "\tb := Basic{Vint: 1, Vnew: Double(2)}\n\tif b.Vnew != 4 {\n\t\tt.Fatal(\"new\")\n\t}\n",
+	`var name = "baseline"`, `var name = "patched"`,
+	`name != "baseline"`, `name != "patched"`,
+).Replace(tableBase)
+
+func TestEditedByUse(t *testing.T) {
+	edited, err := Edited([]byte(tableBase), []byte(tablePatched))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// TestShadow's local cases is not the table, but its name is: counted
+	// too, which only runs the patch's version of an unchanged test.
+	if want := []string{"TestAlsoTable", "TestDecode", "TestShadow", "TestTable"}; !slices.Equal(edited, want) {
+		t.Fatalf("Edited = %v, want %v", edited, want)
+	}
+}
+
+func TestGoReplacingBringsThePatchsDeclarations(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil || os.Getenv("TEST_SRCDIR") != "" {
+		t.Skip("needs the go command")
+	}
+	out, _, err := GoReplacing([]byte(tableBase), []byte(tablePatched), []string{"TestTable", "TestDecode"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, must := range []string{
+		"var cases = []row{{1, 1}}\n", "var sealgatePatch_cases = []row{{1, 1}, {3, 3}}",
+		"func TestTable(t *testing.T) { check(t, sealgatePatch_cases) }",
+		"type sealgatePatch_Basic struct", "func (b sealgatePatch_Basic) String() string",
+		"b := sealgatePatch_Basic{Vint: 1, Vnew: Double(2)}", `sealgatePatch_name != "patched"`,
+		`if len(cases) != 1 {`,
+	} {
+		if !strings.Contains(s, must) {
+			t.Errorf("spliced file lacks %q", must)
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("spliced:\n%s", s)
+	}
+	// The spliced file builds; on code that gets 3 wrong, the patch's row
+	// fails TestTable while the baseline's tests still pass; on fixed code
+	// every test passes.
+	for code, want := range map[string]string{
+		"func Double(x int) int {\n\tif x == 3 {\n\t\treturn 0\n\t}\n\treturn 2 * x\n}\n": "FAIL: TestTable",
+		"func Double(x int) int { return 2 * x }\n":                                       "",
+	} {
+		dir := t.TempDir()
+		for name, body := range map[string]string{
+			"go.mod":       "module example.com/calc\n\ngo 1.16\n",
+			"calc.go":      "package calc\n\n" + code,
+			"calc_test.go": s,
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(goBin, "test", "-count=1", "-v", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+		b, err := cmd.CombinedOutput()
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("on the fixed code: %v\n%s", err, b)
+		case want != "" && !strings.Contains(string(b), "--- "+want):
+			t.Errorf("on the broken code: want %q:\n%s", want, b)
+		case want != "" && (strings.Contains(string(b), "--- FAIL: TestAlsoTable") || strings.Contains(string(b), "--- FAIL: TestDecode")):
+			t.Errorf("a baseline test failed:\n%s", b)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package splice
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"slices"
+	"strings"
+)
+
+// A declaration the splice lays over the baseline may use a declaration
+// both versions of the file have and the patch changes: the table of cases
+// a table-driven test ranges over, the type of its rows, a field the patch
+// adds to a struct the test decodes into, a helper. The baseline's other
+// tests keep the baseline's versions; the spliced declarations get the
+// patch's, laid beside them under new names (patchPrefix and the name),
+// which no test runner takes for a test.
+const patchPrefix = "sealgatePatch_"
+
+// topDecl is the declaration of one top-level name.
+type topDecl struct {
+	decl ast.Decl // the function, or the whole declaration group
+	text string   // the name's own declaration: the function, or its spec
+}
+
+// topLevel maps the names f declares at top level — functions (not
+// methods or init), types, variables and constants, not blank names — to
+// their declarations.
+func topLevel(fset *token.FileSet, f *ast.File, src []byte) map[string]topDecl {
+	out := map[string]topDecl{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name != "init" {
+				out[d.Name.Name] = topDecl{d, string(source(fset, d, src))}
+			}
+		case *ast.GenDecl:
+			if d.Tok == token.IMPORT {
+				continue
+			}
+			for i, s := range d.Specs {
+				text := string(src[fset.Position(s.Pos()).Offset:fset.Position(s.End()).Offset])
+				if d.Tok == token.CONST {
+					// A constant without values repeats the ones before
+					// it: its meaning is the group's.
+					text = fmt.Sprintf("%d\x00%s", i, source(fset, d, src))
+				}
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					out[s.Name.Name] = topDecl{d, text}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.Name != "_" {
+							out[n.Name] = topDecl{d, text}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesOf lists the top-level names d declares (none for a method).
+func namesOf(d ast.Decl) []string {
+	var out []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			out = append(out, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				out = append(out, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name != "_" {
+						out = append(out, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// uses lists the identifiers in n that may name a top-level declaration:
+// every identifier but a selected field or method, the field and method
+// names of struct and interface types, the keys of a literal that is not
+// syntactically a map, slice or array (a struct's field names), labels and
+// a method's own name. A local that shadows a top-level name is listed
+// too: renaming it with every use keeps the meaning.
+func uses(n ast.Node) []*ast.Ident {
+	skip := map[*ast.Ident]bool{}
+	fieldNames := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				skip[id] = true
+			}
+		}
+	}
+	var out []*ast.Ident
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			skip[x.Sel] = true
+		case *ast.StructType:
+			fieldNames(x.Fields)
+		case *ast.InterfaceType:
+			fieldNames(x.Methods)
+		case *ast.CompositeLit:
+			switch x.Type.(type) {
+			case *ast.MapType, *ast.ArrayType:
+			default:
+				for _, e := range x.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							skip[id] = true
+						}
+					}
+				}
+			}
+		case *ast.LabeledStmt:
+			skip[x.Label] = true
+		case *ast.BranchStmt:
+			if x.Label != nil {
+				skip[x.Label] = true
+			}
+		case *ast.FuncDecl:
+			if x.Recv != nil {
+				skip[x.Name] = true
+			}
+		case *ast.Ident:
+			if !skip[x] {
+				out = append(out, x)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// patchVersions finds the declarations both versions have and the patch
+// changes that the declarations roots (of patched) use, directly or
+// through one another, and returns the patch's versions of them — with
+// the patch's methods of a type among them — and the new name of each
+// name they declare. A declaration group comes whole, every name in it
+// renamed.
+func patchVersions(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, roots []ast.Decl, keep map[string]bool) (brought []ast.Decl, rename map[string]string, err error) {
+	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
+	rename = map[string]string{}
+	queued := map[ast.Decl]bool{}
+	for _, d := range roots {
+		queued[d] = true
+	}
+	queue := slices.Clone(roots)
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		for _, id := range uses(d) {
+			name := id.Name
+			b, inBase := bTop[name]
+			p, inPatch := pTop[name]
+			if rename[name] != "" || keep[name] || !inBase || !inPatch || b.text == p.text || queued[p.decl] {
+				continue
+			}
+			queued[p.decl] = true
+			brought = append(brought, p.decl)
+			queue = append(queue, p.decl)
+			for _, n := range namesOf(p.decl) {
+				rename[n] = patchPrefix + n
+			}
+			types := map[string]bool{}
+			if g, ok := p.decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, n := range namesOf(g) {
+					types[n] = true
+				}
+			}
+			for _, m := range pf.Decls {
+				if fn, ok := m.(*ast.FuncDecl); ok && fn.Recv != nil && types[recvName(fn.Recv)] && !queued[m] {
+					queued[m] = true
+					brought = append(brought, m)
+					queue = append(queue, m)
+				}
+			}
+		}
+	}
+	for _, n := range rename {
+		if _, ok := bTop[n]; ok {
+			return nil, nil, fmt.Errorf("%w: the baseline declares %s already", ErrConflict, n)
+		}
+		if _, ok := pTop[n]; ok {
+			return nil, nil, fmt.Errorf("%w: the patch declares %s already", ErrConflict, n)
+		}
+	}
+	return brought, rename, nil
+}
+
+// renamedSource is d's text with its doc comment, every identifier uses
+// lists renamed as rename says.
+func renamedSource(fset *token.FileSet, d ast.Decl, src []byte, rename map[string]string) []byte {
+	text := source(fset, d, src)
+	if len(rename) == 0 {
+		return text
+	}
+	start := fset.Position(sourceStart(d)).Offset
+	var b strings.Builder
+	at := 0
+	for _, id := range uses(d) {
+		to, ok := rename[id.Name]
+		if !ok {
+			continue
+		}
+		off := fset.Position(id.Pos()).Offset - start
+		b.Write(text[at:off])
+		b.WriteString(to)
+		at = off + len(id.Name)
+	}
+	b.Write(text[at:])
+	return []byte(b.String())
+}
+
+// editedByUse lists the functions of patched, not methods, that both
+// versions declare with the same text and that use, directly or through
+// other declarations of the file, one the patch changes.
+func editedByUse(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) []string {
+	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
+	changed := func(name string) bool {
+		b, ok1 := bTop[name]
+		p, ok2 := pTop[name]
+		return ok1 && ok2 && b.text != p.text
+	}
+	var out []string
+	for name, p := range pTop {
+		fn, ok := p.decl.(*ast.FuncDecl)
+		if !ok || changed(name) || bTop[name].decl == nil {
+			continue
+		}
+		seen := map[ast.Decl]bool{fn: true}
+		queue := []ast.Decl{fn}
+		for found := false; len(queue) > 0 && !found; {
+			d := queue[0]
+			queue = queue[1:]
+			for _, id := range uses(d) {
+				if changed(id.Name) {
+					out, found = append(out, name), true
+					break
+				}
+				if q, ok := pTop[id.Name]; ok && !seen[q.decl] {
+					seen[q.decl] = true
+					queue = append(queue, q.decl)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
