@@ -14,6 +14,15 @@ package realworld
 func Fixes() []Fix {
 	return []Fix{
 		{
+			Name:   "cast-time-numeric-tz",
+			Module: "github.com/spf13/cast",
+			Before: Version{"v1.4.0", "h1:WhlbjwB9EGCc8W5Rxdkus+wmH2ASRwwTJk6tgHKwdqQ="},
+			After:  Version{"v1.4.1", "h1:s0hze+J0196ZfEMTs80N7UlFt0BDuQ7Q+JDnHiMWKdA="},
+			Claims: []string{"go:.:TestToTime"},
+			Commit: "https://github.com/spf13/cast/commit/88075729b052bca4b8b6c31bf198db2fe6c9da93",
+			About:  `ToTime applies the numeric zone offset of "2006-01-02 15:04:05 -0700" layouts instead of treating them as named zones: the fix changes only rows of a package-level table; the test is rows added to an existing table (go.mod has no go line and requires testify)`,
+		},
+		{
 			Name:   "gjson-unwrap-panic",
 			Module: "github.com/tidwall/gjson",
 			Before: Version{"v1.6.5", "h1:P/K9r+1pt9AK54uap7HcoIp6T3a7AoMg3v18tUis+Cg="},
@@ -40,6 +49,25 @@ func Fixes() []Fix {
 			Claims: []string{"go:.:TestVersionEqual_nil"},
 			Commit: "https://github.com/hashicorp/go-version/commit/a6043353333f90fd8ca9e55dd006201a25d5aedb",
 			About:  "Version.Equal with a nil side answers instead of panicking with a nil dereference; the release also corrects two doc comments of version.go",
+		},
+		{
+			Name:   "jsonparser-malformed-index",
+			Module: "github.com/buger/jsonparser",
+			Before: Version{"v1.1.0", "h1:EPAGdKZgZCON4ZcMD+h4l/NN4ndr6ijSpj4INh8PbUY="},
+			After:  Version{"v1.1.1", "h1:2PnMjfWD7wBILjqQbt530v576A/cAbQvEW9gGIpYMUs="},
+			Claims: []string{"go:.:TestGetString"},
+			Commit: "https://github.com/buger/jsonparser/commit/df3ea76ece10095374fd1c9a22a4fb85a44efc42",
+			About:  `a malformed array index in a path ("[" or "[]") is not found instead of a slice-bounds panic (CVE-2020-35381, #221); the test is rows added to a package-level table the unchanged TestGetString ranges over`,
+		},
+		{
+			Name:   "mapstructure-json-number-uint64",
+			Module: "github.com/mitchellh/mapstructure",
+			Before: Version{"v1.4.2", "h1:6h7AQ0yhTcIsmFmnAwQls75jp2Gzs4iB8W7pjMO+rqo="},
+			After:  Version{"v1.4.3", "h1:OVowDSCllw/YjdLkam3/sm7wEtOy59d8ndGgCcyj8cs="},
+			Paths:  []string{"mapstructure.go", "mapstructure_test.go"},
+			Claims: []string{"go:.:TestBasicTypes"},
+			Commit: "https://github.com/mitchellh/mapstructure/commit/8b0346e1f77b976ec736ca85935276a49b9d630e",
+			About:  "a json.Number above MaxInt64 decodes into a uint64 field (#261, with its test fix ea0720b); the test adds a field to a struct type of the test file and checks it in an existing test",
 		},
 		{
 			Name:   "mux-cors-subrouter",
