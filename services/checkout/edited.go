@@ -22,7 +22,7 @@ import (
 // that behaviour changed, not that it broke — only a human can tell which.
 // findEditedTests lists, by the key the suites use ("<import path>.<Test>"),
 // the baseline Go tests the patch edits or whose test-file helpers
-// (functions, tables, types and constants of the package's test files,
+// (functions, tables and constants of the package's test files,
 // used directly or through other helpers) it edits or deletes.
 func (c *Checkout) findEditedTests(ctx context.Context) error {
 	dirs := map[string]bool{}
@@ -78,7 +78,7 @@ func goTestFilesOf(ctx context.Context, t *tree.Tree, dir string) (map[string][]
 // editedTests returns the tests of the baseline's test files (one package
 // directory) that the patch edits or deletes, or that use, directly or
 // through other functions and declarations of the test files, a function,
-// variable, constant or type of the test files it edits or deletes. Files that do not parse contribute nothing: their tests are
+// variable or constant of the test files it edits or deletes. Files that do not parse contribute nothing: their tests are
 // judged as they are.
 func editedTests(base, patched map[string][]byte) []string {
 	type fn struct {
@@ -97,8 +97,8 @@ func editedTests(base, patched map[string][]byte) []string {
 			}
 			for _, d := range f.Decls {
 				if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.IMPORT {
-					// A table of cases, the type of its rows, a constant:
-					// a test that uses one the patch changes is edited too.
+					// A table of cases, a constant: a test that uses one
+					// the patch changes is edited too.
 					for _, sp := range g.Specs {
 						text := string(src[fset.Position(sp.Pos()).Offset:fset.Position(sp.End()).Offset])
 						if g.Tok == token.CONST {
@@ -112,13 +112,13 @@ func editedTests(base, patched map[string][]byte) []string {
 							}
 							return true
 						})
-						var names []*ast.Ident
-						switch sp := sp.(type) {
-						case *ast.TypeSpec:
-							names = []*ast.Ident{sp.Name}
-						case *ast.ValueSpec:
-							names = sp.Names
+						// A type the patch changes (a field added) changes
+						// no test that uses it by itself.
+						sp, ok := sp.(*ast.ValueSpec)
+						if !ok {
+							continue
 						}
+						names := sp.Names
 						for _, n := range names {
 							if n.Name != "_" {
 								out[n.Name] = fn{text: text, calls: uses}

@@ -266,12 +266,16 @@ func (w *Workspace) restoreDecls(dir, file string, names []string) error {
 
 // splice writes each of files into dir as its baseline version with the
 // declarations the patch adds to it; an entry "file#TestX" also replaces
-// TestX with the patch's version of it (jobs.Spec.Splice).
+// TestX with the patch's version of it, "file#+TestA,TestB" lays the
+// patch's versions of TestA and TestB beside the baseline's
+// (jobs.Spec.Splice).
 func (w *Workspace) splice(dir string, entries []string) error {
 	for _, entry := range entries {
 		f, replace, _ := strings.Cut(entry, "#")
-		var names []string
-		if replace != "" {
+		var names, beside []string
+		if b, ok := strings.CutPrefix(replace, "+"); ok {
+			beside = strings.Split(b, ",")
+		} else if replace != "" {
 			names = []string{replace}
 		}
 		base, err := jobfile.Read(w.tree(jobs.TreeBaseline), f, maxReportBytes)
@@ -283,6 +287,9 @@ func (w *Workspace) splice(dir string, entries []string) error {
 			return fmt.Errorf("splice %s: the patch's version: %w", f, err)
 		}
 		out, _, err := splice.GoReplacing(base, patched, names)
+		if len(beside) > 0 {
+			out, _, err = splice.GoBeside(base, patched, beside)
+		}
 		if err != nil {
 			return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)
 		}

@@ -429,17 +429,60 @@ func (w *Workspace) addedTests(dir string) []string {
 // versions of the file's other tests. A file whose additions control the
 // harness (TestMain, init, code run at package initialization) or that
 // does not parse is not one.
+//
+// A file in which the patch edits tests of the baseline (their text, or
+// a table or type they use) is one too, as "file#+TestA,TestB": the
+// patch's versions of those tests run beside the baseline's, renamed
+// (splice.GoBeside), so that the cases the patch adds count toward reach
+// and kills as a new test does.
 func (w *Workspace) Spliceable(dir string) []string {
-	var out []string
+	files := map[string]bool{}
+	usable := func(f string) bool {
+		return strings.HasSuffix(f, ".go") && (dir == "" || path.Dir(f) == path.Clean(dir)) &&
+			!slices.Contains(w.co.TestHarness, f) && !slices.Contains(w.co.Unparsable, f)
+	}
 	for _, d := range w.co.Deferred {
-		if !strings.HasSuffix(d.File, ".go") || dir != "" && path.Dir(d.File) != path.Clean(dir) ||
-			slices.Contains(w.co.TestHarness, d.File) || slices.Contains(w.co.Unparsable, d.File) {
+		if usable(d.File) {
+			files[d.File] = true
+		}
+	}
+	beside := map[string][]string{}
+	for _, ch := range w.co.Changes {
+		if ch.Kind != checkout.Modified || !strings.HasSuffix(ch.Path, "_test.go") || !usable(ch.Path) {
 			continue
 		}
-		out = append(out, d.File)
+		base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(ch.Path)))
+		patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		edited, err := splice.Edited(base, patched)
+		if err != nil {
+			continue
+		}
+		tests, _ := checkout.TestFuncs(base)
+		var names []string
+		for _, e := range edited {
+			if slices.Contains(tests, e) {
+				names = append(names, e)
+			}
+		}
+		// Laid only when the file splices: otherwise the file's new
+		// tests alone, as before (whose failure the job reports).
+		if _, _, err := splice.GoBeside(base, patched, names); len(names) == 0 || err != nil {
+			continue
+		}
+		files[ch.Path] = true
+		beside[ch.Path] = names
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		if names := beside[f]; len(names) > 0 {
+			f += "#+" + strings.Join(names, ",")
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // touchedPackages lists the directories holding Go files the patch adds,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,10 @@ type artefact struct {
 	Discovery *struct {
 		ClaimsAdded []string `json:"claims_added"`
 	} `json:"discovery"`
+	Strength struct {
+		Killed    int      `json:"killed"`
+		Survivors []string `json:"survivors"`
+	} `json:"strength"`
 }
 
 func (f *fixture) verify(state, patch string, claims ...string) (int, artefact, string) {
@@ -356,6 +361,25 @@ func TestVerifyCasesAddedToAnEditedTest(t *testing.T) {
 	code, a, log := f.verify(t.TempDir(), honest, "go:./calc:TestAbs")
 	if code != 0 || a.Decision != "MERGE" || !a.FixProven || a.Claims[0].Classification != "fixed" {
 		t.Fatalf("honest: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+	// The cases the patch adds judge mutants too: only {-1, 1} tells
+	// x < 0 from x < -1.
+	o := &verifyOptions{
+		repo: f.repo.Dir, base: base, patch: honest, claims: []string{"go:./calc:TestAbs"},
+		coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+		strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax,
+		timeout: 10 * time.Minute, state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+	}
+	var out, errOut bytes.Buffer
+	if _, err := runVerify(context.Background(), o, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	var m artefact
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Strength.Killed == 0 || slices.ContainsFunc(m.Strength.Survivors, func(s string) bool { return strings.Contains(s, "0 → -1") }) {
+		t.Fatalf("honest, measured: %s: %s; killed %d, survivors %v: the patch's version of TestAbs kills 0 → -1", m.Decision, m.Reason, m.Strength.Killed, m.Strength.Survivors)
 	}
 	// The attack of the same shape: the patch "adds a case" while it
 	// breaks the function and drops the case that would show it. The

@@ -46,6 +46,24 @@ func Go(base, patched []byte) (out []byte, added []string, err error) {
 // the patch's version of that one test beside the baseline's versions of
 // the file's other tests.
 func GoReplacing(base, patched []byte, replace []string) (out []byte, added []string, err error) {
+	return lay(base, patched, replace, nil)
+}
+
+// BesideSuffix ends the name of the patch's version of a test laid beside
+// the baseline's (GoBeside).
+const BesideSuffix = "_sealgatePatch"
+
+// GoBeside is Go that also lays the patch's versions of the tests named in
+// beside (test functions both versions declare, which the patch edits)
+// beside the baseline's, each renamed NAME+BesideSuffix: the baseline's
+// test still runs, and so do the cases the patch adds to it — to measure
+// what they reach and which mutants they kill.
+func GoBeside(base, patched []byte, beside []string) (out []byte, added []string, err error) {
+	return lay(base, patched, nil, beside)
+}
+
+// lay is GoReplacing and GoBeside.
+func lay(base, patched []byte, replace, beside []string) (out []byte, added []string, err error) {
 	fset := token.NewFileSet()
 	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -96,15 +114,44 @@ func GoReplacing(base, patched []byte, replace []string) (out []byte, added []st
 			}
 		}
 	}
+	// The tests laid beside the baseline's, renamed.
+	rename := map[string]string{}
+	for _, name := range beside {
+		var fn *ast.FuncDecl
+		for _, d := range pf.Decls {
+			if f, ok := d.(*ast.FuncDecl); ok && f.Recv == nil && f.Name.Name == name {
+				fn = f
+			}
+		}
+		if fn == nil || !have["func "+name] {
+			return nil, nil, fmt.Errorf("%w: %s is not a function both versions declare", ErrConflict, name)
+		}
+		if rename[name] == "" {
+			rename[name] = name + BesideSuffix
+			adds = append(adds, fn)
+			added = append(added, "func "+name+BesideSuffix)
+		}
+	}
 	// What the added and replaced declarations use of the declarations
 	// the patch changes comes as the patch has it, renamed.
 	keep := map[string]bool{}
 	for k := range replaced {
 		keep[strings.TrimPrefix(k, "func ")] = true
 	}
-	brought, rename, err := patchVersions(fset, bf, pf, base, patched, adds, keep)
+	brought, err := patchVersions(fset, bf, pf, base, patched, adds, keep, rename)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(beside) > 0 {
+		// A renamed type is another type: where the file's other
+		// declarations embed it or take it, the tests laid beside may
+		// not build, and a coverage or mutant run that does not build
+		// measures nothing. Those files measure the baseline's tests.
+		for _, d := range brought {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				return nil, nil, fmt.Errorf("%w: the tests laid beside use a type the patch changes (%s)", ErrConflict, strings.Join(namesOf(g), ", "))
+			}
+		}
 	}
 	for _, d := range slices.Concat(adds, brought) {
 		texts = append(texts, renamedSource(fset, d, patched, rename))

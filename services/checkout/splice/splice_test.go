@@ -189,6 +189,8 @@ type Basic struct {
 
 func (b Basic) String() string { return "basic" }
 
+func isOne(b Basic) bool { return b.Vint == 1 }
+
 var name = "baseline"
 
 func check(t *testing.T, rs []row) {
@@ -209,7 +211,7 @@ func TestAlsoTable(t *testing.T) {
 
 func TestDecode(t *testing.T) {
 	b := Basic{Vint: 1}
-	if b.String() != "basic" || name != "baseline" {
+	if b.String() != "basic" || !isOne(b) || name != "baseline" {
 		t.Fatal(b)
 	}
 }
@@ -255,7 +257,7 @@ func TestGoReplacingBringsThePatchsDeclarations(t *testing.T) {
 		"func TestTable(t *testing.T) { check(t, sealgatePatch_cases) }",
 		"type sealgatePatch_Basic struct", "func (b sealgatePatch_Basic) String() string",
 		"b := sealgatePatch_Basic{Vint: 1, Vnew: Double(2)}", `sealgatePatch_name != "patched"`,
-		`if len(cases) != 1 {`,
+		`if len(cases) != 1 {`, "func sealgatePatch_isOne(b sealgatePatch_Basic) bool", "!sealgatePatch_isOne(b)",
 	} {
 		if !strings.Contains(s, must) {
 			t.Errorf("spliced file lacks %q", must)
@@ -293,5 +295,39 @@ func TestGoReplacingBringsThePatchsDeclarations(t *testing.T) {
 		case want != "" && (strings.Contains(string(b), "--- FAIL: TestAlsoTable") || strings.Contains(string(b), "--- FAIL: TestDecode")):
 			t.Errorf("a baseline test failed:\n%s", b)
 		}
+	}
+}
+
+func TestGoBeside(t *testing.T) {
+	out, added, err := GoBeside([]byte(tableBase), []byte(tablePatched), []string{"TestTable"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	// The baseline's tests stay as they are; the patch's versions run
+	// beside them, under new names, with the patch's declarations.
+	for _, must := range []string{
+		"func TestTable(t *testing.T) { check(t, cases) }",
+		"func TestTable_sealgatePatch(t *testing.T) { check(t, sealgatePatch_cases) }",
+		"b := Basic{Vint: 1}",
+	} {
+		if !strings.Contains(s, must) {
+			t.Errorf("spliced file lacks %q", must)
+		}
+	}
+	// A test that uses a type the patch changes is not laid beside: the
+	// renamed type is another type, which the file's other declarations
+	// may embed or take.
+	if _, _, err := GoBeside([]byte(tableBase), []byte(tablePatched), []string{"TestTable", "TestDecode"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a test using a changed type laid beside: %v", err)
+	}
+	if want := []string{"func TestTable_sealgatePatch"}; !slices.Equal(added, want) {
+		t.Errorf("added %v, want %v", added, want)
+	}
+	if t.Failed() {
+		t.Fatalf("spliced:\n%s", s)
+	}
+	if _, _, err := GoBeside([]byte(tableBase), []byte(tablePatched), []string{"TestNowhere"}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a test the baseline lacks: %v", err)
 	}
 }

@@ -145,60 +145,111 @@ func uses(n ast.Node) []*ast.Ident {
 	return out
 }
 
-// patchVersions finds the declarations both versions have and the patch
-// changes that the declarations roots (of patched) use, directly or
-// through one another, and returns the patch's versions of them — with
-// the patch's methods of a type among them — and the new name of each
-// name they declare. A declaration group comes whole, every name in it
-// renamed.
-func patchVersions(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, roots []ast.Decl, keep map[string]bool) (brought []ast.Decl, rename map[string]string, err error) {
+// patchVersions finds what the declarations roots (of patched) use of the
+// file's other declarations, directly or through one another, that the
+// patch changes — or that use, in turn, one that comes so (a helper whose
+// parameter is a type the patch changes) — and returns the patch's
+// versions of them, with the patch's methods of a type among them, adding
+// the new name of each name they declare to rename (which may hold names
+// already). A declaration group comes whole, every name in it renamed. The
+// roots then see the patch's versions of everything they use that differs,
+// consistently, and the baseline's other declarations stay as they are.
+func patchVersions(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, roots []ast.Decl, keep map[string]bool, rename map[string]string) (brought []ast.Decl, err error) {
 	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
-	rename = map[string]string{}
-	queued := map[ast.Decl]bool{}
+	isRoot := map[ast.Decl]bool{}
 	for _, d := range roots {
-		queued[d] = true
+		isRoot[d] = true
 	}
-	queue := slices.Clone(roots)
-	for len(queue) > 0 {
-		d := queue[0]
-		queue = queue[1:]
-		for _, id := range uses(d) {
-			name := id.Name
-			b, inBase := bTop[name]
-			p, inPatch := pTop[name]
-			if rename[name] != "" || keep[name] || !inBase || !inPatch || b.text == p.text || queued[p.decl] {
-				continue
+	eligible := func(name string) bool {
+		_, inBase := bTop[name]
+		p, inPatch := pTop[name]
+		return inBase && inPatch && !keep[name] && rename[name] == "" && !isRoot[p.decl]
+	}
+	// What the roots and the methods brought so far use, through the
+	// patch's versions of the file's declarations.
+	var methods []ast.Decl
+	used := func() map[string]bool {
+		seen := map[string]bool{}
+		queue := slices.Concat(roots, methods)
+		for len(queue) > 0 {
+			d := queue[0]
+			queue = queue[1:]
+			for _, id := range uses(d) {
+				if !eligible(id.Name) || seen[id.Name] {
+					continue
+				}
+				seen[id.Name] = true
+				queue = append(queue, pTop[id.Name].decl)
 			}
-			queued[p.decl] = true
-			brought = append(brought, p.decl)
-			queue = append(queue, p.decl)
-			for _, n := range namesOf(p.decl) {
-				rename[n] = patchPrefix + n
+		}
+		return seen
+	}
+	var tainted map[string]bool
+	for {
+		reached := used()
+		tainted = map[string]bool{}
+		for n := range reached {
+			if bTop[n].text != pTop[n].text {
+				tainted[n] = true
 			}
-			types := map[string]bool{}
-			if g, ok := p.decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-				for _, n := range namesOf(g) {
-					types[n] = true
+		}
+		for grew := true; grew; {
+			grew = false
+			for n := range reached {
+				if tainted[n] {
+					continue
+				}
+				if slices.ContainsFunc(uses(pTop[n].decl), func(id *ast.Ident) bool { return tainted[id.Name] && id.Name != n }) {
+					tainted[n], grew = true, true
 				}
 			}
-			for _, m := range pf.Decls {
-				if fn, ok := m.(*ast.FuncDecl); ok && fn.Recv != nil && types[recvName(fn.Recv)] && !queued[m] {
-					queued[m] = true
-					brought = append(brought, m)
-					queue = append(queue, m)
+		}
+		// A declaration group comes whole.
+		for n := range reached {
+			if tainted[n] {
+				for _, m := range namesOf(pTop[n].decl) {
+					if eligible(m) {
+						tainted[m] = true
+					}
 				}
 			}
+		}
+		more := false
+		for _, m := range pf.Decls {
+			if fn, ok := m.(*ast.FuncDecl); ok && fn.Recv != nil && tainted[recvName(fn.Recv)] && !slices.Contains(methods, m) {
+				methods, more = append(methods, m), true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	queued := map[ast.Decl]bool{}
+	for _, d := range pf.Decls {
+		names := namesOf(d)
+		if !slices.ContainsFunc(names, func(n string) bool { return tainted[n] }) || queued[d] {
+			continue
+		}
+		queued[d] = true
+		brought = append(brought, d)
+		for _, n := range names {
+			rename[n] = patchPrefix + n
+		}
+	}
+	for _, d := range pf.Decls {
+		if slices.Contains(methods, d) {
+			brought = append(brought, d)
 		}
 	}
 	for _, n := range rename {
 		if _, ok := bTop[n]; ok {
-			return nil, nil, fmt.Errorf("%w: the baseline declares %s already", ErrConflict, n)
+			return nil, fmt.Errorf("%w: the baseline declares %s already", ErrConflict, n)
 		}
 		if _, ok := pTop[n]; ok {
-			return nil, nil, fmt.Errorf("%w: the patch declares %s already", ErrConflict, n)
+			return nil, fmt.Errorf("%w: the patch declares %s already", ErrConflict, n)
 		}
 	}
-	return brought, rename, nil
+	return brought, nil
 }
 
 // renamedSource is d's text with its doc comment, every identifier uses
@@ -227,12 +278,17 @@ func renamedSource(fset *token.FileSet, d ast.Decl, src []byte, rename map[strin
 
 // editedByUse lists the functions of patched, not methods, that both
 // versions declare with the same text and that use, directly or through
-// other declarations of the file, one the patch changes.
+// other declarations of the file, one the patch changes (not a type).
 func editedByUse(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) []string {
 	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
+	// A type the patch changes (a field added) changes no test that
+	// uses it by itself: the tables, values and functions do.
 	changed := func(name string) bool {
 		b, ok1 := bTop[name]
 		p, ok2 := pTop[name]
+		if g, ok := p.decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+			return false
+		}
 		return ok1 && ok2 && b.text != p.text
 	}
 	var out []string

@@ -119,7 +119,9 @@ type Spec struct {
 	// (package splice): a test the patch adds to an existing file runs
 	// beside the baseline's versions of that file's other tests. An entry
 	// "file#TestX" also takes the patch's version of TestX, a test both
-	// versions declare and the patch edits (cases added to a table).
+	// versions declare and the patch edits (cases added to a table);
+	// "file#+TestA,TestB" lays the patch's versions of TestA and TestB
+	// beside the baseline's, renamed (coverage and mutant runs).
 	Splice []string `json:"splice,omitempty"`
 	// Added, on a discovery job, lists the tests the patch adds to the
 	// package or edits there: claims discovery proposes first.
@@ -325,7 +327,7 @@ func (s *Spec) check() error {
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery, Coverage, Counterfactual:
 	case Edited:
-		if s.Runner != RunnerGo || len(s.Splice) != 1 || !strings.Contains(s.Splice[0], "#") {
+		if s.Runner != RunnerGo || len(s.Splice) != 1 || !strings.Contains(s.Splice[0], "#") || strings.Contains(s.Splice[0], "#+") {
 			return fmt.Errorf("job spec: an edited-test job runs one Go test spliced over its file")
 		}
 	case Modules:
