@@ -394,6 +394,40 @@ func TestVerifyCasesAddedToAnEditedTest(t *testing.T) {
 	}
 }
 
+func TestVerifyCasesAddedToAPackageLevelTable(t *testing.T) {
+	// The table a test ranges over is a package-level variable: the patch
+	// adds a row to it and leaves TestAbs's text alone. The claim is
+	// judged by the patch's table too, so the row proves the fix.
+	table := strings.NewReplacer("func TestAbs(t *testing.T) {\n\tfor _, tt := range []struct{ in, want int }{", "var absCases = []struct{ in, want int }{",
+		"ROWS\n\t} {", "ROWS\n}\n\nfunc TestAbs(t *testing.T) {\n\tfor _, tt := range absCases {").Replace(absTest)
+	if !strings.Contains(table, "var absCases") || !strings.Contains(table, "range absCases") {
+		t.Fatalf("the table did not move:\n%s", table)
+	}
+	f := newFixture(t)
+	base := f.commit(f.honest().Commit, map[string]string{
+		"calc/abs.go": strings.Replace(absGo, "LIMIT", "-1", 1), "calc/abs_test.go": strings.Replace(table, "ROWS", "", 1),
+	})
+	f.repo.Base = base
+	honest := f.commit(base, map[string]string{
+		"calc/abs.go": strings.Replace(absGo, "LIMIT", "0", 1), "calc/abs_test.go": strings.Replace(table, "ROWS", "\n\t{-1, 1},", 1),
+	})
+	code, a, log := f.verify(t.TempDir(), honest, "go:./calc:TestAbs")
+	if code != 0 || a.Decision != "MERGE" || !a.FixProven || a.Claims[0].Classification != "fixed" {
+		t.Fatalf("honest: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+	// The attack of the same shape: a row added to the table while the
+	// patch breaks Abs and drops the row that shows it. The baseline's
+	// table still judges the claim.
+	attack := f.commit(base, map[string]string{
+		"calc/abs.go":      "package calc\n\n// Abs returns x.\nfunc Abs(x int) int { return x }\n",
+		"calc/abs_test.go": strings.Replace(strings.Replace(table, "ROWS", "\n\t{7, 7},", 1), "\t{-5, 5},\n", "", 1),
+	})
+	code, a, log = f.verify(t.TempDir(), attack, "go:./calc:TestAbs")
+	if code != 1 || a.Decision != "BLOCK" || a.FixProven {
+		t.Fatalf("attack: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+}
+
 // routedMedian fixes Median only where it can tell it runs under a test
 // (its stack holds the test runner), and keeps the old body for everyone
 // else: the old lines stay in place, unrun by any test.
