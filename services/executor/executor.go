@@ -102,6 +102,10 @@ type Workspace struct {
 	// py is the run's Python mutant switch (pymutant.go).
 	py pyRun
 
+	// spliceAll is Spliceable("") (plan.go), made once.
+	spliceOnce sync.Once
+	spliceAll  []string
+
 	// downloadSec bounds a module download outside a modules job
 	// (ensureModules; ApplyLimits); zero leaves the job's own timeout.
 	downloadSec int

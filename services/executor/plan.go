@@ -367,19 +367,34 @@ func (w *Workspace) baselineCoverageJobs(c *criteria.Criteria, patchSide []*jobs
 	return out
 }
 
-// edits reports whether the patch changes the test function name in the
-// Go test file (declared on both sides).
+// edits reports whether the patch edits the baseline test name of the
+// Go test file.
 func (w *Workspace) edits(file, name string) bool {
-	base, err := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
-	if err != nil {
-		return false
+	edited, _, _ := w.editedTests(file)
+	return slices.Contains(edited, name)
+}
+
+// editedTests lists the tests of the baseline version of the Go test file
+// that the patch edits (splice.Edited: their text, or a declaration of
+// the file they use), with the file's two versions; none when a version
+// cannot be read or parsed.
+func (w *Workspace) editedTests(file string) (edited []string, base, patched []byte) {
+	base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
+	patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
+	if err1 != nil || err2 != nil {
+		return nil, nil, nil
 	}
-	patched, err := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
+	names, err := splice.Edited(base, patched)
 	if err != nil {
-		return false
+		return nil, nil, nil
 	}
-	edited, err := splice.Edited(base, patched)
-	return err == nil && slices.Contains(edited, name)
+	tests, _ := checkout.TestFuncs(base)
+	for _, n := range names {
+		if slices.Contains(tests, n) {
+			edited = append(edited, n)
+		}
+	}
+	return edited, base, patched
 }
 
 // addedTests lists the tests the patch adds to the Go test files of dir
@@ -400,23 +415,9 @@ func (w *Workspace) addedTests(dir string) []string {
 		}
 	}
 	for _, ch := range w.co.Changes {
-		if ch.Kind != checkout.Modified || path.Dir(ch.Path) != dir || !strings.HasSuffix(ch.Path, "_test.go") {
-			continue
-		}
-		base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(ch.Path)))
-		patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		edited, err := splice.Edited(base, patched)
-		if err != nil {
-			continue
-		}
-		tests, _ := checkout.TestFuncs(base)
-		for _, e := range edited {
-			if slices.Contains(tests, e) {
-				out = append(out, e)
-			}
+		if ch.Kind == checkout.Modified && path.Dir(ch.Path) == dir && strings.HasSuffix(ch.Path, "_test.go") {
+			edited, _, _ := w.editedTests(ch.Path)
+			out = append(out, edited...)
 		}
 	}
 	slices.Sort(out)
@@ -431,15 +432,27 @@ func (w *Workspace) addedTests(dir string) []string {
 // does not parse is not one.
 //
 // A file in which the patch edits tests of the baseline (their text, or
-// a table or type they use) is one too, as "file#+TestA,TestB": the
+// a table or helper they use) is one too, as "file#+TestA,TestB": the
 // patch's versions of those tests run beside the baseline's, renamed
 // (splice.GoBeside), so that the cases the patch adds count toward reach
 // and kills as a new test does.
 func (w *Workspace) Spliceable(dir string) []string {
+	w.spliceOnce.Do(func() { w.spliceAll = w.spliceable() })
+	var out []string
+	for _, e := range w.spliceAll {
+		if f, _, _ := strings.Cut(e, "#"); dir == "" || path.Dir(f) == path.Clean(dir) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// spliceable is Spliceable of every directory: the trees never change, and
+// mutant jobs ask for it each.
+func (w *Workspace) spliceable() []string {
 	files := map[string]bool{}
 	usable := func(f string) bool {
-		return strings.HasSuffix(f, ".go") && (dir == "" || path.Dir(f) == path.Clean(dir)) &&
-			!slices.Contains(w.co.TestHarness, f) && !slices.Contains(w.co.Unparsable, f)
+		return strings.HasSuffix(f, ".go") && !slices.Contains(w.co.TestHarness, f) && !slices.Contains(w.co.Unparsable, f)
 	}
 	for _, d := range w.co.Deferred {
 		if usable(d.File) {
@@ -451,22 +464,7 @@ func (w *Workspace) Spliceable(dir string) []string {
 		if ch.Kind != checkout.Modified || !strings.HasSuffix(ch.Path, "_test.go") || !usable(ch.Path) {
 			continue
 		}
-		base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(ch.Path)))
-		patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		edited, err := splice.Edited(base, patched)
-		if err != nil {
-			continue
-		}
-		tests, _ := checkout.TestFuncs(base)
-		var names []string
-		for _, e := range edited {
-			if slices.Contains(tests, e) {
-				names = append(names, e)
-			}
-		}
+		names, base, patched := w.editedTests(ch.Path)
 		// Laid only when the file splices: otherwise the file's new
 		// tests alone, as before (whose failure the job reports).
 		if _, _, err := splice.GoBeside(base, patched, names); len(names) == 0 || err != nil {

@@ -149,7 +149,7 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 		// measures nothing. Those files measure the baseline's tests.
 		for _, d := range brought {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-				return nil, nil, fmt.Errorf("%w: the tests laid beside use a type the patch changes (%s)", ErrConflict, strings.Join(namesOf(g), ", "))
+				return nil, nil, fmt.Errorf("%w: the tests laid beside use a type the patch changes (%s)", ErrConflict, strings.Join(namesOf(fset, g, patched), ", "))
 			}
 		}
 	}

@@ -61,26 +61,14 @@ func topLevel(fset *token.FileSet, f *ast.File, src []byte) map[string]topDecl {
 	return out
 }
 
-// namesOf lists the top-level names d declares (none for a method).
-func namesOf(d ast.Decl) []string {
+// namesOf lists the top-level names d declares: those keysOf names by a
+// kind and a name (none for a method, init or a blank name).
+func namesOf(fset *token.FileSet, d ast.Decl, src []byte) []string {
 	var out []string
-	switch d := d.(type) {
-	case *ast.FuncDecl:
-		if d.Recv == nil {
-			out = append(out, d.Name.Name)
-		}
-	case *ast.GenDecl:
-		for _, s := range d.Specs {
-			switch s := s.(type) {
-			case *ast.TypeSpec:
-				out = append(out, s.Name.Name)
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					if n.Name != "_" {
-						out = append(out, n.Name)
-					}
-				}
-			}
+	for _, k := range keysOf(fset, d, src) {
+		switch kind, name, _ := strings.Cut(k, " "); kind {
+		case "func", "type", "var", "const":
+			out = append(out, name)
 		}
 	}
 	return out
@@ -207,7 +195,7 @@ func patchVersions(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 		// A declaration group comes whole.
 		for n := range reached {
 			if tainted[n] {
-				for _, m := range namesOf(pTop[n].decl) {
+				for _, m := range namesOf(fset, pTop[n].decl, patched) {
 					if eligible(m) {
 						tainted[m] = true
 					}
@@ -226,7 +214,7 @@ func patchVersions(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 	}
 	queued := map[ast.Decl]bool{}
 	for _, d := range pf.Decls {
-		names := namesOf(d)
+		names := namesOf(fset, d, patched)
 		if !slices.ContainsFunc(names, func(n string) bool { return tainted[n] }) || queued[d] {
 			continue
 		}
@@ -291,27 +279,25 @@ func editedByUse(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) []
 		}
 		return ok1 && ok2 && b.text != p.text
 	}
-	var out []string
-	for name, p := range pTop {
-		fn, ok := p.decl.(*ast.FuncDecl)
-		if !ok || changed(name) || bTop[name].decl == nil {
-			continue
-		}
+	usesChanged := func(fn ast.Decl) bool {
 		seen := map[ast.Decl]bool{fn: true}
-		queue := []ast.Decl{fn}
-		for found := false; len(queue) > 0 && !found; {
-			d := queue[0]
-			queue = queue[1:]
-			for _, id := range uses(d) {
+		for queue := []ast.Decl{fn}; len(queue) > 0; queue = queue[1:] {
+			for _, id := range uses(queue[0]) {
 				if changed(id.Name) {
-					out, found = append(out, name), true
-					break
+					return true
 				}
 				if q, ok := pTop[id.Name]; ok && !seen[q.decl] {
 					seen[q.decl] = true
 					queue = append(queue, q.decl)
 				}
 			}
+		}
+		return false
+	}
+	var out []string
+	for name, p := range pTop {
+		if fn, ok := p.decl.(*ast.FuncDecl); ok && !changed(name) && bTop[name].decl != nil && usesChanged(fn) {
+			out = append(out, name)
 		}
 	}
 	slices.Sort(out)
