@@ -38,7 +38,10 @@ func Describe(rec *record.Decoded) string {
 		return fmt.Sprintf("job %s: %s exit %d, %s, %s", res.JobId, strings.ToLower(strings.TrimPrefix(res.Termination.String(), "TERMINATION_")), res.ExitCode, cases, time.Duration(res.WallNanos).Round(time.Millisecond))
 	case *pb.Record_CoverageMeasured:
 		c := b.CoverageMeasured
-		if c.Ratio == nil {
+		switch {
+		case c.Ratio == nil && c.Source == pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED:
+			return fmt.Sprintf("diff coverage: nothing to measure (%s)", c.Reason)
+		case c.Ratio == nil:
 			return fmt.Sprintf("diff coverage not measured (%s)", c.Reason)
 		}
 		return fmt.Sprintf("diff coverage %d/%d = %.3f", c.CoveredLines, c.ChangedLines, c.GetRatio())

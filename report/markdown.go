@@ -232,6 +232,9 @@ func markdown(a *Artefact, opts Options, caps [listCount]int) ([]byte, [listCoun
 
 func coverageLine(a *Artefact) string {
 	c := a.Coverage
+	if c.Ratio == nil && c.Source == "computed" {
+		return fmt.Sprintf("nothing to measure (%s); floor %.3f", clip(c.Reason, mdCellBytes), c.Floor)
+	}
 	if c.Ratio == nil {
 		return fmt.Sprintf("not measured (%s); floor %.3f", clip(c.Reason, mdCellBytes), c.Floor)
 	}

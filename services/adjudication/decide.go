@@ -80,8 +80,13 @@ func (l Line) String() string { return fmt.Sprintf("%s:%d", l.Path, l.Line) }
 // Coverage is the diff coverage of the changed executable lines.
 type Coverage struct {
 	Source Source
-	// Ratio is nil when not measured.
-	Ratio     *float64
+	// Ratio is nil when not measured, or when Vacuous.
+	Ratio *float64
+	// Vacuous: computed, and the patch changes no executable source line,
+	// so there is nothing to cover. What it changes may still be
+	// behaviour coverage cannot see (package-level data): the measurement
+	// counts only when a killed mutant witnesses every changed data line.
+	Vacuous   bool
 	Uncovered []Line
 	// Lost are lines of modified files the claims ran on the baseline that
 	// the patch keeps unchanged and no test runs on the patch.
@@ -438,6 +443,11 @@ func Decide(p Policy, e Evidence) Verdict {
 	// Diff coverage.
 	if p.CoverageFloor > 0 {
 		switch c := e.Coverage; {
+		case c != nil && c.Vacuous && c.Source == Computed && c.Ratio == nil:
+			if why := unwitnessedChange(e.Strength); why != "" {
+				gaps = append(gaps, "diff coverage has nothing to measure: the patch changes no executable source line, and "+why)
+				step(AddTest, "")
+			}
 		case c == nil || c.Ratio == nil || c.Source == None || c.Source == "":
 			gaps = append(gaps, "diff coverage was not measured"+because(c))
 		case c.Source != Computed:
@@ -594,9 +604,12 @@ func mergeReason(p Policy, e Evidence, fixed []string, lower *float64) string {
 		parts = append(parts, fmt.Sprintf("all %d claim(s) pass", len(e.Claims)))
 	}
 	parts = append(parts, fmt.Sprintf("the full suite passes on the patch (%d tests)", *e.Collateral.PatchCases))
-	if p.CoverageFloor > 0 {
+	switch {
+	case p.CoverageFloor > 0 && e.Coverage.Ratio == nil:
+		parts = append(parts, "no executable source line changed: a killed mutant witnesses every changed data line")
+	case p.CoverageFloor > 0:
 		parts = append(parts, fmt.Sprintf("diff coverage %.3f meets %.3f", *e.Coverage.Ratio, p.CoverageFloor))
-	} else {
+	default:
 		parts = append(parts, "diff coverage not required (floor 0)")
 	}
 	if p.StrengthFloor > 0 {
@@ -605,6 +618,25 @@ func mergeReason(p Policy, e Evidence, fixed []string, lower *float64) string {
 		parts = append(parts, "suite strength not required (floor 0)")
 	}
 	return "MERGE: " + strings.Join(parts, "; ")
+}
+
+// unwitnessedChange says why a patch that changes no executable line is
+// not judged by its strength measurement, or "" when it is: mutants were
+// measured by the gate, every one judgeable, at least one killed, and every
+// changed data line witnessed by a kill. A patch of comments, types or
+// signatures alone offers no mutant, and so is never judged this way.
+func unwitnessedChange(s *Strength) string {
+	switch {
+	case s == nil || s.Source != Computed:
+		return "its changes were not judged by mutants (suite strength not measured)"
+	case len(s.Unjudgeable) > 0:
+		return "the mutator cannot judge " + clip(sorted(s.Unjudgeable))
+	case s.Killed == 0:
+		return "no test kills a mutant of what it changes"
+	case len(s.Unwitnessed) > 0 || len(s.Unjudged) > 0:
+		return "not every changed data line is witnessed by a killed mutant"
+	}
+	return ""
 }
 
 // WilsonLower is the lower bound of the two-sided Wilson score interval for

@@ -59,6 +59,27 @@ func TestDecide(t *testing.T) {
 		step   Action // must appear among the next steps
 	}{
 		{name: "clean fix", want: Merge, reason: "fail on the baseline and pass on the patch"},
+		// A patch that changes no executable line (a row of a table):
+		// coverage has nothing to measure, and only mutants that a test
+		// kills on every changed data line judge it.
+		{name: "data-only fix witnessed", edit: func(e *Evidence) {
+			e.Coverage = &Coverage{Source: Computed, Vacuous: true}
+		}, want: Merge, reason: "a killed mutant witnesses every changed data line"},
+		{name: "data-only change unwitnessed", edit: func(e *Evidence) {
+			e.Coverage = &Coverage{Source: Computed, Vacuous: true}
+			e.Strength.Unwitnessed = []Line{{Path: "calc/table.go", Line: 9}}
+		}, want: Inconclusive, reason: "nothing to measure", step: AddTest},
+		{name: "no executable line and no mutant", edit: func(e *Evidence) {
+			e.Coverage = &Coverage{Source: Computed, Vacuous: true}
+			e.Strength = &Strength{Source: Computed}
+		}, want: Inconclusive, reason: "no test kills a mutant"},
+		{name: "no executable line, strength off", policy: func(p *Policy) { p.StrengthFloor = 0 }, edit: func(e *Evidence) {
+			e.Coverage = &Coverage{Source: Computed, Vacuous: true}
+			e.Strength = nil
+		}, want: Inconclusive, reason: "not judged by mutants"},
+		{name: "vacuous but not computed", edit: func(e *Evidence) {
+			e.Coverage = &Coverage{Source: Untrusted, Vacuous: true}
+		}, want: Inconclusive, reason: "diff coverage was not measured"},
 		{name: "refuted claim", edit: func(e *Evidence) {
 			e.Claims[0] = Claim{ID: "go:./calc:TestDivide", Outcome: Refuted, Class: IncompleteFix, Why: "fails on both sides"}
 		}, want: Block, reason: "refuted", step: FixCode},

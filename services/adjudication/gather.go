@@ -611,7 +611,8 @@ func (r *Run) coverage() *Coverage {
 	if m == nil {
 		return &Coverage{Source: None, Reason: "no coverage measurement is on the ledger"}
 	}
-	c := &Coverage{Source: sourceOf(m.Source), Ratio: m.Ratio, Reason: m.Reason}
+	c := &Coverage{Source: sourceOf(m.Source), Ratio: m.Ratio, Reason: m.Reason,
+		Vacuous: m.Source == pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED && m.Ratio == nil && m.ChangedLines == 0 && len(m.Uncovered) == 0}
 	for _, l := range m.Uncovered {
 		c.Uncovered = append(c.Uncovered, Line{Path: l.Path, Line: int(l.Line)})
 	}

@@ -196,8 +196,12 @@ func Measure(ctx context.Context, blobs Blobs, co *checkout.Checkout, cov Covera
 		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
 		m.Reason = fmt.Sprintf("no coverage report names %s: they were not measured", strings.Join(res.Unmeasured, ", "))
 	case res.Ratio == nil:
-		m.Source = pb.MeasurementSource_MEASUREMENT_SOURCE_NONE
-		m.Reason = fmt.Sprintf("the patch changes no executable source line (%d changed lines excluded: blank, comment, no statement%s)", len(res.Excluded)-cgo, cgoSays)
+		// Computed, with nothing to cover: no ratio. What the patch
+		// changes may still be behaviour coverage cannot see (rows of a
+		// package-level table, constants): mutation judges those data
+		// lines, and the decision accepts this measurement only when a
+		// killed mutant witnesses every one of them.
+		m.Reason = fmt.Sprintf("the patch changes no executable source line: nothing for coverage to measure (%d changed lines excluded: blank, comment, no statement, data%s)", len(res.Excluded)-cgo, cgoSays)
 	}
 	slices.SortFunc(res.Uncovered, func(a, b cover.Line) int { return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
 	for _, l := range res.Uncovered {

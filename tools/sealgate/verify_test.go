@@ -496,3 +496,116 @@ func TestVerifyRoutingAroundKeptCodeIsInconclusive(t *testing.T) {
 		t.Fatalf("honest fix: exit %d, %v", code, a["reason"])
 	}
 }
+
+// discountsGo is a table of tiers whose gold row holds GOLD percent and
+// whose platinum row holds PLATINUM; the rows select members of an
+// enumeration.
+const discountsGo = `package calc
+
+type tier int
+
+const (
+	basic tier = iota
+	silver
+	gold
+	platinum
+)
+
+var discounts = []struct {
+	tier    tier
+	percent int
+	name    string
+}{
+	{basic, 0, "basic"},
+	{silver, 5, "silver"},
+	{gold, GOLD, "gold"},
+	{platinum, PLATINUM, "platinum"},
+}
+
+// Discount returns the percentage off for a tier, -1 for none.
+func Discount(t tier) int {
+	for _, d := range discounts {
+		if d.tier == t {
+			return d.percent
+		}
+	}
+	return -1
+}
+
+// Name names a tier.
+func Name(t tier) string {
+	for _, d := range discounts {
+		if d.tier == t {
+			return d.name
+		}
+	}
+	return ""
+}
+`
+
+const discountsTest = `package calc
+
+import "testing"
+
+func TestDiscount(t *testing.T) {
+	for _, tt := range []struct {
+		tier    tier
+		percent int
+		name    string
+	}{
+		{basic, 0, "basic"},
+		{silver, 5, "silver"},
+		{gold, 10, "gold"},
+	} {
+		if got := Discount(tt.tier); got != tt.percent {
+			t.Errorf("Discount(%d) = %d, want %d", tt.tier, got, tt.percent)
+		}
+		if got := Name(tt.tier); got != tt.name {
+			t.Errorf("Name(%d) = %q, want %q", tt.tier, got, tt.name)
+		}
+	}
+}
+`
+
+func TestVerifyDataOnlyFix(t *testing.T) {
+	// The fix changes one row of a package-level table and no executable
+	// line: coverage has nothing to measure, and the row's mutants (its
+	// member, its number, its name, the row itself) are what judges it.
+	f := newFixture(t)
+	discounts := func(gold, platinum string) string {
+		return strings.NewReplacer("GOLD", gold, "PLATINUM", platinum).Replace(discountsGo)
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/discount.go": discounts("5", "20"), "calc/discount_test.go": discountsTest})
+	f.repo.Base = base
+	run := func(patch string) (int, map[string]any) {
+		o := &verifyOptions{
+			repo: f.repo.Dir, base: f.repo.Base, patch: patch, claims: []string{"go:./calc:TestDiscount"},
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+		}
+		var out, errOut bytes.Buffer
+		code, err := runVerify(context.Background(), o, &out, &errOut)
+		if err != nil {
+			t.Fatalf("verify: %v\n%s", err, errOut.String())
+		}
+		var a map[string]any
+		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		return code, a
+	}
+	code, a := run(f.commit(base, map[string]string{"calc/discount.go": discounts("10", "20")}))
+	if code != 0 || a["decision"] != "MERGE" || a["fix_proven"] != true {
+		t.Fatalf("honest data-only fix: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	if cov := a["coverage"].(map[string]any); cov["source"] != "computed" || cov["ratio"] != nil || cov["changed_lines"] != 0.0 {
+		t.Errorf("coverage of a data-only fix: %v", cov)
+	}
+	// The attack of the same shape: the same fix, and a change to a row no
+	// test reads riding along. Nothing witnesses it: not a MERGE.
+	code, a = run(f.commit(base, map[string]string{"calc/discount.go": discounts("10", "2")}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/discount.go:20") {
+		t.Fatalf("an unwitnessed data change: exit %d, %v: %v", code, a["decision"], a["reasons"])
+	}
+}

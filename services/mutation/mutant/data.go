@@ -717,6 +717,9 @@ func (vw *valueWalk) walk() {
 			vw.literal(n, stack)
 		case *ast.Ident:
 			vw.boolean(n, stack)
+			vw.namedInt(n, n, stack)
+		case *ast.SelectorExpr:
+			vw.namedInt(n, n.Sel, stack)
 		}
 	})
 	// Element removal, for the composite literals of the value.
@@ -797,6 +800,58 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 	}
 }
 
+// namedInt handles the name of a member of an enumeration (an integer
+// constant of a type the package defines), as a table row selects one: it
+// becomes the member declared beside it (its value ±1) — the wrong choice a
+// row can make. Other named constants (time.Second, a bit flag) are left
+// alone: ±1 there is a change no honest test could notice.
+func (vw *valueWalk) namedInt(n ast.Expr, id *ast.Ident, stack []ast.Node) {
+	a := vw.d.a
+	if !a.typed() {
+		return
+	}
+	c, ok := a.info.Uses[id].(*types.Const)
+	if !ok || c.Pkg() != a.pkg || c.Val().Kind() != constant.Int {
+		return
+	}
+	named, ok := types.Unalias(c.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() != a.pkg {
+		return
+	}
+	if b, ok := named.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return
+	}
+	start, end := vw.off(n.Pos()), vw.off(n.End())
+	name := string(vw.d.a.src[vw.name][start:end])
+	for _, op := range []token.Token{token.ADD, token.SUB} {
+		nv := constant.BinaryOp(c.Val(), op, constant.MakeInt64(1))
+		member := memberOf(a.pkg, named, nv)
+		if member == "" {
+			continue
+		}
+		text := "(" + name + " " + op.String() + " 1)"
+		if !vw.constChangeFits(n, stack, text) {
+			continue
+		}
+		vw.add(n.Pos(), OpDataNumber, name+" → "+member, edit{start, end, text})
+		if field, row := vw.rowField(n, stack); field != nil {
+			vw.d.out[len(vw.d.out)-1].site.Equivalent = vw.enumEquivalent(field, row, c.Val(), nv)
+		}
+	}
+}
+
+// memberOf names the package-level constant of type t whose value is v, or
+// "" when there is none.
+func memberOf(pkg *types.Package, t *types.Named, v constant.Value) string {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() { // sorted: the first member of that value
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), t) && constant.Compare(c.Val(), token.EQL, v) {
+			return name
+		}
+	}
+	return ""
+}
+
 // boolean handles the predeclared true and false.
 func (vw *valueWalk) boolean(id *ast.Ident, stack []ast.Node) {
 	if id.Name != "true" && id.Name != "false" {
@@ -829,15 +884,20 @@ func (vw *valueWalk) isKey(n ast.Node, stack []ast.Node) bool {
 	return false
 }
 
-// constChangeFits reports whether replacing lit by text keeps the value
-// compiling: the largest constant expression holding lit keeps a value its
-// type can represent, no divisor becomes zero, no index, bound or size
-// leaves its range, and no key of a map or array literal repeats another.
-// Without types, only changes that cannot leave any type's range and are
-// not keys, indices or divisors are accepted.
-func (vw *valueWalk) constChangeFits(lit *ast.BasicLit, stack []ast.Node, text string) bool {
+// constChangeFits reports whether replacing leaf (a literal, or the name of
+// a constant) by text keeps the value compiling: the largest constant
+// expression holding leaf keeps a value its type can represent, no divisor
+// becomes zero, no index, bound or size leaves its range, and no key of a
+// map or array literal repeats another. Without types, only literal
+// changes that cannot leave any type's range and are not keys, indices or
+// divisors are accepted.
+func (vw *valueWalk) constChangeFits(leaf ast.Expr, stack []ast.Node, text string) bool {
 	a := vw.d.a
 	if !a.typed() {
+		lit, ok := leaf.(*ast.BasicLit)
+		if !ok {
+			return false
+		}
 		if vw.isKey(lit, stack) || len(stack) > 0 && isIndexOrDivisor(stack[len(stack)-1], lit) {
 			return false
 		}
@@ -848,8 +908,8 @@ func (vw *valueWalk) constChangeFits(lit *ast.BasicLit, stack []ast.Node, text s
 		}
 		return true
 	}
-	// The largest constant expression around lit, and what holds it.
-	m := ast.Expr(lit)
+	// The largest constant expression around the leaf, and what holds it.
+	m := leaf
 	var parent ast.Node
 	i := len(stack) - 1
 	for ; i >= 0; i-- {
@@ -871,8 +931,8 @@ func (vw *valueWalk) constChangeFits(lit *ast.BasicLit, stack []ast.Node, text s
 	}
 	src := vw.d.src(m)
 	mText := src(m)
-	rel := vw.off(lit.Pos()) - vw.off(m.Pos())
-	changed := mText[:rel] + text + mText[rel+len(lit.Value):]
+	rel := vw.off(leaf.Pos()) - vw.off(m.Pos())
+	changed := mText[:rel] + text + mText[rel+vw.off(leaf.End())-vw.off(leaf.Pos()):]
 	tv, err := types.Eval(a.fset, a.pkg, m.Pos(), changed)
 	if err != nil || tv.Value == nil {
 		return false

@@ -171,6 +171,33 @@ func Loop(n int) int {
 	}
 	return c
 }
+
+type zone int
+
+const (
+	noZone zone = iota
+	namedZone
+	numericZone
+)
+
+// layouts selects a member of the enumeration per row.
+var layouts = []struct {
+	layout string
+	zone   zone
+}{
+	{"15:04 MST", namedZone},
+	{"15:04 -0700", numericZone},
+}
+
+// Zone is the zone handling of a layout.
+func Zone(layout string) zone {
+	for _, l := range layouts {
+		if l.layout == layout {
+			return l.zone
+		}
+	}
+	return noZone
+}
 `,
 	"p/allow.txt": "alice\nmallory\nlimit=3\n",
 	"p/p_test.go": `package p
@@ -207,6 +234,12 @@ func TestGreet(t *testing.T) {
 func TestEmbed(t *testing.T) {
 	if !strings.Contains(allowText, "mallory") {
 		t.Fatal("embed")
+	}
+}
+
+func TestZone(t *testing.T) {
+	if Zone("15:04 -0700") != numericZone {
+		t.Fatal("Zone")
 	}
 }
 
@@ -261,6 +294,8 @@ func TestSwitchRun(t *testing.T) {
 		pick("p.go", "c + 2", "+ → *"),                            // Loop: runs 100 times
 		pick("allow.txt", "limit", "3 → 4"),                       // no test reads it
 		pick("p.go", "allowed =", "true → false"),                 // "alice": true → false
+		pick("p.go", `"15:04 -0700"`, "numericZone → namedZone"),  // the member beside it
+		pick("p.go", `"15:04 MST"`, "namedZone → numericZone"),    // a row TestZone does not read
 	}
 	for i := range chosen {
 		chosen[i].ID = i + 1
@@ -290,7 +325,7 @@ func TestSwitchRun(t *testing.T) {
 		b, _ := os.ReadFile(marker)
 		return code, b
 	}
-	all := "TestAdd|TestAllowed|TestTotal|TestGreet|TestEmbed|TestLoop"
+	all := "TestAdd|TestAllowed|TestTotal|TestGreet|TestEmbed|TestLoop|TestZone"
 	if code, marker := exec(noneEnv(t, sw, marker), all); code != 0 || marker != nil {
 		t.Fatalf("a run with a token of no mutant: exit %d, marker %q", code, marker)
 	}
@@ -310,6 +345,8 @@ func TestSwitchRun(t *testing.T) {
 		{7, "TestLoop", true, true},
 		{8, "TestEmbed", false, true}, // limit=3 → 4: no test reads it
 		{9, "TestAllowed", false, true},
+		{10, "TestZone", true, true},
+		{11, "TestZone", false, true},
 	} {
 		env, err := sw.Env(tt.id, marker)
 		if err != nil {
