@@ -68,7 +68,9 @@ func (vw *valueWalk) enumEquivalent(field *types.Var, row *ast.CompositeLit, old
 		return ""
 	}
 	t := info.Types[row].Type
-	if t == nil {
+	if named, ok := types.Unalias(t).(*types.Named); !ok || named.TypeArgs().Len() > 0 {
+		// An anonymous struct spelled again elsewhere is the identical
+		// type with fields of its own, which reads by position would miss.
 		return ""
 	}
 	files := make([]*ast.File, 0, len(d.a.names)+len(d.testFiles))
@@ -140,7 +142,9 @@ func (e *enumCheck) file(f *ast.File) bool {
 			}
 		}
 		if x, isExpr := n.(ast.Expr); isExpr {
-			if tv, has := e.info.Types[x]; has && !tv.IsType() && e.holds(tv.Type, map[types.Type]bool{}) {
+			if tv, has := e.info.Types[x]; has && tv.Type != nil && e.escapes(tv.Type, map[types.Type]bool{}) {
+				ok = false // a map keyed by it, or a generic holding it, whatever the expression
+			} else if has && !tv.IsType() && e.holds(tv.Type, map[types.Type]bool{}) {
 				ok = e.flows(x, stack, enclosing)
 			}
 		}
@@ -173,6 +177,50 @@ func (e *enumCheck) holds(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Struct:
 		for i := range u.NumFields() {
 			if e.holds(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapes reports whether t holds the struct where the package's code is
+// not what reads it: as a map key (a map compares whole keys) or as a type
+// argument (generic code sees it as its type parameter).
+func (e *enumCheck) escapes(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		for i := range n.TypeArgs().Len() {
+			if e.holds(n.TypeArgs().At(i), map[types.Type]bool{}) {
+				return true
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return e.escapes(u.Elem(), seen)
+	case *types.Slice:
+		return e.escapes(u.Elem(), seen)
+	case *types.Array:
+		return e.escapes(u.Elem(), seen)
+	case *types.Chan:
+		return e.escapes(u.Elem(), seen)
+	case *types.Map:
+		return e.holds(u.Key(), map[types.Type]bool{}) || e.escapes(u.Key(), seen) || e.escapes(u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if e.escapes(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Signature:
+		return e.escapes(u.Params(), seen) || e.escapes(u.Results(), seen)
+	case *types.Tuple:
+		for i := range u.Len() {
+			if e.escapes(u.At(i).Type(), seen) {
 				return true
 			}
 		}
@@ -337,7 +385,9 @@ func (e *enumCheck) argument(call *ast.CallExpr, arg ast.Node) bool {
 		case "len", "cap":
 			return true
 		case "append":
-			return true // into the result, judged as it flows
+			// Into the result, judged as it flows — if the result holds
+			// it as itself ([]any does not).
+			return e.holds(e.info.Types[call].Type, map[types.Type]bool{})
 		}
 		return false
 	}

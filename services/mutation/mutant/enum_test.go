@@ -125,6 +125,15 @@ func TestPrint(t *testing.T) {
 		{name: "rows given to another package", extra: "\nfunc count() int { return len(fmt.Sprint(formats)) }\n", want: seen},
 		{name: "a row inside a bigger value that leaves", extra: "\ntype wrap struct{ f format }\n\nfunc show() string { return fmt.Sprint(wrap{formats[0]}) }\n", want: seen},
 		{name: "a closure returning a row", extra: "\nvar first = func() format { return formats[0] }\n", want: seen},
+		// Found by an adversary: each made the mutant wrongly equivalent.
+		{name: "a row appended into []any", extra: "\nfunc show() string { return fmt.Sprint(append([]any(nil), formats[1])) }\n", want: seen},
+		{name: "a row in a generic box", extra: "\ntype box[T any] struct{ v T }\n\nfunc (b box[T]) str() string { return fmt.Sprint(b.v) }\n\nfunc show() string { return box[format]{formats[1]}.str() }\n", want: seen},
+		{name: "rows as map keys", extra: "\nfunc distinct() int { m := map[format]bool{formats[1]: true, {\"15:04 -0700\", numericAndNamedZone}: true}; return len(m) }\n", want: seen},
+		{name: "a row returned with another value", extra: "\nfunc pair() (format, bool) { return formats[1], true }\n\nfunc show() string { r, _ := pair(); return fmt.Sprint(r) }\n", want: seen},
+		{name: "a row through a function variable", extra: "\nvar get func() format\n\nfunc init() { get = one }\n\nfunc one() format { return formats[1] }\n\nfunc show() string { return fmt.Sprint(get()) }\n", want: seen},
+		{name: "rows copied into an array", extra: "\nfunc show() string { var a [2]format; copy(a[:], formats); return fmt.Sprint(a) }\n", want: seen},
+		{name: "a row sent on a channel", extra: "\nfunc show() string { c := make(chan format, 1); select { case c <- formats[1]: }; return fmt.Sprint(<-c) }\n", want: seen},
+		{name: "rows appended to rows", extra: "\nfunc more() []format { return append(formats, format{}) }\n", want: blind},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := enumSource(tt.extra)
@@ -139,5 +148,50 @@ func TestPrint(t *testing.T) {
 				t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
 			}
 		})
+	}
+}
+
+// TestEnumMembersAnonymousRow: the rows' type is an anonymous struct, which
+// another declaration can spell again with fields of its own: never proven
+// equivalent.
+func TestEnumMembersAnonymousRow(t *testing.T) {
+	if os.Getenv("TEST_SRCDIR") != "" {
+		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
+	}
+	src := `package p
+
+import "fmt"
+
+type zone int
+
+const (
+	noZone zone = iota
+	namedZone
+	numericZone
+	numericAndNamedZone
+)
+
+var formats = []struct {
+	layout string
+	typ    zone
+}{
+	{"15:04 MST", namedZone},
+	{"15:04 -0700", numericZone},
+}
+
+func hasZone(i int) bool { return formats[i].typ >= numericZone && formats[i].typ <= numericAndNamedZone }
+
+func describe(f struct {
+	layout string
+	typ    zone
+}) string {
+	return fmt.Sprint(f.typ)
+}
+
+func show() string { return describe(formats[1]) }
+`
+	want := []string{"numericZone → namedZone equivalent=false", "numericZone → numericAndNamedZone equivalent=false"}
+	if got := enumSites(t, src, nil); !slices.Equal(got, want) {
+		t.Errorf("sites = %v, want %v", got, want)
 	}
 }
