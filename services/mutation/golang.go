@@ -153,7 +153,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			data := kind[fmt.Sprintf("%s:%d", s.File, s.Line)] == mutant.LineData
 			rel := s.File
 			s.File = path.Join(d, s.File)
-			if _, dup := g.where[siteKey(s)]; dup || !data && len(reaching[s.File][s.Line]) == 0 {
+			if _, dup := g.where[siteKey(s)]; dup || !data && len(reaching[s.File][s.ReachLine()]) == 0 {
 				continue // code no test executes, or a file two packages embed
 			}
 			if s.Equivalent != "" {
@@ -240,7 +240,7 @@ func (g *goLang) spec(s mutant.Site) (*jobs.Spec, bool) {
 		Mutation: &jobs.MutantRef{ID: s.ID, Path: s.File, Line: s.Line, Col: s.Col, Operator: s.Operator, Description: s.Description,
 			Var: g.sw.Var, Token: g.sw.Tokens[s.ID], Ref: g.sw.Refs[s.ID]}}
 	byPkg := map[string][]string{}
-	tests := g.reaching[s.File][s.Line]
+	tests := g.reaching[s.File][s.ReachLine()]
 	if at := g.where[siteKey(s)]; at.data {
 		// Data is read when the package initializes, or any time
 		// after: every test of the package judges it.

@@ -785,17 +785,37 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 			return
 		}
 		added := false
+		seen := map[string]bool{v.ExactString(): true}
 		for _, op := range []token.Token{token.ADD, token.SUB} {
 			text := "(" + lit.Value + " " + op.String() + " 1)"
+			nv := constant.BinaryOp(v, op, constant.MakeInt64(1))
+			seen[nv.ExactString()] = true
 			if !vw.constChangeFits(lit, stack, text) {
 				continue
 			}
-			nv := constant.BinaryOp(v, op, constant.MakeInt64(1))
 			vw.add(lit.Pos(), OpDataNumber, lit.Value+" → "+nv.ExactString(), edit{start, end, text})
 			added = true
 		}
 		if !added {
 			vw.d.pending(vw.name, vw.d.line(lit.Pos()), "changing the number by one would not compile here")
+			return
+		}
+		// Extras, as for a constant in code: the number becomes 0, or
+		// its negation.
+		if lit.Kind != token.INT {
+			return
+		}
+		for _, nv := range []constant.Value{constant.MakeInt64(0), constant.UnaryOp(token.SUB, v, 0)} {
+			if seen[nv.ExactString()] {
+				continue
+			}
+			seen[nv.ExactString()] = true
+			text := "(" + nv.ExactString() + ")"
+			if !vw.constChangeFits(lit, stack, text) {
+				continue
+			}
+			vw.add(lit.Pos(), OpDataNumber, lit.Value+" → "+nv.ExactString(), edit{start, end, text})
+			vw.d.out[len(vw.d.out)-1].site.Extra = true
 		}
 	}
 }
@@ -1473,6 +1493,11 @@ func (a *analysis) tableLines(cands []*candidate, class map[string]map[int]*Line
 				continue
 			}
 			cl.Kind = LineTable
+			if c.site.Operator == OpStringLiteral {
+				// A string of a row is data, as data_string is for a
+				// table at package level: its mutant is a primary one.
+				c.site.Extra = false
+			}
 		}
 		// A line that is nothing but rows ("mallory",) and has no mutant
 		// is data no mutant expresses: unjudgeable, as a package-level

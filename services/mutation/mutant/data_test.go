@@ -114,11 +114,26 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 	if got := classes(s, "p.go"); !slices.Equal(got, want) {
 		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
-	var sites []string
+	var sites, extras []string
 	for _, x := range s.Sites {
-		if strings.HasPrefix(x.Operator, "data_") {
+		switch {
+		case strings.HasPrefix(x.Operator, "data_") && x.Extra:
+			extras = append(extras, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
+		case strings.HasPrefix(x.Operator, "data_"):
 			sites = append(sites, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
 		}
+	}
+	// The extras of a number, as for a constant in code: 0 and its
+	// negation, where they fit, differ from ±1 and repeat no key.
+	wantExtras := []string{
+		"19 data_number (5 → -5)", "19 data_number (5 → 0)",
+		"23 data_number (1 → -1)", "23 data_number (2 → -2)", "23 data_number (2 → 0)", "23 data_number (3 → -3)", "23 data_number (3 → 0)",
+		"25 data_number (7 → -7)", "25 data_number (7 → 0)", "25 data_number (8 → -8)", "25 data_number (8 → 0)",
+		"38 data_number (254 → 0)", // a byte: no -254
+		"40 data_number (1 → -1)", "40 data_number (2 → -2)", "40 data_number (2 → 0)",
+	}
+	if !slices.Equal(extras, wantExtras) {
+		t.Errorf("extra data sites =\n\t%s\nwant\n\t%s", strings.Join(extras, "\n\t"), strings.Join(wantExtras, "\n\t"))
 	}
 	wantSites := []string{
 		`11 data_drop_element (drop element "alice": true)`,
@@ -502,6 +517,7 @@ func names(extra string) []string {
 	return []string{
 		"alice", // the first
 		"bob",
+		"50%",
 		extra + "!",
 	}
 }
@@ -527,11 +543,11 @@ func use() (map[string]bool, []pair, map[string]func(int) bool, int, []string, r
 	want := []string{
 		"5 table", "6 table", // the map's rows: true → false
 		"14 table", "16 table", // the literal rows: numbers ±1; {a: n + 1, b: 0} computes
-		"27 data", // the package-level table, as before
-		// Rows of strings no mutant expresses; extra + "!" computes.
-		"32 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
-		"33 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
-		"42 table", // a row of a named map type
+		"27 data",              // the package-level table, as before
+		"32 table", "33 table", // rows of strings: "alice" → ""; extra + "!" computes
+		// A string with a %, which might be a format, is left alone.
+		"34 unjudgeable: a row of a table a function builds, which no mutant expresses: a table at package level gets data mutants",
+		"43 table", // a row of a named map type
 	}
 	if got := classes(s, "p.go"); !slices.Equal(got, want) {
 		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

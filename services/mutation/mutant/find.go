@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // rewrite says how Schemata rewrites a candidate's range.
@@ -46,6 +48,8 @@ type candidate struct {
 	capture [2]bool        // formCapture: the operands evaluated into variables
 	value   constant.Value // int constant: the new value, for → 0 and → -c
 	drop    int            // logical: swap (0), dropLeft, dropRight
+	str     [2]string      // string_literal: the string and what it becomes
+	zeros   []string       // return_zero: the zero literals returned
 
 	edit    edit   // rewriteVariant: the change within the value
 	closure string // rewriteVariant: the value's type, as the function literal returns it
@@ -138,7 +142,7 @@ func (w *walker) off(pos token.Pos) int { return w.tf.Offset(pos) }
 
 func (w *walker) add(c *candidate, pos token.Pos, operator, desc string) {
 	p := w.a.fset.PositionFor(pos, false)
-	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Extra: c.site.Extra, Equivalent: c.site.Equivalent}
+	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Extra: c.site.Extra, Equivalent: c.site.Equivalent, Reach: c.site.Reach}
 	c.file = w.name
 	if c.node != nil && c.start == 0 && c.end == 0 {
 		c.start, c.end = w.off(c.node.Pos()), w.off(c.node.End())
@@ -206,6 +210,11 @@ func (w *walker) visit(n ast.Node) {
 				w.intConstant(n)
 			}
 		}
+		if n.Kind == token.STRING && !w.inPackageValue() {
+			w.stringLiteral(n)
+		}
+	case *ast.ReturnStmt:
+		w.returnZero(n)
 	case *ast.IfStmt:
 		w.ifStmt(n)
 	case *ast.IncDecStmt:
@@ -859,12 +868,165 @@ func (w *walker) ifStmt(n *ast.IfStmt) {
 			c.site.Extra = true
 			w.add(c, n.If, OpBranchRemoval, descIfAlways)
 		}
+		// Negated: the branches swap. A comparison has its own negation,
+		// !x its removal.
+		if !negated(n.Cond) {
+			c := &candidate{how: rewriteWrap, node: n.Cond, to: token.NOT}
+			c.site.Extra = true
+			w.add(c, n.If, OpConditionNegation, descNegate)
+		}
 	}
 	if n.Else != nil {
 		if pos := w.elsePos(n); w.at(pos) {
-			w.add(&candidate{how: rewriteWrap, node: n.Cond, to: token.ELSE}, pos, OpBranchRemoval, descElseBranch)
+			c := &candidate{how: rewriteWrap, node: n.Cond, to: token.ELSE}
+			if b, ok := n.Else.(*ast.BlockStmt); ok && len(b.List) > 0 {
+				// `} else {` holds no statement: the tests that take the
+				// branch, which reach its first line, judge it.
+				c.site.Reach = w.a.fset.PositionFor(b.List[0].Pos(), false).Line
+			}
+			w.add(c, pos, OpBranchRemoval, descElseBranch)
 		}
 	}
+}
+
+// negated reports whether cond is a comparison or a negation: its negation
+// is another operator's mutant already.
+func negated(cond ast.Expr) bool {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.BinaryExpr:
+		return isComparison(e.Op)
+	case *ast.UnaryExpr:
+		return e.Op == token.NOT
+	}
+	return false
+}
+
+// stringLiteral handles a string literal in code (Extra): "" becomes
+// "sealgate", any other string "". Only a literal of the predeclared string
+// type (or untyped) is changed — the changed value is a sliced string, which
+// a named string type would not accept — and not a format string (holding
+// %), nor one in a constant expression, a case clause or a tag.
+func (w *walker) stringLiteral(lit *ast.BasicLit) {
+	if !w.a.typed() || !w.at(lit.Pos()) || w.inConstContext(lit) {
+		return
+	}
+	tv, ok := w.a.info.Types[lit]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return
+	}
+	if b, ok := types.Unalias(tv.Type).(*types.Basic); !ok || b.Kind() != types.String && b.Kind() != types.UntypedString {
+		return
+	}
+	switch p, _ := w.parent(lit); p := p.(type) {
+	case *ast.CaseClause, *ast.ImportSpec, *ast.Field:
+		return
+	case ast.Expr:
+		if ptv, ok := w.a.info.Types[p]; ok && ptv.Value != nil {
+			return // part of a larger constant expression
+		}
+	}
+	from := constant.StringVal(tv.Value)
+	if strings.Contains(from, "%") {
+		return
+	}
+	to := ""
+	if from == "" {
+		to = "sealgate"
+	}
+	c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
+	c.site.Extra = true
+	w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to))
+}
+
+// returnZero handles a return of values (Extra): every result becomes its
+// type's zero value, when each has a literal one (0, "", false, nil) and
+// not every result is that already.
+func (w *walker) returnZero(n *ast.ReturnStmt) {
+	if !w.a.typed() || !w.at(n.Return) || len(n.Results) == 0 {
+		return
+	}
+	var sig *types.Signature
+	for i := len(w.stack) - 1; i >= 0 && sig == nil; i-- {
+		switch f := w.stack[i].(type) {
+		case *ast.FuncLit:
+			sig, _ = w.a.info.Types[f].Type.(*types.Signature)
+		case *ast.FuncDecl:
+			if o := w.a.info.Defs[f.Name]; o != nil {
+				sig, _ = o.Type().(*types.Signature)
+			}
+		}
+		if _, isLit := w.stack[i].(*ast.FuncLit); isLit && sig == nil {
+			return
+		}
+	}
+	if sig == nil || sig.Results().Len() != len(n.Results) {
+		return // a call returning several values, or not found
+	}
+	zeros := make([]string, len(n.Results))
+	already := true
+	for i, r := range n.Results {
+		z := zeroLiteral(sig.Results().At(i).Type())
+		if z == "" {
+			return
+		}
+		zeros[i] = z
+		tv := w.a.info.Types[r]
+		switch {
+		case tv.IsNil():
+		case tv.Value != nil && z != "nil" && constant.Compare(tv.Value, token.EQL, zeroValue(z, tv.Value)):
+		default:
+			already = false
+		}
+	}
+	if already {
+		return
+	}
+	c := &candidate{how: rewriteWrap, node: n, list: true, zeros: zeros}
+	c.site.Extra = true
+	w.add(c, n.Return, OpReturnZero, "return "+strings.Join(zeros, ", "))
+}
+
+// zeroLiteral is the literal of t's zero value, or "" when it has none that
+// converts to t (a struct, an array, a type parameter).
+func zeroLiteral(t types.Type) string {
+	if _, param := types.Unalias(t).(*types.TypeParam); param {
+		return ""
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			return `""`
+		case u.Info()&types.IsNumeric != 0:
+			return "0"
+		case u.Info()&types.IsBoolean != 0:
+			return "false"
+		case u.Kind() == types.UnsafePointer:
+			return "nil"
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil"
+	}
+	return ""
+}
+
+// zeroValue is the constant of zero literal z, of v's kind.
+func zeroValue(z string, v constant.Value) constant.Value {
+	switch z {
+	case `""`:
+		if v.Kind() == constant.String {
+			return constant.MakeString("")
+		}
+	case "false":
+		if v.Kind() == constant.Bool {
+			return constant.MakeBool(false)
+		}
+	case "0":
+		if v.Kind() == constant.Int || v.Kind() == constant.Float || v.Kind() == constant.Complex {
+			return constant.MakeInt64(0)
+		}
+	}
+	return constant.MakeUnknown()
 }
 
 // elsePos finds the else keyword between the if body and the else branch.

@@ -676,3 +676,84 @@ func TestFindErrors(t *testing.T) {
 		t.Errorf("Schemata of an empty package succeeded")
 	}
 }
+
+// TestFindWiderOperators checks the extra operators that give a small
+// change enough distinct mutants: a condition negated, a string literal
+// emptied (or filled), a return of zero values — and where each is not
+// offered. The site of a plain else is judged by the tests that reach the
+// branch's first line.
+func TestFindWiderOperators(t *testing.T) {
+	src := `package p
+
+type name string
+
+type pair struct{ a, b int }
+
+func f(ok bool, x int) (string, error) {
+	if ok {
+		return "", nil
+	} else {
+		return "yes", errFor(x)
+	}
+}
+
+func errFor(x int) error { return nil }
+
+func g(n name, s string) (name, int, pair, bool) {
+	const c = "const"
+	if n == "x" || !ok(s) {
+		return n, len(c + "y"), pair{}, true
+	}
+	_ = "50%" + s
+	return "n", 0, pair{1, 2}, false
+}
+
+func ok(s string) bool {
+	switch s {
+	case "a":
+		return true
+	}
+	return s != "" + "b"
+}
+
+func h[T any](v T) T { return v }
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		switch s.Operator {
+		case OpConditionNegation, OpStringLiteral, OpReturnZero:
+			if !s.Extra {
+				t.Errorf("%v is not an extra", s)
+			}
+			got = append(got, fmt.Sprintf("%d %s (%s)", s.Line, s.Operator, s.Description))
+		case OpBranchRemoval:
+			if s.Description == descElseBranch && s.ReachLine() != 11 {
+				t.Errorf("%v is judged by line %d, want 11 (the branch's first line)", s, s.ReachLine())
+			}
+		}
+	}
+	want := []string{
+		"8 condition_negation (condition negated)",
+		// return "", nil: every result is zero already; "" is filled.
+		`9 string_literal ("" → "sealgate")`,
+		`11 return_zero (return "", nil)`,
+		`11 string_literal ("yes" → "")`,
+		// errFor's return nil is zero already.
+		// n == "x" || !ok(s): the condition as a whole is negated (a
+		// comparison's and a negation's own operators negate their parts).
+		"19 condition_negation (condition negated)",
+		// Not offered on lines 20–23: "x" has the named type of n, "y" is
+		// in a constant expression, "50%" may be a format; a pair has no
+		// zero literal. Nor "a" in a case clause, nor "" + "b".
+		"29 return_zero (return false)",
+		"31 return_zero (return false)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}

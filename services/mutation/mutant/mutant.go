@@ -55,6 +55,18 @@
 //	int_constant            5 → 0, 5 → -5
 //	branch_removal          if body always runs (an if without else)
 //	augmented_assignment    x op= y → x = y
+//	condition_negation      an if's condition negated (not a comparison or
+//	                        a !x, whose own operators negate them)
+//	string_literal          "abc" → "", "" → "sealgate" (the predeclared
+//	                        string type; not a format string with %, a
+//	                        case, a constant expression; primary in a row
+//	                        of a table a function builds)
+//	return_zero             return x, err → return 0, nil (every result has
+//	                        a zero literal and not all are zero already)
+//
+// A plain else's "else branch never runs" is judged by the tests that reach
+// the branch's first line (Site.Reach): its `} else {` line holds no
+// statement coverage reports.
 //
 // Changed package-level data gets the data operators (see data.go and
 // Inspect, which classes every requested line as data, unjudgeable data or
@@ -169,6 +181,20 @@ type Site struct {
 	// program as the original (x*1 → x/1): it is never run and counts on
 	// neither side of the ratio. Select never picks it.
 	Equivalent string
+	// Reach, when not 0, is the line of File whose tests judge the site,
+	// where Line holds no statement of its own: the first line of an else
+	// branch for "else branch never runs" (its keyword's line, `} else {`,
+	// is no line coverage reports). Only the tests that take the branch
+	// can tell it is gone.
+	Reach int
+}
+
+// ReachLine is the line whose tests judge the site: Reach, or Line.
+func (s Site) ReachLine() int {
+	if s.Reach != 0 {
+		return s.Reach
+	}
+	return s.Line
 }
 
 // String formats the site as "file:line:col operator (description)".
@@ -191,6 +217,11 @@ const (
 	OpBranchRemoval       = "branch_removal"
 	OpStatementRemoval    = "statement_removal"
 	OpLoopControl         = "loop_control"
+	// The wider set's own operators (Extra only: they join when the
+	// primary ones offer too few mutants for the floor).
+	OpConditionNegation = "condition_negation"
+	OpStringLiteral     = "string_literal"
+	OpReturnZero        = "return_zero"
 )
 
 // Descriptions of the operators whose text is not "from → to".
@@ -199,6 +230,7 @@ const (
 	descIfBody     = "if body never runs"
 	descIfAlways   = "if body always runs"
 	descElseBranch = "else branch never runs"
+	descNegate     = "condition negated"
 	descRemoveStmt = "remove statement"
 )
 

@@ -99,7 +99,9 @@ func TestRealModules(t *testing.T) {
 		minKill float64 // of the sample's mutants whose site ran
 	}{
 		{"github.com/spf13/pflag@v1.0.5", 0.5},
-		{"github.com/google/uuid@v1.3.0", 0.5},
+		// uuid's tests leave many mutants alive: samples of its primary
+		// sites have given 9 to 17 kills of 25.
+		{"github.com/google/uuid@v1.3.0", 0.3},
 		{"github.com/pkg/errors@v0.9.1", 0.5},
 	} {
 		t.Run(m.module, func(t *testing.T) {
@@ -155,10 +157,13 @@ func TestRealModules(t *testing.T) {
 				t.Errorf("the inert run wrote a marker")
 			}
 
-			// A sample of about 24 mutants, run against the passing tests.
-			step := max(1, len(sites)/24)
+			// A sample of about 24 of the primary mutants (Select puts them
+			// first), run against the passing tests; the extras (strings
+			// of error messages emptied, among others) are built, not
+			// sampled: the rate measures the schemata, not the operators.
+			step := max(1, primary/24)
 			killed, survived, unhit := 0, 0, 0
-			for i := 0; i < len(sites); i += step {
+			for i := 0; i < primary; i += step {
 				s := sites[i]
 				marker := filepath.Join(markers, fmt.Sprint(s.ID))
 				env, err := sw.Env(s.ID, marker)

@@ -646,6 +646,20 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		// c - c*on - c*on: -c when the mutant runs, without a constant
 		// that could overflow the type.
 		return fmt.Sprintf("(%s - %s*%s - %s*%s)", text, text, off, text, off)
+	case OpConditionNegation:
+		// on != cond: cond, or its negation when the mutant runs (on is
+		// an untyped boolean, so a named boolean type stays right).
+		return fmt.Sprintf("((%s) != (%s))", r.on(id), text)
+	case OpStringLiteral:
+		one := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
+		from, to := c.str[0], c.str[1]
+		if to == "" {
+			// All of the string, or none of it when the mutant runs.
+			return fmt.Sprintf("%s[:%d-%d*%s]", text, len(from), len(from), one)
+		}
+		return fmt.Sprintf("%s[:%d*%s]", strconv.Quote(to), len(to), one)
+	case OpReturnZero:
+		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
 	case OpBranchRemoval:
 		if c.to == token.ELSE {
 			return fmt.Sprintf("(%s || (%s))", r.on(id), text)

@@ -22,7 +22,8 @@ func TestSchemataErrors(t *testing.T) {
 	files := map[string][]byte{"p.go": []byte("package p\n\nfunc f(a, b int) bool { return a < b }\n")}
 	pkg := Package{Files: files}
 	sites, err := Find(pkg, allLines(files))
-	if err != nil || len(sites) < 1 || sites[0].Extra {
+	sites = slices.DeleteFunc(sites, func(s Site) bool { return s.Extra })
+	if err != nil || len(sites) < 1 {
 		t.Fatalf("Find = %v, %v", sites, err)
 	}
 	site := sites[0]
@@ -511,6 +512,42 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			cond = "true || (" + cond + ")"
 		}
 		return replace(tf.Offset(ifs.Cond.Pos()), tf.Offset(ifs.Cond.End()), cond)
+	case OpConditionNegation:
+		var ifs *ast.IfStmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			if is, ok := n.(*ast.IfStmt); ok && is.If == pos {
+				ifs = is
+			}
+			return ifs == nil
+		})
+		if ifs == nil {
+			t.Fatalf("%v: no if statement at the site", s)
+		}
+		return replace(tf.Offset(ifs.Cond.Pos()), tf.Offset(ifs.Cond.End()), "!("+string(src[tf.Offset(ifs.Cond.Pos()):tf.Offset(ifs.Cond.End())])+")")
+	case OpStringLiteral:
+		var lit *ast.BasicLit
+		ast.Inspect(f, func(n ast.Node) bool {
+			if l, ok := n.(*ast.BasicLit); ok && l.Pos() == pos {
+				lit = l
+			}
+			return lit == nil
+		})
+		if lit == nil || lit.Kind != token.STRING {
+			t.Fatalf("%v: no string literal at the site", s)
+		}
+		return replace(tf.Offset(lit.Pos()), tf.Offset(lit.End()), to)
+	case OpReturnZero:
+		var ret *ast.ReturnStmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			if r, ok := n.(*ast.ReturnStmt); ok && r.Return == pos {
+				ret = r
+			}
+			return ret == nil
+		})
+		if ret == nil {
+			t.Fatalf("%v: no return at the site", s)
+		}
+		return replace(tf.Offset(ret.Pos()), tf.Offset(ret.End()), s.Description)
 	case OpIntConstant, OpDataNumber:
 		to = "(" + to + ")"
 	case OpDataDropElement:
