@@ -49,6 +49,7 @@ const (
 	Unrunnable    Class = "unrunnable"     // no verdict from the harness: skip, build failure, death
 	Invalid       Class = "invalid"        // the claim names nothing that can run
 	NotExecuted   Class = "not_executed"   // never run (deferred behind failing baseline tests, drift)
+	Repinned      Class = "repinned"       // the patch edits the test: its baseline's version fails on the patch, its own passes
 )
 
 // Claim is the evidence about one claimed test.
@@ -310,8 +311,11 @@ func Decide(p Policy, e Evidence) Verdict {
 		default:
 			gaps = append(gaps, fmt.Sprintf("claim %s is unverified (%s): %s", c.ID, orNotExecuted(c.Class), c.Why))
 			unsettled = true
-			if c.Class == Hang || c.Class == Unrunnable {
+			switch c.Class {
+			case Hang, Unrunnable:
 				step(RaiseLimit, c.ID)
+			case Repinned:
+				step(HumanReviewTestEdit, c.ID)
 			}
 		}
 	}

@@ -332,10 +332,35 @@ func (r *Run) EditedOf(claim string) (base, patch *jobs.Done) {
 // patch prove the fix.
 func (r *Run) edited(c Claim, cut string) Claim {
 	b := jobs.Spec{Purpose: jobs.Edited, Side: jobs.Baseline, Claim: c.ID}
-	if _, planned := r.Planned[b.ID()]; !planned || c.Outcome != Verified {
+	if _, planned := r.Planned[b.ID()]; !planned {
 		return c
 	}
 	eb, ep := r.EditedOf(c.ID)
+	if c.Outcome == Refuted && (c.Class == Regression || c.Class == IncompleteFix) {
+		// The baseline's version fails on the patch, and the patch edits
+		// the test. When the patch's version passes on the patch, the
+		// patch changes what the test pins — a fix that corrects an old
+		// expectation and a breakage that drops the row showing it look
+		// the same: for a human to judge, never a merge.
+		if eb == nil || ep == nil {
+			// Not certain yet: its own version may show a changed pin.
+			c.Outcome, c.Class = Unverified, NotExecuted
+			c.Why += "; the patch edits the test, and its version of it never ran on both sides"
+			if cut != "" {
+				c.Why += " before " + cut
+			}
+			return c
+		}
+		if _, outcome := Classify(eb.Detail.Outcome, ep.Detail.Outcome); outcome == Verified {
+			c.Outcome, c.Class = Unverified, Repinned
+			c.Why = fmt.Sprintf("the patch edits the test and changes what it pins: its baseline's version fails on the patch (%s), its own version passes there (baseline %s (%s); patch %s (%s))",
+				c.Why, eb.Detail.Outcome, eb.Detail.Reason, ep.Detail.Outcome, ep.Detail.Reason)
+		}
+		return c
+	}
+	if c.Outcome != Verified {
+		return c
+	}
 	if eb == nil || ep == nil {
 		c.Outcome, c.Class = Unverified, NotExecuted
 		c.Why += "; the patch's version of the test it edits never ran on both sides"

@@ -676,3 +676,60 @@ func TestRunFailedIsDecidedNow(t *testing.T) {
 		t.Fatalf("the twin with a failure: %s: %s", v.Decision, v.Reason)
 	}
 }
+
+// TestRunEditedClaimRepinnedIsForAHuman: the patch edits a claimed test so
+// that its baseline's version fails on the patch — it drops or corrects a
+// row pinning the old behaviour (fastjson v1.6.4 turns ParseBestEffort("12.")
+// from 0 into 12 and rewrites that row) — while the patch's version of the
+// test fails on the baseline and passes on the patch. A fix correcting an
+// old expectation and a breakage dropping the row that shows it look the
+// same: INCONCLUSIVE for a human, never BLOCK, never MERGE. When the
+// patch's own version fails on the patch too, the claim stays refuted.
+func TestRunEditedClaimRepinnedIsForAHuman(t *testing.T) {
+	edited := func(side string) *jobs.Spec {
+		s := claimSpec(claim, side)
+		s.Purpose, s.Splice = jobs.Edited, []string{"calc/median_test.go#TestMedian"}
+		return s
+	}
+	for _, c := range []struct {
+		name                    string
+		base, patch             string // the baseline's version of the test
+		editedBase, editedPatch string // the patch's version
+		want                    Decision
+		class                   Class
+	}{
+		{"old pin corrected", jobs.OutcomePass, jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomePass, Inconclusive, Repinned},
+		{"old pin dropped", jobs.OutcomePass, jobs.OutcomeFail, jobs.OutcomePass, jobs.OutcomePass, Inconclusive, Repinned},
+		{"failing old expectation rewritten", jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomePass, Inconclusive, Repinned},
+		{"its own version fails on the patch", jobs.OutcomePass, jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomeFail, Block, Regression},
+		// Not certain before its own version ran: no early BLOCK.
+		{"its own version not run yet", jobs.OutcomePass, jobs.OutcomeFail, "", "", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newRun(t, []string{claim}, 0, 0)
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), edited(jobs.Baseline), edited(jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			b.answer(claimSpec(claim, jobs.Baseline), c.base)
+			b.answer(claimSpec(claim, jobs.Patch), c.patch)
+			if c.editedBase != "" {
+				b.answer(edited(jobs.Baseline), c.editedBase)
+				b.answer(edited(jobs.Patch), c.editedPatch)
+			}
+			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMean=pass")
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMean=pass")
+			if c.editedBase == "" {
+				if why := CertainBlock("run-1", b.recs); why != "" {
+					t.Fatalf("certain BLOCK before the patch's version ran: %s", why)
+				}
+				return
+			}
+			v, a := decide(t, b)
+			if v.Decision != c.want || a.Claims[0].Classification != c.class {
+				t.Fatalf("got %s, claim %s: %s", v.Decision, a.Claims[0].Classification, v.Reason)
+			}
+			if c.class == Repinned && (!strings.Contains(v.Reason, "changes what it pins") || !slices.Contains(v.NextSteps, NextStep{HumanReviewTestEdit, claim}) || v.FixProven) {
+				t.Fatalf("repinned claim: %s (steps %v, fix proven %v)", v.Reason, v.NextSteps, v.FixProven)
+			}
+			validate(t, a)
+		})
+	}
+}

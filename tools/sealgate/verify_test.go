@@ -383,14 +383,27 @@ func TestVerifyCasesAddedToAnEditedTest(t *testing.T) {
 	}
 	// The attack of the same shape: the patch "adds a case" while it
 	// breaks the function and drops the case that would show it. The
-	// baseline's version of the test still judges the claim.
+	// baseline's version of the test still judges the claim: it fails on
+	// the patch. The patch's version passes there, so the patch changes
+	// what the test pins — which a fix correcting an old expectation does
+	// too: a human judges, the gate does not merge.
 	attack := f.commit(base, map[string]string{
 		"calc/abs.go":      "package calc\n\n// Abs returns x.\nfunc Abs(x int) int { return x }\n",
 		"calc/abs_test.go": strings.Replace(strings.Replace(absTest, "ROWS", "\n\t\t{7, 7},", 1), "\t\t{-5, 5},\n", "", 1),
 	})
 	code, a, log = f.verify(t.TempDir(), attack, "go:./calc:TestAbs")
-	if code != 1 || a.Decision != "BLOCK" || a.FixProven {
+	if code != 2 || a.Decision != "INCONCLUSIVE" || a.FixProven || a.Claims[0].Classification != "repinned" {
 		t.Fatalf("attack: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
+	}
+	// Breaking the function and keeping the case that shows it: the
+	// patch's own version fails on the patch too — refuted.
+	kept := f.commit(base, map[string]string{
+		"calc/abs.go":      "package calc\n\n// Abs returns x.\nfunc Abs(x int) int { return x }\n",
+		"calc/abs_test.go": strings.Replace(absTest, "ROWS", "\n\t\t{7, 7},", 1),
+	})
+	code, a, log = f.verify(t.TempDir(), kept, "go:./calc:TestAbs")
+	if code != 1 || a.Decision != "BLOCK" || a.FixProven {
+		t.Fatalf("attack keeping the row: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
 	}
 }
 
@@ -417,13 +430,14 @@ func TestVerifyCasesAddedToAPackageLevelTable(t *testing.T) {
 	}
 	// The attack of the same shape: a row added to the table while the
 	// patch breaks Abs and drops the row that shows it. The baseline's
-	// table still judges the claim.
+	// table still judges the claim, and fails on the patch; the patch's
+	// passes there: a changed pin, for a human.
 	attack := f.commit(base, map[string]string{
 		"calc/abs.go":      "package calc\n\n// Abs returns x.\nfunc Abs(x int) int { return x }\n",
 		"calc/abs_test.go": strings.Replace(strings.Replace(table, "ROWS", "\n\t{7, 7},", 1), "\t{-5, 5},\n", "", 1),
 	})
 	code, a, log = f.verify(t.TempDir(), attack, "go:./calc:TestAbs")
-	if code != 1 || a.Decision != "BLOCK" || a.FixProven {
+	if code != 2 || a.Decision != "INCONCLUSIVE" || a.FixProven || a.Claims[0].Classification != "repinned" {
 		t.Fatalf("attack: exit %d, %s: %s; claims %+v\n%s", code, a.Decision, a.Reason, a.Claims, log)
 	}
 }
