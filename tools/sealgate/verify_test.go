@@ -589,7 +589,10 @@ func TestVerifyDataOnlyFix(t *testing.T) {
 	discounts := func(gold, platinum string) string {
 		return strings.NewReplacer("GOLD", gold, "PLATINUM", platinum).Replace(discountsGo)
 	}
-	base := f.commit(f.honest().Commit, map[string]string{"calc/discount.go": discounts("5", "20"), "calc/discount_test.go": discountsTest})
+	levels := func(members string) string {
+		return "package calc\n\n// Level is a level on the wire.\ntype Level int\n\nconst (\n\tLevelLow Level = iota\n\t" + members + "\n)\n"
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/discount.go": discounts("5", "20"), "calc/discount_test.go": discountsTest, "calc/levels.go": levels("LevelMid\n\tLevelHigh")})
 	f.repo.Base = base
 	run := func(patch string) (int, map[string]any) {
 		o := &verifyOptions{
@@ -621,5 +624,12 @@ func TestVerifyDataOnlyFix(t *testing.T) {
 	code, a = run(f.commit(base, map[string]string{"calc/discount.go": discounts("10", "2")}))
 	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/discount.go:20") {
 		t.Fatalf("an unwitnessed data change: exit %d, %v: %v", code, a["decision"], a["reasons"])
+	}
+	// The same fix with two members of an iota group swapped in another
+	// file: their values change, and no line spells them out (found by an
+	// adversary: it merged).
+	code, a = run(f.commit(base, map[string]string{"calc/discount.go": discounts("10", "20"), "calc/levels.go": levels("LevelHigh\n\tLevelMid")}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "constant LevelHigh") {
+		t.Fatalf("members of an iota group swapped: exit %d, %v: %v", code, a["decision"], a["reasons"])
 	}
 }

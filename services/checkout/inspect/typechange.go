@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // A type declaration is no statement to coverage and no mutant can switch
@@ -59,28 +60,7 @@ func typeDecls(files map[string][]byte) map[string]typeDecl {
 					}
 				}
 				if st, ok := ts.Type.(*ast.StructType); ok && !td.alias {
-					td.fields, td.embeds = map[string]fieldDecl{}, map[string]int{}
-					for _, f := range st.Fields.List {
-						tag := ""
-						if f.Tag != nil {
-							if v, err := strconv.Unquote(f.Tag.Value); err == nil {
-								tag = v
-							} else {
-								tag = f.Tag.Value
-							}
-						}
-						if len(f.Names) == 0 {
-							key := types.ExprString(f.Type)
-							if tag != "" {
-								key += " " + strconv.Quote(tag)
-							}
-							td.embeds[key] = g.line(f.Pos())
-							continue
-						}
-						for _, n := range f.Names {
-							td.fields[n.Name] = fieldDecl{typ: types.ExprString(f.Type), tag: tag, line: g.line(n.Pos())}
-						}
-					}
+					td.fields, td.embeds = structFields(g, st)
 				} else if _, ok := ts.Type.(*ast.InterfaceType); !ok || td.alias {
 					td.under = types.ExprString(ts.Type)
 				} else {
@@ -89,10 +69,75 @@ func typeDecls(files map[string][]byte) map[string]typeDecl {
 				out[ts.Name.Name] = td
 			}
 		}
+		// The struct types a package-level variable spells out (rows of
+		// a table: []struct{Tier string `json:"tier"`}{...}) are types
+		// too, keyed by the variable and their order in its spec.
+		for _, d := range g.f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				if len(vs.Names) == 0 {
+					continue
+				}
+				k := 0
+				ast.Inspect(vs, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.FuncLit:
+						return false // a function's own types are its code's
+					case *ast.StructType:
+						td := typeDecl{file: file, line: g.line(n.Pos())}
+						td.fields, td.embeds = structFields(g, n)
+						key := "var " + vs.Names[0].Name
+						if k > 0 {
+							key += fmt.Sprintf("#%d", k)
+						}
+						k++
+						out[key] = td
+					}
+					return true
+				})
+			}
+		}
 	}
 	return out
 }
 
+// structFields lists a struct type's named fields and embedded types.
+func structFields(g *goFile, st *ast.StructType) (map[string]fieldDecl, map[string]int) {
+	fields, embeds := map[string]fieldDecl{}, map[string]int{}
+	for _, f := range st.Fields.List {
+		tag := ""
+		if f.Tag != nil {
+			if v, err := strconv.Unquote(f.Tag.Value); err == nil {
+				tag = v
+			} else {
+				tag = f.Tag.Value
+			}
+		}
+		if len(f.Names) == 0 {
+			key := types.ExprString(f.Type)
+			if tag != "" {
+				key += " " + strconv.Quote(tag)
+			}
+			embeds[key] = g.line(f.Pos())
+			continue
+		}
+		for _, n := range f.Names {
+			fields[n.Name] = fieldDecl{typ: types.ExprString(f.Type), tag: tag, line: g.line(n.Pos())}
+		}
+	}
+	return fields, embeds
+}
+
+// GoTypeChanges also reports what changes values without a line that
+// spells them out: a constant of an iota group whose place in it moved
+// (members swapped, one inserted before it), or whose repeated expression
+// changed; and it compares the struct types package-level variables spell
+// out (the rows of a table) as it compares named ones.
+//
 // GoTypeChanges compares the package-level type declarations of one
 // package directory's non-test Go files on both sides (base and patched:
 // file path → content): a named type both sides declare whose
@@ -127,27 +172,111 @@ func GoTypeChanges(base, patched map[string][]byte) []Finding {
 			}
 			continue
 		}
+		field, typ := func(f string) string { return name + "." + f }, "type "+name
+		if strings.HasPrefix(name, "var ") {
+			// The struct type a variable spells out.
+			field = func(f string) string { return f + " of the struct type of " + name }
+			typ = "the struct type of " + name
+		}
 		for _, f := range slices.Sorted(maps.Keys(p.fields)) {
 			bf, ok := b.fields[f]
 			pf := p.fields[f]
 			switch {
 			case !ok:
 			case bf.typ != pf.typ:
-				add(p.file, pf.line, fmt.Sprintf("changes field %s.%s from %s to %s", name, f, bf.typ, pf.typ))
+				add(p.file, pf.line, fmt.Sprintf("changes field %s from %s to %s", field(f), bf.typ, pf.typ))
 			case bf.tag != pf.tag:
-				add(p.file, pf.line, fmt.Sprintf("changes the tag of field %s.%s from %s to %s", name, f, strconv.Quote(bf.tag), strconv.Quote(pf.tag)))
+				add(p.file, pf.line, fmt.Sprintf("changes the tag of field %s from %s to %s", field(f), strconv.Quote(bf.tag), strconv.Quote(pf.tag)))
 			}
 		}
 		for _, e := range slices.Sorted(maps.Keys(p.embeds)) {
 			if _, ok := b.embeds[e]; !ok {
-				add(p.file, p.embeds[e], fmt.Sprintf("embeds %s in type %s, which changes its methods and fields", e, name))
+				add(p.file, p.embeds[e], fmt.Sprintf("embeds %s in %s, which changes its methods and fields", e, typ))
 			}
 		}
 		for _, e := range slices.Sorted(maps.Keys(b.embeds)) {
 			if _, ok := p.embeds[e]; !ok {
-				add(p.file, p.line, fmt.Sprintf("no longer embeds %s in type %s, which changes its methods and fields", e, name))
+				add(p.file, p.line, fmt.Sprintf("no longer embeds %s in %s, which changes its methods and fields", e, typ))
 			}
 		}
 	}
+	// A constant whose value its line does not show: a member of an iota
+	// group moved, inserted before it or removed, or the expression it
+	// repeats changed. Its line holds no statement and no data mutant
+	// can switch a value it does not spell out.
+	cb, cp := constDecls(base), constDecls(patched)
+	for _, name := range slices.Sorted(maps.Keys(cp)) {
+		b, ok := cb[name]
+		p := cp[name]
+		if !ok || p.explicit && !p.iota {
+			continue // new, or spelled out on its own line (data)
+		}
+		switch {
+		case b.expr != p.expr:
+			out = append(out, Finding{Rule: RuleForeignCode, File: p.file, Line: p.line,
+				What: fmt.Sprintf("changes the value of constant %s, which repeats %s instead of %s: a constant's line that does not spell out its value is no statement to coverage and no mutant switches it", name, p.expr, b.expr)})
+		case p.iota && b.index != p.index:
+			out = append(out, Finding{Rule: RuleForeignCode, File: p.file, Line: p.line,
+				What: fmt.Sprintf("changes the value of constant %s, whose place in its iota group moves from %d to %d: a constant's line that does not spell out its value is no statement to coverage and no mutant switches it", name, b.index, p.index)})
+		}
+	}
 	return Sort(out)
+}
+
+// constDecl is what a package-level constant's declaration says of its
+// value: the expression it has or repeats (with its type), its place in
+// its group (iota), whether that expression uses iota, and whether its own
+// spec spells the expression out.
+type constDecl struct {
+	file     string
+	line     int
+	expr     string
+	index    int
+	iota     bool
+	explicit bool
+}
+
+// constDecls returns the package-level constants the files declare, by
+// name. Files that do not parse are left out.
+func constDecls(files map[string][]byte) map[string]constDecl {
+	out := map[string]constDecl{}
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		g, err := parseGo(file, files[file])
+		if err != nil {
+			continue
+		}
+		for _, d := range g.f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			var values []ast.Expr
+			var typ ast.Expr
+			for i, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				explicit := len(vs.Values) > 0
+				if explicit {
+					values, typ = vs.Values, vs.Type
+				}
+				for j, n := range vs.Names {
+					if n.Name == "_" || j >= len(values) {
+						continue
+					}
+					expr := types.ExprString(values[j])
+					if typ != nil {
+						expr = types.ExprString(typ) + "(" + expr + ")"
+					}
+					usesIota := false
+					ast.Inspect(values[j], func(x ast.Node) bool {
+						if id, ok := x.(*ast.Ident); ok && id.Name == "iota" {
+							usesIota = true
+						}
+						return !usesIota
+					})
+					out[n.Name] = constDecl{file: file, line: g.line(n.Pos()), expr: expr, index: i, iota: usesIota, explicit: explicit}
+				}
+			}
+		}
+	}
+	return out
 }

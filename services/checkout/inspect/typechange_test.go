@@ -84,3 +84,74 @@ func bytesOf(m map[string]string) map[string][]byte {
 	}
 	return out
 }
+
+const baseValues = `package calc
+
+type Level int
+
+const (
+	LevelLow Level = iota
+	LevelMid
+	LevelHigh
+)
+
+const (
+	KB = 1 << (10 * (iota + 1))
+	MB
+)
+
+const Limit = 100
+
+var offers = []struct {
+	Tier    string ` + "`json:\"tier\"`" + `
+	Percent int    ` + "`json:\"percent\"`" + `
+}{
+	{"gold", 10},
+}
+`
+
+// TestGoValueChanges: what changes values without a line that spells them
+// out — a member of an iota group moved or inserted before others, the
+// expression a group repeats — and the tags of a struct type a
+// package-level variable spells out (found by an adversary: each rode
+// along with a data-only fix to a MERGE). Their honest twins are no
+// finding: a member appended, a constant spelled out changed (its line is
+// data, which mutants judge), a field added, a row changed.
+func TestGoValueChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		patch string
+		want  []string
+	}{
+		{"iota members swapped", strings.Replace(baseValues, "\tLevelMid\n\tLevelHigh\n", "\tLevelHigh\n\tLevelMid\n", 1), []string{
+			"calc/types.go:7: changes the value of constant LevelHigh, whose place in its iota group moves from 2 to 1",
+			"calc/types.go:8: changes the value of constant LevelMid, whose place in its iota group moves from 1 to 2"}},
+		{"a member inserted before others", strings.Replace(baseValues, "\tLevelMid\n", "\tLevelLowest\n\tLevelMid\n", 1), []string{
+			"calc/types.go:8: changes the value of constant LevelMid, whose place in its iota group moves from 1 to 2",
+			"calc/types.go:9: changes the value of constant LevelHigh, whose place in its iota group moves from 2 to 3"}},
+		{"the repeated expression changed", strings.Replace(baseValues, "1 << (10 * (iota + 1))", "1 << (10 * iota)", 1), []string{
+			"calc/types.go:12: changes the value of constant KB, which repeats 1 << (10 * iota) instead of 1 << (10 * (iota + 1))",
+			"calc/types.go:13: changes the value of constant MB, which repeats 1 << (10 * iota) instead of 1 << (10 * (iota + 1))"}},
+		{"a tag of a table's row type", strings.Replace(baseValues, "json:\"percent\"", "json:\"-\"", 1), []string{
+			`calc/types.go:20: changes the tag of field Percent of the struct type of var offers from "json:\"percent\"" to "json:\"-\""`}},
+		{"a field of a table's row type", strings.Replace(baseValues, "Percent int ", "Percent int8", 1), []string{
+			"calc/types.go:20: changes field Percent of the struct type of var offers from int to int8"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantFindings(t, GoTypeChanges(map[string][]byte{"calc/types.go": []byte(baseValues)}, bytesOf(map[string]string{"calc/types.go": tc.patch})), tc.want...)
+		})
+	}
+	for name, patch := range map[string]string{
+		"a member appended":           strings.Replace(baseValues, "\tLevelHigh\n", "\tLevelHigh\n\tLevelMax\n", 1),
+		"a constant spelled out":      strings.Replace(baseValues, "Limit = 100", "Limit = 200", 1),
+		"a field added to a row type": strings.Replace(baseValues, "}{\n", "\tNote    string\n}{\n", 1),
+		"a row changed":               strings.Replace(baseValues, `{"gold", 10}`, `{"gold", 15}`, 1),
+		"a new group":                 baseValues + "\nconst (\n\tA = iota\n\tB\n)\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := GoTypeChanges(map[string][]byte{"calc/types.go": []byte(baseValues)}, bytesOf(map[string]string{"calc/types.go": patch})); len(got) != 0 {
+				t.Fatalf("findings %q for an honest change", got)
+			}
+		})
+	}
+}
