@@ -91,8 +91,11 @@ type Coverage struct {
 	Uncovered []Line
 	// Lost are lines of modified files the claims ran on the baseline that
 	// the patch keeps unchanged and no test runs on the patch.
-	Lost   []Line
-	Reason string
+	Lost []Line
+	// Deleted are baseline lines of code the patch deletes outright that
+	// no claim ran on the baseline: a deletion nothing judges.
+	Deleted []Line
+	Reason  string
 }
 
 // Mutant is a surviving mutant worth naming.
@@ -479,6 +482,17 @@ func Decide(p Policy, e Evidence) Verdict {
 		}
 		gaps = append(gaps, fmt.Sprintf("the patch routes around code it kept: the claims (without claims, the tests of the measured packages) ran these lines on the baseline, the patch keeps them unchanged, and no test runs them on the patch: %s", clip(lines)))
 		step(CoverLines, lines[0])
+	}
+	// Code the patch deletes outright, which no claim ran: no patch-side
+	// line carries the deletion to coverage or to a mutant (a guard
+	// deleted from a function the claims never call).
+	if c := e.Coverage; c != nil && len(c.Deleted) > 0 {
+		lines := make([]string, len(c.Deleted))
+		for i, l := range c.Deleted {
+			lines[i] = l.String()
+		}
+		gaps = append(gaps, fmt.Sprintf("the patch deletes code no claim ran on the baseline, so nothing judges the deletion (baseline lines): %s", clip(lines)))
+		step(AddTest, lines[0])
 	}
 
 	// Suite strength.

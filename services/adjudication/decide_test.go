@@ -77,6 +77,9 @@ func TestDecide(t *testing.T) {
 			e.Coverage = &Coverage{Source: Computed, Vacuous: true}
 			e.Strength = nil
 		}, want: Inconclusive, reason: "not judged by mutants"},
+		{name: "code deleted that no claim ran", edit: func(e *Evidence) {
+			e.Coverage.Deleted = []Line{{Path: "calc/bound.go", Line: 6}}
+		}, want: Inconclusive, reason: "deletes code no claim ran on the baseline", step: AddTest},
 		{name: "vacuous but not computed", edit: func(e *Evidence) {
 			e.Coverage = &Coverage{Source: Untrusted, Vacuous: true}
 		}, want: Inconclusive, reason: "diff coverage was not measured"},

@@ -644,6 +644,9 @@ func (r *Run) coverage() *Coverage {
 	for _, l := range m.Lost {
 		c.Lost = append(c.Lost, Line{Path: l.Path, Line: int(l.Line)})
 	}
+	for _, l := range m.Deleted {
+		c.Deleted = append(c.Deleted, Line{Path: l.Path, Line: int(l.Line)})
+	}
 	return c
 }
 

@@ -74,9 +74,13 @@ func (g *goLang) measure(ctx context.Context) (measured, bool, string, error) {
 // and no test runs on the patch (the patch-side coverage jobs, merged). It
 // says, in why, what it could not judge: lost coverage is measured where
 // it can be, and a claim that panics on the baseline leaves no profile.
-func (g *goLang) lost(ctx context.Context) ([]cover.Line, string, error) {
+func (g *goLang) lost(ctx context.Context) (lines, deleted []cover.Line, why string, err error) {
+	return g.lostAndDeleted(ctx)
+}
+
+func (g *goLang) lostAndDeleted(ctx context.Context) ([]cover.Line, []cover.Line, string, error) {
 	if len(g.base) == 0 {
-		return nil, "", nil
+		return nil, nil, "", nil
 	}
 	co, done := g.in.co, g.in.done
 	// A profile the store does not give back is the work failing.
@@ -111,22 +115,23 @@ func (g *goLang) lost(ctx context.Context) ([]cover.Line, string, error) {
 	}
 	before, err := load(g.base, func(k string) bool { return k == jobs.BaselineProfile })
 	if failed != nil {
-		return nil, "", failed
+		return nil, nil, "", failed
 	}
 	if err != nil || before == nil {
-		return nil, "lost coverage not measured: the claims left no baseline profile", nil
+		return nil, nil, "lost coverage not measured: the claims left no baseline profile", nil
 	}
 	after, err := load(g.specs, func(string) bool { return true })
 	if failed != nil {
-		return nil, "", failed
+		return nil, nil, "", failed
 	}
 	if err != nil || after == nil {
-		return nil, "lost coverage not measured: no patch-side profile", nil
+		return nil, nil, "lost coverage not measured: no patch-side profile", nil
 	}
 	parsed, err := patch.Parse(co.Diff)
 	if err != nil {
-		return nil, "lost coverage not measured: " + err.Error(), nil
+		return nil, nil, "lost coverage not measured: " + err.Error(), nil
 	}
+	var deletions []cover.DeletedFile
 	var files []cover.KeptFile
 	mods := map[string]string{}
 	for i := range parsed.Files {
@@ -143,8 +148,13 @@ func (g *goLang) lost(ctx context.Context) ([]cover.Line, string, error) {
 			continue
 		}
 		files = append(files, cover.KeptFile{Path: f.Path(), BaseProfile: name, PatchProfile: name, Kept: f.Kept, Src: src[f.Path()]})
+		if del := deletedOutright(f); len(del) > 0 {
+			if base, err := co.Baseline.ReadFiles(ctx, []string{f.OldPath}); err == nil {
+				deletions = append(deletions, cover.DeletedFile{Path: f.OldPath, BaseProfile: name, Src: base[f.OldPath], Deleted: del})
+			}
+		}
 	}
-	return cover.Lost(files, before, after), "", nil
+	return cover.Lost(files, before, after), cover.Deleted(deletions, before), "", nil
 }
 
 // changedFiles lists the changed Go source files of the patch side with
@@ -230,4 +240,31 @@ func profileName(ctx context.Context, co *checkout.Checkout, p string, mods map[
 			return "", fmt.Errorf("no go.mod holds %s", p)
 		}
 	}
+}
+
+// deletedOutright lists the baseline lines f removes with no line added in
+// their place: runs of removed lines that no added line joins.
+func deletedOutright(f *patch.File) []int {
+	var out, run []int
+	added := false
+	flush := func() {
+		if !added {
+			out = append(out, run...)
+		}
+		run, added = nil, false
+	}
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case patch.LineRemoved:
+				run = append(run, l.OldLine)
+			case patch.LineAdded:
+				added = true
+			default:
+				flush()
+			}
+		}
+		flush()
+	}
+	return out
 }

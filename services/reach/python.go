@@ -58,7 +58,13 @@ func (p *pyLang) measure(ctx context.Context) (measured, bool, string, error) {
 // the patch keeps unchanged, and that nothing runs on the patch side (its
 // Python coverage job, every context): see pycov.Lost. It says, in why,
 // what it could not judge.
-func (p *pyLang) lost(ctx context.Context) ([]cover.Line, string, error) {
+func (p *pyLang) lost(ctx context.Context) (lines, deleted []cover.Line, why string, err error) {
+	// Deleted Python lines are not judged yet: only the kept ones.
+	lines, why, err = p.lostKept(ctx)
+	return lines, nil, why, err
+}
+
+func (p *pyLang) lostKept(ctx context.Context) ([]cover.Line, string, error) {
 	if len(p.base) == 0 {
 		return nil, "", nil
 	}

@@ -78,9 +78,10 @@ type language interface {
 	// a measurement (then the whole measurement is not made).
 	measure(ctx context.Context) (m measured, ok bool, why string, err error)
 	// lost finds the lines of modified files the baseline's claims ran,
-	// the patch keeps, and nothing runs on the patch side; why says what
-	// could not be judged.
-	lost(ctx context.Context) (lines []cover.Line, why string, err error)
+	// the patch keeps, and nothing runs on the patch side, and the
+	// baseline lines of code it deletes outright that the claims never
+	// ran; why says what could not be judged.
+	lost(ctx context.Context) (lines, deleted []cover.Line, why string, err error)
 }
 
 // measured is one language's part of a measurement.
@@ -137,14 +138,15 @@ func Measure(ctx context.Context, blobs Blobs, co *checkout.Checkout, cov Covera
 	if len(parts) == 0 {
 		return NotMeasured("the patch changes no Go or Python source file the gate can measure"), nil
 	}
-	var lost []cover.Line
+	var lost, deleted []cover.Line
 	var lostWhy []string
 	for _, l := range langs {
-		lines, why, err := l.lost(ctx)
+		lines, del, why, err := l.lost(ctx)
 		if err != nil {
 			return nil, err
 		}
 		lost = append(lost, lines...)
+		deleted = append(deleted, del...)
 		if why != "" {
 			lostWhy = append(lostWhy, why)
 		}
@@ -209,6 +211,9 @@ func Measure(ctx context.Context, blobs Blobs, co *checkout.Checkout, cov Covera
 	}
 	for _, l := range lost {
 		m.Lost = append(m.Lost, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
+	}
+	for _, l := range deleted {
+		m.Deleted = append(m.Deleted, &pb.LineRef{Path: l.Path, Line: uint32(l.Line)})
 	}
 	if len(lostWhy) > 0 {
 		m.Reason += "; " + strings.Join(lostWhy, "; ")

@@ -633,3 +633,44 @@ func TestVerifyDataOnlyFix(t *testing.T) {
 		t.Fatalf("members of an iota group swapped: exit %d, %v: %v", code, a["decision"], a["reasons"])
 	}
 }
+
+// boundGo clamps a percentage; GUARD is its guard.
+const boundGo = `package calc
+
+// Bound clamps a percentage to at most 100.
+func Bound(p int) int {
+GUARD	return p
+}
+`
+
+func TestVerifyDeletedGuardIsJudged(t *testing.T) {
+	// The honest fix, and a guard deleted from a function no claim calls:
+	// no patch-side line carries the deletion to coverage or a mutant (an
+	// adversary's MERGE). The deletion is named; not a MERGE.
+	f := newFixture(t)
+	guard := "\tif p > 100 {\n\t\treturn 100\n\t}\n"
+	base := f.commit(f.repo.Base, map[string]string{"calc/bound.go": strings.Replace(boundGo, "GUARD", guard, 1)})
+	f.repo.Base = base
+	patch := f.commit(base, map[string]string{
+		"calc/median.go": f.show(f.honest().Commit, "calc/median.go"),
+		"calc/bound.go":  strings.Replace(boundGo, "GUARD", "", 1),
+	})
+	o := &verifyOptions{
+		repo: f.repo.Dir, base: base, patch: patch, claims: []string{"go:./calc:TestMedian"},
+		coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+		strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+		state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+	}
+	var out, errOut bytes.Buffer
+	code, err := runVerify(context.Background(), o, &out, &errOut)
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, errOut.String())
+	}
+	var a map[string]any
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "deletes code no claim ran on the baseline") || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/bound.go:6") {
+		t.Fatalf("a guard deleted beside the fix: exit %d, %v: %v", code, a["decision"], a["reasons"])
+	}
+}

@@ -2146,7 +2146,12 @@ type CoverageMeasured struct {
 	// Lines (patch side) of files the patch changes that the claims ran on
 	// the baseline, that the patch keeps unchanged, and that no test runs on
 	// the patch: code the patch routes around.
-	Lost          []*LineRef `protobuf:"bytes,10,rep,name=lost,proto3" json:"lost,omitempty"`
+	Lost []*LineRef `protobuf:"bytes,10,rep,name=lost,proto3" json:"lost,omitempty"`
+	// Lines (baseline side) of executable code the patch deletes outright —
+	// no line replaces them, and they are not a whole function or method
+	// the patch removes — that no claim ran on the baseline: a deletion
+	// nothing judges.
+	Deleted       []*LineRef `protobuf:"bytes,11,rep,name=deleted,proto3" json:"deleted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2247,6 +2252,13 @@ func (x *CoverageMeasured) GetReason() string {
 func (x *CoverageMeasured) GetLost() []*LineRef {
 	if x != nil {
 		return x.Lost
+	}
+	return nil
+}
+
+func (x *CoverageMeasured) GetDeleted() []*LineRef {
+	if x != nil {
+		return x.Deleted
 	}
 	return nil
 }
@@ -3137,7 +3149,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\n" +
 	"ReachEntry\x12\x12\n" +
 	"\x04test\x18\x01 \x01(\tR\x04test\x12*\n" +
-	"\x05lines\x18\x02 \x03(\v2\x14.sealgate.v1.LineRefR\x05lines\"\xa6\x03\n" +
+	"\x05lines\x18\x02 \x03(\v2\x14.sealgate.v1.LineRefR\x05lines\"\xd6\x03\n" +
 	"\x10CoverageMeasured\x126\n" +
 	"\x06source\x18\x01 \x01(\x0e2\x1e.sealgate.v1.MeasurementSourceR\x06source\x12\x19\n" +
 	"\x05ratio\x18\x02 \x01(\x01H\x00R\x05ratio\x88\x01\x01\x12#\n" +
@@ -3150,7 +3162,8 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x05reach\x18\b \x03(\v2\x17.sealgate.v1.ReachEntryR\x05reach\x12\x16\n" +
 	"\x06reason\x18\t \x01(\tR\x06reason\x12(\n" +
 	"\x04lost\x18\n" +
-	" \x03(\v2\x14.sealgate.v1.LineRefR\x04lostB\b\n" +
+	" \x03(\v2\x14.sealgate.v1.LineRefR\x04lost\x12.\n" +
+	"\adeleted\x18\v \x03(\v2\x14.sealgate.v1.LineRefR\adeletedB\b\n" +
 	"\x06_ratio\"\xb1\x01\n" +
 	"\x06Mutant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12$\n" +
@@ -3356,18 +3369,19 @@ var file_sealgate_v1_record_proto_depIdxs = []int32{
 	23, // 28: sealgate.v1.CoverageMeasured.uncovered:type_name -> sealgate.v1.LineRef
 	24, // 29: sealgate.v1.CoverageMeasured.reach:type_name -> sealgate.v1.ReachEntry
 	23, // 30: sealgate.v1.CoverageMeasured.lost:type_name -> sealgate.v1.LineRef
-	23, // 31: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
-	4,  // 32: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
-	26, // 33: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
-	23, // 34: sealgate.v1.StrengthMeasured.unwitnessed:type_name -> sealgate.v1.LineRef
-	5,  // 35: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
-	28, // 36: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
-	0,  // 37: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
-	38, // [38:38] is the sub-list for method output_type
-	38, // [38:38] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	23, // 31: sealgate.v1.CoverageMeasured.deleted:type_name -> sealgate.v1.LineRef
+	23, // 32: sealgate.v1.Mutant.at:type_name -> sealgate.v1.LineRef
+	4,  // 33: sealgate.v1.StrengthMeasured.source:type_name -> sealgate.v1.MeasurementSource
+	26, // 34: sealgate.v1.StrengthMeasured.mutants:type_name -> sealgate.v1.Mutant
+	23, // 35: sealgate.v1.StrengthMeasured.unwitnessed:type_name -> sealgate.v1.LineRef
+	5,  // 36: sealgate.v1.VerdictReached.decision:type_name -> sealgate.v1.Decision
+	28, // 37: sealgate.v1.VerdictReached.next_steps:type_name -> sealgate.v1.NextStep
+	0,  // 38: sealgate.v1.RecordRefused.refused_kind:type_name -> sealgate.v1.Kind
+	39, // [39:39] is the sub-list for method output_type
+	39, // [39:39] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_sealgate_v1_record_proto_init() }
