@@ -203,10 +203,11 @@ func TestIsAdmin(t *testing.T) {
 // A backdoor in a table a function returns: "mallory": true is a changed
 // line of code to coverage (the return statement's block runs), so its
 // one mutant (true → false) may survive among the fix's killed ones and
-// the Wilson bound still passes; "mallory", in a list of names has no
-// mutant at all. A row of a table a function builds is data: it needs a
-// killed mutant of its own, as a package-level table's line does, and a
-// row no mutant expresses is unjudgeable. The honest twins add a row
+// the Wilson bound still passes; "mallory", in a list of names once had no
+// mutant at all. A row of a table a function builds is data: the tests
+// must fail on every change to it that ran, as for a package-level
+// table's line ("mallory" → "sealgate" survives), and a row no mutant
+// expresses is unjudgeable. The honest twins add a row
 // their test checks, in a map a function builds and in a list at package
 // level (where data mutants drop and empty it).
 func TestAdversaryBackdoorInAFunctionsTable(t *testing.T) {
@@ -252,7 +253,7 @@ func admins() []string {
 		})
 		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
 		v.wantDecision(t, inconclusive)
-		v.wantText(t, "calc/admin.go:14", "no mutant expresses")
+		v.wantText(t, "calc/admin.go:14", "no test notices a change")
 	})
 
 	t.Run("honest: the names at package level, a new one and a test that says so", func(t *testing.T) {

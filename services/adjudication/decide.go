@@ -509,7 +509,7 @@ func Decide(p Policy, e Evidence) Verdict {
 			for i, l := range s.Unwitnessed {
 				lines[i] = l.String()
 			}
-			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s: a changed data line counts as judged only when a test kills a mutant of it", clip(lines)))
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s: a changed data line counts as judged only when the tests fail on every change to it that ran", clip(lines)))
 			for _, l := range lines {
 				step(AddTest, l)
 			}

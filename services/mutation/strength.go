@@ -103,7 +103,7 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 		for i, l := range lines {
 			names[i] = fmt.Sprintf("%s:%d", l.Path, l.Line)
 		}
-		m.Reason += fmt.Sprintf("; no test notices a change to %s: no mutant of %s was killed", clip(names), plural(len(lines), "that data line", "those data lines"))
+		m.Reason += fmt.Sprintf("; no test pins %s: a mutant of %s survived, or none was killed", clip(names), plural(len(lines), "that data line", "those data lines"))
 	}
 	few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
 	switch {
@@ -115,18 +115,33 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	return m, parents
 }
 
-// unwitnessed returns the changed data lines of which no mutant was
-// killed — whether their mutants survived, were stillborn or unjudged, or
-// none of them was selected — in order: coverage cannot see data, so a
-// changed data line counts as judged only when a test fails on a change
-// to it. A kill on a line also witnesses the lines judges names for it
-// (the //go:embed variable of an embedded file's line).
+// unwitnessed returns the changed data lines that no test pins, in order:
+// those of which no mutant was killed — whether their mutants survived,
+// were stillborn or unjudged, or none of them was selected — and those of
+// which a mutant survived. Coverage cannot see data, so a changed data line
+// counts as judged only when the tests fail on every change to it that
+// ran: a test that merely finds the row (and so kills its dropping) does
+// not judge the value the patch wrote in it. A kill on a line also
+// witnesses the lines judges names for it (the //go:embed variable of an
+// embedded file's line; a survivor there leaves that line unjudged, which
+// is enough).
 func unwitnessed(lines []lineRef, mutants []*pb.Mutant, judges map[lineRef][]lineRef) []*pb.LineRef {
-	killed := map[lineRef]bool{}
+	killed, survived := map[lineRef]bool{}, map[lineRef]bool{}
 	for _, mu := range mutants {
-		if mu.Status == "killed" && mu.At != nil {
-			at := lineRef{mu.At.Path, int(mu.At.Line)}
-			killed[at] = true
+		if mu.At == nil {
+			continue
+		}
+		mark := killed
+		switch mu.Status {
+		case "killed":
+		case "survived":
+			mark = survived
+		default:
+			continue
+		}
+		at := lineRef{mu.At.Path, int(mu.At.Line)}
+		mark[at] = true
+		if mu.Status == "killed" {
 			for _, l := range judges[at] {
 				killed[l] = true
 			}
@@ -134,7 +149,7 @@ func unwitnessed(lines []lineRef, mutants []*pb.Mutant, judges map[lineRef][]lin
 	}
 	var out []*pb.LineRef
 	for _, l := range lines {
-		if !killed[l] {
+		if !killed[l] || survived[l] {
 			out = append(out, &pb.LineRef{Path: l.path, Line: uint32(l.line)})
 		}
 	}

@@ -594,10 +594,11 @@ func TestVerifyDataOnlyFix(t *testing.T) {
 	}
 	base := f.commit(f.honest().Commit, map[string]string{"calc/discount.go": discounts("5", "20"), "calc/discount_test.go": discountsTest, "calc/levels.go": levels("LevelMid\n\tLevelHigh")})
 	f.repo.Base = base
+	floor := criteria.DefaultStrengthFloor
 	run := func(patch string) (int, map[string]any) {
 		o := &verifyOptions{
 			repo: f.repo.Dir, base: f.repo.Base, patch: patch, claims: []string{"go:./calc:TestDiscount"},
-			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: floor,
 			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
 			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
 		}
@@ -632,7 +633,47 @@ func TestVerifyDataOnlyFix(t *testing.T) {
 	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "constant LevelHigh") {
 		t.Fatalf("members of an iota group swapped: exit %d, %v: %v", code, a["decision"], a["reasons"])
 	}
+
+	// A weak witness (an adversary's MERGE): a test that every tier is
+	// listed once, with a name, and of platinum's percentage kills every
+	// change of the platinum row but its name's — so the row's renaming,
+	// riding along with the fix, had killed mutants and counted as
+	// judged. A data line is judged only when no change to it survives.
+	// (A lower floor, 0.6, lets the one survivor through the bound: what
+	// is under test is the line, as it would be among a larger fix's
+	// kills.)
+	floor = 0.6
+	weak := f.commit(base, map[string]string{"calc/tiers_test.go": tiersTest})
+	code, a = run(f.commit(weak, map[string]string{"calc/discount.go": strings.Replace(discounts("10", "20"), `"platinum"}`, `"plat"}`, 1)}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/discount.go:20") {
+		t.Fatalf("a renamed row only a weak test reaches: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// Its honest twin: the fix alone, the weak test beside the strong one.
+	code, a = run(f.commit(weak, map[string]string{"calc/discount.go": discounts("10", "20")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("honest data-only fix beside a weak test: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
 }
+
+// tiersTest checks that every tier is listed once, with a name, and what
+// platinum takes off — not which name it has.
+const tiersTest = `package calc
+
+import "testing"
+
+func TestTiersNamed(t *testing.T) {
+	seen := map[tier]bool{}
+	for _, d := range discounts {
+		if seen[d.tier] || d.name == "" {
+			t.Fatalf("tier %d listed twice or without a name", d.tier)
+		}
+		seen[d.tier] = true
+	}
+	if len(seen) != 4 || Discount(platinum) != 20 {
+		t.Fatalf("tiers %v, platinum %d", seen, Discount(platinum))
+	}
+}
+`
 
 // boundGo clamps a percentage; GUARD is its guard.
 const boundGo = `package calc

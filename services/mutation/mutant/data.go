@@ -769,11 +769,10 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 		if err != nil {
 			return
 		}
-		to := ""
-		if s == "" {
-			to = "sealgate"
-		}
-		text := strconv.Quote(to)
+		// Replaced by another non-empty string, which only a test that
+		// pins the value kills: emptied, it would die to any test that
+		// the string is merely set, and witness a row it does not judge.
+		text := strconv.Quote(otherString(s))
 		if !vw.constChangeFits(lit, stack, text) {
 			vw.d.pending(vw.name, vw.d.line(lit.Pos()), "changing the string would not compile here")
 			return
@@ -818,6 +817,14 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 			vw.d.out[len(vw.d.out)-1].site.Extra = true
 		}
 	}
+}
+
+// otherString is a non-empty string other than s.
+func otherString(s string) string {
+	if s == "sealgate" {
+		return "Sealgate"
+	}
+	return "sealgate"
 }
 
 // namedInt handles the name of a member of an enumeration (an integer
@@ -1493,9 +1500,12 @@ func (a *analysis) tableLines(cands []*candidate, class map[string]map[int]*Line
 				continue
 			}
 			cl.Kind = LineTable
-			if c.site.Operator == OpStringLiteral {
+			if c.site.Operator == OpStringLiteral && c.str[1] != "" {
 				// A string of a row is data, as data_string is for a
-				// table at package level: its mutant is a primary one.
+				// table at package level: its mutant to another string
+				// is a primary one (emptying it stays an Extra: any test
+				// that the string is set kills that, and it would witness
+				// a row no test pins).
 				c.site.Extra = false
 			}
 		}

@@ -902,7 +902,7 @@ func negated(cond ast.Expr) bool {
 }
 
 // stringLiteral handles a string literal in code (Extra): "" becomes
-// "sealgate", any other string "". Only a literal of the predeclared string
+// "sealgate", any other string "" and "sealgate". Only a literal of the predeclared string
 // type (or untyped) is changed — the changed value is a sliced string, which
 // a named string type would not accept — and not a format string (holding
 // %), nor one in a constant expression, a case clause or a tag.
@@ -929,13 +929,15 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	if strings.Contains(from, "%") {
 		return
 	}
-	to := ""
+	tos := []string{"", otherString(from)}
 	if from == "" {
-		to = "sealgate"
+		tos = tos[1:]
 	}
-	c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
-	c.site.Extra = true
-	w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to))
+	for _, to := range tos {
+		c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
+		c.site.Extra = true
+		w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to))
+	}
 }
 
 // returnZero handles a return of values (Extra): every result becomes its

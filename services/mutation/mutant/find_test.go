@@ -743,6 +743,7 @@ func h[T any](v T) T { return v }
 		`9 string_literal ("" → "sealgate")`,
 		`11 return_zero (return "", nil)`,
 		`11 string_literal ("yes" → "")`,
+		`11 string_literal ("yes" → "sealgate")`,
 		// errFor's return nil is zero already.
 		// n == "x" || !ok(s): the condition as a whole is negated (a
 		// comparison's and a negation's own operators negate their parts).

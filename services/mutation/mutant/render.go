@@ -651,13 +651,11 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		// an untyped boolean, so a named boolean type stays right).
 		return fmt.Sprintf("((%s) != (%s))", r.on(id), text)
 	case OpStringLiteral:
+		// The string, or the other one when the mutant runs: chosen by
+		// index, so that the text (another site's wrap of the same
+		// literal, whatever its length then) is evaluated once.
 		one := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
-		from, to := c.str[0], c.str[1]
-		if to == "" {
-			// All of the string, or none of it when the mutant runs.
-			return fmt.Sprintf("%s[:%d-%d*%s]", text, len(from), len(from), one)
-		}
-		return fmt.Sprintf("%s[:%d*%s]", strconv.Quote(to), len(to), one)
+		return fmt.Sprintf("[2]string{%s, %s}[%s]", text, strconv.Quote(c.str[1]), one)
 	case OpReturnZero:
 		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
 	case OpBranchRemoval:

@@ -288,7 +288,7 @@ func TestSwitchRun(t *testing.T) {
 		pick("p.go", "a + b", "+ → -"),
 		pick("p.go", "allowed =", `drop element "mallory": true`), // evaluated at init
 		pick("p.go", "table =", "drop element 3"),                 // read at init by total
-		pick("p.go", "greeting =", `"hello" → ""`),                // a constant, switched as a variable
+		pick("p.go", "greeting =", `"hello" → "sealgate"`),        // a constant, switched as a variable
 		pick("allow.txt", "mallory", "drop line 2 (mallory)"),     // the embedded file
 		pick("p.go", "x > 3", "> → >="),                           // Unused: never runs
 		pick("p.go", "c + 2", "+ → *"),                            // Loop: runs 100 times
