@@ -675,6 +675,97 @@ func TestTiersNamed(t *testing.T) {
 }
 `
 
+// sessionGo is a table of session limits; MAX and IDLE are the web row's.
+const sessionGo = `package calc
+
+import "time"
+
+var sessions = []struct {
+	name string
+	max  int
+	idle time.Duration
+}{
+	{"web", MAX, IDLE},
+}
+
+// Session returns the limits of a kind of session.
+func Session(name string) (int, time.Duration) {
+	for _, s := range sessions {
+		if s.name == name {
+			return s.max, s.idle
+		}
+	}
+	return 0, 0
+}
+`
+
+const sessionMaxTest = `package calc
+
+import "testing"
+
+func TestSessionMax(t *testing.T) {
+	if m, _ := Session("web"); m != 10 {
+		t.Fatalf("web sessions: at most %d, want 10", m)
+	}
+}
+`
+
+const sessionIdleTest = `package calc
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSessionIdle(t *testing.T) {
+	if _, idle := Session("web"); idle != time.Hour {
+		t.Fatalf("web sessions idle out after %v, want an hour", idle)
+	}
+}
+`
+
+func TestVerifySmuggledConstant(t *testing.T) {
+	// The fix raises the web row's limit; an adversary turns its idle
+	// timeout from time.Hour into time.Nanosecond on the same line, which
+	// no test reads. The line had kills (the limit's), and time.Nanosecond
+	// had no mutant: it merged. A named constant now has one (doubled),
+	// and a data line with a surviving mutant is not judged.
+	f := newFixture(t)
+	session := func(max, idle string) string {
+		return strings.NewReplacer("MAX", max, "IDLE", idle).Replace(sessionGo)
+	}
+	run := func(base, patch string, claims ...string) (int, map[string]any) {
+		o := &verifyOptions{
+			repo: f.repo.Dir, base: base, patch: patch, claims: claims,
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+		}
+		var out, errOut bytes.Buffer
+		code, err := runVerify(context.Background(), o, &out, &errOut)
+		if err != nil {
+			t.Fatalf("verify: %v\n%s", err, errOut.String())
+		}
+		var a map[string]any
+		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		return code, a
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/session.go": session("5", "time.Hour"), "calc/session_test.go": sessionMaxTest})
+	code, a := run(base, f.commit(base, map[string]string{"calc/session.go": session("10", "time.Nanosecond")}), "go:./calc:TestSessionMax")
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/session.go:10") {
+		t.Fatalf("a smuggled constant on the fixed row: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The honest twin: the same fix, where a test pins every value of the
+	// row the fix changes.
+	pinned := f.commit(base, map[string]string{"calc/idle_test.go": sessionIdleTest})
+	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of a row its tests pin: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
+
 // boundGo clamps a percentage; GUARD is its guard.
 const boundGo = `package calc
 

@@ -24,8 +24,13 @@ import (
 //
 //	data_drop_element  an element of a composite literal removed (slices,
 //	                   maps, arrays of explicit length, keyed struct fields)
-//	data_string        "abc" → "", "" → "sealgate"
-//	data_number        a number literal ±1
+//	data_string        "abc" → "sealgate", "sealgate" → "Sealgate" (another
+//	                   non-empty string: only a test that pins it kills it)
+//	data_number        a number literal ±1; a member of an enumeration (a
+//	                   constant of an integer type the package defines) →
+//	                   the member beside it; any other named constant,
+//	                   time.Hour or maxRetries, → its double (0 → 1), a
+//	                   string constant → itself + "!"
 //	data_bool          true ↔ false (the predeclared constants)
 //	data_drop_line     a line of an embedded file removed
 //
@@ -717,9 +722,13 @@ func (vw *valueWalk) walk() {
 			vw.literal(n, stack)
 		case *ast.Ident:
 			vw.boolean(n, stack)
-			vw.namedInt(n, n, stack)
+			if !vw.namedInt(n, n, stack) {
+				vw.otherConst(n, n, stack)
+			}
 		case *ast.SelectorExpr:
-			vw.namedInt(n, n.Sel, stack)
+			if !vw.namedInt(n, n.Sel, stack) {
+				vw.otherConst(n, n.Sel, stack)
+			}
 		}
 	})
 	// Element removal, for the composite literals of the value.
@@ -832,21 +841,23 @@ func otherString(s string) string {
 // becomes the member declared beside it (its value ±1) — the wrong choice a
 // row can make. Other named constants (time.Second, a bit flag) are left
 // alone: ±1 there is a change no honest test could notice.
-func (vw *valueWalk) namedInt(n ast.Expr, id *ast.Ident, stack []ast.Node) {
+//
+// It reports whether the constant is such a member, mutated or not.
+func (vw *valueWalk) namedInt(n ast.Expr, id *ast.Ident, stack []ast.Node) bool {
 	a := vw.d.a
 	if !a.typed() {
-		return
+		return false
 	}
 	c, ok := a.info.Uses[id].(*types.Const)
 	if !ok || c.Pkg() != a.pkg || c.Val().Kind() != constant.Int {
-		return
+		return false
 	}
 	named, ok := types.Unalias(c.Type()).(*types.Named)
 	if !ok || named.Obj().Pkg() != a.pkg {
-		return
+		return false
 	}
 	if b, ok := named.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
-		return
+		return false
 	}
 	start, end := vw.off(n.Pos()), vw.off(n.End())
 	name := string(vw.d.a.src[vw.name][start:end])
@@ -864,6 +875,46 @@ func (vw *valueWalk) namedInt(n ast.Expr, id *ast.Ident, stack []ast.Node) {
 		if field, row := vw.rowField(n, stack); field != nil {
 			vw.d.out[len(vw.d.out)-1].site.Equivalent = vw.enumEquivalent(field, row, c.Val(), nv)
 		}
+	}
+	return true
+}
+
+// otherConst handles a named constant that is no member of an enumeration
+// the package defines — time.Hour, http.MethodGet, maxRetries — as a table
+// row spells it: a number becomes its double (0 becomes 1), a string
+// gains a "!". Without it, a row's constant was a change no mutant
+// expressed: a patch could turn time.Hour into time.Nanosecond on a row
+// whose other values the tests pin, and the row counted as judged.
+func (vw *valueWalk) otherConst(n ast.Expr, id *ast.Ident, stack []ast.Node) {
+	a := vw.d.a
+	if !a.typed() {
+		return
+	}
+	c, ok := a.info.Uses[id].(*types.Const)
+	if !ok || c.Pkg() == nil { // iota, and true and false (see boolean)
+		return
+	}
+	start, end := vw.off(n.Pos()), vw.off(n.End())
+	name := string(vw.d.a.src[vw.name][start:end])
+	var text, to string
+	switch v := c.Val(); v.Kind() {
+	case constant.Int, constant.Float:
+		text, to = "("+name+" * 2)", name+"×2"
+		if constant.Sign(v) == 0 {
+			text, to = "("+name+" + 1)", "1"
+		}
+	case constant.String:
+		text, to = "("+name+` + "!")`, name+`+"!"`
+	default:
+		return
+	}
+	if !vw.constChangeFits(n, stack, text) {
+		vw.d.pending(vw.name, vw.d.line(n.Pos()), "changing the constant "+name+" would not compile here")
+		return
+	}
+	vw.add(n.Pos(), OpDataNumber, name+" → "+to, edit{start, end, text})
+	if c.Val().Kind() == constant.String {
+		vw.d.out[len(vw.d.out)-1].site.Operator = OpDataString
 	}
 }
 

@@ -145,6 +145,7 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 		`15 data_string ("gone" → "sealgate")`,
 		`19 data_number (5 → 4)`,
 		`19 data_number (5 → 6)`,
+		`19 data_number (time.Second → time.Second×2)`,
 		`23 data_drop_element (drop element 1)`,
 		`23 data_number (1 → 0)`,
 		`23 data_number (1 → 2)`,
@@ -177,6 +178,7 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 		`40 data_number (2 → 3)`,
 		`40 data_string ("b" → "sealgate")`,
 		`44 data_string ("on" → "sealgate")`,
+		`57 data_number (ratio → ratio×2)`,
 		`57 data_number (2.0 → 1)`,
 		`57 data_number (2.0 → 3)`,
 	}
@@ -199,6 +201,63 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 	chosen := Select(data, len(data), nil)
 	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
 		t.Errorf("Schemata of the data sites: %v", err)
+	}
+}
+
+// TestInspectOtherConstants: a named constant in a row that is no member
+// of the package's own enumeration — another package's duration or
+// format, a constant of this one — has a mutant of its own; without it a
+// row's time.Hour could become time.Nanosecond under other values' kills.
+func TestInspectOtherConstants(t *testing.T) {
+	src := `package p
+
+import "time"
+
+const none = 0
+
+const retries = 3
+
+var timeouts = []struct {
+	name  string
+	after time.Duration
+	tries int
+}{
+	{"session", time.Hour, retries},
+	{"probe", time.Second, none},
+}
+
+var layouts = map[string]string{"iso": time.RFC3339}
+
+func use() int { return len(timeouts) + len(layouts) }
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	pkg := Package{Dir: t.TempDir(), Files: files, Tests: map[string][]byte{}}
+	s, err := Inspect(pkg, map[string][]int{"p.go": {14, 15, 18}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range s.Sites {
+		if x.Operator == OpDataNumber || x.Operator == OpDataString {
+			got = append(got, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
+		}
+	}
+	want := []string{
+		`14 data_string ("session" → "sealgate")`,
+		`14 data_number (time.Hour → time.Hour×2)`,
+		`14 data_number (retries → retries×2)`,
+		`15 data_string ("probe" → "sealgate")`,
+		`15 data_number (time.Second → time.Second×2)`,
+		`15 data_number (none → 1)`,
+		`18 data_string ("iso" → "sealgate")`,
+		`18 data_string (time.RFC3339 → time.RFC3339+"!")`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	chosen := Select(s.Sites, len(s.Sites), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata: %v", err)
 	}
 }
 

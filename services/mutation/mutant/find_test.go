@@ -129,6 +129,7 @@ func f(x int) int {
 `,
 		want: []string{
 			// var m = n + 1: a package-level value, data.
+			"9 data_number (n → n×2)",
 			"9 data_number (1 → 0)",
 			"9 data_number (1 → 2)",
 			"12 arithmetic (+ → -)",
