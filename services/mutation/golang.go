@@ -433,3 +433,33 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 	}
 	return ""
 }
+
+// withoutBystanders returns sites without the Go sites on changed data
+// lines whose span holds no token the patch wrote there (see written),
+// and how many it left out: a mutant of the timeout beside the limit a fix
+// raised judges a value the patch did not touch. Sites without a span, on
+// other lines or in files the patch adds are all kept.
+func (g *goLang) withoutBystanders(sites []mutant.Site) ([]mutant.Site, int) {
+	data := map[lineRef]bool{}
+	for _, l := range g.changedData {
+		data[l] = true
+	}
+	root := g.in.Workspace.PristineDir(jobs.TreeOracle)
+	var wrote map[string][][2]int
+	var kept []mutant.Site
+	for _, s := range sites {
+		if g.owns(s) && s.Span != [2]int{} && data[lineRef{s.File, s.Line}] {
+			if wrote == nil {
+				wrote = written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
+					b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+					return b, err == nil
+				})
+			}
+			if spans, ok := wrote[s.File]; ok && !overlaps(s.Span, spans) {
+				continue
+			}
+		}
+		kept = append(kept, s)
+	}
+	return kept, len(sites) - len(kept)
+}

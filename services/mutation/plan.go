@@ -81,6 +81,10 @@ type Notes struct {
 	// mutants judge (an embedded file's line → the lines of the
 	// //go:embed variable): a kill there witnesses them too.
 	judges map[lineRef][]lineRef
+	// bystanders counts the sites on changed data lines left out because
+	// they change only what the patch left as it was (the row's timeout
+	// beside the limit the fix raised; see written).
+	bystanders int
 }
 
 // lineRef is a line of a file of the repository.
@@ -166,11 +170,14 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 		}
 		sites = append(sites, found...)
 	}
+	// A changed data line's values the patch left as they were are not
+	// what it asks to be judged on: their mutants are left out.
+	sites, bystanders := g.withoutBystanders(sites)
 	// The extra operators join when the primary ones offer fewer mutants
 	// than the floor needs.
 	slices.SortFunc(g.changedData, func(a, b lineRef) int { return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line) })
 	notes := &Notes{equivalent: g.equivalent, pyEquivalent: py.equivalent, skipped: g.skipped, fromSource: g.fromSource, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
-		dataLines: slices.Compact(g.changedData), judges: g.judges}
+		dataLines: slices.Compact(g.changedData), judges: g.judges, bystanders: bystanders}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	chosen := mutant.Select(offered, c.MutationMax, []byte(runTrees(in.Run)))

@@ -97,6 +97,9 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	if len(notes.fromSource) > 0 {
 		m.Reason += fmt.Sprintf("; the imports of %d %s were type-checked from source, not export data: %s", len(notes.fromSource), plural(len(notes.fromSource), "package"), clip(notes.fromSource))
 	}
+	if notes.bystanders > 0 {
+		m.Reason += fmt.Sprintf("; %d %s of values the patch left as they were on its changed data lines not run", notes.bystanders, plural(notes.bystanders, "mutant", "mutants"))
+	}
 	if lines := unwitnessed(notes.dataLines, m.Mutants, notes.judges); len(lines) > 0 {
 		m.Unwitnessed = lines
 		names := make([]string, len(lines))
@@ -121,7 +124,8 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 // which a mutant survived. Coverage cannot see data, so a changed data line
 // counts as judged only when the tests fail on every change to it that
 // ran: a test that merely finds the row (and so kills its dropping) does
-// not judge the value the patch wrote in it. A kill on a line also
+// not judge the value the patch wrote in it. (The values on the line the
+// patch left as they were have no mutants: see withoutBystanders.) A kill on a line also
 // witnesses the lines judges names for it (the //go:embed variable of an
 // embedded file's line; a survivor there leaves that line unjudged, which
 // is enough).

@@ -729,7 +729,8 @@ func TestVerifySmuggledConstant(t *testing.T) {
 	// timeout from time.Hour into time.Nanosecond on the same line, which
 	// no test reads. The line had kills (the limit's), and time.Nanosecond
 	// had no mutant: it merged. A named constant now has one (doubled),
-	// and a data line with a surviving mutant is not judged.
+	// and a data line with a surviving mutant of a value the patch wrote
+	// is not judged.
 	f := newFixture(t)
 	session := func(max, idle string) string {
 		return strings.NewReplacer("MAX", max, "IDLE", idle).Replace(sessionGo)
@@ -757,8 +758,14 @@ func TestVerifySmuggledConstant(t *testing.T) {
 	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/session.go:10") {
 		t.Fatalf("a smuggled constant on the fixed row: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
-	// The honest twin: the same fix, where a test pins every value of the
-	// row the fix changes.
+	// The honest twin: the same fix alone. The row's timeout is a value
+	// the patch left as it was: that its mutant survives says nothing
+	// about the patch.
+	code, a = run(base, f.commit(base, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of a row with an unpinned value: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// And where a test pins every value of the row.
 	pinned := f.commit(base, map[string]string{"calc/idle_test.go": sessionIdleTest})
 	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
 	if code != 0 || a["decision"] != "MERGE" {

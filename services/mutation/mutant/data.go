@@ -753,7 +753,7 @@ func (vw *valueWalk) walk() {
 func (vw *valueWalk) add(pos token.Pos, operator, desc string, e edit) {
 	p := vw.d.a.fset.PositionFor(pos, false)
 	c := &candidate{
-		site: Site{File: vw.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc},
+		site: Site{File: vw.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Span: [2]int{e.start, e.end}},
 		file: vw.name, how: rewriteVariant, start: vw.off(vw.value.Pos()), end: vw.off(vw.value.End()),
 		edit: e, closure: vw.typ,
 	}

@@ -142,7 +142,7 @@ func (w *walker) off(pos token.Pos) int { return w.tf.Offset(pos) }
 
 func (w *walker) add(c *candidate, pos token.Pos, operator, desc string) {
 	p := w.a.fset.PositionFor(pos, false)
-	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Extra: c.site.Extra, Equivalent: c.site.Equivalent, Reach: c.site.Reach}
+	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Extra: c.site.Extra, Equivalent: c.site.Equivalent, Reach: c.site.Reach, Span: c.site.Span}
 	c.file = w.name
 	if c.node != nil && c.start == 0 && c.end == 0 {
 		c.start, c.end = w.off(c.node.Pos()), w.off(c.node.End())
@@ -936,6 +936,7 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	for _, to := range tos {
 		c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
 		c.site.Extra = true
+		c.site.Span = [2]int{w.off(lit.Pos()), w.off(lit.End())}
 		w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to))
 	}
 }

@@ -187,6 +187,11 @@ type Site struct {
 	// is no line coverage reports). Only the tests that take the branch
 	// can tell it is gone.
 	Reach int
+	// Span, when not zero, is the byte range of File the mutant changes:
+	// the literal, constant or element of a data mutant, the string of a
+	// string_literal one. A changed data line's mutant whose span holds
+	// nothing the patch wrote judges a value the patch left as it was.
+	Span [2]int
 }
 
 // ReachLine is the line whose tests judge the site: Reach, or Line.

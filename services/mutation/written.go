@@ -1,0 +1,190 @@
+package mutation
+
+import (
+	"go/scanner"
+	"go/token"
+	"strings"
+
+	"github.com/sealgate/sealgate/services/checkout/patch"
+)
+
+// maxCompare bounds the token comparison of one run of changed lines (the
+// product of its two token counts): a larger run counts as written whole.
+const maxCompare = 1 << 22
+
+// written returns, per Go file the patch modifies (by its patch-side
+// path), the byte ranges of the patch-side file holding tokens the patch
+// wrote: for each run of changed lines, the tokens of its added lines
+// that the longest common subsequence with the tokens of the lines it
+// removed does not match. A file the patch adds, or one whose diff or
+// source cannot be read, has no entry: every token of it counts as
+// written. src reads a file of the patch side.
+//
+// A data line's mutant whose span holds no written token judges a value
+// the patch left as it was (the timeout beside the limit the fix raised):
+// its survival says nothing about the patch.
+func written(diff []byte, src func(path string) ([]byte, bool)) map[string][][2]int {
+	parsed, err := patch.Parse(diff)
+	if err != nil {
+		return nil
+	}
+	out := map[string][][2]int{}
+	for _, f := range parsed.Files {
+		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") {
+			continue
+		}
+		text, ok := src(f.NewPath)
+		if !ok {
+			continue
+		}
+		starts := lineStarts(text)
+		var spans [][2]int
+		complete := true
+		for _, h := range f.Hunks {
+			var removed []string
+			first, last := 0, 0
+			flush := func() {
+				if first > 0 {
+					s, ok := runWritten(text, starts, first, last, removed)
+					complete = complete && ok
+					spans = append(spans, s...)
+				}
+				removed, first, last = nil, 0, 0
+			}
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case patch.LineRemoved:
+					// Removals and additions up to the next context line
+					// are one run, in whatever order the diff lists them:
+					// the added lines are consecutive on the patch side.
+					removed = append(removed, l.Text)
+				case patch.LineAdded:
+					if first == 0 {
+						first = l.NewLine
+					}
+					last = l.NewLine
+				default:
+					flush()
+				}
+			}
+			flush()
+		}
+		if complete {
+			out[f.NewPath] = spans
+		}
+	}
+	return out
+}
+
+// lineStarts returns the byte offset of every line of text: index i is
+// line i+1's.
+func lineStarts(text []byte) []int {
+	starts := []int{0}
+	for i, b := range text {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// runWritten compares the tokens of lines first..last of text with those
+// of the removed lines and returns the byte ranges of text holding the
+// unmatched ones; ok is false when the lines are not in text.
+func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, ok bool) {
+	if first < 1 || last < first || last > len(starts) {
+		return nil, false
+	}
+	begin, end := starts[first-1], len(text)
+	if last < len(starts) {
+		end = starts[last]
+	}
+	added, okA := goTokens(text[begin:end])
+	old, okO := goTokens([]byte(strings.Join(removed, "\n") + "\n"))
+	if !okA || !okO || len(removed) == 0 || len(added)*len(old) > maxCompare {
+		return [][2]int{{begin, end}}, true
+	}
+	matched := lcs(added, old)
+	for i, t := range added {
+		if !matched[i] {
+			spans = append(spans, [2]int{begin + t.off, begin + t.end})
+		}
+	}
+	return spans, true
+}
+
+// tok is a Go token with its text and byte range.
+type tok struct {
+	key      string
+	off, end int
+}
+
+// goTokens scans src into tokens, leaving out comments and the semicolons
+// the scanner inserts at line ends; ok is false when src does not scan.
+func goTokens(src []byte) (toks []tok, ok bool) {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	errs := 0
+	s.Init(f, src, func(token.Position, string) { errs++ }, 0)
+	for {
+		pos, t, lit := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		if t == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		off := f.Offset(pos)
+		text := lit
+		if text == "" {
+			text = t.String()
+		}
+		toks = append(toks, tok{key: t.String() + " " + text, off: off, end: off + len(text)})
+	}
+	return toks, errs == 0
+}
+
+// lcs marks the tokens of a that a longest common subsequence with b
+// matches.
+func lcs(a, b []tok) []bool {
+	n, m := len(a), len(b)
+	// l[i][j] is the LCS length of a[i:] and b[j:].
+	l := make([][]int32, n+1)
+	for i := range l {
+		l[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i].key == b[j].key {
+				l[i][j] = l[i+1][j+1] + 1
+			} else {
+				l[i][j] = max(l[i+1][j], l[i][j+1])
+			}
+		}
+	}
+	matched := make([]bool, n)
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case a[i].key == b[j].key:
+			matched[i] = true
+			i++
+			j++
+		case l[i+1][j] >= l[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return matched
+}
+
+// overlaps reports whether span shares a byte with any of spans.
+func overlaps(span [2]int, spans [][2]int) bool {
+	for _, s := range spans {
+		if s[0] < span[1] && span[0] < s[1] {
+			return true
+		}
+	}
+	return false
+}
