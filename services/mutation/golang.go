@@ -438,28 +438,37 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 // lines whose span holds no token the patch wrote there (see written),
 // and how many it left out: a mutant of the timeout beside the limit a fix
 // raised judges a value the patch did not touch. Sites without a span, on
-// other lines or in files the patch adds are all kept.
-func (g *goLang) withoutBystanders(sites []mutant.Site) ([]mutant.Site, int) {
+// other lines or in files the patch adds are all kept. deleted names the
+// changed data lines where the patch deletes tokens between two it keeps:
+// no mutant expresses that.
+func (g *goLang) withoutBystanders(sites []mutant.Site) (kept []mutant.Site, left int, deleted []string) {
 	data := map[lineRef]bool{}
 	for _, l := range g.changedData {
 		data[l] = true
 	}
 	root := g.in.Workspace.PristineDir(jobs.TreeOracle)
-	var wrote map[string][][2]int
-	var kept []mutant.Site
+	texts := map[string][]byte{}
+	wrote, dels := written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		texts[p] = b
+		return b, err == nil
+	})
+	for _, p := range slices.Sorted(maps.Keys(dels)) {
+		starts := lineStarts(texts[p])
+		for _, d := range dels[p] {
+			line, _ := slices.BinarySearch(starts, d.Off+1) // the line holding d.Off
+			if data[lineRef{p, line}] {
+				deleted = append(deleted, fmt.Sprintf("%s:%d (the patch deletes %s there: no mutant expresses a deletion)", p, line, clip([]string{d.Text})))
+			}
+		}
+	}
 	for _, s := range sites {
 		if g.owns(s) && s.Span != [2]int{} && data[lineRef{s.File, s.Line}] {
-			if wrote == nil {
-				wrote = written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
-					b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-					return b, err == nil
-				})
-			}
 			if spans, ok := wrote[s.File]; ok && !overlaps(s.Span, spans) {
 				continue
 			}
 		}
 		kept = append(kept, s)
 	}
-	return kept, len(sites) - len(kept)
+	return kept, len(sites) - len(kept), deleted
 }

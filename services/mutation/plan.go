@@ -172,7 +172,10 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 	}
 	// A changed data line's values the patch left as they were are not
 	// what it asks to be judged on: their mutants are left out.
-	sites, bystanders := g.withoutBystanders(sites)
+	sites, bystanders, deleted := g.withoutBystanders(sites)
+	if len(deleted) > 0 {
+		return &Plan{Strength: NotMeasured("the mutator cannot judge changed data: %s", strings.Join(deleted, "; "))}, nil
+	}
 	// The extra operators join when the primary ones offer fewer mutants
 	// than the floor needs.
 	slices.SortFunc(g.changedData, func(a, b lineRef) int { return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line) })

@@ -23,12 +23,12 @@ const maxCompare = 1 << 22
 // A data line's mutant whose span holds no written token judges a value
 // the patch left as it was (the timeout beside the limit the fix raised):
 // its survival says nothing about the patch.
-func written(diff []byte, src func(path string) ([]byte, bool)) map[string][][2]int {
+func written(diff []byte, src func(path string) ([]byte, bool)) (map[string][][2]int, map[string][]deletion) {
 	parsed, err := patch.Parse(diff)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	out := map[string][][2]int{}
+	out, dels := map[string][][2]int{}, map[string][]deletion{}
 	for _, f := range parsed.Files {
 		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") {
 			continue
@@ -39,15 +39,16 @@ func written(diff []byte, src func(path string) ([]byte, bool)) map[string][][2]
 		}
 		starts := lineStarts(text)
 		var spans [][2]int
+		var gone []deletion
 		complete := true
 		for _, h := range f.Hunks {
 			var removed []string
 			first, last := 0, 0
 			flush := func() {
 				if first > 0 {
-					s, ok := runWritten(text, starts, first, last, removed)
+					s, d, ok := runWritten(text, starts, first, last, removed)
 					complete = complete && ok
-					spans = append(spans, s...)
+					spans, gone = append(spans, s...), append(gone, d...)
 				}
 				removed, first, last = nil, 0, 0
 			}
@@ -72,8 +73,21 @@ func written(diff []byte, src func(path string) ([]byte, bool)) map[string][][2]
 		if complete {
 			out[f.NewPath] = spans
 		}
+		if len(gone) > 0 {
+			dels[f.NewPath] = gone
+		}
 	}
-	return out
+	return out, dels
+}
+
+// deletion is where a run of changed lines deletes tokens between two it
+// keeps (the ! of !legacy, a keyed element, a row merged into its
+// neighbour): Off is the patch-side offset of the token after them (or
+// the run's end), Text the deleted tokens. No patch-side token carries
+// the change, so no mutant can express it.
+type deletion struct {
+	Off  int
+	Text string
 }
 
 // lineStarts returns the byte offset of every line of text: index i is
@@ -90,10 +104,16 @@ func lineStarts(text []byte) []int {
 
 // runWritten compares the tokens of lines first..last of text with those
 // of the removed lines and returns the byte ranges of text holding the
-// unmatched ones; ok is false when the lines are not in text.
-func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, ok bool) {
+// unmatched ones, and the deletions between matched ones (see deletion);
+// ok is false when the lines are not in text. A gap of the comparison that
+// removes more tokens (other than commas, semicolons, parentheses) than it
+// writes is a deletion: 5, mfa: true → 10 drops an element, and a value
+// the common subsequence borrows from a removed neighbour (mfa: true,
+// audit: false → mfa: false matches the audit's false) leaves a gap that
+// writes nothing.
+func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, dels []deletion, ok bool) {
 	if first < 1 || last < first || last > len(starts) {
-		return nil, false
+		return nil, nil, false
 	}
 	begin, end := starts[first-1], len(text)
 	if last < len(starts) {
@@ -102,21 +122,72 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 	added, okA := goTokens(text[begin:end])
 	old, okO := goTokens([]byte(strings.Join(removed, "\n") + "\n"))
 	if !okA || !okO || len(removed) == 0 || len(added)*len(old) > maxCompare {
-		return [][2]int{{begin, end}}, true
+		return [][2]int{{begin, end}}, nil, true
 	}
-	matched := lcs(added, old)
+	pairs := lcs(added, old)
+	matched := make([]bool, len(added))
+	for _, p := range pairs {
+		matched[p[0]] = true
+	}
 	for i, t := range added {
 		if !matched[i] {
 			spans = append(spans, [2]int{begin + t.off, begin + t.end})
 		}
 	}
-	return spans, true
+	// The gaps between consecutive matches (and before the first, after
+	// the last).
+	pi, pj := -1, -1
+	for k := 0; k <= len(pairs); k++ {
+		ni, nj := len(added), len(old)
+		if k < len(pairs) {
+			ni, nj = pairs[k][0], pairs[k][1]
+		}
+		if nj > pj+1 {
+			var words []string
+			for _, t := range old[pj+1 : nj] {
+				if !t.punct() {
+					words = append(words, t.text())
+				}
+			}
+			wrote := 0
+			for _, t := range added[pi+1 : ni] {
+				if !t.punct() {
+					wrote++
+				}
+			}
+			if len(words) > wrote {
+				off := end - 1 // the run's last line
+				if ni < len(added) {
+					off = begin + added[ni].off
+				}
+				dels = append(dels, deletion{Off: off, Text: strings.Join(words, " ")})
+			}
+		}
+		pi, pj = ni, nj
+	}
+	return spans, dels, true
 }
 
 // tok is a Go token with its text and byte range.
 type tok struct {
 	key      string
 	off, end int
+}
+
+// text is the token as written.
+func (t tok) text() string {
+	_, text, _ := strings.Cut(t.key, " ")
+	return text
+}
+
+// punct reports whether deleting the token alone changes no value: a
+// comma, a semicolon, a parenthesis.
+func (t tok) punct() bool {
+	switch t.text() {
+	case ",", ";", "(", ")":
+		return true
+	}
+	return false
 }
 
 // goTokens scans src into tokens, leaving out comments and the semicolons
@@ -145,9 +216,9 @@ func goTokens(src []byte) (toks []tok, ok bool) {
 	return toks, errs == 0
 }
 
-// lcs marks the tokens of a that a longest common subsequence with b
-// matches.
-func lcs(a, b []tok) []bool {
+// lcs returns the index pairs (in a, in b) of a longest common
+// subsequence of a and b, in order.
+func lcs(a, b []tok) [][2]int {
 	n, m := len(a), len(b)
 	// l[i][j] is the LCS length of a[i:] and b[j:].
 	l := make([][]int32, n+1)
@@ -163,11 +234,11 @@ func lcs(a, b []tok) []bool {
 			}
 		}
 	}
-	matched := make([]bool, n)
+	var pairs [][2]int
 	for i, j := 0, 0; i < n && j < m; {
 		switch {
 		case a[i].key == b[j].key:
-			matched[i] = true
+			pairs = append(pairs, [2]int{i, j})
 			i++
 			j++
 		case l[i+1][j] >= l[i][j+1]:
@@ -176,7 +247,7 @@ func lcs(a, b []tok) []bool {
 			j++
 		}
 	}
-	return matched
+	return pairs
 }
 
 // overlaps reports whether span shares a byte with any of spans.

@@ -50,7 +50,10 @@ func TestWritten(t *testing.T) {
 		}
 		return []byte("package p\n"), true
 	}
-	got := written([]byte(writtenDiff), src)
+	got, dels := written([]byte(writtenDiff), src)
+	if len(dels) != 0 {
+		t.Errorf("deletions of a diff that replaces and adds: %v", dels)
+	}
 	if _, ok := got["q.go"]; ok {
 		t.Errorf("an added file has written spans %v; want none (all of it is written)", got["q.go"])
 	}
@@ -72,7 +75,7 @@ func TestWritten(t *testing.T) {
 		}
 	}
 	// A diff that does not parse gives no entry at all.
-	if got := written([]byte("@@ nonsense"), src); len(got) != 0 {
+	if got, _ := written([]byte("@@ nonsense"), src); len(got) != 0 {
 		t.Errorf("written of a bad diff = %v", got)
 	}
 }
@@ -83,12 +86,57 @@ func FuzzWritten(f *testing.F) {
 	f.Add([]byte(writtenDiff), []byte(writtenPatch))
 	f.Add([]byte("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1 +1 @@\n-x\n+y\n"), []byte("y"))
 	f.Fuzz(func(t *testing.T, diff, text []byte) {
-		for p, spans := range written(diff, func(string) ([]byte, bool) { return text, true }) {
+		spans, dels := written(diff, func(string) ([]byte, bool) { return text, true })
+		for p, spans := range spans {
 			for _, s := range spans {
 				if s[0] < 0 || s[1] > len(text) || s[0] > s[1] {
 					t.Fatalf("%s: span %v outside the %d-byte source", p, s, len(text))
 				}
 			}
 		}
+		for p, ds := range dels {
+			for _, d := range ds {
+				if d.Off < 0 || d.Off >= len(text) || d.Text == "" {
+					t.Fatalf("%s: deletion %+v outside the %d-byte source", p, d, len(text))
+				}
+			}
+		}
 	})
+}
+
+// TestWrittenDeletions: tokens a run deletes between two it keeps carry a
+// change no patch-side token holds — the ! of !legacy, a keyed element, a
+// value the common subsequence borrows from a removed neighbour, a row
+// merged into the next (an adversary's MERGEs, each). Replacing a value,
+// or a comma, is no deletion.
+func TestWrittenDeletions(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		before, after  string
+		want           string // the deleted tokens, "" for none
+		wantLineOfNext string // the patch-side text the deletion sits before
+	}{
+		{"negation dropped", "\t{\"web\", 5, time.Hour, !legacy},", "\t{\"web\", 10, time.Hour, legacy},", "!", "legacy"},
+		{"keyed element dropped", "\t{name: \"web\", max: 5, mfa: true},", "\t{name: \"web\", max: 10},", "5 mfa : true", "}"},
+		{"value borrowed", "\t{max: 5, mfa: true, audit: false},", "\t{max: 10, mfa: false},", "true audit :", "false"},
+		{"factor dropped", "\t{idle: 24 * time.Hour},", "\t{idle: time.Hour},", "24 *", "time"},
+		{"replaced", "\t{\"web\", 5, time.Hour},", "\t{\"web\", 10, time.Minute},", "", ""},
+		{"comma only", "\t{\"web\", 5},", "\t{\"web\", 5}", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			patchSide := "package p\n\nvar rows = []row{\n" + tc.after + "\n}\n"
+			diff := "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4 +4 @@ var rows = []row{\n-" + tc.before + "\n+" + tc.after + "\n"
+			_, dels := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			if tc.want == "" {
+				if len(dels) != 0 {
+					t.Fatalf("deletions %v, want none", dels)
+				}
+				return
+			}
+			ds := dels["p.go"]
+			if len(ds) != 1 || ds[0].Text != tc.want || !strings.HasPrefix(patchSide[ds[0].Off:], tc.wantLineOfNext) {
+				t.Fatalf("deletions %+v, want %q before %q", ds, tc.want, tc.wantLineOfNext)
+			}
+		})
+	}
 }

@@ -765,6 +765,14 @@ func TestVerifySmuggledConstant(t *testing.T) {
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Fatalf("the honest fix of a row with an unpinned value: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
+	// A deletion on the fixed row writes no token (24 * time.Hour →
+	// time.Hour: an adversary's MERGE, as are a dropped ! and a keyed
+	// element): no mutant expresses it.
+	day := f.commit(base, map[string]string{"calc/session.go": session("5", "24 * time.Hour")})
+	code, a = run(day, f.commit(day, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 (the patch deletes 24 *") {
+		t.Fatalf("a factor deleted on the fixed row: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
 	// And where a test pins every value of the row.
 	pinned := f.commit(base, map[string]string{"calc/idle_test.go": sessionIdleTest})
 	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
