@@ -351,10 +351,19 @@ func (r *Run) edited(c Claim, cut string) Claim {
 			}
 			return c
 		}
-		if _, outcome := Classify(eb.Detail.Outcome, ep.Detail.Outcome); outcome == Verified {
+		// A test that failed on both sides (the claimed fix is
+		// incomplete) is repinned only when its own version fails on the
+		// baseline, pinning something the baseline does not do: one that
+		// passes there too pins what the bug does (an assertion rewritten
+		// to expect the buggy value), and the refutation stands.
+		class, outcome := Classify(eb.Detail.Outcome, ep.Detail.Outcome)
+		switch {
+		case outcome == Verified && (class == Fixed || c.Class == Regression):
 			c.Outcome, c.Class = Unverified, Repinned
 			c.Why = fmt.Sprintf("the patch edits the test and changes what it pins: its baseline's version fails on the patch (%s), its own version passes there (baseline %s (%s); patch %s (%s))",
 				c.Why, eb.Detail.Outcome, eb.Detail.Reason, ep.Detail.Outcome, ep.Detail.Reason)
+		case class == NoRegression:
+			c.Why += "; the patch's own version of the test passes on the baseline too: it pins what the bug does"
 		}
 		return c
 	}

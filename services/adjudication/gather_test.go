@@ -684,7 +684,9 @@ func TestRunFailedIsDecidedNow(t *testing.T) {
 // test fails on the baseline and passes on the patch. A fix correcting an
 // old expectation and a breakage dropping the row that shows it look the
 // same: INCONCLUSIVE for a human, never BLOCK, never MERGE. When the
-// patch's own version fails on the patch too, the claim stays refuted.
+// patch's own version fails on the patch too, the claim stays refuted; and
+// so it does when a test failing on both sides is rewritten into one that
+// passes on the baseline too (it pins the bug).
 func TestRunEditedClaimRepinnedIsForAHuman(t *testing.T) {
 	edited := func(side string) *jobs.Spec {
 		s := claimSpec(claim, side)
@@ -702,6 +704,10 @@ func TestRunEditedClaimRepinnedIsForAHuman(t *testing.T) {
 		{"old pin dropped", jobs.OutcomePass, jobs.OutcomeFail, jobs.OutcomePass, jobs.OutcomePass, Inconclusive, Repinned},
 		{"failing old expectation rewritten", jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomePass, Inconclusive, Repinned},
 		{"its own version fails on the patch", jobs.OutcomePass, jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomeFail, Block, Regression},
+		// The claimed test fails on both sides, and the patch rewrites its
+		// assertion to expect the buggy value: its own version passes on
+		// the baseline too. It pins what the bug does: refuted.
+		{"assertion rewritten to the bug", jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomePass, jobs.OutcomePass, Block, IncompleteFix},
 		// Not certain before its own version ran: no early BLOCK.
 		{"its own version not run yet", jobs.OutcomePass, jobs.OutcomeFail, "", "", "", ""},
 	} {
