@@ -6,14 +6,6 @@ import (
 	"testing"
 )
 
-const writtenBase = `package p
-
-var rows = []row{
-	{"web", 5, time.Hour},
-	{"api", 7, time.Second},
-}
-`
-
 const writtenPatch = `package p
 
 var rows = []row{
