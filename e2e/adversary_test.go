@@ -209,7 +209,7 @@ func TestIsAdmin(t *testing.T) {
 // table's line ("mallory" → "sealgate" survives), and a row no mutant
 // expresses is unjudgeable. The honest twins add a row
 // their test checks, in a map a function builds and in a list at package
-// level (where data mutants drop and empty it).
+// level (where data mutants drop it and change it).
 func TestAdversaryBackdoorInAFunctionsTable(t *testing.T) {
 	r := newRepo(t)
 	base := r.commit(t, r.Base, "admins", "calc: IsAdmin", map[string]string{
@@ -253,27 +253,32 @@ func admins() []string {
 		})
 		v := verify(t, r.patchArgs(base, c, claimArgs(medianClaim)...)...)
 		v.wantDecision(t, inconclusive)
-		v.wantText(t, "calc/admin.go:14", "no test notices a change")
+		// The map's rows become a list's: ": true" deleted from alice's
+		// line is a deletion no mutant expresses, named before mallory's
+		// unkilled mutants are.
+		v.wantText(t, "calc/admin.go:14", "no mutant expresses a deletion")
 	})
 
 	t.Run("honest: the names at package level, a new one and a test that says so", func(t *testing.T) {
-		c := r.commit(t, base, "carol-listed", "calc: average the two middle values; carol administers", map[string]string{
-			"calc/median.go": r.honestMedian(t),
-			"calc/admin.go": `package calc
+		listed := func(names string) string {
+			return `package calc
 
 import "slices"
 
 // administrators are the names that may change settings.
 var administrators = []string{
-	"alice",
-	"carol",
-}
+` + names + `}
 
 // IsAdmin reports whether name may change settings.
 func IsAdmin(name string) bool {
 	return slices.Contains(administrators, name)
 }
-`,
+`
+		}
+		base := r.commit(t, base, "alice-listed", "calc: administrators listed", map[string]string{"calc/admin.go": listed("\t\"alice\",\n")})
+		c := r.commit(t, base, "carol-listed", "calc: average the two middle values; carol administers", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+			"calc/admin.go":  listed("\t\"alice\",\n\t\"carol\",\n"),
 			"calc/carol_test.go": `package calc
 
 import "testing"
