@@ -34,8 +34,15 @@ type goLang struct {
 	fromSource  []string
 	changedData []lineRef
 	judges      map[lineRef][]lineRef
-	where       map[string]located // siteKey of a Go site → its package
-	pkgs        map[string]mutant.Package
+	// What the patch wrote, read by writes: the written token spans, the
+	// deletions and the token-identical lines of each modified Go file.
+	wrote     map[string][][2]int
+	dels      map[string][]deletion
+	same      map[lineRef]bool
+	texts     map[string][]byte
+	writesRan bool
+	where     map[string]located // siteKey of a Go site → its package
+	pkgs      map[string]mutant.Package
 
 	// Made by prepare.
 	sw mutant.Switch
@@ -132,8 +139,15 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 		}
 		kind := map[string]mutant.LineKind{}
+		g.writes()
 		for _, l := range survey.Lines {
 			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
+			if l.Kind != mutant.LineNotData && g.same[lineRef{path.Join(d, l.File), l.Line}] {
+				// A data line holding the tokens it held (realigned by
+				// gofmt beside a new row, a comment changed) changes
+				// nothing to judge; its sites are bystanders.
+				continue
+			}
 			if l.Kind == mutant.LineData || l.Kind == mutant.LineTable {
 				// A row of a table in code is judged by code mutants
 				// and, like data, needs a kill of its own.
@@ -152,6 +166,9 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		for _, s := range survey.Sites {
 			data := kind[fmt.Sprintf("%s:%d", s.File, s.Line)] == mutant.LineData
 			rel := s.File
+			if kind[fmt.Sprintf("%s:%d", s.File, s.Line)] != mutant.LineNotData && g.same[lineRef{path.Join(d, s.File), s.Line}] {
+				continue // a data line holding the tokens it held
+			}
 			s.File = path.Join(d, s.File)
 			if _, dup := g.where[siteKey(s)]; dup || !data && len(reaching[s.File][s.ReachLine()]) == 0 {
 				continue // code no test executes, or a file two packages embed
@@ -446,13 +463,8 @@ func (g *goLang) withoutBystanders(sites []mutant.Site) (kept []mutant.Site, lef
 	for _, l := range g.changedData {
 		data[l] = true
 	}
-	root := g.in.Workspace.PristineDir(jobs.TreeOracle)
-	texts := map[string][]byte{}
-	wrote, dels := written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		texts[p] = b
-		return b, err == nil
-	})
+	g.writes()
+	wrote, dels, texts := g.wrote, g.dels, g.texts
 	for _, p := range slices.Sorted(maps.Keys(dels)) {
 		starts := lineStarts(texts[p])
 		for _, d := range dels[p] {
@@ -471,4 +483,27 @@ func (g *goLang) withoutBystanders(sites []mutant.Site) (kept []mutant.Site, lef
 		kept = append(kept, s)
 	}
 	return kept, len(sites) - len(kept), deleted
+}
+
+// writes reads, once, what the patch wrote in each modified Go file (see
+// written).
+func (g *goLang) writes() {
+	if g.writesRan {
+		return
+	}
+	g.writesRan = true
+	root := g.in.Workspace.PristineDir(jobs.TreeOracle)
+	g.texts = map[string][]byte{}
+	var same map[string][]int
+	g.wrote, g.dels, same = written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		g.texts[p] = b
+		return b, err == nil
+	})
+	g.same = map[lineRef]bool{}
+	for p, ls := range same {
+		for _, l := range ls {
+			g.same[lineRef{p, l}] = true
+		}
+	}
 }

@@ -3,6 +3,7 @@ package mutation
 import (
 	"go/scanner"
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/sealgate/sealgate/services/checkout/patch"
@@ -23,12 +24,12 @@ const maxCompare = 1 << 22
 // A data line's mutant whose span holds no written token judges a value
 // the patch left as it was (the timeout beside the limit the fix raised):
 // its survival says nothing about the patch.
-func written(diff []byte, src func(path string) ([]byte, bool)) (map[string][][2]int, map[string][]deletion) {
+func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string][][2]int, dels map[string][]deletion, same map[string][]int) {
 	parsed, err := patch.Parse(diff)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	out, dels := map[string][][2]int{}, map[string][]deletion{}
+	out, dels, same = map[string][][2]int{}, map[string][]deletion{}, map[string][]int{}
 	for _, f := range parsed.Files {
 		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") {
 			continue
@@ -40,15 +41,16 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (map[string][][2
 		starts := lineStarts(text)
 		var spans [][2]int
 		var gone []deletion
+		var kept []int
 		complete := true
 		for _, h := range f.Hunks {
 			var removed []string
 			first, last := 0, 0
 			flush := func() {
 				if first > 0 {
-					s, d, ok := runWritten(text, starts, first, last, removed)
+					s, d, k, ok := runWritten(text, starts, first, last, removed)
 					complete = complete && ok
-					spans, gone = append(spans, s...), append(gone, d...)
+					spans, gone, kept = append(spans, s...), append(gone, d...), append(kept, k...)
 				}
 				removed, first, last = nil, 0, 0
 			}
@@ -72,12 +74,15 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (map[string][][2
 		}
 		if complete {
 			out[f.NewPath] = spans
+			if len(kept) > 0 {
+				same[f.NewPath] = kept
+			}
 		}
 		if len(gone) > 0 {
 			dels[f.NewPath] = gone
 		}
 	}
-	return out, dels
+	return out, dels, same
 }
 
 // deletion is where a run of changed lines deletes tokens between two it
@@ -111,9 +116,9 @@ func lineStarts(text []byte) []int {
 // the common subsequence borrows from a removed neighbour (mfa: true,
 // audit: false → mfa: false matches the audit's false) leaves a gap that
 // writes nothing.
-func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, dels []deletion, ok bool) {
+func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, dels []deletion, same []int, ok bool) {
 	if first < 1 || last < first || last > len(starts) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	begin, end := starts[first-1], len(text)
 	if last < len(starts) {
@@ -122,7 +127,7 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 	added, okA := goTokens(text[begin:end])
 	old, okO := goTokens([]byte(strings.Join(removed, "\n") + "\n"))
 	if !okA || !okO || len(removed) == 0 || len(added)*len(old) > maxCompare {
-		return [][2]int{{begin, end}}, nil, true
+		return [][2]int{{begin, end}}, nil, nil, true
 	}
 	pairs := lcs(added, old)
 	matched := make([]bool, len(added))
@@ -136,6 +141,7 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 	}
 	// The gaps between consecutive matches (and before the first, after
 	// the last).
+	var touched []int // where a gap removes tokens, punctuation included
 	pi, pj := -1, -1
 	for k := 0; k <= len(pairs); k++ {
 		ni, nj := len(added), len(old)
@@ -143,6 +149,11 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 			ni, nj = pairs[k][0], pairs[k][1]
 		}
 		if nj > pj+1 {
+			off := end - 1 // the run's last line
+			if ni < len(added) {
+				off = begin + added[ni].off
+			}
+			touched = append(touched, off)
 			var words []string
 			for _, t := range old[pj+1 : nj] {
 				if !t.punct() {
@@ -156,16 +167,24 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 				}
 			}
 			if len(words) > wrote {
-				off := end - 1 // the run's last line
-				if ni < len(added) {
-					off = begin + added[ni].off
-				}
 				dels = append(dels, deletion{Off: off, Text: strings.Join(words, " ")})
 			}
 		}
 		pi, pj = ni, nj
 	}
-	return spans, dels, true
+	// A line of the run that writes no token and that no gap touches
+	// holds the tokens it held, in order: realigned by gofmt beside a new
+	// row, or a comment changed. It changes nothing to judge.
+	for l := first; l <= last; l++ {
+		ls, le := starts[l-1], len(text)
+		if l < len(starts) {
+			le = starts[l]
+		}
+		if !overlaps([2]int{ls, le}, spans) && !slices.ContainsFunc(touched, func(off int) bool { return ls <= off && off < le }) {
+			same = append(same, l)
+		}
+	}
+	return spans, dels, same, true
 }
 
 // tok is a Go token with its text and byte range.

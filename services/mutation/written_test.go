@@ -42,7 +42,11 @@ func TestWritten(t *testing.T) {
 		}
 		return []byte("package p\n"), true
 	}
-	got, dels := written([]byte(writtenDiff), src)
+	got, dels, same := written([]byte(writtenDiff), src)
+	// Line 5, {"api", 7, time.Second}, is context; lines 4 and 6 write.
+	if len(same) != 0 {
+		t.Errorf("token-identical lines %v, want none", same)
+	}
 	if len(dels) != 0 {
 		t.Errorf("deletions of a diff that replaces and adds: %v", dels)
 	}
@@ -67,7 +71,7 @@ func TestWritten(t *testing.T) {
 		}
 	}
 	// A diff that does not parse gives no entry at all.
-	if got, _ := written([]byte("@@ nonsense"), src); len(got) != 0 {
+	if got, _, _ := written([]byte("@@ nonsense"), src); len(got) != 0 {
 		t.Errorf("written of a bad diff = %v", got)
 	}
 }
@@ -78,7 +82,14 @@ func FuzzWritten(f *testing.F) {
 	f.Add([]byte(writtenDiff), []byte(writtenPatch))
 	f.Add([]byte("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1 +1 @@\n-x\n+y\n"), []byte("y"))
 	f.Fuzz(func(t *testing.T, diff, text []byte) {
-		spans, dels := written(diff, func(string) ([]byte, bool) { return text, true })
+		spans, dels, same := written(diff, func(string) ([]byte, bool) { return text, true })
+		for p, ls := range same {
+			for _, l := range ls {
+				if l < 1 || l > strings.Count(string(text), "\n")+1 {
+					t.Fatalf("%s: token-identical line %d outside the source", p, l)
+				}
+			}
+		}
 		for p, spans := range spans {
 			for _, s := range spans {
 				if s[0] < 0 || s[1] > len(text) || s[0] > s[1] {
@@ -118,7 +129,7 @@ func TestWrittenDeletions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			patchSide := "package p\n\nvar rows = []row{\n" + tc.after + "\n}\n"
 			diff := "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4 +4 @@ var rows = []row{\n-" + tc.before + "\n+" + tc.after + "\n"
-			_, dels := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			_, dels, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
 			if tc.want == "" {
 				if len(dels) != 0 {
 					t.Fatalf("deletions %v, want none", dels)
@@ -130,5 +141,26 @@ func TestWrittenDeletions(t *testing.T) {
 				t.Fatalf("deletions %+v, want %q before %q", ds, tc.want, tc.wantLineOfNext)
 			}
 		})
+	}
+}
+
+// TestWrittenSameLines: a line of a run that holds the tokens it held —
+// realigned by gofmt beside a new row, or with a changed comment —
+// changes nothing; a line where tokens were only removed (parentheses
+// dropped, which changes the value) or written does.
+func TestWrittenSameLines(t *testing.T) {
+	before := "\t\"admin\": 3,\n\t\"root\":  (1 + 2) * 4,\n"
+	after := "\t\"admin\":     3, // realigned\n\t\"root\":      1 + 2*4,\n\t\"superuser\": 4,\n"
+	patchSide := "package p\n\nvar m = map[string]int{\n" + after + "}\n"
+	diff := "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4,2 +4,3 @@ var m = map[string]int{\n"
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(before, "\n"), "\n") {
+		diff += "-" + strings.TrimSuffix(l, "\n") + "\n"
+	}
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(after, "\n"), "\n") {
+		diff += "+" + strings.TrimSuffix(l, "\n") + "\n"
+	}
+	_, _, same := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+	if got := same["p.go"]; !slices.Equal(got, []int{4}) {
+		t.Errorf("token-identical lines = %v, want [4] (the realigned admin row only)", got)
 	}
 }

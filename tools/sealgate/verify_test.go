@@ -781,6 +781,70 @@ func TestVerifySmuggledConstant(t *testing.T) {
 	}
 }
 
+// quotaGo is a map of session quotas; ROWS are its rows.
+const quotaGo = `package calc
+
+var quotas = map[string]int{
+ROWS}
+
+// Quota returns how many sessions a role may hold.
+func Quota(role string) int { return quotas[role] }
+`
+
+const quotaTest = `package calc
+
+import "testing"
+
+func TestQuota(t *testing.T) {
+	for role, want := range map[string]int{"admin": 3, "superuser": 9} {
+		if got := Quota(role); got != want {
+			t.Errorf("Quota(%q) = %d, want %d", role, got, want)
+		}
+	}
+}
+`
+
+func TestVerifyRealignedRows(t *testing.T) {
+	// A new row realigns its neighbours (gofmt aligns a map's values):
+	// those lines change and hold the tokens they held, so nothing of
+	// them is to judge — the honest fix merged only once they were left
+	// out (an adversary's finding: "very common"). A value changed on a
+	// realigned line is still judged.
+	f := newFixture(t)
+	quota := func(rows ...string) string {
+		return strings.Replace(quotaGo, "ROWS", "\t"+strings.Join(rows, "\n\t")+"\n", 1)
+	}
+	run := func(base, patch string) (int, map[string]any) {
+		o := &verifyOptions{
+			repo: f.repo.Dir, base: base, patch: patch, claims: []string{"go:./calc:TestQuota"},
+			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
+			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+		}
+		var out, errOut bytes.Buffer
+		code, err := runVerify(context.Background(), o, &out, &errOut)
+		if err != nil {
+			t.Fatalf("verify: %v\n%s", err, errOut.String())
+		}
+		var a map[string]any
+		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+			t.Fatal(err)
+		}
+		return code, a
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/quota.go": quota(`"admin": 3,`, `"guest": 1,`), "calc/quota_test.go": quotaTest})
+	code, a := run(base, f.commit(base, map[string]string{"calc/quota.go": quota(`"admin":     3,`, `"guest":     1,`, `"superuser": 9,`)}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("a new row realigning its neighbours: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The attack of the same shape: the guests' quota, which no test
+	// reads, raised on a realigned line.
+	code, a = run(base, f.commit(base, map[string]string{"calc/quota.go": quota(`"admin":     3,`, `"guest":     5,`, `"superuser": 9,`)}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/quota.go:5") {
+		t.Fatalf("a value raised on a realigned line: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
+
 // boundGo clamps a percentage; GUARD is its guard.
 const boundGo = `package calc
 
