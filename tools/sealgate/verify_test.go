@@ -69,6 +69,30 @@ func (f *fixture) commit(parent string, files map[string]string) string {
 	return id
 }
 
+// verifyJSON verifies patch against base in process with the default
+// criteria but the strength floor, and returns the exit code and the
+// artefact as JSON values.
+func (f *fixture) verifyJSON(base, patch string, floor float64, claims ...string) (int, map[string]any) {
+	t := f.t
+	t.Helper()
+	o := &verifyOptions{
+		repo: f.repo.Dir, base: base, patch: patch, claims: claims,
+		coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: floor,
+		strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
+		state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
+	}
+	var out, errOut bytes.Buffer
+	code, err := runVerify(context.Background(), o, &out, &errOut)
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, errOut.String())
+	}
+	var a map[string]any
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	return code, a
+}
+
 func (f *fixture) honest() demorepo.Patch {
 	for _, p := range f.repo.Patches {
 		if p.Name == "honest-fix" {
@@ -482,22 +506,7 @@ func sorted(xs []float64) []float64 {
 func TestVerifyRoutingAroundKeptCodeIsInconclusive(t *testing.T) {
 	f := newFixture(t)
 	run := func(patch string) (int, map[string]any) {
-		o := &verifyOptions{
-			repo: f.repo.Dir, base: f.repo.Base, patch: patch, claims: []string{"go:./calc:TestMedian"},
-			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
-			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
-			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
-		}
-		var out, errOut bytes.Buffer
-		code, err := runVerify(context.Background(), o, &out, &errOut)
-		if err != nil {
-			t.Fatalf("verify: %v\n%s", err, errOut.String())
-		}
-		var a map[string]any
-		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
-			t.Fatal(err)
-		}
-		return code, a
+		return f.verifyJSON(f.repo.Base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestMedian")
 	}
 	code, a := run(f.commit(f.repo.Base, map[string]string{"calc/median.go": routedMedian}))
 	reasons := fmt.Sprint(a["reasons"])
@@ -596,22 +605,7 @@ func TestVerifyDataOnlyFix(t *testing.T) {
 	f.repo.Base = base
 	floor := criteria.DefaultStrengthFloor
 	run := func(patch string) (int, map[string]any) {
-		o := &verifyOptions{
-			repo: f.repo.Dir, base: f.repo.Base, patch: patch, claims: []string{"go:./calc:TestDiscount"},
-			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: floor,
-			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
-			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
-		}
-		var out, errOut bytes.Buffer
-		code, err := runVerify(context.Background(), o, &out, &errOut)
-		if err != nil {
-			t.Fatalf("verify: %v\n%s", err, errOut.String())
-		}
-		var a map[string]any
-		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
-			t.Fatal(err)
-		}
-		return code, a
+		return f.verifyJSON(f.repo.Base, patch, floor, "go:./calc:TestDiscount")
 	}
 	code, a := run(f.commit(base, map[string]string{"calc/discount.go": discounts("10", "20")}))
 	if code != 0 || a["decision"] != "MERGE" || a["fix_proven"] != true {
@@ -736,22 +730,7 @@ func TestVerifySmuggledConstant(t *testing.T) {
 		return strings.NewReplacer("MAX", max, "IDLE", idle).Replace(sessionGo)
 	}
 	run := func(base, patch string, claims ...string) (int, map[string]any) {
-		o := &verifyOptions{
-			repo: f.repo.Dir, base: base, patch: patch, claims: claims,
-			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
-			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
-			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
-		}
-		var out, errOut bytes.Buffer
-		code, err := runVerify(context.Background(), o, &out, &errOut)
-		if err != nil {
-			t.Fatalf("verify: %v\n%s", err, errOut.String())
-		}
-		var a map[string]any
-		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
-			t.Fatal(err)
-		}
-		return code, a
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, claims...)
 	}
 	base := f.commit(f.honest().Commit, map[string]string{"calc/session.go": session("5", "time.Hour"), "calc/session_test.go": sessionMaxTest})
 	code, a := run(base, f.commit(base, map[string]string{"calc/session.go": session("10", "time.Nanosecond")}), "go:./calc:TestSessionMax")
@@ -815,22 +794,7 @@ func TestVerifyRealignedRows(t *testing.T) {
 		return strings.Replace(quotaGo, "ROWS", "\t"+strings.Join(rows, "\n\t")+"\n", 1)
 	}
 	run := func(base, patch string) (int, map[string]any) {
-		o := &verifyOptions{
-			repo: f.repo.Dir, base: base, patch: patch, claims: []string{"go:./calc:TestQuota"},
-			coverageFloor: criteria.DefaultCoverageFloor, strengthFloor: criteria.DefaultStrengthFloor,
-			strengthConfidence: criteria.DefaultStrengthConfidence, mutationMax: criteria.DefaultMutationMax, timeout: 10 * time.Minute,
-			state: t.TempDir(), buildCache: sharedBuildCache(t), sandbox: "auto", reruns: 1,
-		}
-		var out, errOut bytes.Buffer
-		code, err := runVerify(context.Background(), o, &out, &errOut)
-		if err != nil {
-			t.Fatalf("verify: %v\n%s", err, errOut.String())
-		}
-		var a map[string]any
-		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
-			t.Fatal(err)
-		}
-		return code, a
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestQuota")
 	}
 	base := f.commit(f.honest().Commit, map[string]string{"calc/quota.go": quota(`"admin": 3,`, `"guest": 1,`), "calc/quota_test.go": quotaTest})
 	code, a := run(base, f.commit(base, map[string]string{"calc/quota.go": quota(`"admin":     3,`, `"guest":     1,`, `"superuser": 9,`)}))
