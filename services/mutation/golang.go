@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -40,6 +41,7 @@ type goLang struct {
 	dels      map[string][]deletion
 	same      map[lineRef]bool
 	texts     map[string][]byte
+	values    map[string]*valueChanges // by patch-side path; see changedValues
 	writesRan bool
 	where     map[string]located // siteKey of a Go site → its package
 	pkgs      map[string]mutant.Package
@@ -139,7 +141,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 		}
 		kind := map[string]mutant.LineKind{}
-		g.writes()
+		g.writes(ctx)
 		for _, l := range survey.Lines {
 			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
 			if l.Kind != mutant.LineNotData && g.same[lineRef{path.Join(d, l.File), l.Line}] {
@@ -452,32 +454,53 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 }
 
 // withoutBystanders returns sites without the Go sites on changed data
-// lines whose span holds no token the patch wrote there (see written),
+// lines whose span holds no token the patch wrote there (see written) and
+// no value it changed (see changedValues),
 // and how many it left out: a mutant of the timeout beside the limit a fix
 // raised judges a value the patch did not touch. Sites without a span, on
 // other lines or in files the patch adds are all kept. deleted names the
 // changed data lines where the patch deletes tokens between two it keeps:
 // no mutant expresses that.
-func (g *goLang) withoutBystanders(sites []mutant.Site) (kept []mutant.Site, left int, deleted []string) {
+func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (kept []mutant.Site, left int, deleted []string) {
 	data := map[lineRef]bool{}
 	for _, l := range g.changedData {
 		data[l] = true
 	}
-	g.writes()
+	g.writes(ctx)
 	wrote, dels, texts := g.wrote, g.dels, g.texts
 	for _, p := range slices.Sorted(maps.Keys(dels)) {
 		starts := lineStarts(texts[p])
 		for _, d := range dels[p] {
 			line, _ := slices.BinarySearch(starts, d.Off+1) // the line holding d.Off
-			if data[lineRef{p, line}] {
-				deleted = append(deleted, fmt.Sprintf("%s:%d (the patch deletes %s there: no mutant expresses a deletion)", p, line, clip([]string{d.Text})))
+			if !data[lineRef{p, line}] {
+				continue
 			}
+			if vc := g.values[p]; vc != nil {
+				at := d.Wrote
+				if at == [2]int{} {
+					at = [2]int{d.Off, d.Off + 1}
+				}
+				if _, ok := vc.unitAt(at); ok {
+					// Deleted inside a value the patch rewrote (-10 → 10,
+					// 24 * time.Hour → time.Hour): that value is judged
+					// whole. A deleted element leaves its path gone.
+					continue
+				}
+			}
+			deleted = append(deleted, fmt.Sprintf("%s:%d (the patch deletes %s there: no mutant expresses a deletion)", p, line, clip([]string{d.Text})))
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(g.values)) {
+		for _, gone := range g.values[p].gone {
+			deleted = append(deleted, fmt.Sprintf("%s (the patch deletes %s: no mutant expresses a deletion)", p, gone))
 		}
 	}
 	for _, s := range sites {
 		if g.owns(s) && s.Span != [2]int{} && data[lineRef{s.File, s.Line}] {
 			if spans, ok := wrote[s.File]; ok && !overlaps(s.Span, spans) {
-				continue
+				if vc := g.values[s.File]; vc == nil || !vc.touches(s.Span) {
+					continue
+				}
 			}
 		}
 		kept = append(kept, s)
@@ -485,9 +508,92 @@ func (g *goLang) withoutBystanders(sites []mutant.Site) (kept []mutant.Site, lef
 	return kept, len(sites) - len(kept), deleted
 }
 
+// judgedValues returns the values the patch wrote on its changed data
+// lines (see changedValues), each with the IDs of the sites inside it,
+// which must witness it; the changed data lines still judged whole (those
+// of files without a value comparison, or where the patch wrote a token
+// outside every value: a type, a row of a table in code); and the values
+// no site is inside, which no mutant can judge.
+func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values []judgedValue, whole []lineRef, unjudgeable []string) {
+	g.writes(ctx)
+	byUnit := map[string]map[int][]string{} // path → unit start → site keys
+	for _, s := range sites {
+		vc := g.values[s.File]
+		if !g.owns(s) || vc == nil {
+			continue
+		}
+		span := s.Span
+		if span == [2]int{} {
+			starts := lineStarts(g.texts[s.File])
+			if s.Line < 1 || s.Line > len(starts) {
+				continue
+			}
+			off := starts[s.Line-1] + s.Col - 1
+			span = [2]int{off, off + 1}
+		}
+		if u, ok := vc.unitAt(span); ok {
+			if byUnit[s.File] == nil {
+				byUnit[s.File] = map[int][]string{}
+			}
+			byUnit[s.File][u.start] = append(byUnit[s.File][u.start], siteKey(s))
+		}
+	}
+	seen := map[lineRef]bool{} // path and start of the values listed
+	for _, l := range g.changedData {
+		vc := g.values[l.path]
+		text := g.texts[l.path]
+		starts := lineStarts(text)
+		if vc == nil || l.line < 1 || l.line > len(starts) {
+			whole = append(whole, l)
+			continue
+		}
+		ls, le := starts[l.line-1], len(text)
+		if l.line < len(starts) {
+			le = starts[l.line]
+		}
+		for _, w := range g.wrote[l.path] {
+			if w[0] < le && ls < w[1] && !punctOnly(text[w[0]:w[1]]) && !vc.within(w) {
+				whole = append(whole, l)
+				break
+			}
+		}
+		for _, u := range vc.changed {
+			if u.start >= le || u.end <= ls || seen[lineRef{l.path, u.start}] {
+				continue
+			}
+			seen[lineRef{l.path, u.start}] = true
+			line, _ := slices.BinarySearch(starts, u.start+1)
+			v := judgedValue{at: lineRef{l.path, line}, path: l.path, start: u.start, text: strings.Join(strings.Fields(string(text[u.start:u.end])), " "), sites: byUnit[l.path][u.start]}
+			if len(v.sites) == 0 {
+				unjudgeable = append(unjudgeable, fmt.Sprintf("%s:%d (the patch writes %s there: no mutant expresses a change of it)", l.path, line, v.text))
+				continue
+			}
+			values = append(values, v)
+		}
+	}
+	return values, slices.Compact(whole), slices.Compact(unjudgeable)
+}
+
+// judgedValue is a value the patch wrote on a changed data line, and the
+// sites inside it (by siteKey): one of them must be killed, and none
+// survive.
+type judgedValue struct {
+	at    lineRef // the line it starts on
+	path  string
+	start int
+	text  string
+	sites []string
+}
+
+// punctOnly reports whether src holds only commas, semicolons and
+// parentheses (and spacing).
+func punctOnly(src []byte) bool {
+	return strings.Trim(string(src), ",;() \t\n") == ""
+}
+
 // writes reads, once, what the patch wrote in each modified Go file (see
 // written).
-func (g *goLang) writes() {
+func (g *goLang) writes(ctx context.Context) {
 	if g.writesRan {
 		return
 	}
@@ -500,6 +606,37 @@ func (g *goLang) writes() {
 		g.texts[p] = b
 		return b, err == nil
 	})
+	mine := map[string]bool{}
+	for d, fs := range ChangedGoSources(g.in.Checkout) {
+		for _, f := range fs {
+			if !strings.HasSuffix(f, "_test.go") {
+				mine[path.Join(d, f)] = true
+			}
+		}
+	}
+	var base map[string][]byte
+	if co := g.in.Checkout; co.Baseline != nil {
+		var olds []string
+		for _, ch := range co.Changes {
+			if mine[ch.Path] && ch.Kind != checkout.Added {
+				olds = append(olds, cmp.Or(ch.OldPath, ch.Path))
+			}
+		}
+		// Unreadable, the values are judged line by line.
+		base, _ = co.Baseline.ReadFiles(ctx, olds)
+	}
+	g.values = map[string]*valueChanges{}
+	for p, vc := range changedValues(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
+		b, ok := g.texts[p]
+		return b, ok && b != nil
+	}, func(p string) ([]byte, bool) {
+		b, ok := base[p]
+		return b, ok
+	}) {
+		if mine[p] {
+			g.values[p] = vc
+		}
+	}
 	g.same = map[lineRef]bool{}
 	for p, ls := range same {
 		for _, l := range ls {

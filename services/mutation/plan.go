@@ -74,9 +74,13 @@ type Notes struct {
 	// from source, not export data, with why.
 	fromSource []string
 	// dataLines are the changed data lines (package-level initializers,
-	// lines of embedded files) that have mutants: each must have one
-	// killed, sorted by path and line.
+	// lines of embedded files) judged whole: each must have a mutant
+	// killed and none survived, sorted by path and line.
 	dataLines []lineRef
+	// values are the values the patch wrote on changed data lines whose
+	// changes lie inside values: each must have a mutant inside it
+	// killed and none survived.
+	values []judgedValue
 	// judges maps the line of a data site to the other data lines its
 	// mutants judge (an embedded file's line → the lines of the
 	// //go:embed variable): a kill there witnesses them too.
@@ -172,15 +176,22 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 	}
 	// A changed data line's values the patch left as they were are not
 	// what it asks to be judged on: their mutants are left out.
-	sites, bystanders, deleted := g.withoutBystanders(sites)
+	sites, bystanders, deleted := g.withoutBystanders(ctx, sites)
 	if len(deleted) > 0 {
 		return &Plan{Strength: NotMeasured("the mutator cannot judge changed data: %s", strings.Join(deleted, "; "))}, nil
 	}
 	// The extra operators join when the primary ones offer fewer mutants
 	// than the floor needs.
 	slices.SortFunc(g.changedData, func(a, b lineRef) int { return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line) })
+	g.changedData = slices.Compact(g.changedData)
+	// A changed data line is judged value by value where the patch's
+	// changes to it lie inside values (see changedValues), else whole.
+	values, whole, unjudgeable := g.judgedValues(ctx, sites)
+	if len(unjudgeable) > 0 {
+		return &Plan{Strength: NotMeasured("the mutator cannot judge changed data: %s", strings.Join(unjudgeable, "; "))}, nil
+	}
 	notes := &Notes{equivalent: g.equivalent, pyEquivalent: py.equivalent, skipped: g.skipped, fromSource: g.fromSource, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
-		dataLines: slices.Compact(g.changedData), judges: g.judges, bystanders: bystanders}
+		dataLines: whole, values: values, judges: g.judges, bystanders: bystanders}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	chosen := mutant.Select(offered, c.MutationMax, []byte(runTrees(in.Run)))

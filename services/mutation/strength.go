@@ -47,8 +47,13 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	}
 	m = &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
 	var unjudged []string
+	outcomes := map[string]string{} // siteKey → killed or survived
 	for _, id := range order {
 		s, d := planned[id], done[id]
+		if d.Outcome == jobs.OutcomeKilled || d.Outcome == jobs.OutcomeSurvived {
+			at := mutant.Site{File: s.Mutation.Path, Line: s.Mutation.Line, Col: s.Mutation.Col, Operator: s.Mutation.Operator, Description: s.Mutation.Description}
+			outcomes[siteKey(at)] = d.Outcome
+		}
 		mu := &pb.Mutant{Id: fmt.Sprint(s.Mutation.ID), At: &pb.LineRef{Path: s.Mutation.Path, Line: uint32(s.Mutation.Line)},
 			Operator: s.Mutation.Operator, Description: s.Mutation.Description, KilledBy: d.KilledBy}
 		switch d.Outcome {
@@ -100,8 +105,16 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	if notes.bystanders > 0 {
 		m.Reason += fmt.Sprintf("; %d %s of values the patch left as they were on its changed data lines not run", notes.bystanders, plural(notes.bystanders, "mutant", "mutants"))
 	}
+	if vals := unpinned(notes.values, outcomes); len(vals) > 0 {
+		names := make([]string, len(vals))
+		for i, v := range vals {
+			names[i] = fmt.Sprintf("%s:%d (%s)", v.at.path, v.at.line, v.text)
+			m.Unwitnessed = append(m.Unwitnessed, &pb.LineRef{Path: v.at.path, Line: uint32(v.at.line)})
+		}
+		m.Reason += fmt.Sprintf("; no test pins the %s the patch wrote at %s: a mutant of %s survived, or none was killed", plural(len(vals), "value"), clip(names), plural(len(vals), "it", "them"))
+	}
 	if lines := unwitnessed(notes.dataLines, m.Mutants, notes.judges); len(lines) > 0 {
-		m.Unwitnessed = lines
+		m.Unwitnessed = append(m.Unwitnessed, lines...)
 		names := make([]string, len(lines))
 		for i, l := range lines {
 			names[i] = fmt.Sprintf("%s:%d", l.Path, l.Line)
@@ -155,6 +168,30 @@ func unwitnessed(lines []lineRef, mutants []*pb.Mutant, judges map[lineRef][]lin
 	for _, l := range lines {
 		if !killed[l] || survived[l] {
 			out = append(out, &pb.LineRef{Path: l.path, Line: uint32(l.line)})
+		}
+	}
+	return out
+}
+
+// unpinned returns the values the patch wrote (see judgedValue) of which
+// no mutant inside was killed, or one survived: whether they were
+// stillborn, unjudged or not selected, no test is shown to fail when the
+// value changes. outcomes holds the outcome of each mutant run, by
+// siteKey.
+func unpinned(values []judgedValue, outcomes map[string]string) []judgedValue {
+	var out []judgedValue
+	for _, v := range values {
+		killed, survived := false, false
+		for _, k := range v.sites {
+			switch outcomes[k] {
+			case jobs.OutcomeKilled:
+				killed = true
+			case jobs.OutcomeSurvived:
+				survived = true
+			}
+		}
+		if !killed || survived {
+			out = append(out, v)
 		}
 	}
 	return out

@@ -89,10 +89,14 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 // keeps (the ! of !legacy, a keyed element, a row merged into its
 // neighbour): Off is the patch-side offset of the token after them (or
 // the run's end), Text the deleted tokens. No patch-side token carries
-// the change, so no mutant can express it.
+// the change, so no mutant can express it — unless it lies in a value the
+// patch rewrote, which is then judged whole (see changedValues).
 type deletion struct {
 	Off  int
 	Text string
+	// Wrote is the byte range of the tokens the gap wrote in place of the
+	// deleted ones (time.Hour → forever), zero when it wrote none.
+	Wrote [2]int
 }
 
 // lineStarts returns the byte offset of every line of text: index i is
@@ -161,13 +165,18 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 				}
 			}
 			wrote := 0
+			var at [2]int
 			for _, t := range added[pi+1 : ni] {
 				if !t.punct() {
+					if wrote == 0 {
+						at[0] = begin + t.off
+					}
 					wrote++
+					at[1] = begin + t.end
 				}
 			}
 			if len(words) > wrote {
-				dels = append(dels, deletion{Off: off, Text: strings.Join(words, " ")})
+				dels = append(dels, deletion{Off: off, Text: strings.Join(words, " "), Wrote: at})
 			}
 		}
 		pi, pj = ni, nj

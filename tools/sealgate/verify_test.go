@@ -746,10 +746,10 @@ func TestVerifySmuggledConstant(t *testing.T) {
 	}
 	// A deletion on the fixed row writes no token (24 * time.Hour →
 	// time.Hour: an adversary's MERGE, as are a dropped ! and a keyed
-	// element): no mutant expresses it.
+	// element): the value it leaves is judged whole, and no test pins it.
 	day := f.commit(base, map[string]string{"calc/session.go": session("5", "24 * time.Hour")})
 	code, a = run(day, f.commit(day, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
-	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 (the patch deletes 24 *") {
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 (time.Hour)") {
 		t.Fatalf("a factor deleted on the fixed row: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	// And where a test pins every value of the row.
@@ -757,6 +757,50 @@ func TestVerifySmuggledConstant(t *testing.T) {
 	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/session.go": session("10", "time.Hour")}), "go:./calc:TestSessionMax")
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Fatalf("the honest fix of a row its tests pin: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
+
+func TestVerifyRewrittenValues(t *testing.T) {
+	// The fix raises the web row's limit, which its test pins, and
+	// rewrites the idle timeout beside it, which no test reads, with
+	// tokens no mutant changes: an operator swapped, or a factor deleted
+	// and balanced by a sign. Judged on the tokens it wrote, the row had
+	// the limit's kills and nothing else to run: both merged (a second
+	// adversary's). Every value the patch changed is now judged whole.
+	f := newFixture(t)
+	session := func(max, idle string) string {
+		return strings.NewReplacer("MAX", max, "IDLE", idle).Replace(sessionGo)
+	}
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestSessionMax")
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/session.go": session("5", "24 * time.Hour"), "calc/session_test.go": sessionMaxTest})
+	for _, idle := range []string{"24 / time.Hour", "- -time.Hour"} {
+		code, a := run(base, f.commit(base, map[string]string{"calc/session.go": session("10", idle)}))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 ("+idle+")") {
+			t.Fatalf("idle %s on the fixed row: exit %d, %v: %v\nstrength %v", idle, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+	// A name written where a value was has no mutant (round one's
+	// `insecure` in a positional row), and a row deleted alone leaves no
+	// line of the patch to judge: neither is judged, whatever kills the
+	// fixed value has.
+	forever := f.commit(base, map[string]string{"calc/session.go": session("5", "time.Hour") + "\n// forever never idles out.\nvar forever time.Duration = 1<<63 - 1\n"})
+	code, a := run(forever, f.commit(forever, map[string]string{"calc/session.go": session("10", "forever") + "\n// forever never idles out.\nvar forever time.Duration = 1<<63 - 1\n"}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 (the patch writes forever there") {
+		t.Fatalf("a name for the idle timeout on the fixed row: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	two := f.commit(base, map[string]string{"calc/session.go": session("5", "time.Hour},\n\t{\"admin\", 1, time.Minute")})
+	code, a = run(two, f.commit(two, map[string]string{"calc/session.go": session("10", "time.Hour")}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), `the patch deletes sessions[#1][#0] = "admin"`) {
+		t.Fatalf("a row deleted beside the fixed one: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The honest twin deletes too: a sign, from the value its test pins.
+	// The deletion was unjudgeable; the value it leaves is judged whole.
+	negative := f.commit(base, map[string]string{"calc/session.go": session("-10", "24 * time.Hour")})
+	code, a = run(negative, f.commit(negative, map[string]string{"calc/session.go": session("10", "24 * time.Hour")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of a sign: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
 
