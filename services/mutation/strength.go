@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sealgate/sealgate/ledger/criteria"
@@ -47,13 +48,11 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	}
 	m = &pb.StrengthMeasured{Source: pb.MeasurementSource_MEASUREMENT_SOURCE_COMPUTED}
 	var unjudged []string
-	outcomes := map[string]string{} // siteKey → killed or survived
+	outcomes := map[string]string{} // siteKey → the outcome of its job
 	for _, id := range order {
 		s, d := planned[id], done[id]
-		if d.Outcome == jobs.OutcomeKilled || d.Outcome == jobs.OutcomeSurvived {
-			at := mutant.Site{File: s.Mutation.Path, Line: s.Mutation.Line, Col: s.Mutation.Col, Operator: s.Mutation.Operator, Description: s.Mutation.Description}
-			outcomes[siteKey(at)] = d.Outcome
-		}
+		at := mutant.Site{File: s.Mutation.Path, Line: s.Mutation.Line, Col: s.Mutation.Col, Operator: s.Mutation.Operator, Description: s.Mutation.Description}
+		outcomes[siteKey(at)] = d.Outcome
 		mu := &pb.Mutant{Id: fmt.Sprint(s.Mutation.ID), At: &pb.LineRef{Path: s.Mutation.Path, Line: uint32(s.Mutation.Line)},
 			Operator: s.Mutation.Operator, Description: s.Mutation.Description, KilledBy: d.KilledBy}
 		switch d.Outcome {
@@ -112,6 +111,15 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 			m.Unwitnessed = append(m.Unwitnessed, &pb.LineRef{Path: v.at.path, Line: uint32(v.at.line)})
 		}
 		m.Reason += fmt.Sprintf("; no test pins the %s the patch wrote at %s: a mutant of %s survived, or none was killed", plural(len(vals), "value"), clip(names), plural(len(vals), "it", "them"))
+		unselected := 0
+		for _, v := range vals {
+			if !slices.ContainsFunc(v.sites, func(k string) bool { _, ran := outcomes[k]; return ran }) {
+				unselected++
+			}
+		}
+		if unselected > 0 {
+			m.Reason += fmt.Sprintf(" (%d of them had no mutant selected: --mutation-max %d)", unselected, c.MutationMax)
+		}
 	}
 	if lines := unwitnessed(notes.dataLines, m.Mutants, notes.judges); len(lines) > 0 {
 		m.Unwitnessed = append(m.Unwitnessed, lines...)
@@ -176,7 +184,7 @@ func unwitnessed(lines []lineRef, mutants []*pb.Mutant, judges map[lineRef][]lin
 // unpinned returns the values the patch wrote (see judgedValue) of which
 // no mutant inside was killed, or one survived: whether they were
 // stillborn, unjudged or not selected, no test is shown to fail when the
-// value changes. outcomes holds the outcome of each mutant run, by
+// value changes. outcomes holds the outcome of each mutant job, by
 // siteKey.
 func unpinned(values []judgedValue, outcomes map[string]string) []judgedValue {
 	var out []judgedValue
