@@ -41,7 +41,8 @@ type goLang struct {
 	dels      map[string][]deletion
 	same      map[lineRef]bool
 	texts     map[string][]byte
-	values    map[string]*valueChanges // by patch-side path; see changedValues
+	values    map[string]*valueChanges // by patch-side path; see valueComparison
+	gone      []string                 // the baseline values the patch deleted
 	writesRan bool
 	where     map[string]located // siteKey of a Go site → its package
 	pkgs      map[string]mutant.Package
@@ -455,7 +456,7 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 
 // withoutBystanders returns sites without the Go sites on changed data
 // lines whose span holds no token the patch wrote there (see written) and
-// no value it changed (see changedValues),
+// no value it changed (see valueComparison),
 // and how many it left out: a mutant of the timeout beside the limit a fix
 // raised judges a value the patch did not touch. Sites without a span, on
 // other lines or in files the patch adds are all kept. deleted names the
@@ -490,10 +491,8 @@ func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (ke
 			deleted = append(deleted, fmt.Sprintf("%s:%d (the patch deletes %s there: no mutant expresses a deletion)", p, line, clip([]string{d.Text})))
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(g.values)) {
-		for _, gone := range g.values[p].gone {
-			deleted = append(deleted, fmt.Sprintf("%s (the patch deletes %s: no mutant expresses a deletion)", p, gone))
-		}
+	for _, gone := range g.gone {
+		deleted = append(deleted, fmt.Sprintf("the patch deletes %s: no mutant expresses a deletion", gone))
 	}
 	for _, s := range sites {
 		if g.owns(s) && s.Span != [2]int{} && data[lineRef{s.File, s.Line}] {
@@ -509,7 +508,7 @@ func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (ke
 }
 
 // judgedValues returns the values the patch wrote on its changed data
-// lines (see changedValues), each with the IDs of the sites inside it,
+// lines (see valueComparison), each with the IDs of the sites inside it,
 // which must witness it; the changed data lines still judged whole (those
 // of files without a value comparison, or where the patch wrote a token
 // outside every value: a type, a row of a table in code); and the values
@@ -606,41 +605,77 @@ func (g *goLang) writes(ctx context.Context) {
 		g.texts[p] = b
 		return b, err == nil
 	})
-	mine := map[string]bool{}
-	for d, fs := range ChangedGoSources(g.in.Checkout) {
-		for _, f := range fs {
-			if !strings.HasSuffix(f, "_test.go") {
-				mine[path.Join(d, f)] = true
-			}
-		}
-	}
-	var base map[string][]byte
-	if co := g.in.Checkout; co.Baseline != nil {
-		var olds []string
-		for _, ch := range co.Changes {
-			if mine[ch.Path] && ch.Kind != checkout.Added {
-				olds = append(olds, cmp.Or(ch.OldPath, ch.Path))
-			}
-		}
-		// Unreadable, the values are judged line by line.
-		base, _ = co.Baseline.ReadFiles(ctx, olds)
-	}
-	g.values = map[string]*valueChanges{}
-	for p, vc := range changedValues(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
-		b, ok := g.texts[p]
-		return b, ok && b != nil
-	}, func(p string) ([]byte, bool) {
-		b, ok := base[p]
-		return b, ok
-	}) {
-		if mine[p] {
-			g.values[p] = vc
-		}
-	}
+	g.values, g.gone = g.compareValues(ctx, root)
 	g.same = map[lineRef]bool{}
 	for p, ls := range same {
 		for _, l := range ls {
 			g.same[lineRef{p, l}] = true
 		}
 	}
+}
+
+// compareValues compares the package-level values of each package with a
+// changed non-test Go file (see valueComparison), the patch side read from
+// root; the gone values are named with their package directory. A package
+// whose files cannot all be read or parsed has no entry.
+func (g *goLang) compareValues(ctx context.Context, root string) (map[string]*valueChanges, []string) {
+	co := g.in.Checkout
+	dirs, changed := map[string]bool{}, map[string]bool{}
+	var olds []string
+	for _, ch := range co.Changes {
+		if ch.Class != checkout.ClassSource || !strings.HasSuffix(ch.Path, ".go") || strings.HasSuffix(ch.Path, "_test.go") {
+			continue
+		}
+		old := cmp.Or(ch.OldPath, ch.Path)
+		if ch.Kind != checkout.Deleted {
+			dirs[path.Dir(ch.Path)], changed[ch.Path] = true, true
+		}
+		if ch.Kind != checkout.Added {
+			dirs[path.Dir(old)] = true
+			olds = append(olds, old)
+		}
+	}
+	if len(dirs) == 0 || co.Baseline == nil {
+		return nil, nil
+	}
+	base, err := co.Baseline.ReadFiles(ctx, olds)
+	if err != nil {
+		return nil, nil // judged line by line
+	}
+	values := map[string]*valueChanges{}
+	var gone []string
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		pkg, err := readPackage(root, d)
+		if err != nil {
+			continue
+		}
+		patchSide, baseSide := map[string][]byte{}, map[string][]byte{}
+		for n, b := range pkg.Files {
+			p := path.Join(d, n)
+			patchSide[p] = b
+			if g.texts[p] == nil {
+				g.texts[p] = b
+			}
+		}
+		for p, b := range base {
+			if path.Dir(p) == d {
+				baseSide[p] = b
+			}
+		}
+		byFile, g2, ok := valueComparison(baseSide, patchSide, changed)
+		if !ok {
+			continue
+		}
+		for p, vc := range byFile {
+			values[p] = vc
+		}
+		for _, x := range g2 {
+			if d == "." {
+				gone = append(gone, x+" from the root package")
+			} else {
+				gone = append(gone, x+" from package "+d)
+			}
+		}
+	}
+	return values, gone
 }

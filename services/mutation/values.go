@@ -4,81 +4,42 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/sealgate/sealgate/services/checkout/patch"
 )
 
 // valueUnit is a leaf value of a package-level var or const declaration:
 // the whole value, or, inside composite literals, each element that is not
-// itself one (a row's limit, a map's entry). Its path names it the same
-// way on both sides of the patch: the declared name, then the key or the
-// position of each element it sits in — limits[#2][Timeout],
-// roles["admin"]. Two units with the same path and the same tokens hold
-// the same value (unless a name in them changed meaning, which is a
-// changed line of its own).
+// itself one (a row's limit, a map's entry). Its path names it: the
+// declared name, then the key or the position of each element it sits in
+// — limits[#2][Timeout], roles["admin"]. Function literals are code,
+// judged by coverage and code mutants: they are no unit.
 type valueUnit struct {
 	path       string
-	root       string // the declared name
-	start, end int    // byte range in its file
-	toks       string // its tokens, comments and spacing aside
-	calls      bool   // its value calls a function
-	ambiguous  bool   // another unit of its side has the same path
+	start, end int // byte range in its file
 }
 
-// valueUnits returns the value units of a Go file's package-level
-// declarations, in source order; ok is false when src does not parse.
-// Function literals are code, judged by coverage and code mutants: they
-// are no unit.
-func valueUnits(src []byte) (units []valueUnit, ok bool) {
+// valueDecl is a package-level value as declared in one file.
+type valueDecl struct {
+	file  string
+	src   []byte
+	tf    *token.File
+	expr  ast.Expr
+	calls bool // the value calls a function
+}
+
+// valueDecls returns the package-level values of a Go file by declared
+// name (blank names numbered in order, a multi-value call named by its
+// names and position); ok is false when src does not parse.
+func valueDecls(file string, src []byte) (decls map[string]valueDecl, order []string, ok bool) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	tf := fset.File(f.Pos())
-	text := func(n ast.Node) string {
-		toks, _ := goTokens(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
-		words := make([]string, len(toks))
-		for i, t := range toks {
-			words[i] = t.text()
-		}
-		return strings.Join(words, " ")
-	}
-	var walk func(root, path string, e ast.Expr)
-	walk = func(root, path string, e ast.Expr) {
-		inner := e
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			inner = u.X
-		}
-		switch v := ast.Unparen(inner).(type) {
-		case *ast.CompositeLit:
-			for i, el := range v.Elts {
-				if kv, ok := el.(*ast.KeyValueExpr); ok {
-					walk(root, path+"["+text(kv.Key)+"]", kv.Value)
-					continue
-				}
-				walk(root, path+"[#"+strconv.Itoa(i)+"]", el)
-			}
-			return
-		case *ast.FuncLit:
-			return
-		}
-		start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
-		toks, _ := goTokens(src[start:end])
-		keys := make([]string, len(toks))
-		for i, t := range toks {
-			keys[i] = t.key
-		}
-		calls := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			_, isCall := n.(*ast.CallExpr)
-			calls = calls || isCall
-			return !calls
-		})
-		units = append(units, valueUnit{path: path, root: root, start: start, end: end, toks: strings.Join(keys, "\x00"), calls: calls})
-	}
+	decls = map[string]valueDecl{}
 	blanks := 0
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -91,7 +52,6 @@ func valueUnits(src []byte) (units []valueUnit, ok bool) {
 			for i, n := range vs.Names {
 				names[i] = n.Name
 				if n.Name == "_" {
-					// Blank names are told apart by their order.
 					blanks++
 					names[i] = "_#" + strconv.Itoa(blanks)
 				}
@@ -101,101 +61,320 @@ func valueUnits(src []byte) (units []valueUnit, ok bool) {
 				if len(names) == len(vs.Values) {
 					root = names[i]
 				}
-				walk(root, root, v)
+				calls := false
+				ast.Inspect(v, func(n ast.Node) bool {
+					_, isCall := n.(*ast.CallExpr)
+					calls = calls || isCall
+					return !calls
+				})
+				decls[root] = valueDecl{file: file, src: src, tf: tf, expr: v, calls: calls}
+				order = append(order, root)
 			}
 		}
 	}
-	seen := map[string]int{}
-	for i, u := range units {
-		if j, dup := seen[u.path]; dup {
-			units[i].ambiguous, units[j].ambiguous = true, true
-		}
-		seen[u.path] = i
-	}
-	return units, true
+	return decls, order, true
 }
 
 // valueChanges is what a patch did to the package-level values of one Go
-// file it modifies.
+// file of the patch side.
 type valueChanges struct {
-	// units are the patch side's value units.
+	// units are the file's value units.
 	units []valueUnit
-	// changed are the units of the patch side on its changed lines whose
-	// tokens differ from those of the baseline's unit at the same path,
-	// or that the baseline has no unit at: the values the patch wrote.
+	// changed are the units the patch wrote: new, or paired with a
+	// baseline unit whose tokens differ.
 	changed []valueUnit
-	// gone are the baseline's units whose path the patch side has no unit
-	// at (a row or a keyed element deleted, a key renamed), with their
-	// baseline text; a declaration removed whole is left out unless its
-	// value calls a function (it compiles only unused, so only its
-	// initializer's effects could matter).
-	gone []string
 }
 
-// changedValues compares, per Go file the patch modifies (by its
-// patch-side path), the value units of both sides (see valueUnit). src
-// reads a file of the patch side, baseSrc one of the baseline. A file
-// whose diff or either side cannot be read or parsed has no entry: its
-// data lines are judged line by line.
-func changedValues(diff []byte, src, baseSrc func(path string) ([]byte, bool)) map[string]*valueChanges {
-	parsed, err := patch.Parse(diff)
-	if err != nil {
-		return nil
+// valueComparison compares the package-level values of a package's two
+// sides. base holds the baseline versions of the package's changed Go
+// files, patch the patch-side versions of all its Go files, both by path
+// (test files left out); changed names the patch-side files the patch
+// changed or added. Declarations pair by name across the package's files
+// (a table moved to a new file is the same table). Within a composite
+// literal, keyed elements pair by key; positional ones by the longest
+// common subsequence of their tokens, the rest of each gap in order — so a
+// row deleted from the middle of a table is a deletion even though a row
+// appended after it keeps the positions filled. It returns, per patch-side
+// file, its units and those the patch wrote; and the baseline's units
+// the patch side has no pair for (a row or a keyed element deleted, a key
+// renamed), described. A declaration removed whole from the package is
+// left out unless its value calls a function (it compiles only unused, so
+// only its initializer's effects could matter). ok is false when a file
+// does not parse: its package's data is then judged line by line.
+func valueComparison(base, patch map[string][]byte, changed map[string]bool) (byFile map[string]*valueChanges, gone []string, ok bool) {
+	before, after := map[string]valueDecl{}, map[string]valueDecl{}
+	var order []string // patch-side roots of changed files, in file and source order
+	for _, p := range slices.Sorted(mapKeys(base)) {
+		d, _, ok := valueDecls(p, base[p])
+		if !ok {
+			return nil, nil, false
+		}
+		for r, v := range d {
+			before[r] = v
+		}
 	}
-	out := map[string]*valueChanges{}
-	for _, f := range parsed.Files {
-		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") || !strings.HasSuffix(f.OldPath, ".go") {
-			continue
-		}
-		text, ok := src(f.NewPath)
+	byFile = map[string]*valueChanges{}
+	for _, p := range slices.Sorted(mapKeys(patch)) {
+		d, o, ok := valueDecls(p, patch[p])
 		if !ok {
-			continue
+			return nil, nil, false
 		}
-		base, ok := baseSrc(f.OldPath)
-		if !ok {
-			continue
+		if !changed[p] {
+			continue // its declarations are as they were
 		}
-		after, okA := valueUnits(text)
-		before, okB := valueUnits(base)
-		if !okA || !okB {
-			continue
+		byFile[p] = &valueChanges{}
+		for _, r := range o {
+			after[r] = d[r]
+			order = append(order, r)
 		}
-		starts := lineStarts(text)
-		var changedLines [][2]int // byte ranges of the patch side's added lines
-		for _, h := range f.Hunks {
-			for _, l := range h.Lines {
-				if l.Kind == patch.LineAdded && l.NewLine >= 1 && l.NewLine <= len(starts) {
-					end := len(text)
-					if l.NewLine < len(starts) {
-						end = starts[l.NewLine]
-					}
-					changedLines = append(changedLines, [2]int{starts[l.NewLine-1], end})
-				}
+	}
+	c := &comparer{byFile: byFile}
+	seen := map[string]bool{}
+	for _, r := range order {
+		seen[r] = true
+		c.pair(before[r].expr, after[r], before[r], after[r].expr, r)
+	}
+	for _, r := range slices.Sorted(mapKeys(before)) {
+		if !seen[r] && before[r].calls {
+			c.gone(before[r], before[r].expr, r)
+		}
+	}
+	for _, vc := range byFile {
+		slices.SortFunc(vc.units, func(a, b valueUnit) int { return a.start - b.start })
+		slices.SortFunc(vc.changed, func(a, b valueUnit) int { return a.start - b.start })
+	}
+	return byFile, c.goneList, true
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
 			}
 		}
-		was := map[string]valueUnit{}
-		for _, u := range before {
-			was[u.path] = u
+	}
+}
+
+// comparer pairs the values of two sides.
+type comparer struct {
+	byFile   map[string]*valueChanges
+	goneList []string
+}
+
+// pair compares baseline expression b (nil when the patch's value is new)
+// of declaration bd with patch expression p of declaration pd, at path.
+func (c *comparer) pair(b ast.Expr, pd valueDecl, bd valueDecl, p ast.Expr, path string) {
+	vc := c.byFile[pd.file]
+	if vc == nil {
+		return // a declaration of a file the patch left as it was
+	}
+	bl, bok := literal(b)
+	pl, pok := literal(p)
+	switch {
+	case b != nil && bok && pok:
+		c.pairLiterals(bl, pd, bd, pl, path)
+	case pok || b != nil && bok:
+		// A literal on one side only: the other's units are new or gone.
+		if b != nil {
+			c.gone(bd, b, path)
 		}
-		is, roots := map[string]bool{}, map[string]bool{}
-		vc := &valueChanges{units: after}
-		for _, u := range after {
-			is[u.path], roots[u.root] = true, true
-			if !overlaps([2]int{u.start, u.end}, changedLines) {
+		c.units(pd, p, path, true)
+	default:
+		if _, fn := ast.Unparen(p).(*ast.FuncLit); fn {
+			return
+		}
+		u := valueUnit{path: path, start: pd.tf.Offset(p.Pos()), end: pd.tf.Offset(p.End())}
+		vc.units = append(vc.units, u)
+		if b == nil || tokensOf(bd, b) != tokensOf(pd, p) {
+			vc.changed = append(vc.changed, u)
+		}
+	}
+}
+
+// pairLiterals pairs the elements of two composite literals.
+func (c *comparer) pairLiterals(b *ast.CompositeLit, pd, bd valueDecl, p *ast.CompositeLit, path string) {
+	keyed := func(d valueDecl, l *ast.CompositeLit) (keys map[string]ast.Expr, korder []string, pos []ast.Expr, dup bool) {
+		keys = map[string]ast.Expr{}
+		for _, e := range l.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				pos = append(pos, e)
 				continue
 			}
-			if b, ok := was[u.path]; !ok || b.toks != u.toks || b.ambiguous || u.ambiguous {
-				vc.changed = append(vc.changed, u)
+			k := textOf(d, kv.Key)
+			if _, twice := keys[k]; twice {
+				dup = true
 			}
+			keys[k] = kv.Value
+			korder = append(korder, k)
 		}
-		for _, u := range before {
-			if !is[u.path] && (roots[u.root] || u.calls) {
-				vc.gone = append(vc.gone, u.path+" = "+strings.Join(strings.Fields(string(base[u.start:u.end])), " "))
-			}
-		}
-		out[f.NewPath] = vc
+		return keys, korder, pos, dup
 	}
-	return out
+	bk, bkOrder, bp, bdup := keyed(bd, b)
+	pk, pkOrder, pp, pdup := keyed(pd, p)
+	if bdup || pdup {
+		// Two elements with one key: pair nothing, judge everything.
+		c.gone(bd, b, path)
+		c.units(pd, p, path, true)
+		return
+	}
+	for _, k := range pkOrder {
+		c.pair(bk[k], pd, bd, pk[k], path+"["+k+"]")
+	}
+	for _, k := range bkOrder {
+		if _, ok := pk[k]; !ok {
+			c.gone(bd, bk[k], path+"["+k+"]")
+		}
+	}
+	// Positional elements: the longest common subsequence of their
+	// tokens, then each gap paired in order.
+	bt, pt := make([]string, len(bp)), make([]string, len(pp))
+	for i, e := range bp {
+		bt[i] = tokensOf(bd, e)
+	}
+	for i, e := range pp {
+		pt[i] = tokensOf(pd, e)
+	}
+	pairs := lcsStrings(bt, pt)
+	at := func(i int) string { return path + "[#" + strconv.Itoa(i) + "]" }
+	bi, pi := 0, 0
+	for k := 0; k <= len(pairs); k++ {
+		nb, np := len(bp), len(pp)
+		if k < len(pairs) {
+			nb, np = pairs[k][0], pairs[k][1]
+		}
+		// The gap bp[bi:nb], pp[pi:np]: rewritten in order, the rest
+		// new or gone.
+		for bi < nb || pi < np {
+			switch {
+			case bi < nb && pi < np:
+				c.pair(bp[bi], pd, bd, pp[pi], at(pi))
+				bi, pi = bi+1, pi+1
+			case pi < np:
+				c.pair(nil, pd, bd, pp[pi], at(pi))
+				pi++
+			default:
+				c.gone(bd, bp[bi], at(bi))
+				bi++
+			}
+		}
+		if k < len(pairs) {
+			// Equal tokens: the same value, its units unchanged.
+			c.units(pd, pp[np], at(np), false)
+			bi, pi = nb+1, np+1
+		}
+	}
+}
+
+// units records the units of patch value p, all changed when changed.
+func (c *comparer) units(pd valueDecl, p ast.Expr, path string, changed bool) {
+	vc := c.byFile[pd.file]
+	if vc == nil {
+		return
+	}
+	leaves(pd, p, path, func(e ast.Expr, path string) {
+		u := valueUnit{path: path, start: pd.tf.Offset(e.Pos()), end: pd.tf.Offset(e.End())}
+		vc.units = append(vc.units, u)
+		if changed {
+			vc.changed = append(vc.changed, u)
+		}
+	})
+}
+
+// gone describes baseline value b, at path, as deleted.
+func (c *comparer) gone(bd valueDecl, b ast.Expr, path string) {
+	text := strings.Join(strings.Fields(string(bd.src[bd.tf.Offset(b.Pos()):bd.tf.Offset(b.End())])), " ")
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:59]) + "…"
+	}
+	c.goneList = append(c.goneList, path+" = "+text)
+}
+
+// leaves calls f on each unit of e, a value of d, with its path.
+func leaves(d valueDecl, e ast.Expr, path string, f func(ast.Expr, string)) {
+	if l, ok := literal(e); ok {
+		pos := 0
+		for _, el := range l.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				leaves(d, kv.Value, path+"["+textOf(d, kv.Key)+"]", f)
+				continue
+			}
+			leaves(d, el, path+"[#"+strconv.Itoa(pos)+"]", f)
+			pos++
+		}
+		return
+	}
+	if _, fn := ast.Unparen(e).(*ast.FuncLit); fn {
+		return
+	}
+	f(e, path)
+}
+
+// literal returns the composite literal e is, through & and parentheses.
+func literal(e ast.Expr) (*ast.CompositeLit, bool) {
+	if e == nil {
+		return nil, false
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	l, ok := e.(*ast.CompositeLit)
+	return l, ok
+}
+
+// tokensOf is e's tokens, comments and spacing aside, as one string.
+func tokensOf(d valueDecl, e ast.Expr) string {
+	toks, _ := goTokens(d.src[d.tf.Offset(e.Pos()):d.tf.Offset(e.End())])
+	keys := make([]string, len(toks))
+	for i, t := range toks {
+		keys[i] = t.key
+	}
+	return strings.Join(keys, "\x00")
+}
+
+// textOf is e's tokens as written, space-separated.
+func textOf(d valueDecl, e ast.Expr) string {
+	toks, _ := goTokens(d.src[d.tf.Offset(e.Pos()):d.tf.Offset(e.End())])
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.text()
+	}
+	return strings.Join(words, " ")
+}
+
+// lcsStrings returns the index pairs (in a, in b) of a longest common
+// subsequence of a and b, in order.
+func lcsStrings(a, b []string) [][2]int {
+	n, m := len(a), len(b)
+	l := make([][]int32, n+1)
+	for i := range l {
+		l[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				l[i][j] = l[i+1][j+1] + 1
+			} else {
+				l[i][j] = max(l[i+1][j], l[i][j+1])
+			}
+		}
+	}
+	var pairs [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case a[i] == b[j]:
+			pairs = append(pairs, [2]int{i, j})
+			i++
+			j++
+		case l[i+1][j] >= l[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return pairs
 }
 
 // unitAt returns the changed unit of vc holding the byte range span, or

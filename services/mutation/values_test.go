@@ -1,57 +1,36 @@
 package mutation
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 )
 
-// valueDiff is the diff of a one-file change of p.go from before to after,
-// one hunk over the whole file.
-func valueDiff(before, after string) string {
-	b, a := strings.SplitAfter(before, "\n"), strings.SplitAfter(after, "\n")
-	b, a = b[:len(b)-1], a[:len(a)-1] // both end in a newline
-	diff := fmt.Sprintf("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1,%d +1,%d @@\n", len(b), len(a))
-	// A common prefix and suffix as context, the rest replaced.
-	i := 0
-	for i < len(b) && i < len(a) && b[i] == a[i] {
-		i++
-	}
-	j := 0
-	for j < len(b)-i && j < len(a)-i && b[len(b)-1-j] == a[len(a)-1-j] {
-		j++
-	}
-	for _, l := range b[:i] {
-		diff += " " + l
-	}
-	for _, l := range b[i : len(b)-j] {
-		diff += "-" + l
-	}
-	for _, l := range a[i : len(a)-j] {
-		diff += "+" + l
-	}
-	for _, l := range b[len(b)-j:] {
-		diff += " " + l
-	}
-	return diff
-}
-
-// changedOf runs changedValues on a change of p.go and returns the texts of
-// its changed values and what is gone.
+// changedOf compares one file, p.go, before and after a patch, and
+// returns the texts of the values the patch wrote and what is gone.
 func changedOf(t *testing.T, before, after string) (changed, gone []string) {
 	t.Helper()
-	out := changedValues([]byte(valueDiff(before, after)),
-		func(string) ([]byte, bool) { return []byte(after), true },
-		func(string) ([]byte, bool) { return []byte(before), true })
-	vc := out["p.go"]
-	if vc == nil {
-		t.Fatalf("no value comparison of p.go; diff:\n%s", valueDiff(before, after))
+	return changedIn(t, map[string][]byte{"p.go": []byte(before)}, map[string][]byte{"p.go": []byte(after)})
+}
+
+// changedIn compares a package's changed files (every patch-side file
+// changed) and returns the texts of the values the patch wrote, in file
+// order, and what is gone.
+func changedIn(t *testing.T, before, after map[string][]byte) (changed, gone []string) {
+	t.Helper()
+	all := map[string]bool{}
+	for p := range after {
+		all[p] = true
 	}
-	for _, u := range vc.changed {
-		changed = append(changed, after[u.start:u.end])
+	byFile, gone, ok := valueComparison(before, after, all)
+	if !ok {
+		t.Fatal("a side does not parse")
 	}
-	return changed, vc.gone
+	for _, p := range slices.Sorted(mapKeys(byFile)) {
+		for _, u := range byFile[p].changed {
+			changed = append(changed, string(after[p][u.start:u.end]))
+		}
+	}
+	return changed, gone
 }
 
 // TestChangedValues: a value the patch rewrote is changed whatever it did
@@ -83,7 +62,7 @@ func TestChangedValues(t *testing.T) {
 		{"honest: comment and spacing", row(`{"web", 5, time.Hour},`), row(`{"web",   5, time.Hour}, // the web`), nil, nil},
 		{"honest: a row added", row(`{"web", 5, time.Hour},`), row("{\"web\", 5, time.Hour},\n\t{\"cli\", 1, time.Minute},"), []string{`"cli"`, "1", "time.Minute"}, nil},
 		{"keyed element dropped", row(`{name: "web", max: 5, mfa: true},`), row(`{name: "web", max: 10},`), []string{"10"}, []string{`rows[#0][mfa] = true`}},
-		{"rows merged", row(`{mfa: true}, {audit: false},`), row(`{mfa: false},`), []string{"false"}, []string{`rows[#1][audit] = false`}},
+		{"rows merged", row(`{mfa: true}, {audit: false},`), row(`{mfa: false},`), []string{"false"}, []string{`rows[#1] = {audit: false}`}},
 		{"key renamed", "package p\n\nvar m = map[string]int{\n\t\"web\": 5,\n}\n", "package p\n\nvar m = map[string]int{\n\t\"api\": 5,\n}\n", []string{"5"}, []string{`m["web"] = 5`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,47 +77,61 @@ func TestChangedValues(t *testing.T) {
 }
 
 // TestChangedValuesDeletions: a row deleted alone leaves no patch-side
-// line, and is gone all the same (the last position, for a slice); a
-// declaration removed whole is not, unless its value calls a function.
+// line, and is gone all the same; so is a row deleted from the middle
+// while one is appended (the positions stay filled), and one dropped while
+// its table moves to another file. A declaration removed whole is not,
+// unless its value calls a function.
 func TestChangedValuesDeletions(t *testing.T) {
 	before := "package p\n\nvar unused = 4\n\nvar _ = register(5)\n\nvar rows = []int{\n\t1,\n\t2,\n\t3,\n}\n"
 	after := "package p\n\nvar rows = []int{\n\t1,\n\t3,\n}\n"
 	changed, gone := changedOf(t, before, after)
-	if len(changed) != 0 || !slices.Equal(gone, []string{"_#1 = register(5)", "rows[#2] = 3"}) {
-		t.Errorf("changed %q, gone %q", changed, gone)
+	if len(changed) != 0 || !slices.Equal(gone, []string{"rows[#1] = 2", "_#1 = register(5)"}) {
+		t.Errorf("a row deleted: changed %q, gone %q", changed, gone)
+	}
+	limits := func(rows string) string {
+		return "package p\n\nvar limits = []limit{\n" + rows + "}\n"
+	}
+	changed, gone = changedOf(t, limits("\t{\"a.com\", 60},\n\t{\"b.com\", 0},\n\t{\"c.com\", 30},\n"), limits("\t{\"a.com\", 60},\n\t{\"c.com\", 30},\n\t{\"d.com\", 10},\n"))
+	if !slices.Equal(changed, []string{`"d.com"`, "10"}) || !slices.Equal(gone, []string{`limits[#1] = {"b.com", 0}`}) {
+		t.Errorf("a middle row deleted, one appended: changed %q, gone %q", changed, gone)
+	}
+	changed, gone = changedIn(t, map[string][]byte{"p.go": []byte(limits("\t{\"a.com\", 60},\n\t{\"b.com\", 0},\n"))},
+		map[string][]byte{"p.go": []byte("package p\n"), "q.go": []byte(limits("\t{\"a.com\", 60},\n"))})
+	if len(changed) != 0 || !slices.Equal(gone, []string{`limits[#1] = {"b.com", 0}`}) {
+		t.Errorf("a row dropped as its table moved: changed %q, gone %q", changed, gone)
 	}
 }
 
 // TestValueUnits: units are the leaves of composite literals (through &
 // and parentheses), named by declaration and key or position; function
-// literals are no unit, and two units of one path are ambiguous.
+// literals are no unit; a new declaration is all changed.
 func TestValueUnits(t *testing.T) {
-	src := "package p\n\nvar a, b = 1, &T{X: []int{2, 3}, Y: func() {}}\n\nconst c = 4 * d\n\nvar m = map[K]int{k: 1, k: 2}\n\nvar x, y = f()\n"
-	units, ok := valueUnits([]byte(src))
+	after := "package p\n\nvar a, b = 1, &T{X: []int{2, 3}, Y: func() {}}\n\nconst c = 4 * d\n\nvar x, y = f()\n"
+	byFile, _, ok := valueComparison(map[string][]byte{"p.go": []byte("package p\n")}, map[string][]byte{"p.go": []byte(after)}, map[string]bool{"p.go": true})
 	if !ok {
 		t.Fatal("does not parse")
 	}
 	var got []string
-	for _, u := range units {
-		got = append(got, fmt.Sprintf("%s=%s%s", u.path, src[u.start:u.end], map[bool]string{true: "?"}[u.ambiguous]))
+	for _, u := range byFile["p.go"].changed {
+		got = append(got, u.path+"="+after[u.start:u.end])
 	}
-	want := []string{"a=1", "b[X][#0]=2", "b[X][#1]=3", "c=4 * d", "m[k]=1?", "m[k]=2?", "x,y#0=f()"}
-	if !slices.Equal(got, want) {
+	want := []string{"a=1", "b[X][#0]=2", "b[X][#1]=3", "c=4 * d", "x,y#0=f()"}
+	if !slices.Equal(got, want) || len(byFile["p.go"].units) != len(want) {
 		t.Errorf("units %q, want %q", got, want)
 	}
-	if _, ok := valueUnits([]byte("package p\nvar = {")); ok {
-		t.Error("a file that does not parse has units")
+	if _, _, ok := valueComparison(nil, map[string][]byte{"p.go": []byte("package p\nvar = {")}, nil); ok {
+		t.Error("a file that does not parse is compared")
 	}
 }
 
-// FuzzChangedValues: any diff and sources give units inside the patch
-// side, without a panic.
-func FuzzChangedValues(f *testing.F) {
-	f.Add([]byte(valueDiff("package p\nvar a = []int{1}\n", "package p\nvar a = []int{2}\n")), []byte("package p\nvar a = []int{1}\n"), []byte("package p\nvar a = []int{2}\n"))
-	f.Add([]byte("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1 +1 @@\n-x\n+y\n"), []byte("x"), []byte("y"))
-	f.Fuzz(func(t *testing.T, diff, before, after []byte) {
-		out := changedValues(diff, func(string) ([]byte, bool) { return after, true }, func(string) ([]byte, bool) { return before, true })
-		for p, vc := range out {
+// FuzzValueComparison: any two sources give units inside the patch side,
+// without a panic.
+func FuzzValueComparison(f *testing.F) {
+	f.Add([]byte("package p\nvar a = []int{1, 2}\n"), []byte("package p\nvar a = []int{2, 3}\n"))
+	f.Add([]byte("package p\nvar m = map[K]int{k: 1, k: 2}\n"), []byte("package p\nvar m = map[K]int{k: 1}\nvar _ = f()\n"))
+	f.Fuzz(func(t *testing.T, before, after []byte) {
+		byFile, _, _ := valueComparison(map[string][]byte{"p.go": before}, map[string][]byte{"p.go": after}, map[string]bool{"p.go": true})
+		for p, vc := range byFile {
 			for _, u := range append(vc.changed, vc.units...) {
 				if u.start < 0 || u.end > len(after) || u.start > u.end {
 					t.Fatalf("%s: unit %+v outside the %d-byte source", p, u, len(after))

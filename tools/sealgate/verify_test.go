@@ -792,7 +792,7 @@ func TestVerifyRewrittenValues(t *testing.T) {
 	}
 	two := f.commit(base, map[string]string{"calc/session.go": session("5", "time.Hour},\n\t{\"admin\", 1, time.Minute")})
 	code, a = run(two, f.commit(two, map[string]string{"calc/session.go": session("10", "time.Hour")}))
-	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), `the patch deletes sessions[#1][#0] = "admin"`) {
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), `the patch deletes sessions[#1] = {"admin", 1, time.Minute} from package calc`) {
 		t.Fatalf("a row deleted beside the fixed one: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	// The honest twin deletes too: a sign, from the value its test pins.
@@ -891,5 +891,133 @@ func TestVerifyDeletedGuardIsJudged(t *testing.T) {
 	}
 	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "deletes code no claim ran on the baseline") || !strings.Contains(fmt.Sprint(a["reasons"]), "calc/bound.go:6") {
 		t.Fatalf("a guard deleted beside the fix: exit %d, %v: %v", code, a["decision"], a["reasons"])
+	}
+}
+
+// limitsGo is a first-match table of per-host rate limits; ROWS are its
+// rows.
+const limitsGo = `package calc
+
+var limits = []struct {
+	host   string
+	perMin int
+}{
+ROWS}
+
+// Limit returns how many requests a minute a host may send (100 unless
+// listed; 0 blocks it).
+func Limit(host string) int {
+	for _, l := range limits {
+		if l.host == host {
+			return l.perMin
+		}
+	}
+	return 100
+}
+`
+
+const limitsTest = `package calc
+
+import "testing"
+
+func TestLimit(t *testing.T) {
+	for host, want := range map[string]int{"a.com": 60, "c.com": 30, "d.com": 10, "other.org": 100} {
+		if got := Limit(host); got != want {
+			t.Errorf("Limit(%q) = %d, want %d", host, got, want)
+		}
+	}
+}
+`
+
+func TestVerifyTableRowsDeleted(t *testing.T) {
+	// A row deleted from the middle of a positional table while one is
+	// appended keeps every position filled, and a row dropped while the
+	// table moves to a new file leaves the declaration's name in place:
+	// compared position by position, nothing was gone, and both merged
+	// (a third adversary's). Rows now pair by their tokens.
+	f := newFixture(t)
+	limits := func(rows ...string) string {
+		return strings.Replace(limitsGo, "ROWS", "\t"+strings.Join(rows, "\n\t")+"\n", 1)
+	}
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLimit")
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/limits.go": limits(`{"a.com", 60},`, `{"b.com", 0},`, `{"c.com", 30},`), "calc/limits_test.go": limitsTest})
+	code, a := run(base, f.commit(base, map[string]string{"calc/limits.go": limits(`{"a.com", 60},`, `{"c.com", 30},`, `{"d.com", 10},`)}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), `the patch deletes limits[#1] = {"b.com", 0} from package calc`) {
+		t.Fatalf("b.com's row deleted, d.com's appended: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	moved := limits(`{"a.com", 60},`, `{"c.com", 30},`, `{"d.com", 10},`)
+	i := strings.Index(moved, "// Limit returns")
+	code, a = run(base, f.commit(base, map[string]string{"calc/limits.go": "package calc\n\n" + moved[i:], "calc/limits_table.go": moved[:i]}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), `the patch deletes limits[#1] = {"b.com", 0} from package calc`) {
+		t.Fatalf("b.com's row dropped as the table moved: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The honest twin appends alone.
+	code, a = run(base, f.commit(base, map[string]string{"calc/limits.go": limits(`{"a.com", 60},`, `{"b.com", 0},`, `{"c.com", 30},`, `{"d.com", 10},`)}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("d.com's row appended: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
+
+// hostGo is a table of per-host limits whose struct type has FIELDS after
+// host; PERMIN is a.com's first limit.
+const hostGo = `package calc
+
+type hostLimit struct {
+	host string
+FIELDS}
+
+var hostLimits = []hostLimit{
+	{"a.com", PERMIN, 100, 3},
+}
+
+func find(host string) hostLimit {
+	for _, l := range hostLimits {
+		if l.host == host {
+			return l
+		}
+	}
+	return hostLimit{}
+}
+
+// PerMin, Burst and Retries return a host's limits.
+func PerMin(host string) int  { return find(host).perMin }
+func Burst(host string) int   { return find(host).burst }
+func Retries(host string) int { return find(host).retries }
+`
+
+const perMinTest = `package calc
+
+import "testing"
+
+func TestPerMin(t *testing.T) {
+	if got := PerMin("a.com"); got != 60 {
+		t.Fatalf("PerMin(a.com) = %d, want 60", got)
+	}
+}
+`
+
+func TestVerifyFieldsReordered(t *testing.T) {
+	// Two fields of one type swapped in the struct type: every positional
+	// row now means burst 3 and 100 retries, and no line of a row
+	// changed (a third adversary's MERGE). A reordered struct type is
+	// code the gate cannot judge.
+	f := newFixture(t)
+	host := func(fields, perMin string) string {
+		return strings.NewReplacer("FIELDS", fields, "PERMIN", perMin).Replace(hostGo)
+	}
+	fields := "\tperMin  int\n\tburst   int\n\tretries int\n"
+	base := f.commit(f.honest().Commit, map[string]string{"calc/host.go": host(fields, "50"), "calc/host_test.go": perMinTest})
+	run := func(patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestPerMin")
+	}
+	code, a := run(f.commit(base, map[string]string{"calc/host.go": host("\tperMin  int\n\tretries int\n\tburst   int\n", "60")}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), "reorders the fields of type hostLimit") {
+		t.Fatalf("burst and retries swapped: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	code, a = run(f.commit(base, map[string]string{"calc/host.go": host(fields, "60")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of perMin: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }

@@ -32,6 +32,7 @@ type typeDecl struct {
 type fieldDecl struct {
 	typ, tag string
 	line     int
+	index    int // its place among the struct's fields
 }
 
 // typeDecls returns the package-level named types the files declare, by
@@ -108,6 +109,7 @@ func typeDecls(files map[string][]byte) map[string]typeDecl {
 // structFields lists a struct type's named fields and embedded types.
 func structFields(g *goFile, st *ast.StructType) (map[string]fieldDecl, map[string]int) {
 	fields, embeds := map[string]fieldDecl{}, map[string]int{}
+	index := 0
 	for _, f := range st.Fields.List {
 		tag := ""
 		if f.Tag != nil {
@@ -123,10 +125,12 @@ func structFields(g *goFile, st *ast.StructType) (map[string]fieldDecl, map[stri
 				key += " " + strconv.Quote(tag)
 			}
 			embeds[key] = g.line(f.Pos())
+			index++
 			continue
 		}
 		for _, n := range f.Names {
-			fields[n.Name] = fieldDecl{typ: types.ExprString(f.Type), tag: tag, line: g.line(n.Pos())}
+			fields[n.Name] = fieldDecl{typ: types.ExprString(f.Type), tag: tag, line: g.line(n.Pos()), index: index}
+			index++
 		}
 	}
 	return fields, embeds
@@ -188,6 +192,23 @@ func GoTypeChanges(base, patched map[string][]byte) []Finding {
 			case bf.tag != pf.tag:
 				add(p.file, pf.line, fmt.Sprintf("changes the tag of field %s from %s to %s", field(f), strconv.Quote(bf.tag), strconv.Quote(pf.tag)))
 			}
+		}
+		// The fields both sides have, in their order on each: a swap
+		// changes what every positional row ({"a.com", 60, 100, 3})
+		// means without a line of the rows changing.
+		var common []string
+		for f := range p.fields {
+			if _, ok := b.fields[f]; ok {
+				common = append(common, f)
+			}
+		}
+		inOrder := func(fields map[string]fieldDecl) []string {
+			out := slices.Clone(common)
+			slices.SortFunc(out, func(x, y string) int { return fields[x].index - fields[y].index })
+			return out
+		}
+		if was, is := inOrder(b.fields), inOrder(p.fields); !slices.Equal(was, is) {
+			add(p.file, p.line, fmt.Sprintf("reorders the fields of %s from %s to %s, which changes what its positional values mean", typ, strings.Join(was, ", "), strings.Join(is, ", ")))
 		}
 		for _, e := range slices.Sorted(maps.Keys(p.embeds)) {
 			if _, ok := b.embeds[e]; !ok {

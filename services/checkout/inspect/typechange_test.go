@@ -48,6 +48,8 @@ func TestGoTypeChangesAttacks(t *testing.T) {
 			"calc/types.go": strings.ReplaceAll(baseTypes, "// Count is a number of values.\ntype Count int64\n", ""),
 			"calc/count.go": "package calc\n\ntype Count int8\n"},
 			[]string{"calc/count.go:3: changes type Count from int64 to int8"}},
+		{"fields swapped", map[string]string{"calc/types.go": strings.ReplaceAll(baseTypes, "\tn    Count\n\tName string `json:\"name\"`\n", "\tName string `json:\"name\"`\n\tn    Count\n")},
+			[]string{"calc/types.go:6: reorders the fields of type Tally from n, Name to Name, n"}},
 		{"a struct made an alias", map[string]string{"calc/types.go": strings.ReplaceAll(baseTypes, "type strict struct{}", "type strict = base")},
 			[]string{"calc/types.go:14: changes the declaration of type strict"}},
 	} {
@@ -63,6 +65,7 @@ func TestGoTypeChangesAttacks(t *testing.T) {
 func TestGoTypeChangesHonest(t *testing.T) {
 	for name, patch := range map[string]map[string]string{
 		"a field added":           {"calc/types.go": strings.ReplaceAll(baseTypes, "\tbase\n}", "\tbase\n\tcache map[string]int\n}")},
+		"a field inserted":        {"calc/types.go": strings.ReplaceAll(baseTypes, "\tbase\n}", "\tcache map[string]int\n\tbase\n}")},
 		"a type added":            {"calc/types.go": baseTypes + "\ntype Pair struct{ A, B float64 }\n"},
 		"a type removed":          {"calc/types.go": strings.ReplaceAll(baseTypes, "type strict struct{}\n", "")},
 		"an interface grown":      {"calc/types.go": strings.ReplaceAll(baseTypes, "Read() int }", "Read() int; Close() }")},
