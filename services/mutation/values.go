@@ -63,8 +63,12 @@ func valueDecls(file string, src []byte) (decls map[string]valueDecl, order []st
 				}
 				calls := false
 				ast.Inspect(v, func(n ast.Node) bool {
-					_, isCall := n.(*ast.CallExpr)
-					calls = calls || isCall
+					switch n.(type) {
+					case *ast.CallExpr:
+						calls = true
+					case *ast.FuncLit:
+						return false // runs when called, not when initialized
+					}
 					return !calls
 				})
 				decls[root] = valueDecl{file: file, src: src, tf: tf, expr: v, calls: calls}

@@ -82,7 +82,7 @@ func TestChangedValues(t *testing.T) {
 // its table moves to another file. A declaration removed whole is not,
 // unless its value calls a function.
 func TestChangedValuesDeletions(t *testing.T) {
-	before := "package p\n\nvar unused = 4\n\nvar _ = register(5)\n\nvar rows = []int{\n\t1,\n\t2,\n\t3,\n}\n"
+	before := "package p\n\nvar unused = 4\n\nvar _ = register(5)\n\nvar lazy = func() int { return compute() }\n\nvar rows = []int{\n\t1,\n\t2,\n\t3,\n}\n"
 	after := "package p\n\nvar rows = []int{\n\t1,\n\t3,\n}\n"
 	changed, gone := changedOf(t, before, after)
 	if len(changed) != 0 || !slices.Equal(gone, []string{"rows[#1] = 2", "_#1 = register(5)"}) {
