@@ -240,7 +240,7 @@ func (c *comparer) pairLiterals(b *ast.CompositeLit, pd, bd valueDecl, p *ast.Co
 	for i, e := range pp {
 		pt[i] = tokensOf(pd, e)
 	}
-	pairs := lcsStrings(bt, pt)
+	pairs := pairElements(bt, pt)
 	at := func(i int) string { return path + "[#" + strconv.Itoa(i) + "]" }
 	bi, pi := 0, 0
 	for k := 0; k <= len(pairs); k++ {
@@ -348,35 +348,32 @@ func textOf(d valueDecl, e ast.Expr) string {
 	return strings.Join(words, " ")
 }
 
-// lcsStrings returns the index pairs (in a, in b) of a longest common
-// subsequence of a and b, in order.
-func lcsStrings(a, b []string) [][2]int {
-	n, m := len(a), len(b)
-	l := make([][]int32, n+1)
-	for i := range l {
-		l[i] = make([]int32, m+1)
+// pairElements returns the index pairs of a longest common subsequence of
+// the elements' tokens bt and pt: the common prefix and suffix, and the
+// subsequence of the rest when it is small enough to compare (see
+// maxCompare), else none of it — its elements are then paired in order,
+// which judges more, never less.
+func pairElements(bt, pt []string) [][2]int {
+	pre := 0
+	for pre < len(bt) && pre < len(pt) && bt[pre] == pt[pre] {
+		pre++
 	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				l[i][j] = l[i+1][j+1] + 1
-			} else {
-				l[i][j] = max(l[i+1][j], l[i][j+1])
-			}
-		}
+	suf := 0
+	for suf < len(bt)-pre && suf < len(pt)-pre && bt[len(bt)-1-suf] == pt[len(pt)-1-suf] {
+		suf++
 	}
 	var pairs [][2]int
-	for i, j := 0, 0; i < n && j < m; {
-		switch {
-		case a[i] == b[j]:
-			pairs = append(pairs, [2]int{i, j})
-			i++
-			j++
-		case l[i+1][j] >= l[i][j+1]:
-			i++
-		default:
-			j++
+	for i := range pre {
+		pairs = append(pairs, [2]int{i, i})
+	}
+	mb, mp := bt[pre:len(bt)-suf], pt[pre:len(pt)-suf]
+	if len(mb)*len(mp) <= maxCompare {
+		for _, p := range lcsIndex(len(mb), len(mp), func(i, j int) bool { return mb[i] == mp[j] }) {
+			pairs = append(pairs, [2]int{pre + p[0], pre + p[1]})
 		}
+	}
+	for i := range suf {
+		pairs = append(pairs, [2]int{len(bt) - suf + i, len(pt) - suf + i})
 	}
 	return pairs
 }

@@ -247,15 +247,21 @@ func goTokens(src []byte) (toks []tok, ok bool) {
 // lcs returns the index pairs (in a, in b) of a longest common
 // subsequence of a and b, in order.
 func lcs(a, b []tok) [][2]int {
-	n, m := len(a), len(b)
-	// l[i][j] is the LCS length of a[i:] and b[j:].
+	return lcsIndex(len(a), len(b), func(i, j int) bool { return a[i].key == b[j].key })
+}
+
+// lcsIndex returns the index pairs of a longest common subsequence of two
+// sequences of lengths n and m whose elements i and j are equal when same
+// says so, in order.
+func lcsIndex(n, m int, same func(i, j int) bool) [][2]int {
+	// l[i][j] is the LCS length of the suffixes from i and j.
 	l := make([][]int32, n+1)
 	for i := range l {
 		l[i] = make([]int32, m+1)
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if a[i].key == b[j].key {
+			if same(i, j) {
 				l[i][j] = l[i+1][j+1] + 1
 			} else {
 				l[i][j] = max(l[i+1][j], l[i][j+1])
@@ -265,7 +271,7 @@ func lcs(a, b []tok) [][2]int {
 	var pairs [][2]int
 	for i, j := 0, 0; i < n && j < m; {
 		switch {
-		case a[i].key == b[j].key:
+		case same(i, j):
 			pairs = append(pairs, [2]int{i, j})
 			i++
 			j++
