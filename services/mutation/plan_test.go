@@ -108,3 +108,24 @@ func TestUnwitnessed(t *testing.T) {
 		t.Errorf("unwitnessed with an embed = %q, want %q", got, want)
 	}
 }
+
+// TestUnpinned: a value the patch wrote is pinned only by a kill of a
+// mutant inside it and no survivor there; stillborn, unjudged or
+// unselected mutants pin nothing.
+func TestUnpinned(t *testing.T) {
+	values := []judgedValue{
+		{text: "killed", sites: []string{"a", "b"}},
+		{text: "one survives", sites: []string{"c", "d"}},
+		{text: "stillborn", sites: []string{"e"}},
+		{text: "not selected", sites: []string{"f"}},
+		{text: "killed and unjudged", sites: []string{"g", "h"}},
+	}
+	outcomes := map[string]string{"a": "KILLED", "b": "KILLED", "c": "KILLED", "d": "SURVIVED", "e": "STILLBORN", "g": "KILLED", "h": "UNJUDGED"}
+	var got []string
+	for _, v := range unpinned(values, outcomes) {
+		got = append(got, v.text)
+	}
+	if want := []string{"one survives", "stillborn", "not selected"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unpinned = %q, want %q", got, want)
+	}
+}
