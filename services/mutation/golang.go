@@ -507,12 +507,13 @@ func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (ke
 	return kept, len(sites) - len(kept), deleted
 }
 
-// judgedValues returns the values the patch wrote on its changed data
-// lines (see valueComparison), each with the IDs of the sites inside it,
-// which must witness it; the changed data lines still judged whole (those
-// of files without a value comparison, or where the patch wrote a token
-// outside every value: a type, a row of a table in code); and the values
-// no site is inside, which no mutant can judge.
+// judgedValues returns the values the patch changed (see
+// valueComparison), each with the keys of the sites inside it, which must
+// witness it; the changed data lines still judged whole (those of files
+// without a value comparison, or where the patch wrote a token outside
+// every value: a row of a table in code); and the values no site is
+// inside, which no mutant can judge (a name or a call written, a row
+// whose type or import changed under it).
 func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values []judgedValue, whole []lineRef, unjudgeable []string) {
 	g.writes(ctx)
 	byUnit := map[string]map[int][]string{} // path → unit start → site keys
@@ -537,7 +538,6 @@ func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values 
 			byUnit[s.File][u.start] = append(byUnit[s.File][u.start], siteKey(s))
 		}
 	}
-	seen := map[lineRef]bool{} // path and start of the values listed
 	for _, l := range g.changedData {
 		vc := g.values[l.path]
 		text := g.texts[l.path]
@@ -556,21 +556,26 @@ func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values 
 				break
 			}
 		}
-		for _, u := range vc.changed {
-			if u.start >= le || u.end <= ls || seen[lineRef{l.path, u.start}] {
+	}
+	// Every value the patch changed, on a changed line or not (a row
+	// whose type or import changed under it).
+	for _, p := range slices.Sorted(maps.Keys(g.values)) {
+		text := g.texts[p]
+		starts := lineStarts(text)
+		for _, u := range g.values[p].changed {
+			if u.end > len(text) {
 				continue
 			}
-			seen[lineRef{l.path, u.start}] = true
 			line, _ := slices.BinarySearch(starts, u.start+1)
-			v := judgedValue{at: lineRef{l.path, line}, path: l.path, start: u.start, text: strings.Join(strings.Fields(string(text[u.start:u.end])), " "), sites: byUnit[l.path][u.start]}
+			v := judgedValue{at: lineRef{p, line}, path: p, start: u.start, text: strings.Join(strings.Fields(string(text[u.start:u.end])), " "), sites: byUnit[p][u.start]}
 			if len(v.sites) == 0 {
-				unjudgeable = append(unjudgeable, fmt.Sprintf("%s:%d (the patch writes %s there: no mutant expresses a change of it)", l.path, line, v.text))
+				unjudgeable = append(unjudgeable, fmt.Sprintf("%s:%d (the patch changes %s there: no mutant expresses a change of it)", p, line, v.text))
 				continue
 			}
 			values = append(values, v)
 		}
 	}
-	return values, slices.Compact(whole), slices.Compact(unjudgeable)
+	return values, slices.Compact(whole), unjudgeable
 }
 
 // judgedValue is a value the patch wrote on a changed data line, and the

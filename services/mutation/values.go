@@ -1,9 +1,11 @@
 package mutation
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,25 +24,43 @@ type valueUnit struct {
 
 // valueDecl is a package-level value as declared in one file.
 type valueDecl struct {
-	file  string
-	src   []byte
-	tf    *token.File
-	expr  ast.Expr
-	calls bool // the value calls a function
+	file    string
+	src     []byte
+	tf      *token.File
+	expr    ast.Expr
+	calls   bool              // the value calls a function
+	imports map[string]string // the file's imports: name (as written, or the path's last element) → path
+	// root is the name it is keyed by, name the one it is declared
+	// with (they differ for a blank name).
+	root, name string
 }
 
 // valueDecls returns the package-level values of a Go file by declared
-// name (blank names numbered in order, a multi-value call named by its
-// names and position); ok is false when src does not parse.
-func valueDecls(file string, src []byte) (decls map[string]valueDecl, order []string, ok bool) {
+// name (a multi-value call named by its names and position); ok is false
+// when src does not parse. A blank name is named by its declaration's
+// tokens (and their count so far in seen): blank declarations have no
+// order to pair them by, so one whose tokens changed is a new one, and the
+// old one gone.
+func valueDecls(file string, src []byte, seen map[string]int) (decls map[string]valueDecl, order []string, ok bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, nil, false
 	}
 	tf := fset.File(f.Pos())
+	imports := map[string]string{}
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path.Base(p)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		imports[name] = p
+	}
 	decls = map[string]valueDecl{}
-	blanks := 0
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || (gd.Tok != token.VAR && gd.Tok != token.CONST) {
@@ -52,8 +72,14 @@ func valueDecls(file string, src []byte) (decls map[string]valueDecl, order []st
 			for i, n := range vs.Names {
 				names[i] = n.Name
 				if n.Name == "_" {
-					blanks++
-					names[i] = "_#" + strconv.Itoa(blanks)
+					toks, _ := goTokens(src[tf.Offset(vs.Pos()):tf.Offset(vs.End())])
+					key := ""
+					for _, t := range toks {
+						key += t.text() + " "
+					}
+					key = fmt.Sprintf("_ %d: %s", i, strings.TrimSpace(key))
+					seen[key]++
+					names[i] = fmt.Sprintf("%s (%d)", key, seen[key])
 				}
 			}
 			for i, v := range vs.Values {
@@ -71,7 +97,11 @@ func valueDecls(file string, src []byte) (decls map[string]valueDecl, order []st
 					}
 					return !calls
 				})
-				decls[root] = valueDecl{file: file, src: src, tf: tf, expr: v, calls: calls}
+				name := root
+				if len(names) == len(vs.Values) && vs.Names[i].Name == "_" {
+					name = "_"
+				}
+				decls[root] = valueDecl{file: file, src: src, tf: tf, expr: v, calls: calls, imports: imports, root: root, name: name}
 				order = append(order, root)
 			}
 		}
@@ -108,8 +138,9 @@ type valueChanges struct {
 func valueComparison(base, patch map[string][]byte, changed map[string]bool) (byFile map[string]*valueChanges, gone []string, ok bool) {
 	before, after := map[string]valueDecl{}, map[string]valueDecl{}
 	var order []string // patch-side roots of changed files, in file and source order
+	baseBlanks, patchBlanks := map[string]int{}, map[string]int{}
 	for _, p := range slices.Sorted(mapKeys(base)) {
-		d, _, ok := valueDecls(p, base[p])
+		d, _, ok := valueDecls(p, base[p], baseBlanks)
 		if !ok {
 			return nil, nil, false
 		}
@@ -119,12 +150,12 @@ func valueComparison(base, patch map[string][]byte, changed map[string]bool) (by
 	}
 	byFile = map[string]*valueChanges{}
 	for _, p := range slices.Sorted(mapKeys(patch)) {
-		d, o, ok := valueDecls(p, patch[p])
-		if !ok {
-			return nil, nil, false
-		}
 		if !changed[p] {
 			continue // its declarations are as they were
+		}
+		d, o, ok := valueDecls(p, patch[p], patchBlanks)
+		if !ok {
+			return nil, nil, false
 		}
 		byFile[p] = &valueChanges{}
 		for _, r := range o {
@@ -164,6 +195,7 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 type comparer struct {
 	byFile   map[string]*valueChanges
 	goneList []string
+	force    int // above 0, every patch unit paired is changed (see pair)
 }
 
 // pair compares baseline expression b (nil when the patch's value is new)
@@ -177,7 +209,18 @@ func (c *comparer) pair(b ast.Expr, pd valueDecl, bd valueDecl, p ast.Expr, path
 	pl, pok := literal(p)
 	switch {
 	case b != nil && bok && pok:
+		// Another type (&T{…} for T{…} included) gives every element
+		// another meaning: {"a.com", 60, 100, 3} in a type whose last
+		// two fields are swapped. Its elements still pair, for what is
+		// gone, and all are judged.
+		retyped := literalTypeOf(bd, b) != literalTypeOf(pd, p) || usesChangedImport(bd, pd, pl.Type)
+		if retyped {
+			c.force++
+		}
 		c.pairLiterals(bl, pd, bd, pl, path)
+		if retyped {
+			c.force--
+		}
 	case pok || b != nil && bok:
 		// A literal on one side only: the other's units are new or gone.
 		if b != nil {
@@ -190,7 +233,7 @@ func (c *comparer) pair(b ast.Expr, pd valueDecl, bd valueDecl, p ast.Expr, path
 		}
 		u := valueUnit{path: path, start: pd.tf.Offset(p.Pos()), end: pd.tf.Offset(p.End())}
 		vc.units = append(vc.units, u)
-		if b == nil || tokensOf(bd, b) != tokensOf(pd, p) {
+		if b == nil || c.force > 0 || tokensOf(bd, b) != tokensOf(pd, p) || usesChangedImport(bd, pd, p) {
 			vc.changed = append(vc.changed, u)
 		}
 	}
@@ -217,8 +260,11 @@ func (c *comparer) pairLiterals(b *ast.CompositeLit, pd, bd valueDecl, p *ast.Co
 	}
 	bk, bkOrder, bp, bdup := keyed(bd, b)
 	pk, pkOrder, pp, pdup := keyed(pd, p)
-	if bdup || pdup {
-		// Two elements with one key: pair nothing, judge everything.
+	mixed := func(keys map[string]ast.Expr, pos []ast.Expr) bool { return len(keys) > 0 && len(pos) > 0 }
+	if bdup || pdup || (mixed(bk, bp) || mixed(pk, pp)) && tokensOf(bd, b) != tokensOf(pd, p) {
+		// Two elements with one key, or index keys among positional
+		// elements (each of which then follows the one before it, so
+		// a key moves them all): pair nothing, judge everything.
 		c.gone(bd, b, path)
 		c.units(pd, p, path, true)
 		return
@@ -280,7 +326,7 @@ func (c *comparer) units(pd valueDecl, p ast.Expr, path string, changed bool) {
 	leaves(pd, p, path, func(e ast.Expr, path string) {
 		u := valueUnit{path: path, start: pd.tf.Offset(e.Pos()), end: pd.tf.Offset(e.End())}
 		vc.units = append(vc.units, u)
-		if changed {
+		if changed || c.force > 0 {
 			vc.changed = append(vc.changed, u)
 		}
 	})
@@ -288,6 +334,9 @@ func (c *comparer) units(pd valueDecl, p ast.Expr, path string, changed bool) {
 
 // gone describes baseline value b, at path, as deleted.
 func (c *comparer) gone(bd valueDecl, b ast.Expr, path string) {
+	if rest, ok := strings.CutPrefix(path, bd.root); ok {
+		path = bd.name + rest
+	}
 	text := strings.Join(strings.Fields(string(bd.src[bd.tf.Offset(b.Pos()):bd.tf.Offset(b.End())])), " ")
 	if r := []rune(text); len(r) > 60 {
 		text = string(r[:59]) + "…"
@@ -313,6 +362,43 @@ func leaves(d valueDecl, e ast.Expr, path string, f func(ast.Expr, string)) {
 		return
 	}
 	f(e, path)
+}
+
+// literalTypeOf is the tokens of the type of composite literal e, with
+// an & before them when e takes its address; "" when it has no type
+// written (an element of a table) or e is no literal.
+func literalTypeOf(d valueDecl, e ast.Expr) string {
+	l, ok := literal(e)
+	if !ok {
+		return ""
+	}
+	typ := ""
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		typ = "&"
+	}
+	if l.Type != nil {
+		typ += tokensOf(d, l.Type)
+	}
+	return typ
+}
+
+// usesChangedImport reports whether e (nil: no) names a package whose
+// import is another on the other side (an import re-pointed under the
+// same name changes 5 * unit.Minute without a token of it changing).
+func usesChangedImport(bd, pd valueDecl, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && bd.imports[id.Name] != pd.imports[id.Name] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // literal returns the composite literal e is, through & and parentheses.

@@ -85,7 +85,7 @@ func TestChangedValuesDeletions(t *testing.T) {
 	before := "package p\n\nvar unused = 4\n\nvar _ = register(5)\n\nvar lazy = func() int { return compute() }\n\nvar rows = []int{\n\t1,\n\t2,\n\t3,\n}\n"
 	after := "package p\n\nvar rows = []int{\n\t1,\n\t3,\n}\n"
 	changed, gone := changedOf(t, before, after)
-	if len(changed) != 0 || !slices.Equal(gone, []string{"rows[#1] = 2", "_#1 = register(5)"}) {
+	if len(changed) != 0 || !slices.Equal(gone, []string{"rows[#1] = 2", "_ = register(5)"}) {
 		t.Errorf("a row deleted: changed %q, gone %q", changed, gone)
 	}
 	limits := func(rows string) string {
@@ -99,6 +99,46 @@ func TestChangedValuesDeletions(t *testing.T) {
 		map[string][]byte{"p.go": []byte("package p\n"), "q.go": []byte(limits("\t{\"a.com\", 60},\n"))})
 	if len(changed) != 0 || !slices.Equal(gone, []string{`limits[#1] = {"b.com", 0}`}) {
 		t.Errorf("a row dropped as its table moved: changed %q, gone %q", changed, gone)
+	}
+}
+
+// TestChangedValuesUnderThem: values whose tokens stay as they were but
+// whose meaning moves are changed (a fourth adversary's MERGEs): a row
+// type swapped for one with another field order, an import re-pointed
+// under the same name, index keys among positional elements; and blank
+// declarations pair by their tokens wherever they are, so one dropped is
+// gone even when another file's blank takes its place.
+func TestChangedValuesUnderThem(t *testing.T) {
+	hosts := func(typ string) string {
+		return "package p\n\nvar hosts = []" + typ + "{{\"a.com\", 60, 100, 3}}\n"
+	}
+	changed, gone := changedOf(t, hosts("hostLimit"), hosts("legacyLimit"))
+	if !slices.Equal(changed, []string{`"a.com"`, "60", "100", "3"}) || len(gone) != 0 {
+		t.Errorf("row type swapped: changed %q, gone %q", changed, gone)
+	}
+	timeouts := func(imp string) string {
+		return "package p\n\nimport " + imp + "\n\nvar timeouts = map[string]int{\n\t\"a.com\": 60,\n\t\"b.com\": 5 * unit.Minute,\n}\n"
+	}
+	changed, gone = changedOf(t, timeouts(`"example.com/unit"`), timeouts(`unit "example.com/unitms"`))
+	if !slices.Equal(changed, []string{"5 * unit.Minute"}) || len(gone) != 0 {
+		t.Errorf("import re-pointed: changed %q, gone %q", changed, gone)
+	}
+	errs := func(rows string) string { return "package p\n\nvar errText = []string{" + rows + "}\n" }
+	changed, gone = changedOf(t, errs(`"ok", "not found", "denied"`), errs(`"ok", codeInternal: "internal", "busy", "not found", "denied"`))
+	if len(changed) != 5 || len(gone) == 0 {
+		t.Errorf("index key among positional elements: changed %q, gone %q", changed, gone)
+	}
+	changed, gone = changedIn(t,
+		map[string][]byte{"a.go": []byte("package p\n\nvar _ = block(\"b.com\")\n"), "b.go": []byte("package p\n\nvar _ = block(\"z.com\")\n")},
+		map[string][]byte{"a.go": []byte("package p\n"), "b.go": []byte("package p\n\n// See Limit.\nvar _ = block(\"z.com\")\n")})
+	if len(changed) != 0 || !slices.Equal(gone, []string{`_ = block("b.com")`}) {
+		t.Errorf("a blank registration dropped: changed %q, gone %q", changed, gone)
+	}
+	// The honest twins: the same type, import and rows.
+	for _, same := range [][2]string{{hosts("hostLimit"), hosts("hostLimit")}, {timeouts(`"example.com/unit"`), timeouts(`unit "example.com/unit"`)}} {
+		if changed, gone := changedOf(t, same[0], same[1]); len(changed) != 0 || len(gone) != 0 {
+			t.Errorf("nothing changed: changed %q, gone %q", changed, gone)
+		}
 	}
 }
 
@@ -119,7 +159,7 @@ func TestValueUnits(t *testing.T) {
 	if !slices.Equal(got, want) || len(byFile["p.go"].units) != len(want) {
 		t.Errorf("units %q, want %q", got, want)
 	}
-	if _, _, ok := valueComparison(nil, map[string][]byte{"p.go": []byte("package p\nvar = {")}, nil); ok {
+	if _, _, ok := valueComparison(nil, map[string][]byte{"p.go": []byte("package p\nvar = {")}, map[string]bool{"p.go": true}); ok {
 		t.Error("a file that does not parse is compared")
 	}
 }

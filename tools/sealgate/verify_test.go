@@ -787,7 +787,7 @@ func TestVerifyRewrittenValues(t *testing.T) {
 	// fixed value has.
 	forever := f.commit(base, map[string]string{"calc/session.go": session("5", "time.Hour") + "\n// forever never idles out.\nvar forever time.Duration = 1<<63 - 1\n"})
 	code, a := run(forever, f.commit(forever, map[string]string{"calc/session.go": session("10", "forever") + "\n// forever never idles out.\nvar forever time.Duration = 1<<63 - 1\n"}))
-	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 (the patch writes forever there") {
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/session.go:10 (the patch changes forever there") {
 		t.Fatalf("a name for the idle timeout on the fixed row: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	two := f.commit(base, map[string]string{"calc/session.go": session("5", "time.Hour},\n\t{\"admin\", 1, time.Minute")})
@@ -1019,5 +1019,116 @@ func TestVerifyFieldsReordered(t *testing.T) {
 	code, a = run(f.commit(base, map[string]string{"calc/host.go": host(fields, "60")}))
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Fatalf("the honest fix of perMin: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
+
+// typedHostGo is a table of per-host limits whose rows are of type TYPE;
+// PERMIN is a.com's first limit.
+const typedHostGo = `package calc
+
+type hostLimit struct {
+	host    string
+	perMin  int
+	burst   int
+	retries int
+}
+
+var hostLimits = []TYPE{{"a.com", PERMIN, 100, 3}}
+
+// PerMin and Burst return a host's limits.
+func PerMin(host string) int {
+	for _, l := range hostLimits {
+		if l.host == host {
+			return l.perMin
+		}
+	}
+	return 0
+}
+
+func Burst(host string) int {
+	for _, l := range hostLimits {
+		if l.host == host {
+			return l.burst
+		}
+	}
+	return 0
+}
+`
+
+// legacyGo declares a row type whose last two fields are those of
+// hostLimit (typedHostGo), swapped.
+const legacyGo = `package calc
+
+// legacyLimit is the row type of the old limits file.
+type legacyLimit struct {
+	host    string
+	perMin  int
+	retries int
+	burst   int
+}
+`
+
+// timeoutsGo is a map of timeouts in the unit package's seconds; IMPORT
+// imports it, PERMIN is a.com's.
+const timeoutsGo = `package calc
+
+import IMPORT
+
+var timeouts = map[string]int{
+	"a.com": PERMIN,
+	"b.com": 5 * unit.Minute,
+}
+
+// Timeout returns a host's timeout in seconds.
+func Timeout(host string) int { return timeouts[host] }
+`
+
+const timeoutsTest = `package calc
+
+import "testing"
+
+func TestTimeout(t *testing.T) {
+	if got := Timeout("a.com"); got != 60 {
+		t.Fatalf("Timeout(a.com) = %d, want 60", got)
+	}
+}
+`
+
+func TestVerifyValuesMovedUnderThem(t *testing.T) {
+	// A row's tokens stay as they were while their meaning moves: the
+	// table's row type swapped for one whose fields are in another
+	// order, or an import re-pointed under the same name (a fourth
+	// adversary's MERGEs, each beside the fix of a value its test pins).
+	// Every value of such a row is changed, and no mutant reaches a line
+	// the patch did not touch.
+	f := newFixture(t)
+	host := func(typ, perMin string) string {
+		return strings.NewReplacer("TYPE", typ, "PERMIN", perMin).Replace(typedHostGo)
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/host.go": host("hostLimit", "50"), "calc/legacy.go": legacyGo, "calc/host_test.go": perMinTest})
+	code, a := f.verifyJSON(base, f.commit(base, map[string]string{"calc/host.go": host("legacyLimit", "60")}), criteria.DefaultStrengthFloor, "go:./calc:TestPerMin")
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test pins the values the patch wrote") {
+		t.Fatalf("the row type swapped: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	src := func(imp, perMin string) string {
+		return strings.NewReplacer("IMPORT", imp, "PERMIN", perMin).Replace(timeoutsGo)
+	}
+	base = f.commit(f.honest().Commit, map[string]string{
+		"calc/timeouts.go":      src(`"example.com/calc/unit"`, "50"),
+		"calc/timeouts_test.go": timeoutsTest,
+		"unit/unit.go":          "// Package unit has time units in seconds.\npackage unit\n\nconst Minute = 60\n",
+		"unitms/unit.go":        "// Package unit has time units in milliseconds.\npackage unit\n\nconst Minute = 60000\n",
+	})
+	run := func(patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestTimeout")
+	}
+	code, a = run(f.commit(base, map[string]string{"calc/timeouts.go": src(`unit "example.com/calc/unitms"`, "60")}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/timeouts.go:7 (the patch changes 5 * unit.Minute there") {
+		t.Fatalf("the import re-pointed: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The honest twin: the fix alone.
+	code, a = run(f.commit(base, map[string]string{"calc/timeouts.go": src(`"example.com/calc/unit"`, "60")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of a.com's timeout: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
