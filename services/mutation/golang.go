@@ -567,7 +567,7 @@ func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values 
 				continue
 			}
 			line, _ := slices.BinarySearch(starts, u.start+1)
-			v := judgedValue{at: lineRef{p, line}, path: p, start: u.start, text: strings.Join(strings.Fields(string(text[u.start:u.end])), " "), sites: byUnit[p][u.start]}
+			v := judgedValue{at: lineRef{p, line}, text: strings.Join(strings.Fields(string(text[u.start:u.end])), " "), sites: byUnit[p][u.start]}
 			if len(v.sites) == 0 {
 				unjudgeable = append(unjudgeable, fmt.Sprintf("%s:%d (the patch changes %s there: no mutant expresses a change of it)", p, line, v.text))
 				continue
@@ -578,13 +578,10 @@ func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values 
 	return values, slices.Compact(whole), unjudgeable
 }
 
-// judgedValue is a value the patch wrote on a changed data line, and the
-// sites inside it (by siteKey): one of them must be killed, and none
-// survive.
+// judgedValue is a value the patch changed, and the sites inside it (by
+// siteKey): one of them must be killed, and none survive.
 type judgedValue struct {
 	at    lineRef // the line it starts on
-	path  string
-	start int
 	text  string
 	sites []string
 }

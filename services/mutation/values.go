@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -136,10 +137,10 @@ type valueChanges struct {
 // only its initializer's effects could matter). ok is false when a file
 // does not parse: its package's data is then judged line by line.
 func valueComparison(base, patch map[string][]byte, changed map[string]bool) (byFile map[string]*valueChanges, gone []string, ok bool) {
-	before, after := map[string]valueDecl{}, map[string]valueDecl{}
-	var order []string // patch-side roots of changed files, in file and source order
+	before := map[string]valueDecl{}
+	var after []valueDecl // of the changed files, in file and source order
 	baseBlanks, patchBlanks := map[string]int{}, map[string]int{}
-	for _, p := range slices.Sorted(mapKeys(base)) {
+	for _, p := range slices.Sorted(maps.Keys(base)) {
 		d, _, ok := valueDecls(p, base[p], baseBlanks)
 		if !ok {
 			return nil, nil, false
@@ -149,7 +150,7 @@ func valueComparison(base, patch map[string][]byte, changed map[string]bool) (by
 		}
 	}
 	byFile = map[string]*valueChanges{}
-	for _, p := range slices.Sorted(mapKeys(patch)) {
+	for _, p := range slices.Sorted(maps.Keys(patch)) {
 		if !changed[p] {
 			continue // its declarations are as they were
 		}
@@ -159,17 +160,17 @@ func valueComparison(base, patch map[string][]byte, changed map[string]bool) (by
 		}
 		byFile[p] = &valueChanges{}
 		for _, r := range o {
-			after[r] = d[r]
-			order = append(order, r)
+			after = append(after, d[r])
 		}
 	}
 	c := &comparer{byFile: byFile}
 	seen := map[string]bool{}
-	for _, r := range order {
-		seen[r] = true
-		c.pair(before[r].expr, after[r], before[r], after[r].expr, r)
+	for _, a := range after {
+		seen[a.root] = true
+		b := before[a.root]
+		c.pair(b, b.expr, a, a.expr, a.root)
 	}
-	for _, r := range slices.Sorted(mapKeys(before)) {
+	for _, r := range slices.Sorted(maps.Keys(before)) {
 		if !seen[r] && before[r].calls {
 			c.gone(before[r], before[r].expr, r)
 		}
@@ -181,16 +182,6 @@ func valueComparison(base, patch map[string][]byte, changed map[string]bool) (by
 	return byFile, c.goneList, true
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // comparer pairs the values of two sides.
 type comparer struct {
 	byFile   map[string]*valueChanges
@@ -200,7 +191,7 @@ type comparer struct {
 
 // pair compares baseline expression b (nil when the patch's value is new)
 // of declaration bd with patch expression p of declaration pd, at path.
-func (c *comparer) pair(b ast.Expr, pd valueDecl, bd valueDecl, p ast.Expr, path string) {
+func (c *comparer) pair(bd valueDecl, b ast.Expr, pd valueDecl, p ast.Expr, path string) {
 	vc := c.byFile[pd.file]
 	if vc == nil {
 		return // a declaration of a file the patch left as it was
@@ -217,7 +208,7 @@ func (c *comparer) pair(b ast.Expr, pd valueDecl, bd valueDecl, p ast.Expr, path
 		if retyped {
 			c.force++
 		}
-		c.pairLiterals(bl, pd, bd, pl, path)
+		c.pairLiterals(bd, bl, pd, pl, path)
 		if retyped {
 			c.force--
 		}
@@ -240,7 +231,7 @@ func (c *comparer) pair(b ast.Expr, pd valueDecl, bd valueDecl, p ast.Expr, path
 }
 
 // pairLiterals pairs the elements of two composite literals.
-func (c *comparer) pairLiterals(b *ast.CompositeLit, pd, bd valueDecl, p *ast.CompositeLit, path string) {
+func (c *comparer) pairLiterals(bd valueDecl, b *ast.CompositeLit, pd valueDecl, p *ast.CompositeLit, path string) {
 	keyed := func(d valueDecl, l *ast.CompositeLit) (keys map[string]ast.Expr, korder []string, pos []ast.Expr, dup bool) {
 		keys = map[string]ast.Expr{}
 		for _, e := range l.Elts {
@@ -270,7 +261,7 @@ func (c *comparer) pairLiterals(b *ast.CompositeLit, pd, bd valueDecl, p *ast.Co
 		return
 	}
 	for _, k := range pkOrder {
-		c.pair(bk[k], pd, bd, pk[k], path+"["+k+"]")
+		c.pair(bd, bk[k], pd, pk[k], path+"["+k+"]")
 	}
 	for _, k := range bkOrder {
 		if _, ok := pk[k]; !ok {
@@ -299,10 +290,10 @@ func (c *comparer) pairLiterals(b *ast.CompositeLit, pd, bd valueDecl, p *ast.Co
 		for bi < nb || pi < np {
 			switch {
 			case bi < nb && pi < np:
-				c.pair(bp[bi], pd, bd, pp[pi], at(pi))
+				c.pair(bd, bp[bi], pd, pp[pi], at(pi))
 				bi, pi = bi+1, pi+1
 			case pi < np:
-				c.pair(nil, pd, bd, pp[pi], at(pi))
+				c.pair(bd, nil, pd, pp[pi], at(pi))
 				pi++
 			default:
 				c.gone(bd, bp[bi], at(bi))

@@ -1,6 +1,7 @@
 package mutation
 
 import (
+	"maps"
 	"slices"
 	"testing"
 )
@@ -25,7 +26,7 @@ func changedIn(t *testing.T, before, after map[string][]byte) (changed, gone []s
 	if !ok {
 		t.Fatal("a side does not parse")
 	}
-	for _, p := range slices.Sorted(mapKeys(byFile)) {
+	for _, p := range slices.Sorted(maps.Keys(byFile)) {
 		for _, u := range byFile[p].changed {
 			changed = append(changed, string(after[p][u.start:u.end]))
 		}
@@ -134,8 +135,14 @@ func TestChangedValuesUnderThem(t *testing.T) {
 	if len(changed) != 0 || !slices.Equal(gone, []string{`_ = block("b.com")`}) {
 		t.Errorf("a blank registration dropped: changed %q, gone %q", changed, gone)
 	}
-	// The honest twins: the same type, import and rows.
-	for _, same := range [][2]string{{hosts("hostLimit"), hosts("hostLimit")}, {timeouts(`"example.com/unit"`), timeouts(`unit "example.com/unit"`)}} {
+	// The honest twins: the same type, import, index keys and blank
+	// registrations, whatever moved around them.
+	for _, same := range [][2]string{
+		{hosts("hostLimit"), hosts("hostLimit")},
+		{timeouts(`"example.com/unit"`), timeouts(`unit "example.com/unit"`)},
+		{errs(`"ok", codeInternal: "internal"`), errs(`"ok", codeInternal: "internal" /* 9 */`)},
+		{"package p\n\nvar _ = block(\"b.com\")\n\nvar _ = block(\"z.com\")\n", "package p\n\n// Blocked.\nvar _ = block(\"z.com\")\n\nvar _ = block(\"b.com\")\n"},
+	} {
 		if changed, gone := changedOf(t, same[0], same[1]); len(changed) != 0 || len(gone) != 0 {
 			t.Errorf("nothing changed: changed %q, gone %q", changed, gone)
 		}

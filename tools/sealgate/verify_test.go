@@ -804,6 +804,11 @@ func TestVerifyRewrittenValues(t *testing.T) {
 	}
 }
 
+// withRows puts rows, a line each, where src says ROWS.
+func withRows(src string, rows ...string) string {
+	return strings.Replace(src, "ROWS", "\t"+strings.Join(rows, "\n\t")+"\n", 1)
+}
+
 // quotaGo is a map of session quotas; ROWS are its rows.
 const quotaGo = `package calc
 
@@ -834,9 +839,7 @@ func TestVerifyRealignedRows(t *testing.T) {
 	// out (an adversary's finding: "very common"). A value changed on a
 	// realigned line is still judged.
 	f := newFixture(t)
-	quota := func(rows ...string) string {
-		return strings.Replace(quotaGo, "ROWS", "\t"+strings.Join(rows, "\n\t")+"\n", 1)
-	}
+	quota := func(rows ...string) string { return withRows(quotaGo, rows...) }
 	run := func(base, patch string) (int, map[string]any) {
 		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestQuota")
 	}
@@ -936,9 +939,7 @@ func TestVerifyTableRowsDeleted(t *testing.T) {
 	// compared position by position, nothing was gone, and both merged
 	// (a third adversary's). Rows now pair by their tokens.
 	f := newFixture(t)
-	limits := func(rows ...string) string {
-		return strings.Replace(limitsGo, "ROWS", "\t"+strings.Join(rows, "\n\t")+"\n", 1)
-	}
+	limits := func(rows ...string) string { return withRows(limitsGo, rows...) }
 	run := func(base, patch string) (int, map[string]any) {
 		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLimit")
 	}
