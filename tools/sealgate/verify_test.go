@@ -1133,3 +1133,70 @@ func TestVerifyValuesMovedUnderThem(t *testing.T) {
 		t.Fatalf("the honest fix of a.com's timeout: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// mirrorsGo maps a region to its mirror's host; ROWS are its rows.
+const mirrorsGo = `package calc
+
+var mirrors = map[string]string{
+ROWS}
+
+// Mirror returns the host serving a region.
+func Mirror(region string) string { return mirrors[region] }
+`
+
+// mirrorsTest pins the eu and ap mirrors and checks only that every
+// mirror is a host under .com.
+const mirrorsTest = `package calc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMirrors(t *testing.T) {
+	for region, want := range map[string]string{"eu": "eu.example.com", "ap": "ap.example.com"} {
+		if got := Mirror(region); got != want {
+			t.Errorf("Mirror(%q) = %q, want %q", region, got, want)
+		}
+	}
+}
+
+func TestMirrorsAreHosts(t *testing.T) {
+	if len(mirrors) != 3 {
+		t.Fatalf("%d mirrors, want 3", len(mirrors))
+	}
+	for region, host := range mirrors {
+		if !strings.HasPrefix(host, region+".") || !strings.HasSuffix(host, ".com") {
+			t.Errorf("mirror of %s: %q is not a host of its region under .com", region, host)
+		}
+	}
+}
+`
+
+func TestVerifyStringValuesPinned(t *testing.T) {
+	// The fix corrects the eu and ap mirrors, which a test pins; an
+	// adversary misspells the us mirror beside them, which a test checks
+	// only for its shape (a prefix and a suffix). Its mutant to another
+	// string ("sealgate") fails that check, so the changed value had a
+	// kill and no survivor: it merged (a third adversary's). A string is
+	// now also changed in one character, keeping its shape, which only a
+	// test that pins the value kills.
+	f := newFixture(t)
+	mirrors := func(rows ...string) string { return withRows(mirrorsGo, rows...) }
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestMirrors")
+	}
+	base := f.commit(f.honest().Commit, map[string]string{
+		"calc/mirrors.go":      mirrors(`"eu": "eu.example.org",`, `"ap": "ap.example.net",`, `"us": "us.example.com",`),
+		"calc/mirrors_test.go": mirrorsTest,
+	})
+	code, a := run(base, f.commit(base, map[string]string{"calc/mirrors.go": mirrors(`"eu": "eu.example.com",`, `"ap": "ap.example.com",`, `"us": "us.examp1e.com",`)}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), `calc/mirrors.go:6 ("us.examp1e.com")`) {
+		t.Fatalf("a value misspelt beside the fix: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The honest twin: the fix alone; its values are pinned.
+	code, a = run(base, f.commit(base, map[string]string{"calc/mirrors.go": mirrors(`"eu": "eu.example.com",`, `"ap": "ap.example.com",`, `"us": "us.example.com",`)}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of two pinned values: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Changed data has no statement for coverage to see: a package-level
@@ -25,7 +27,10 @@ import (
 //	data_drop_element  an element of a composite literal removed (slices,
 //	                   maps, arrays of explicit length, keyed struct fields)
 //	data_string        "abc" → "sealgate", "sealgate" → "Sealgate" (another
-//	                   non-empty string: only a test that pins it kills it)
+//	                   non-empty string), and "abc" → "acc" (the letter or
+//	                   digit nearest the middle changed: the same length
+//	                   and shape); only a test that pins the value kills
+//	                   both
 //	data_number        a number literal ±1; a member of an enumeration (a
 //	                   constant of an integer type the package defines) →
 //	                   the member beside it; any other named constant,
@@ -787,6 +792,14 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 			return
 		}
 		vw.add(lit.Pos(), OpDataString, clip(lit.Value)+" → "+text, edit{start, end, text})
+		// And the value with one character changed, of the same kind:
+		// a test of a property of the string (a prefix, a suffix, its
+		// length, that it parses as a host) does not kill that one.
+		if alt, ok := alteredString(s); ok {
+			if text := strconv.Quote(alt); vw.constChangeFits(lit, stack, text) {
+				vw.add(lit.Pos(), OpDataString, clip(lit.Value)+" → "+clip(text), edit{start, end, text})
+			}
+		}
 	case token.INT, token.FLOAT, token.CHAR:
 		v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
 		if v.Kind() == constant.Unknown {
@@ -834,6 +847,37 @@ func otherString(s string) string {
 		return "Sealgate"
 	}
 	return "sealgate"
+}
+
+// alteredString is s with the ASCII letter or digit nearest its middle
+// changed to the one after it (z, Z and 9 to the one before), false when
+// s has none: the same length, the same kinds of characters, a different
+// value.
+func alteredString(s string) (string, bool) {
+	rs := []rune(s)
+	at := -1
+	for i, r := range rs {
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) && (at < 0 || abs(2*i+1-len(rs)) < abs(2*at+1-len(rs))) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	switch r := rs[at]; r {
+	case 'z', 'Z', '9':
+		rs[at] = r - 1
+	default:
+		rs[at] = r + 1
+	}
+	return string(rs), true
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // namedInt handles the name of a member of an enumeration (an integer
