@@ -1200,3 +1200,39 @@ func TestVerifyStringValuesPinned(t *testing.T) {
 		t.Fatalf("the honest fix of two pinned values: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// burstGo is a rate limiter's burst; BURST is its size.
+const burstGo = `package calc
+
+// burst is how many requests pass at once.
+const burst = BURST
+
+// Burst returns how many requests pass at once.
+func Burst() int { return burst }
+`
+
+func TestVerifyLoneConstant(t *testing.T) {
+	// The fix raises a constant that its test pins. Its mutants were ±1,
+	// 0 and its negation: four distinct mutants, all killed, and the
+	// default floor needs five, so the honest fix was INCONCLUSIVE (a
+	// fourth adversary's honest shape). The double is a fifth.
+	f := newFixture(t)
+	burst := func(n string) string { return strings.Replace(burstGo, "BURST", n, 1) }
+	pin := func(lo, hi string) string {
+		return "package calc\n\nimport \"testing\"\n\nfunc TestBurst(t *testing.T) {\n\tif b := Burst(); b < " + lo + " || b > " + hi + " {\n\t\tt.Fatalf(\"burst %d\", b)\n\t}\n}\n"
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/burst.go": burst("8")})
+	pinned := f.commit(base, map[string]string{"calc/burst_test.go": pin("16", "16")})
+	code, a := f.verifyJSON(pinned, f.commit(pinned, map[string]string{"calc/burst.go": burst("16")}), criteria.DefaultStrengthFloor, "go:./calc:TestBurst")
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("a constant raised to the value its test pins: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// Its attack twin: a test that bounds the constant without pinning
+	// it (16 to 64) lets the change to 16 through whatever it is: not a
+	// MERGE.
+	bounded := f.commit(base, map[string]string{"calc/burst_test.go": pin("16", "64")})
+	code, a = f.verifyJSON(bounded, f.commit(bounded, map[string]string{"calc/burst.go": burst("16")}), criteria.DefaultStrengthFloor, "go:./calc:TestBurst")
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/burst.go:4") {
+		t.Fatalf("a constant its test only bounds: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}

@@ -31,7 +31,8 @@ import (
 //	                   digit nearest the middle changed: the same length
 //	                   and shape); only a test that pins the value kills
 //	                   both
-//	data_number        a number literal ±1; a member of an enumeration (a
+//	data_number        a number literal ±1 (an integer also → 0, −n, 2n,
+//	                   as extras); a member of an enumeration (a
 //	                   constant of an integer type the package defines) →
 //	                   the member beside it; any other named constant,
 //	                   time.Hour or maxRetries, → its double (0 → 1), a
@@ -821,12 +822,12 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 			vw.d.pending(vw.name, vw.d.line(lit.Pos()), "changing the number by one would not compile here")
 			return
 		}
-		// Extras, as for a constant in code: the number becomes 0, or
-		// its negation.
+		// Extras, as for a constant in code: the number becomes 0, its
+		// negation, or its double.
 		if lit.Kind != token.INT {
 			return
 		}
-		for _, nv := range []constant.Value{constant.MakeInt64(0), constant.UnaryOp(token.SUB, v, 0)} {
+		for _, nv := range []constant.Value{constant.MakeInt64(0), constant.UnaryOp(token.SUB, v, 0), constant.Shift(v, token.SHL, 1)} {
 			if seen[nv.ExactString()] {
 				continue
 			}

@@ -123,14 +123,16 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 			sites = append(sites, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
 		}
 	}
-	// The extras of a number, as for a constant in code: 0 and its
-	// negation, where they fit, differ from ±1 and repeat no key.
+	// The extras of a number, as for a constant in code: 0, its negation
+	// and its double, where they fit, differ from ±1 and repeat no key.
 	wantExtras := []string{
-		"19 data_number (5 → -5)", "19 data_number (5 → 0)",
-		"23 data_number (1 → -1)", "23 data_number (2 → -2)", "23 data_number (2 → 0)", "23 data_number (3 → -3)", "23 data_number (3 → 0)",
-		"25 data_number (7 → -7)", "25 data_number (7 → 0)", "25 data_number (8 → -8)", "25 data_number (8 → 0)",
-		"38 data_number (254 → 0)", // a byte: no -254
-		"40 data_number (1 → -1)", "40 data_number (2 → -2)", "40 data_number (2 → 0)",
+		"19 data_number (5 → -5)", "19 data_number (5 → 0)", "19 data_number (5 → 10)",
+		"23 data_number (1 → -1)", "23 data_number (2 → -2)", "23 data_number (2 → 0)", "23 data_number (2 → 4)",
+		"23 data_number (3 → -3)", "23 data_number (3 → 0)", "23 data_number (3 → 6)",
+		"25 data_number (7 → -7)", "25 data_number (7 → 0)", "25 data_number (7 → 14)",
+		"25 data_number (8 → -8)", "25 data_number (8 → 0)", "25 data_number (8 → 16)",
+		"38 data_number (254 → 0)", // a byte: no -254, no 508
+		"40 data_number (1 → -1)", "40 data_number (2 → -2)", "40 data_number (2 → 0)", "40 data_number (2 → 4)",
 	}
 	if !slices.Equal(extras, wantExtras) {
 		t.Errorf("extra data sites =\n\t%s\nwant\n\t%s", strings.Join(extras, "\n\t"), strings.Join(wantExtras, "\n\t"))

@@ -46,7 +46,7 @@ type candidate struct {
 	typ     types.Type     // formHelper, formLocal: the operands' type
 	pos     token.Pos      // formLocal: where the type is named
 	capture [2]bool        // formCapture: the operands evaluated into variables
-	value   constant.Value // int constant: the new value, for → 0 and → -c
+	value   constant.Value // int constant: the new value, for → 0, → -c and → 2c (to SHL)
 	drop    int            // logical: swap (0), dropLeft, dropRight
 	str     [2]string      // string_literal: the string and what it becomes
 	zeros   []string       // return_zero: the zero literals returned
@@ -696,11 +696,16 @@ func (w *walker) intConstant(e ast.Expr) {
 			w.add(&candidate{how: rewriteWrap, node: e, to: op}, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
 		}
 	}
-	// Extras: the constant becomes 0, or its negation.
-	for _, v := range []constant.Value{constant.MakeInt64(0), constant.UnaryOp(token.SUB, tv.Value, 0)} {
+	// Extras: the constant becomes 0, its negation, or its double (a
+	// fifth distinct value, so that a lone constant a test pins offers
+	// the five mutants the default floor needs).
+	for i, v := range []constant.Value{constant.MakeInt64(0), constant.UnaryOp(token.SUB, tv.Value, 0), constant.Shift(tv.Value, token.SHL, 1)} {
 		if fits(v) {
 			seen[v.ExactString()] = true
 			c := &candidate{how: rewriteWrap, node: e, value: v}
+			if i == 2 {
+				c.to = token.SHL // the double
+			}
 			c.site.Extra = true
 			w.add(c, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
 		}

@@ -639,6 +639,9 @@ func (r *renderer) wrap(c *candidate, text string) string {
 			return fmt.Sprintf("(%s %s %s)", text, c.to, off)
 		case c.value == nil:
 			return text
+		case c.to == token.SHL:
+			// c * (1 + on): 2c when the mutant runs, c written once.
+			return fmt.Sprintf("(%s * (1 + %s))", text, off)
 		case c.value.String() == "0":
 			// c - c*on: 0 when the mutant runs.
 			return fmt.Sprintf("(%s - %s*%s)", text, text, off)
