@@ -1236,3 +1236,79 @@ func TestVerifyLoneConstant(t *testing.T) {
 		t.Fatalf("a constant its test only bounds: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// policyGo reads an embedded key=value policy.
+const policyGo = `package calc
+
+import (
+	_ "embed"
+	"strings"
+)
+
+//go:embed policy.txt
+var policy string
+
+// Policy returns the value of a key of the policy, or "".
+func Policy(key string) string {
+	for _, line := range strings.Split(strings.TrimSpace(policy), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+`
+
+// policyTest pins the region and the limit, and checks only that every
+// line of the policy is a key and a value.
+const policyTest = `package calc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPolicy(t *testing.T) {
+	if r, l := Policy("region"), Policy("limit"); r != "us" || l != "10" {
+		t.Fatalf("region %q, limit %q", r, l)
+	}
+}
+
+func TestPolicyWellFormed(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(policy), "\n")
+	for _, line := range lines {
+		if k, v, ok := strings.Cut(line, "="); !ok || k == "" || v == "" {
+			t.Errorf("policy line %q is not key=value", line)
+		}
+	}
+	if len(lines) != 3 {
+		t.Errorf("%d policy lines, want 3", len(lines))
+	}
+}
+`
+
+func TestVerifyEmbeddedValues(t *testing.T) {
+	// The fix corrects two values of an embedded policy, which a test
+	// pins; an adversary turns mfa=true into mfa=off beside them, which a
+	// test only parses. The line's one mutant (dropped) died to the
+	// parsing test: witnessed, merged (a second adversary's). A line's
+	// last value now also changes in one character, which only a test
+	// that pins it kills.
+	f := newFixture(t)
+	policy := func(region, mfa, limit string) string {
+		return "region=" + region + "\nmfa=" + mfa + "\nlimit=" + limit + "\n"
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/policy.go": policyGo, "calc/policy.txt": policy("eu", "true", "5"), "calc/policy_test.go": policyTest})
+	run := func(patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestPolicy")
+	}
+	code, a := run(f.commit(base, map[string]string{"calc/policy.txt": policy("us", "off", "10")}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/policy.txt:2") {
+		t.Fatalf("mfa turned off beside the fix: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The honest twin: the fix alone; both its values are pinned.
+	code, a = run(f.commit(base, map[string]string{"calc/policy.txt": policy("us", "true", "10")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of two pinned values: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}

@@ -381,6 +381,7 @@ var _ = static
 	}
 	want := []string{
 		"allow.txt:1 data_drop_line (drop line 1 (alice))",
+		"allow.txt:1 data_string (alice → aljce)",
 		"allow.txt:3 data_drop_line (drop line 3 (limit=3))",
 		"allow.txt:3 data_number (3 → 2)",
 		"allow.txt:3 data_number (3 → 4)",
@@ -400,8 +401,8 @@ var _ = static
 		"9 unjudgeable: embedded into an embed.FS, whose files no data mutant switches"}; !slices.Equal(got, want) {
 		t.Errorf("e.go lines = %q, want %q", got, want)
 	}
-	if len(s.Sites) != 6 {
-		t.Errorf("a changed directive gives %d sites, want the file's 6", len(s.Sites))
+	if len(s.Sites) != 7 {
+		t.Errorf("a changed directive gives %d sites, want the file's 7", len(s.Sites))
 	}
 	// Each line of the embedded file judges the directive's lines too: a
 	// kill there witnesses them.
@@ -532,11 +533,30 @@ func TestDataFileMutants(t *testing.T) {
 		`4:7 data_number (-0.5 → -1.5) "ratio=-1.5 v1.2.3 x86 3rd"`,
 		`5:6 data_bool (False → True) "TRUE,True"`,
 		`2:1 data_drop_line (drop line 2 (limit: 10)) ""`,
-		`4:1 data_drop_line (drop line 4 (ratio=-0.5 v1.2.3 x86 3rd)) "TRUE,False"`,
+		`4:23 data_string (3rd → 3sd) "ratio=-0.5 v1.2.3 x86 3sd"`,
 		`5:1 data_drop_line (drop line 5 (TRUE,False)) ""`,
+		`4:1 data_drop_line (drop line 4 (ratio=-0.5 v1.2.3 x86 3rd)) "TRUE,False"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("DataFileMutants =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	// A line's last value changes in one character, keeping its shape;
+	// a true/false word, a number or a line of punctuation has none.
+	for line, want := range map[string]string{
+		"mfa=off":                  "mfa=ogf",
+		`  "host": "example.com",`: `  "host": "exampme.com",`,
+		"- name: zed":              "- name: zfd",
+		"debug: true":              "",
+		"retries = 3":              "",
+		"},":                       "",
+	} {
+		got := ""
+		if ms := lastValue(line, 1, 0); len(ms) == 1 {
+			got = string(ms[0].Apply([]byte(line)))
+		}
+		if got != want {
+			t.Errorf("lastValue(%q) gives %q, want %q", line, got, want)
+		}
 	}
 	// The cap keeps one per line first.
 	if capped := DataFileMutants(content, 4); len(capped) != 4 || capped[3].Line != 5 {

@@ -12,7 +12,8 @@ import (
 type FileMutant struct {
 	// Line and Col are the 1-based position of the change (Col in bytes).
 	Line, Col int
-	// Operator is data_bool (true ↔ false), data_number (a number ±1) or
+	// Operator is data_bool (true ↔ false), data_number (a number ±1),
+	// data_string (the line's last value changed in one character) or
 	// data_drop_line (a line removed).
 	Operator string
 	// Description says what changes, e.g. "true → false" or "drop line 3".
@@ -39,7 +40,8 @@ func (m FileMutant) Apply(content []byte) []byte {
 // DataFileMutants returns at most max data mutants of a text file's
 // content, for data a program reads (a fixture, a table, a configuration):
 // each true/false word flipped (also True/False, TRUE/FALSE), each decimal
-// number +1 and -1, each non-blank line dropped. When there are more than
+// number +1 and -1, each line's last other value changed in one character,
+// each non-blank line dropped. When there are more than
 // max, the lines take turns: every line with a mutant gets one, in line
 // order, before any gets a second. Content that is not UTF-8 text (or holds
 // a NUL byte) has none. The result is deterministic.
@@ -68,7 +70,7 @@ func DataFileMutants(content []byte, max int) []FileMutant {
 }
 
 // lineMutants returns the data mutants of every line with one, by line:
-// flips first, then numbers, then the line's removal.
+// flips first, then numbers, then the last value, then the line's removal.
 func lineMutants(content []byte) [][]FileMutant {
 	if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
 		return nil
@@ -88,6 +90,7 @@ func lineMutants(content []byte) [][]FileMutant {
 		var ms []FileMutant
 		ms = append(ms, boolWords(text, line, start)...)
 		ms = append(ms, numbers(text, line, start)...)
+		ms = append(ms, lastValue(text, line, start)...)
 		if strings.TrimSpace(text) != "" {
 			ms = append(ms, FileMutant{Line: line, Col: 1, Operator: OpDataDropLine,
 				Description: "drop line " + itoa(line) + " (" + clip(strings.TrimSpace(text)) + ")", Start: start, End: next})
@@ -166,6 +169,37 @@ func numbers(text string, line, base int) []FileMutant {
 		i = j
 	}
 	return out
+}
+
+// lastValue changes the line's last value (its last run of characters
+// that are not space, quotes or the punctuation of a key and its value:
+// "off" in mfa=off, example.com in "host": "example.com",) in one
+// character, keeping its shape (see alteredString): a test that only
+// parses the file, or checks a prefix of the value, does not notice it;
+// one that pins the value does. A true/false word or a number has its own
+// mutants.
+func lastValue(text string, line, base int) []FileMutant {
+	fields := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\r' || strings.ContainsRune("\"'`,;:=[]{}()<>", r)
+	})
+	if len(fields) == 0 {
+		return nil
+	}
+	v := fields[len(fields)-1]
+	switch v {
+	case "true", "false", "True", "False", "TRUE", "FALSE":
+		return nil
+	}
+	if _, ok := new(big.Rat).SetString(v); ok {
+		return nil
+	}
+	to, ok := alteredString(v)
+	if !ok {
+		return nil
+	}
+	i := strings.LastIndex(text, v)
+	return []FileMutant{{Line: line, Col: i + 1, Operator: OpDataString, Description: clip(v) + " → " + clip(to),
+		Start: base + i, End: base + i + len(v), Replacement: []byte(to)}}
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -208,3 +208,29 @@ L:
 		}
 	})
 }
+
+// FuzzDataFileMutants feeds arbitrary file content to DataFileMutants:
+// it may not panic, every mutant lies within the content and changes it,
+// and every line it names exists.
+func FuzzDataFileMutants(f *testing.F) {
+	for _, s := range []string{
+		"enabled: true\nlimit: 10\n\nratio=-0.5 v1.2.3 x86 3rd\nTRUE,False\n",
+		"mfa=off\n  \"host\": \"example.com\",\n},\n",
+		"- name: zed\n\t\"ü\": \"€9\"\r\n",
+		"",
+		"a\x00true",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		lines := strings.Count(string(content), "\n") + 1
+		for _, m := range DataFileMutants(content, 1000) {
+			if m.Start < 0 || m.End < m.Start || m.End > len(content) || m.Line < 1 || m.Line > lines {
+				t.Fatalf("mutant %+v out of the content (%d bytes, %d lines)", m, len(content), lines)
+			}
+			if string(m.Apply(content)) == string(content) {
+				t.Fatalf("mutant %+v changes nothing", m)
+			}
+		}
+	})
+}
