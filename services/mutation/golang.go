@@ -456,9 +456,10 @@ func importPathOf(targets map[string]testPkg, dir string) string {
 
 // withoutBystanders returns sites without the Go sites on changed data
 // lines whose span holds no token the patch wrote there (see written) and
-// no value it changed (see valueComparison),
-// and how many it left out: a mutant of the timeout beside the limit a fix
-// raised judges a value the patch did not touch. Sites without a span, on
+// no value it changed (see valueComparison), and without the constant
+// values in code the patch did not rewrite, and how many it left out: a
+// mutant of the timeout beside the limit a fix raised judges a value the
+// patch did not touch. Sites without a span, on
 // other lines or in files the patch adds are all kept. deleted names the
 // changed data lines where the patch deletes tokens between two it keeps:
 // no mutant expresses that.
@@ -495,6 +496,9 @@ func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (ke
 		deleted = append(deleted, fmt.Sprintf("the patch deletes %s: no mutant expresses a deletion", gone))
 	}
 	for _, s := range sites {
+		if g.owns(s) && s.Operator == mutant.OpConstantValue && !g.rewrote(s.File, s.Span) {
+			continue // a constant in code beside the change: its double judges nothing the patch did
+		}
 		if g.owns(s) && s.Span != [2]int{} && data[lineRef{s.File, s.Line}] {
 			if spans, ok := wrote[s.File]; ok && !overlaps(s.Span, spans) {
 				if vc := g.values[s.File]; vc == nil || !vc.touches(s.Span) {
@@ -575,7 +579,35 @@ func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values 
 			values = append(values, v)
 		}
 	}
+	// A constant expression in code that the patch wrote inside, or
+	// deleted from (24 * time.Hour → 24 / time.Hour or → time.Hour,
+	// time.Hour → time.Nanosecond), is a value too: coverage cannot tell
+	// one constant from another, and no operator of the line changes it.
+	// Its one mutant (doubled) must be killed.
+	for _, s := range sites {
+		if s.Operator != mutant.OpConstantValue || !g.owns(s) || !g.rewrote(s.File, s.Span) {
+			continue
+		}
+		from, _, _ := strings.Cut(s.Description, " → ")
+		values = append(values, judgedValue{at: lineRef{s.File, s.Line}, text: from, sites: []string{siteKey(s)}})
+	}
 	return values, slices.Compact(whole), unjudgeable
+}
+
+// rewrote reports whether the patch wrote a token inside span of the
+// patch-side file p, or deleted tokens there; every span of a file it
+// adds is written.
+func (g *goLang) rewrote(p string, span [2]int) bool {
+	spans, ok := g.wrote[p]
+	if !ok || overlaps(span, spans) {
+		return true
+	}
+	for _, d := range g.dels[p] {
+		if span[0] <= d.Off && d.Off < span[1] || d.Wrote != [2]int{} && overlaps(d.Wrote, [][2]int{span}) {
+			return true
+		}
+	}
+	return false
 }
 
 // judgedValue is a value the patch changed, and the sites inside it (by

@@ -1312,3 +1312,82 @@ func TestVerifyEmbeddedValues(t *testing.T) {
 		t.Fatalf("the honest fix of two pinned values: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// leaseGo hands out leases; TTL and RENEW are its lifetime and renewals.
+const leaseGo = `package calc
+
+import "time"
+
+// Lease returns how long a lease of a kind lasts and how often it renews.
+func Lease(kind string) (time.Duration, int) {
+	ttl := TTL
+	renewals := RENEW
+	if kind == "admin" {
+		renewals = 1
+	}
+	return ttl, renewals
+}
+`
+
+const leaseRenewTest = `package calc
+
+import "testing"
+
+func TestLeaseRenewals(t *testing.T) {
+	if _, n := Lease("user"); n != 5 {
+		t.Fatalf("user leases renew %d times, want 5", n)
+	}
+	if _, n := Lease("admin"); n != 1 {
+		t.Fatalf("admin leases renew %d times, want 1", n)
+	}
+}
+`
+
+const leaseTTLTest = `package calc
+
+import (
+	"testing"
+	"time"
+)
+
+func TestLeaseTTL(t *testing.T) {
+	if ttl, _ := Lease("user"); ttl != 48*time.Hour {
+		t.Fatalf("leases last %v, want two days", ttl)
+	}
+}
+`
+
+func TestVerifyConstantsInCode(t *testing.T) {
+	// The fix raises the renewals, which its test pins; an adversary
+	// rewrites the lease's lifetime on the line above, in a constant
+	// expression: no operator can switch one (it must stay constant),
+	// so the line had no mutant and rode on the fix's kills (a third
+	// adversary's). A constant expression the patch wrote in now
+	// doubles, and that mutant must die.
+	f := newFixture(t)
+	lease := func(ttl, renew string) string {
+		return strings.NewReplacer("TTL", ttl, "RENEW", renew).Replace(leaseGo)
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": lease("24 * time.Hour", "3"), "calc/lease_test.go": leaseRenewTest})
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	for _, ttl := range []string{"24 / time.Hour", "time.Hour", "24 * time.Nanosecond"} {
+		code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": lease(ttl, "5")}))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "calc/lease.go:7 ("+ttl+")") {
+			t.Fatalf("the lifetime rewritten as %s beside the fix: exit %d, %v: %v\nstrength %v", ttl, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+	// The honest twins: the fix alone (the constant on a line the patch
+	// did not touch is not judged), and a lifetime raised that a test
+	// pins.
+	code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": lease("24 * time.Hour", "5")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	pinned := f.commit(base, map[string]string{"calc/ttl_test.go": leaseTTLTest})
+	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/lease.go": lease("48 * time.Hour", "5")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Fatalf("the honest fix of a pinned lifetime: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}

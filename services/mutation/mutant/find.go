@@ -188,6 +188,9 @@ func (w *walker) inConstContext(n ast.Node) bool {
 }
 
 func (w *walker) visit(n ast.Node) {
+	if e, ok := n.(ast.Expr); ok {
+		w.constantValue(e)
+	}
 	switch n := n.(type) {
 	case *ast.BinaryExpr:
 		w.binary(n)
@@ -710,6 +713,79 @@ func (w *walker) intConstant(e ast.Expr) {
 			w.add(c, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
 		}
 	}
+}
+
+// constantValue handles a constant expression of an integer type in code
+// that is not a literal: a named constant (time.Hour, maxRetries) or one
+// computed from constants (24 * time.Hour, 1 << 10). No other operator
+// changes it as a whole — the operators of a constant expression would not
+// compile as run-time switches — so a value the patch wrote there (24 /
+// time.Hour, time.Nanosecond) would ride on the other lines' kills. It
+// becomes its double (0 becomes 1), like a named constant in data; the
+// caller judges such a site whole when the patch wrote inside it.
+func (w *walker) constantValue(e ast.Expr) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return // int_constant's
+	case *ast.UnaryExpr:
+		if _, ok := x.X.(*ast.BasicLit); ok && (x.Op == token.SUB || x.Op == token.ADD) {
+			return
+		}
+	}
+	if !w.a.typed() || !w.at(e.Pos()) || w.inConstContext(e) || w.inPackageValue() {
+		return
+	}
+	tv, ok := w.a.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int || !tv.IsValue() {
+		return
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if _, param := types.Unalias(tv.Type).(*types.TypeParam); param || !ok || b.Info()&types.IsInteger == 0 || b.Info()&types.IsUntyped != 0 {
+		return
+	}
+	parent, child := w.parent(e)
+	if pe, ok := parent.(ast.Expr); ok {
+		if ptv, ok := w.a.info.Types[pe]; ok && ptv.Value != nil {
+			return // part of a larger constant expression
+		}
+	}
+	switch p := parent.(type) {
+	case *ast.CaseClause, *ast.RangeStmt, *ast.ParenExpr:
+		return
+	case *ast.KeyValueExpr:
+		if p.Key == child {
+			return
+		}
+	case *ast.BinaryExpr:
+		if p.Op == token.SHL || p.Op == token.SHR {
+			return
+		}
+	case *ast.AssignStmt:
+		if p.Tok == token.SHL_ASSIGN || p.Tok == token.SHR_ASSIGN {
+			return
+		}
+	case *ast.CallExpr:
+		if w.isGenericCall(p) {
+			return
+		}
+	case *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr, *ast.StarExpr:
+		return // a type's name, or part of one
+	}
+	lo, hi, ok := w.intRange(b)
+	if !ok {
+		return
+	}
+	text := strings.Join(strings.Fields(string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())])), " ")
+	v, desc := constant.Shift(tv.Value, token.SHL, 1), text+" → "+text+"×2"
+	if constant.Sign(tv.Value) == 0 {
+		v, desc = constant.MakeInt64(1), text+" → "+text+"+1"
+	}
+	if constant.Compare(v, token.LSS, lo) || constant.Compare(v, token.GTR, hi) || !w.constantFits(parent, child, v) {
+		return
+	}
+	c := &candidate{how: rewriteWrap, node: e, value: v}
+	c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
+	w.add(c, e.Pos(), OpConstantValue, desc)
 }
 
 // constantFits reports whether replacing child, an operand of parent, by the

@@ -132,8 +132,11 @@ func f(x int) int {
 			"9 data_number (n → n×2)",
 			"9 data_number (1 → 0)",
 			"9 data_number (1 → 2)",
+			// A constant expression that is not a literal doubles.
 			"12 arithmetic (+ → -)",
+			"12 constant_value (n*2 → n*2×2)",
 			"12 arithmetic (+ → -)",
+			"12 constant_value (len(arr) → len(arr)×2)",
 		},
 	}, {
 		name: "statements",

@@ -219,6 +219,7 @@ const (
 	OpAugmentedAssignment = "augmented_assignment"
 	OpIncDec              = "incdec"
 	OpIntConstant         = "int_constant"
+	OpConstantValue       = "constant_value"
 	OpBranchRemoval       = "branch_removal"
 	OpStatementRemoval    = "statement_removal"
 	OpLoopControl         = "loop_control"

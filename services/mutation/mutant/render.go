@@ -649,6 +649,14 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		// c - c*on - c*on: -c when the mutant runs, without a constant
 		// that could overflow the type.
 		return fmt.Sprintf("(%s - %s*%s - %s*%s)", text, text, off, text, off)
+	case OpConstantValue:
+		off := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
+		if c.value.String() == "1" {
+			// 0 + on: 1 when the mutant runs.
+			return fmt.Sprintf("((%s) + %s)", text, off)
+		}
+		// c * (1 + on): 2c when the mutant runs.
+		return fmt.Sprintf("((%s) * (1 + %s))", text, off)
 	case OpConditionNegation:
 		// on != cond: cond, or its negation when the mutant runs (on is
 		// an untyped boolean, so a named boolean type stays right).

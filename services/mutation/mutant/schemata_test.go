@@ -244,7 +244,7 @@ func TestFindCalc(t *testing.T) {
 		{"return b + 255", []string{"arithmetic (+ → -)", "int_constant (255 → 254)"}},
 		// ops.go does not import time, yet the product is a time.Duration.
 		{"return int64(t.Timeout() * 2)", []string{"arithmetic (* → /)", "int_constant (2 → 1)", "int_constant (2 → 3)"}},
-		{"return d*time.Duration(k) + time.Second", []string{"arithmetic (* → /)", "arithmetic (+ → -)"}},
+		{"return d*time.Duration(k) + time.Second", []string{"arithmetic (* → /)", "arithmetic (+ → -)", "constant_value (time.Second → time.Second×2)"}},
 		{"return !f", []string{"not_removal (!x → x)"}},
 		{"return f && false", []string{"logical (&& → ||)", "bool_literal (false → true)"}},
 		{"return dep.Flag(x < dep.Limit()) && !dep.Flag(x < 0)", []string{
@@ -550,6 +550,12 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		return replace(tf.Offset(ret.Pos()), tf.Offset(ret.End()), s.Description)
 	case OpIntConstant, OpDataNumber:
 		to = "(" + to + ")"
+	case OpConstantValue:
+		if strings.HasSuffix(to, "×2") {
+			to = "((" + strings.TrimSuffix(to, "×2") + ") * 2)"
+		} else {
+			to = "((" + strings.TrimSuffix(to, "+1") + ") + 1)"
+		}
 	case OpDataDropElement:
 		var lit *ast.CompositeLit
 		k := -1
