@@ -194,7 +194,22 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 		dataLines: whole, values: values, judges: g.judges, bystanders: bystanders}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
-	chosen := mutant.Select(offered, c.MutationMax, []byte(runTrees(in.Run)))
+	// One mutant of every value the patch wrote runs whatever the limit:
+	// an unselected value would leave strength unverified.
+	byKey := map[string]mutant.Site{}
+	for _, s := range offered {
+		byKey[siteKey(s)] = s
+	}
+	var first []mutant.Site
+	for _, v := range values {
+		for _, k := range v.sites {
+			if s, ok := byKey[k]; ok && s.Equivalent == "" {
+				first = append(first, s)
+				break
+			}
+		}
+	}
+	chosen := mutant.SelectFirst(first, offered, c.MutationMax, []byte(runTrees(in.Run)))
 	if len(chosen) == 0 {
 		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
 		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {

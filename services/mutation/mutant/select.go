@@ -34,6 +34,36 @@ func Select(sites []Site, limit int, seed []byte) []Site {
 	return out
 }
 
+// SelectFirst is Select with the sites of first (not equivalent) picked
+// before every other, in Select's order among themselves: sites the caller
+// must run, one of each value a patch wrote, say, so that the limit never
+// leaves such a value without a mutant. IDs run 1..n in selection order.
+func SelectFirst(first, sites []Site, limit int, seed []byte) []Site {
+	var must []Site
+	for _, s := range first {
+		if s.Equivalent == "" {
+			must = append(must, s)
+		}
+	}
+	out := selectRounds(must, limit, seed, 0)
+	picked := make(map[siteKey]bool, len(out))
+	for _, s := range out {
+		picked[keyOf(s)] = true
+	}
+	var rest []Site
+	for _, s := range sites {
+		if !picked[keyOf(s)] {
+			rest = append(rest, s)
+		}
+	}
+	base := len(out)
+	for _, s := range Select(rest, limit-base, seed) {
+		s.ID += base
+		out = append(out, s)
+	}
+	return out
+}
+
 // Offer returns the sites worth running when the change must yield at
 // least need distinct mutants: the primary operators' when they are
 // enough, else every site, extras included (all the distinct behaviours of

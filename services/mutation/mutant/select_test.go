@@ -119,3 +119,43 @@ func TestSelectLimit(t *testing.T) {
 		t.Errorf("Select of a duplicated site = %v", got)
 	}
 }
+
+func TestSelectFirst(t *testing.T) {
+	// 36 sites on 12 lines and a limit of 5: the three that must run
+	// (the third site of three lines, which round-robin picks last) are
+	// picked first, then Select's order of the rest; IDs run 1..5.
+	sites := grid([]string{"a.go", "b.go", "c.go"}, 4, 3)
+	must := []Site{sites[2], sites[17], sites[35]}
+	got := SelectFirst(must, sites, 5, []byte("seed"))
+	if len(got) != 5 {
+		t.Fatalf("SelectFirst picked %d sites, want 5", len(got))
+	}
+	for i, s := range got {
+		if s.ID != i+1 {
+			t.Errorf("site %d has ID %d, want %d", i, s.ID, i+1)
+		}
+	}
+	for _, m := range must {
+		if !slices.ContainsFunc(got[:3], func(s Site) bool { return keyOf(s) == keyOf(m) }) {
+			t.Errorf("site %v that must run is not among the first three: %v", m, got)
+		}
+	}
+	for _, s := range got[3:] {
+		if slices.ContainsFunc(must, func(m Site) bool { return keyOf(s) == keyOf(m) }) {
+			t.Errorf("site %v picked twice", s)
+		}
+	}
+	// Without sites that must run, it is Select; an equivalent one is
+	// never picked; a limit below the count keeps the first.
+	if a, b := SelectFirst(nil, sites, 7, []byte("x")), Select(sites, 7, []byte("x")); !slices.Equal(a, b) {
+		t.Errorf("SelectFirst(nil) = %v, Select = %v", a, b)
+	}
+	eq := sites[5]
+	eq.Equivalent = "the same program"
+	if got := SelectFirst([]Site{eq}, []Site{eq}, 3, nil); len(got) != 0 {
+		t.Errorf("an equivalent site was picked: %v", got)
+	}
+	if got := SelectFirst(must, sites, 2, nil); len(got) != 2 || !slices.ContainsFunc(must, func(m Site) bool { return keyOf(m) == keyOf(got[1]) }) {
+		t.Errorf("limit 2: %v", got)
+	}
+}
