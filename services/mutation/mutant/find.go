@@ -724,7 +724,9 @@ func (w *walker) intConstant(e ast.Expr) {
 // becomes its double (0 becomes 1), like a named constant in data; the
 // caller judges such a site whole when the patch wrote inside it.
 func (w *walker) constantValue(e ast.Expr) {
-	switch x := ast.Unparen(e).(type) {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return // the expression inside has it
 	case *ast.BasicLit:
 		return // int_constant's
 	case *ast.UnaryExpr:
@@ -750,7 +752,7 @@ func (w *walker) constantValue(e ast.Expr) {
 		}
 	}
 	switch p := parent.(type) {
-	case *ast.CaseClause, *ast.RangeStmt, *ast.ParenExpr:
+	case *ast.CaseClause, *ast.RangeStmt:
 		return
 	case *ast.KeyValueExpr:
 		if p.Key == child {
@@ -768,7 +770,11 @@ func (w *walker) constantValue(e ast.Expr) {
 		if w.isGenericCall(p) {
 			return
 		}
-	case *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr, *ast.StarExpr:
+	case *ast.IndexExpr:
+		if p.Index != child {
+			return
+		}
+	case *ast.IndexListExpr, *ast.StarExpr:
 		return // a type's name, or part of one
 	}
 	lo, hi, ok := w.intRange(b)

@@ -421,6 +421,28 @@ func f(b uint8) uint8 {
 			"4 arithmetic (- → +)",
 			"4 int_constant (0 → 1)",
 		},
+	}, {
+		name: "named constants as an index and as a method's receiver",
+		src: `package p
+
+const tierFree, tierGold = 0, 2
+
+type D int64
+
+const hour D = 3600
+
+func (d D) Trunc(m D) D { return d - d%m }
+
+func f(rates []int) (int, D) {
+	return rates[tierGold], (24 * hour).Trunc(hour)
+}
+`,
+		want: []string{
+			"9 arithmetic (- → +)",
+			"12 constant_value (tierGold → tierGold×2)",
+			"12 constant_value (24 * hour → 24 * hour×2)",
+			"12 constant_value (hour → hour×2)",
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -760,5 +782,42 @@ func h[T any](v T) T { return v }
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+func TestConstantValueSchemata(t *testing.T) {
+	// Every constant_value site compiles behind the switch: as an index,
+	// a method's receiver, a divisor's operand, a conversion's argument.
+	files := map[string][]byte{"p.go": []byte(`package p
+
+const tierFree, tierGold = 0, 2
+
+type D int64
+
+const hour D = 3600
+
+func (d D) Trunc(m D) D { return d - d%m }
+
+func f(rates []int, d D) (int, D, D, int64) {
+	return rates[tierGold], (24 * hour).Trunc(hour), d / (hour / 60), int64(hour - tierFree)
+}
+`)}
+	pkg := Package{Files: files}
+	sites, err := Find(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values []Site
+	for _, s := range sites {
+		if s.Operator == OpConstantValue {
+			values = append(values, s)
+		}
+	}
+	if len(values) < 5 {
+		t.Fatalf("constant_value sites = %v, want one of each constant operand", values)
+	}
+	chosen := Select(values, len(values), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata: %v", err)
 	}
 }
