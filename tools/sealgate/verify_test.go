@@ -37,6 +37,17 @@ type fixture struct {
 	n    int
 }
 
+// valueAttacks skips a test of the data and constant rules (each an
+// attack and its honest twins, several whole verifications) unless
+// SEALGATE_ATTACKS=1: together they take minutes, which the README's
+// go test ./... cannot spare on two cores; .ci/run sets it.
+func valueAttacks(t *testing.T) {
+	t.Helper()
+	if os.Getenv("SEALGATE_ATTACKS") != "1" {
+		t.Skip("an attack on the value rules: set SEALGATE_ATTACKS=1 (.ci/run does)")
+	}
+}
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	if os.Getenv("TEST_SRCDIR") != "" || testing.Short() {
@@ -591,6 +602,7 @@ func TestDiscount(t *testing.T) {
 `
 
 func TestVerifyDataOnlyFix(t *testing.T) {
+	valueAttacks(t)
 	// The fix changes one row of a package-level table and no executable
 	// line: coverage has nothing to measure, and the row's mutants (its
 	// member, its number, its name, the row itself) are what judges it.
@@ -719,6 +731,7 @@ func TestSessionIdle(t *testing.T) {
 `
 
 func TestVerifySmuggledConstant(t *testing.T) {
+	valueAttacks(t)
 	// The fix raises the web row's limit; an adversary turns its idle
 	// timeout from time.Hour into time.Nanosecond on the same line, which
 	// no test reads. The line had kills (the limit's), and time.Nanosecond
@@ -761,6 +774,7 @@ func TestVerifySmuggledConstant(t *testing.T) {
 }
 
 func TestVerifyRewrittenValues(t *testing.T) {
+	valueAttacks(t)
 	// The fix raises the web row's limit, which its test pins, and
 	// rewrites the idle timeout beside it, which no test reads, with
 	// tokens no mutant changes: an operator swapped, or a factor deleted
@@ -833,6 +847,7 @@ func TestQuota(t *testing.T) {
 `
 
 func TestVerifyRealignedRows(t *testing.T) {
+	valueAttacks(t)
 	// A new row realigns its neighbours (gofmt aligns a map's values):
 	// those lines change and hold the tokens they held, so nothing of
 	// them is to judge — the honest fix merged only once they were left
@@ -933,6 +948,7 @@ func TestLimit(t *testing.T) {
 `
 
 func TestVerifyTableRowsDeleted(t *testing.T) {
+	valueAttacks(t)
 	// A row deleted from the middle of a positional table while one is
 	// appended keeps every position filled, and a row dropped while the
 	// table moves to a new file leaves the declaration's name in place:
@@ -1000,6 +1016,7 @@ func TestPerMin(t *testing.T) {
 `
 
 func TestVerifyFieldsReordered(t *testing.T) {
+	valueAttacks(t)
 	// Two fields of one type swapped in the struct type: every positional
 	// row now means burst 3 and 100 retries, and no line of a row
 	// changed (a third adversary's MERGE). A reordered struct type is
@@ -1096,6 +1113,7 @@ func TestTimeout(t *testing.T) {
 `
 
 func TestVerifyValuesMovedUnderThem(t *testing.T) {
+	valueAttacks(t)
 	// A row's tokens stay as they were while their meaning moves: the
 	// table's row type swapped for one whose fields are in another
 	// order, or an import re-pointed under the same name (a fourth
@@ -1174,6 +1192,7 @@ func TestMirrorsAreHosts(t *testing.T) {
 `
 
 func TestVerifyStringValuesPinned(t *testing.T) {
+	valueAttacks(t)
 	// The fix corrects the eu and ap mirrors, which a test pins; an
 	// adversary misspells the us mirror beside them, which a test checks
 	// only for its shape (a prefix and a suffix). Its mutant to another
@@ -1212,6 +1231,7 @@ func Burst() int { return burst }
 `
 
 func TestVerifyLoneConstant(t *testing.T) {
+	valueAttacks(t)
 	// The fix raises a constant that its test pins. Its mutants were ±1,
 	// 0 and its negation: four distinct mutants, all killed, and the
 	// default floor needs five, so the honest fix was INCONCLUSIVE (a
@@ -1288,6 +1308,7 @@ func TestPolicyWellFormed(t *testing.T) {
 `
 
 func TestVerifyEmbeddedValues(t *testing.T) {
+	valueAttacks(t)
 	// The fix corrects two values of an embedded policy, which a test
 	// pins; an adversary turns mfa=true into mfa=off beside them, which a
 	// test only parses. The line's one mutant (dropped) died to the
@@ -1358,6 +1379,7 @@ func TestLeaseTTL(t *testing.T) {
 `
 
 func TestVerifyConstantsInCode(t *testing.T) {
+	valueAttacks(t)
 	// The fix raises the renewals, which its test pins; an adversary
 	// rewrites the lease's lifetime on the line above, in a constant
 	// expression: no operator can switch one (it must stay constant),
