@@ -721,7 +721,8 @@ func (w *walker) intConstant(e ast.Expr) {
 // changes it as a whole — the operators of a constant expression would not
 // compile as run-time switches — so a value the patch wrote there (24 /
 // time.Hour, time.Nanosecond) would ride on the other lines' kills. It
-// becomes its double (0 becomes 1), like a named constant in data; the
+// becomes its double (0 becomes 1; where the double does not fit, the
+// value beside it, or 0), like a named constant in data; the
 // caller judges such a site whole when the patch wrote inside it.
 func (w *walker) constantValue(e ast.Expr) {
 	switch x := e.(type) {
@@ -782,16 +783,26 @@ func (w *walker) constantValue(e ast.Expr) {
 		return
 	}
 	text := strings.Join(strings.Fields(string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())])), " ")
-	v, desc := constant.Shift(tv.Value, token.SHL, 1), text+" → "+text+"×2"
-	if constant.Sign(tv.Value) == 0 {
-		v, desc = constant.MakeInt64(1), text+" → "+text+"+1"
-	}
-	if constant.Compare(v, token.LSS, lo) || constant.Compare(v, token.GTR, hi) || !w.constantFits(parent, child, v) {
+	// The double, or where it does not fit (an index at the end of its
+	// array, the type's limit) the value beside it, or 0.
+	one := constant.MakeInt64(1)
+	for _, to := range []struct {
+		v      constant.Value
+		suffix string
+	}{
+		{constant.Shift(tv.Value, token.SHL, 1), "×2"},
+		{constant.BinaryOp(tv.Value, token.ADD, one), "+1"},
+		{constant.BinaryOp(tv.Value, token.SUB, one), "-1"},
+		{constant.MakeInt64(0), "×0"},
+	} {
+		if constant.Compare(to.v, token.EQL, tv.Value) || constant.Compare(to.v, token.LSS, lo) || constant.Compare(to.v, token.GTR, hi) || !w.constantFits(parent, child, to.v) {
+			continue
+		}
+		c := &candidate{how: rewriteWrap, node: e, value: to.v, str: [2]string{"", to.suffix}}
+		c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
+		w.add(c, e.Pos(), OpConstantValue, text+" → "+text+to.suffix)
 		return
 	}
-	c := &candidate{how: rewriteWrap, node: e, value: v}
-	c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
-	w.add(c, e.Pos(), OpConstantValue, desc)
 }
 
 // constantFits reports whether replacing child, an operand of parent, by the

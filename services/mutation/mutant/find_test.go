@@ -801,6 +801,12 @@ func (d D) Trunc(m D) D { return d - d%m }
 func f(rates []int, d D) (int, D, D, int64) {
 	return rates[tierGold], (24 * hour).Trunc(hour), d / (hour / 60), int64(hour - tierFree)
 }
+
+func g(pair [2]int, b uint8) (int, uint8) {
+	return pair[tierGold-1], b + maxByte
+}
+
+const maxByte uint8 = 255
 `)}
 	pkg := Package{Files: files}
 	sites, err := Find(pkg, allLines(files))
@@ -813,8 +819,15 @@ func f(rates []int, d D) (int, D, D, int64) {
 			values = append(values, s)
 		}
 	}
-	if len(values) < 5 {
+	if len(values) < 7 {
 		t.Fatalf("constant_value sites = %v, want one of each constant operand", values)
+	}
+	// Where the double does not fit: the index at the end of its array
+	// goes down, the type's largest value too.
+	for _, want := range []string{"tierGold-1 → tierGold-1-1", "maxByte → maxByte-1"} {
+		if !slices.ContainsFunc(values, func(s Site) bool { return s.Description == want }) {
+			t.Errorf("no site %q among %v", want, values)
+		}
 	}
 	chosen := Select(values, len(values), nil)
 	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {

@@ -651,9 +651,14 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("(%s - %s*%s - %s*%s)", text, text, off, text, off)
 	case OpConstantValue:
 		off := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
-		if c.value.String() == "1" {
-			// 0 + on: 1 when the mutant runs.
+		switch c.str[1] {
+		case "+1":
 			return fmt.Sprintf("((%s) + %s)", text, off)
+		case "-1":
+			return fmt.Sprintf("((%s) - %s)", text, off)
+		case "×0":
+			// c * (1 - on): 0 when the mutant runs.
+			return fmt.Sprintf("((%s) * (1 - %s))", text, off)
 		}
 		// c * (1 + on): 2c when the mutant runs.
 		return fmt.Sprintf("((%s) * (1 + %s))", text, off)

@@ -551,10 +551,11 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 	case OpIntConstant, OpDataNumber:
 		to = "(" + to + ")"
 	case OpConstantValue:
-		if strings.HasSuffix(to, "×2") {
-			to = "((" + strings.TrimSuffix(to, "×2") + ") * 2)"
-		} else {
-			to = "((" + strings.TrimSuffix(to, "+1") + ") + 1)"
+		for _, op := range [][2]string{{"×2", " * 2"}, {"+1", " + 1"}, {"-1", " - 1"}, {"×0", " * 0"}} {
+			if strings.HasSuffix(to, op[0]) {
+				to = "((" + strings.TrimSuffix(to, op[0]) + ")" + op[1] + ")"
+				break
+			}
 		}
 	case OpDataDropElement:
 		var lit *ast.CompositeLit
