@@ -218,6 +218,7 @@ func (w *walker) visit(n ast.Node) {
 		}
 	case *ast.ReturnStmt:
 		w.returnZero(n)
+		w.returnRemoval(n)
 	case *ast.IfStmt:
 		w.ifStmt(n)
 	case *ast.IncDecStmt:
@@ -228,7 +229,78 @@ func (w *walker) visit(n ast.Node) {
 		w.exprStmt(n)
 	case *ast.BranchStmt:
 		w.branch(n)
+	case *ast.DeclStmt:
+		w.declZero(n)
+	case *ast.DeferStmt, *ast.GoStmt, *ast.SendStmt:
+		// Extra: the deferred call, the goroutine, the send never happen.
+		if st := n.(ast.Stmt); w.at(st.Pos()) && w.stmtInList(st) {
+			w.removeStmt(st, true)
+		}
+	case *ast.ForStmt:
+		// A for without a condition may be a terminating statement; a
+		// break would end that.
+		if n.Cond != nil {
+			w.loopNever(n, n.For, n.Body)
+		}
+	case *ast.RangeStmt:
+		w.loopNever(n, n.For, n.Range, n.Body)
 	}
+}
+
+// loopNever handles a loop (Extra): its body never runs, by a break
+// before its first statement. The loop's header lines find it.
+func (w *walker) loopNever(n ast.Stmt, header ...any) {
+	body := header[len(header)-1].(*ast.BlockStmt)
+	first, last := w.a.fset.PositionFor(n.Pos(), false).Line, w.a.fset.PositionFor(body.Lbrace, false).Line
+	reach := 0
+	for l := first; l <= last && reach == 0; l++ {
+		if w.want[l] {
+			reach = l
+		}
+	}
+	if reach == 0 {
+		return
+	}
+	c := &candidate{how: rewriteWrap, start: w.off(body.Lbrace), end: w.off(body.Lbrace) + 1}
+	c.site.Extra = true
+	if reach != first {
+		c.site.Reach = reach
+	}
+	w.add(c, n.Pos(), OpLoopNever, descLoopNever)
+}
+
+// declZero handles var v = x in a function like v := x (see assignZero).
+func (w *walker) declZero(n *ast.DeclStmt) {
+	d, ok := n.Decl.(*ast.GenDecl)
+	if !ok || d.Tok != token.VAR || len(d.Specs) != 1 || !w.stmtInList(n) {
+		return
+	}
+	vs := d.Specs[0].(*ast.ValueSpec)
+	if len(vs.Values) == 0 {
+		return
+	}
+	lhs := make([]ast.Expr, len(vs.Names))
+	for i, id := range vs.Names {
+		lhs[i] = id
+	}
+	w.zeroAfter(n, lhs, vs.Values)
+}
+
+// returnRemoval handles a return that ends the body of an if without an
+// else (Extra): removed, the function goes on past the if. Such an if is
+// never a terminating statement, so nothing else needs the return.
+func (w *walker) returnRemoval(n *ast.ReturnStmt) {
+	if !w.at(n.Return) || len(w.stack) < 2 {
+		return
+	}
+	body, ok := w.stack[len(w.stack)-1].(*ast.BlockStmt)
+	if !ok || len(body.List) == 0 || body.List[len(body.List)-1] != n {
+		return
+	}
+	if is, ok := w.stack[len(w.stack)-2].(*ast.IfStmt); !ok || is.Body != body || is.Else != nil {
+		return
+	}
+	w.removeStmt(n, true)
 }
 
 // inPackageValue reports whether the visited node is in the value of a
@@ -1189,6 +1261,7 @@ func (w *walker) incDec(n *ast.IncDecStmt) {
 }
 
 func (w *walker) assign(n *ast.AssignStmt) {
+	w.assignZero(n)
 	if n.Tok == token.DEFINE {
 		return
 	}
@@ -1227,6 +1300,70 @@ func (w *walker) assign(n *ast.AssignStmt) {
 	}
 	if list && w.at(n.Pos()) && !w.blankOnly(n) {
 		w.removal(n)
+	}
+}
+
+// assignZero handles v := x and v = x (Extra): the first variable the
+// statement sets becomes its type's zero value after it. It is what
+// judges a statement no other operator reaches (v := a → v := b, a call
+// swapped for another): a test that notices nothing when v is zeroed
+// notices no change to what it was set to. The statement's first
+// requested line, when it is not the first line (a call's argument on
+// the next), is the line whose tests judge it.
+func (w *walker) assignZero(n *ast.AssignStmt) {
+	if n.Tok != token.DEFINE && n.Tok != token.ASSIGN || !w.stmtInList(n) {
+		return
+	}
+	w.zeroAfter(n, n.Lhs, n.Rhs)
+}
+
+// zeroAfter adds the assign_zero site of statement n, which sets lhs to
+// rhs.
+func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr) {
+	if !w.a.typed() {
+		return
+	}
+	first, last := w.a.fset.PositionFor(n.Pos(), false).Line, w.a.fset.PositionFor(n.End(), false).Line
+	reach := 0
+	for l := first; l <= last; l++ {
+		if w.want[l] {
+			reach = l
+			break
+		}
+	}
+	if reach == 0 {
+		return
+	}
+	if reach == first {
+		reach = 0
+	}
+	for i, e := range lhs {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		obj := w.a.info.Defs[id]
+		if obj == nil {
+			obj = w.a.info.Uses[id]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok || v.IsField() {
+			return
+		}
+		z := zeroLiteral(v.Type())
+		if z == "" {
+			return
+		}
+		c := &candidate{how: rewriteWrap, node: n, list: true, zeros: []string{z}, str: [2]string{id.Name}}
+		c.site.Extra, c.site.Reach = true, reach
+		if len(lhs) == len(rhs) {
+			tv := w.a.info.Types[rhs[i]]
+			if tv.IsNil() || tv.Value != nil && z != "nil" && constant.Compare(tv.Value, token.EQL, zeroValue(z, tv.Value)) {
+				c.site.Equivalent = "it is assigned its zero value"
+			}
+		}
+		w.add(c, n.Pos(), OpAssignZero, fmt.Sprintf("then %s = %s", id.Name, z))
+		return
 	}
 }
 

@@ -834,3 +834,162 @@ const maxByte uint8 = 255
 		t.Errorf("Schemata: %v", err)
 	}
 }
+
+// TestAssignZero checks the variable an assignment sets zeroed after it:
+// found on a later line of the statement too (judged by that line's
+// tests), equivalent when the value is zero already, not offered without
+// a zero literal, outside a statement list or for a field, and compiled
+// behind the switch.
+func TestAssignZero(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+import "strings"
+
+type pair struct{ a, b int }
+
+func f(kind string, m map[string]int) (string, int, error) {
+	v := strings.ToUpper(kind)
+	n, ok := m[kind]
+	var err error
+	err = nil
+	_, err = g(kind,
+		n)
+	p := pair{}
+	p.a = n
+	if w := len(v); w > 3 {
+		n = w
+	}
+	_ = ok
+	return v, n + p.a, err
+}
+
+func g(s string, n int) (int, error) { return n, nil }
+`)}
+	pkg := Package{Files: files}
+	sites, err := Find(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var zeros []Site
+	for _, s := range sites {
+		if s.Operator == OpAssignZero {
+			if !s.Extra {
+				t.Errorf("%v is not an extra", s)
+			}
+			zeros = append(zeros, s)
+			got = append(got, fmt.Sprintf("%d %s reach %d equivalent %q", s.Line, s.Description, s.ReachLine(), s.Equivalent))
+		}
+	}
+	want := []string{
+		"8 then v = \"\" reach 8 equivalent \"\"",
+		"9 then n = 0 reach 9 equivalent \"\"",
+		"11 then err = nil reach 11 equivalent \"it is assigned its zero value\"",
+		"12 then err = nil reach 12 equivalent \"\"",
+		// p := pair{}: a struct has no zero literal; p.a = n sets a
+		// field; w := len(v) is an if's init statement.
+		"17 then n = 0 reach 17 equivalent \"\"",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	// Only the argument's line changed: the site is the statement's, judged
+	// by the tests of that line.
+	only, err := Find(pkg, map[string][]int{"p.go": {13}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(only, func(s Site) bool { return s.Operator == OpAssignZero && s.Line == 12 && s.ReachLine() == 13 }) {
+		t.Errorf("line 13 alone: sites %v, want the assign_zero of line 12 judged by line 13", only)
+	}
+	var run []Site
+	for _, s := range zeros {
+		if s.Equivalent == "" {
+			run = append(run, s)
+		}
+	}
+	chosen := Select(run, len(run), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata: %v", err)
+	}
+}
+
+// TestStatementOperators checks the wider set's sites that judge
+// statements no other operator reaches: var v = x zeroed after it, a
+// loop whose body never runs (found from any line of its header, not
+// for a for without a condition), a defer, a go statement and a send
+// removed, a return that ends an if without an else removed (not one an
+// else or the function's end needs); all compile behind the switch.
+func TestStatementOperators(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+func f(xs []int, ch chan int, done func()) (int, error) {
+	var total = 0
+	var n = len(xs)
+	defer done()
+	go done()
+	for _, x := range xs {
+		total += x
+	}
+	for i := 0;
+		i < n; i++ {
+		ch <- i
+	}
+	for {
+		if total > 0 {
+			break
+		}
+		total++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if n > 9 {
+		return n, nil
+	} else {
+		return 1, nil
+	}
+}
+`)}
+	pkg := Package{Files: files}
+	sites, err := Find(pkg, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var run []Site
+	for _, s := range sites {
+		switch {
+		case s.Operator == OpAssignZero, s.Operator == OpLoopNever, s.Operator == OpStatementRemoval && s.Extra:
+			got = append(got, fmt.Sprintf("%d %s (%s) reach %d equivalent %q", s.Line, s.Operator, s.Description, s.ReachLine(), s.Equivalent))
+			if s.Equivalent == "" {
+				run = append(run, s)
+			}
+		}
+	}
+	want := []string{
+		`4 assign_zero (then total = 0) reach 4 equivalent "it is assigned its zero value"`,
+		`5 assign_zero (then n = 0) reach 5 equivalent ""`,
+		`6 statement_removal (remove statement) reach 6 equivalent ""`,
+		`7 statement_removal (remove statement) reach 7 equivalent ""`,
+		`8 loop_never (loop body never runs) reach 8 equivalent ""`,
+		`11 loop_never (loop body never runs) reach 11 equivalent ""`,
+		`13 statement_removal (remove statement) reach 13 equivalent ""`,
+		`22 statement_removal (remove statement) reach 22 equivalent ""`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	// The header's second line alone finds the loop.
+	only, err := Find(pkg, map[string][]int{"p.go": {12}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(only, func(s Site) bool { return s.Operator == OpLoopNever && s.Line == 11 && s.ReachLine() == 12 }) {
+		t.Errorf("line 12 alone: sites %v, want the loop_never of line 11 judged by line 12", only)
+	}
+	chosen := Select(run, len(run), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata: %v", err)
+	}
+}

@@ -63,6 +63,18 @@
 //	                        of a table a function builds)
 //	return_zero             return x, err → return 0, nil (every result has
 //	                        a zero literal and not all are zero already)
+//	assign_zero             v := f(x) → v := f(x); v = 0: the first variable
+//	                        an assignment or a := sets (a name, not _) is
+//	                        zeroed after it, when its type has a zero
+//	                        literal; equivalent when it is assigned zero.
+//	                        A statement's line changed below its first
+//	                        (a call's argument) finds it too; so does
+//	                        var v = x in a function.
+//	loop_never              loop body never runs: a break before its first
+//	                        statement (a range loop, a for with a
+//	                        condition)
+//	statement_removal       a defer, a go statement, a send; a return that
+//	                        ends the body of an if without an else
 //
 // A plain else's "else branch never runs" is judged by the tests that reach
 // the branch's first line (Site.Reach): its `} else {` line holds no
@@ -228,6 +240,8 @@ const (
 	OpConditionNegation = "condition_negation"
 	OpStringLiteral     = "string_literal"
 	OpReturnZero        = "return_zero"
+	OpAssignZero        = "assign_zero"
+	OpLoopNever         = "loop_never"
 )
 
 // Descriptions of the operators whose text is not "from → to".
@@ -238,6 +252,7 @@ const (
 	descElseBranch = "else branch never runs"
 	descNegate     = "condition negated"
 	descRemoveStmt = "remove statement"
+	descLoopNever  = "loop body never runs"
 )
 
 // siteKey identifies a site independently of its ID.

@@ -681,6 +681,12 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("(%s && (%s))", r.off(id), text)
 	case OpStatementRemoval:
 		return fmt.Sprintf("if %s { %s }", r.off(id), text)
+	case OpLoopNever:
+		// The body's brace, then a break when the mutant runs.
+		return fmt.Sprintf("%s if %s { break };", text, r.on(id))
+	case OpAssignZero:
+		// The statement, then its variable zeroed when the mutant runs.
+		return fmt.Sprintf("%s; if %s { %s = %s }", text, r.on(id), c.str[0], c.zeros[0])
 	}
 	return text
 }

@@ -548,6 +548,40 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			t.Fatalf("%v: no return at the site", s)
 		}
 		return replace(tf.Offset(ret.Pos()), tf.Offset(ret.End()), s.Description)
+	case OpAssignZero:
+		var as ast.Stmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.AssignStmt, *ast.DeclStmt:
+				if n.Pos() == pos {
+					as = n.(ast.Stmt)
+				}
+			}
+			return as == nil
+		})
+		if as == nil {
+			t.Fatalf("%v: no assignment at the site", s)
+		}
+		return replace(tf.Offset(as.End()), tf.Offset(as.End()), "; "+strings.TrimPrefix(s.Description, "then "))
+	case OpLoopNever:
+		var body *ast.BlockStmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ForStmt:
+				if n.For == pos {
+					body = n.Body
+				}
+			case *ast.RangeStmt:
+				if n.For == pos {
+					body = n.Body
+				}
+			}
+			return body == nil
+		})
+		if body == nil {
+			t.Fatalf("%v: no loop at the site", s)
+		}
+		return replace(tf.Offset(body.Lbrace)+1, tf.Offset(body.Lbrace)+1, " if true { break };")
 	case OpIntConstant, OpDataNumber:
 		to = "(" + to + ")"
 	case OpConstantValue:

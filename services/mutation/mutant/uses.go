@@ -14,11 +14,17 @@ import (
 // removal adds a statement-removal candidate for n unless n holds the last
 // use of something.
 func (w *walker) removal(n ast.Stmt) {
+	w.removeStmt(n, false)
+}
+
+// removeStmt is removal, the site marked Extra when extra is set.
+func (w *walker) removeStmt(n ast.Stmt, extra bool) {
 	if w.lastUse(n) {
 		return
 	}
 	c := &candidate{how: rewriteWrap, node: n, list: true}
 	c.site.Equivalent = w.removalIdentity(n)
+	c.site.Extra = extra
 	w.add(c, n.Pos(), OpStatementRemoval, descRemoveStmt)
 }
 
