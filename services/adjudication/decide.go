@@ -115,7 +115,8 @@ type Strength struct {
 	// language, deleted files): strength is then unverified.
 	Unjudgeable []string
 	// Unwitnessed are changed data lines (package-level initializers,
-	// lines of embedded files) no killed mutant witnesses: no test notices
+	// lines of embedded files) no killed mutant witnesses, and changed
+	// statements of code no mutant of which was killed: no test notices
 	// a change to them. Strength is then unverified.
 	Unwitnessed []Line
 	// Unjudged are mutants no test could judge: every test that reaches
@@ -509,7 +510,7 @@ func Decide(p Policy, e Evidence) Verdict {
 			for i, l := range s.Unwitnessed {
 				lines[i] = l.String()
 			}
-			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s: a changed data line counts as judged only when the tests fail on every change to it that ran", clip(lines)))
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s: a changed statement counts as judged only when the tests fail on a mutant of it, a changed data line only when they fail on every change to it that ran", clip(lines)))
 			for _, l := range lines {
 				step(AddTest, l)
 			}

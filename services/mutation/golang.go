@@ -35,6 +35,9 @@ type goLang struct {
 	fromSource  []string
 	changedData []lineRef
 	judges      map[lineRef][]lineRef
+	// statements holds the changed, covered lines of code by the
+	// statement that holds them (see statementsOf).
+	statements map[stmtRange][]int
 	// What the patch wrote, read by writes: the written token spans, the
 	// deletions and the token-identical lines of each modified Go file.
 	wrote     map[string][][2]int
@@ -83,6 +86,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	co, root := g.in.Checkout, g.in.Workspace.PristineDir(jobs.TreeOracle)
 	reaching := g.reaching
 	g.judges, g.where, g.pkgs = map[lineRef][]lineRef{}, map[string]located{}, map[string]mutant.Package{}
+	g.statements = map[stmtRange][]int{}
 	// Changed Go source the host build leaves out (build constraints, cgo)
 	// can carry no mutant that runs here: strength cannot be verified.
 	changedDirs := ChangedGoSources(co)
@@ -143,8 +147,12 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		}
 		kind := map[string]mutant.LineKind{}
 		g.writes(ctx)
+		code := map[string][]int{} // file → its changed, covered lines of code
 		for _, l := range survey.Lines {
 			kind[fmt.Sprintf("%s:%d", l.File, l.Line)] = l.Kind
+			if p := path.Join(d, l.File); l.Kind == mutant.LineNotData && len(reaching[p][l.Line]) > 0 && !g.same[lineRef{p, l.Line}] {
+				code[l.File] = append(code[l.File], l.Line)
+			}
 			if l.Kind != mutant.LineNotData && g.same[lineRef{path.Join(d, l.File), l.Line}] {
 				// A data line holding the tokens it held (realigned by
 				// gofmt beside a new row, a comment changed) changes
@@ -158,6 +166,12 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 			if l.Kind == mutant.LineUnjudgeable {
 				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
+			}
+		}
+		for _, f := range slices.Sorted(maps.Keys(code)) {
+			p := path.Join(d, f)
+			for l, st := range statementsOf(p, pkg.Files[f], code[f]) {
+				g.statements[st] = append(g.statements[st], l)
 			}
 		}
 		for _, sk := range survey.Skipped {

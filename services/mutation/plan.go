@@ -85,6 +85,9 @@ type Notes struct {
 	// mutants judge (an embedded file's line → the lines of the
 	// //go:embed variable): a kill there witnesses them too.
 	judges map[lineRef][]lineRef
+	// statements are the changed, covered statements of code: each must
+	// have a mutant on one of its changed lines killed.
+	statements []judgedStatement
 	// bystanders counts the sites on changed data lines left out because
 	// they change only what the patch left as it was (the row's timeout
 	// beside the limit the fix raised; see written).
@@ -191,7 +194,7 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 		return &Plan{Strength: NotMeasured("the mutator cannot judge changed data: %s", strings.Join(unjudgeable, "; "))}, nil
 	}
 	notes := &Notes{equivalent: g.equivalent, pyEquivalent: py.equivalent, skipped: g.skipped, fromSource: g.fromSource, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
-		dataLines: whole, values: values, judges: g.judges, bystanders: bystanders}
+		dataLines: whole, values: values, judges: g.judges, bystanders: bystanders, statements: statementList(g.statements)}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	// One mutant of every value the patch wrote runs whatever the limit:
@@ -209,6 +212,9 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 			}
 		}
 	}
+	// And one of every changed statement of code: one offered when it
+	// has one, else one of the wider set (return err → return nil).
+	first = append(first, statementFirst(notes.statements, offered, sites)...)
 	chosen := mutant.SelectFirst(first, offered, c.MutationMax, []byte(runTrees(in.Run)))
 	if len(chosen) == 0 {
 		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))

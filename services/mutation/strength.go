@@ -129,6 +129,15 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 		}
 		m.Reason += fmt.Sprintf("; no test pins %s: a mutant of %s survived, or none was killed", clip(names), plural(len(lines), "that data line", "those data lines"))
 	}
+	if sts := unkilledStatements(notes.statements, m.Mutants); len(sts) > 0 {
+		names := make([]string, len(sts))
+		for i, st := range sts {
+			names[i] = st.at.String()
+			m.Unwitnessed = append(m.Unwitnessed, &pb.LineRef{Path: st.at.path, Line: uint32(st.lines[0])})
+		}
+		m.Reason += fmt.Sprintf("; no test notices a change to the %s at %s: none of %s mutants was killed, or %s none",
+			plural(len(sts), "changed statement"), clip(names), plural(len(sts), "its", "their"), plural(len(sts), "it offers", "they offer"))
+	}
 	few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
 	switch {
 	case few != "":

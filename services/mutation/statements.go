@@ -1,0 +1,185 @@
+package mutation
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strings"
+
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+)
+
+// A changed line of code is judged through the statement that holds it:
+// coverage says a test ran it, and a killed mutant of the statement says
+// a test notices when it changes. A statement whose mutants all survive,
+// or that offers none (v := a → v := b, strings.ToUpper → ToLower, a
+// shift count, a case value, a call's argument), would otherwise ride on
+// the kills of the other lines of the fix: the ratio counts mutants, not
+// what they judge.
+
+// stmtRange is the lines of one statement of a Go file: a simple
+// statement whole, a compound one's header (if, for, switch, select,
+// case: up to its body's brace or its colon).
+type stmtRange struct {
+	path        string
+	first, last int
+}
+
+func (s stmtRange) String() string {
+	if s.first == s.last {
+		return fmt.Sprintf("%s:%d", s.path, s.first)
+	}
+	return fmt.Sprintf("%s:%d-%d", s.path, s.first, s.last)
+}
+
+// statementsOf maps each of lines (1-based, of the Go source src at path)
+// to the innermost statement holding it. A line no statement holds (a
+// declaration outside a function, a brace) has no entry; src that does
+// not parse gives none.
+func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	type judged struct {
+		stmtRange
+		exempt bool
+	}
+	var ranges []judged
+	add := func(from, to token.Pos, exempt bool) {
+		if !from.IsValid() || !to.IsValid() {
+			return
+		}
+		ranges = append(ranges, judged{stmtRange{path, fset.Position(from).Line, fset.Position(to).Line}, exempt})
+	}
+	// Exempt, though they hold lines: what carries no behaviour of its
+	// own (var v T declares a zero value, return nil returns nils: no
+	// operator can change either, and their uses and callers judge
+	// them; a return of 0, "" or false has mutants), and the headers of switches and selects, whose cases and
+	// bodies hold what they choose between.
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			add(n.If, n.Body.Lbrace, false)
+		case *ast.ForStmt:
+			add(n.For, n.Body.Lbrace, false)
+		case *ast.RangeStmt:
+			add(n.For, n.Body.Lbrace, false)
+		case *ast.SwitchStmt:
+			add(n.Switch, n.Body.Lbrace, true)
+		case *ast.TypeSwitchStmt:
+			add(n.Switch, n.Body.Lbrace, true)
+		case *ast.SelectStmt:
+			add(n.Select, n.Body.Lbrace, true)
+		case *ast.CaseClause:
+			add(n.Case, n.Colon, true)
+		case *ast.CommClause:
+			add(n.Case, n.Colon, true)
+		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:
+		case *ast.DeclStmt:
+			d, _ := n.Decl.(*ast.GenDecl)
+			zero := d != nil && d.Tok == token.VAR
+			for _, sp := range d.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); !ok || len(vs.Values) > 0 {
+					zero = false
+				}
+			}
+			add(n.Pos(), n.End()-1, zero)
+		case *ast.ReturnStmt:
+			add(n.Pos(), n.End()-1, zeroResults(n))
+		case ast.Stmt:
+			add(n.Pos(), n.End()-1, false)
+		}
+		return true
+	})
+	out := map[int]stmtRange{}
+	for _, l := range lines {
+		best, found := judged{}, false
+		for _, r := range ranges {
+			if r.first <= l && l <= r.last && (!found || r.last-r.first < best.last-best.first ||
+				r.last-r.first == best.last-best.first && r.first > best.first) {
+				best, found = r, true
+			}
+		}
+		if found && !best.exempt {
+			out[l] = best.stmtRange
+		}
+	}
+	return out
+}
+
+// zeroResults reports whether a return returns nothing or only nil (0,
+// "" and false have mutants of their own).
+func zeroResults(n *ast.ReturnStmt) bool {
+	for _, r := range n.Results {
+		if id, ok := ast.Unparen(r).(*ast.Ident); !ok || id.Name != "nil" {
+			return false
+		}
+	}
+	return true
+}
+
+// judgedStatement is a changed, covered statement of code: a mutant on
+// one of its changed lines must be killed.
+type judgedStatement struct {
+	at    stmtRange
+	lines []int // its changed, covered lines
+}
+
+// statementList turns lines by statement into statements ordered by path
+// and first line, their lines sorted.
+func statementList(by map[stmtRange][]int) []judgedStatement {
+	out := make([]judgedStatement, 0, len(by))
+	for at, lines := range by {
+		ls := slices.Clone(lines)
+		slices.Sort(ls)
+		out = append(out, judgedStatement{at: at, lines: slices.Compact(ls)})
+	}
+	slices.SortFunc(out, func(a, b judgedStatement) int {
+		return cmp.Or(strings.Compare(a.at.path, b.at.path), a.at.first-b.at.first, a.at.last-b.at.last)
+	})
+	return out
+}
+
+// unkilledStatements returns the statements of which no mutant on one of
+// their changed lines was killed, in order: their mutants survived, were
+// stillborn or unjudged, none was selected, or they offer none.
+func unkilledStatements(sts []judgedStatement, mutants []*pb.Mutant) []judgedStatement {
+	killed := map[lineRef]bool{}
+	for _, mu := range mutants {
+		if mu.At != nil && mu.Status == "killed" {
+			killed[lineRef{mu.At.Path, int(mu.At.Line)}] = true
+		}
+	}
+	var out []judgedStatement
+	for _, st := range sts {
+		if !slices.ContainsFunc(st.lines, func(l int) bool { return killed[lineRef{st.at.path, l}] }) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// statementFirst picks a mutant of every statement to run before the
+// others: the first of the offered sites on its changed lines, else the
+// first of all its sites (the wider set's, when the primary ones were
+// enough elsewhere). Equivalent sites are never picked.
+func statementFirst(sts []judgedStatement, offered, all []mutant.Site) []mutant.Site {
+	var out []mutant.Site
+	for _, st := range sts {
+		on := func(s mutant.Site) bool {
+			return s.Equivalent == "" && s.File == st.at.path && slices.Contains(st.lines, s.Line)
+		}
+		if i := slices.IndexFunc(offered, on); i >= 0 {
+			out = append(out, offered[i])
+		} else if i := slices.IndexFunc(all, on); i >= 0 {
+			out = append(out, all[i])
+		}
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package mutation
+
+import (
+	"slices"
+	"testing"
+
+	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+)
+
+func TestStatementsOf(t *testing.T) {
+	src := []byte(`package p
+
+import "fmt"
+
+func f(xs []int, name string) (int, error) {
+	n := len(xs)
+	if n > 3 &&
+		name != "" {
+		return 0, fmt.Errorf("too many %s",
+			name)
+	}
+	for i := 0; i < n; i++ {
+		xs[i] = func() int {
+			return i * 2
+		}()
+	}
+	switch name {
+	case "a",
+		"b":
+		n++
+	}
+	var err error
+	if n > 9 {
+		return 0, nil
+	}
+	return n, err
+}
+
+var v = 1
+`)
+	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3})
+	want := map[int]string{
+		6:  "p.go:6",
+		7:  "p.go:7-8",
+		8:  "p.go:7-8",
+		9:  "p.go:9-10",
+		10: "p.go:9-10",
+		12: "p.go:12",
+		13: "p.go:13-15",
+		14: "p.go:14",
+		15: "p.go:13-15",
+		20: "p.go:20",
+		23: "p.go:23",
+		24: "p.go:24",
+		26: "p.go:26",
+	}
+	for l, w := range want {
+		if g, ok := got[l]; !ok || g.String() != w {
+			t.Errorf("line %d: got %v (%v), want %s", l, g, ok, w)
+		}
+	}
+	// An import, a brace, a switch's header and a case, var v T, a
+	// return of nil only, a package-level variable: none.
+	for _, l := range []int{3, 11, 17, 18, 19, 22, 25, 28} {
+		if g, ok := got[l]; ok {
+			t.Errorf("line %d: got %v, want no statement", l, g)
+		}
+	}
+	if statementsOf("p.go", []byte("package p\nfunc {"), []int{2}) != nil {
+		t.Error("a file that does not parse has statements")
+	}
+}
+
+func TestUnkilledStatements(t *testing.T) {
+	sts := statementList(map[stmtRange][]int{
+		{"a/p.go", 6, 6}:   {6},
+		{"a/p.go", 9, 10}:  {10, 9},
+		{"a/p.go", 12, 12}: {12},
+		{"b/q.go", 3, 3}:   {3},
+	})
+	muts := []*pb.Mutant{
+		{At: &pb.LineRef{Path: "a/p.go", Line: 6}, Status: "killed"},
+		{At: &pb.LineRef{Path: "a/p.go", Line: 10}, Status: "killed"}, // the statement's second line
+		{At: &pb.LineRef{Path: "a/p.go", Line: 12}, Status: "survived"},
+		{At: &pb.LineRef{Path: "b/q.go", Line: 3}, Status: "stillborn"},
+		{At: &pb.LineRef{Path: "b/q.go", Line: 4}, Status: "killed"}, // another statement
+	}
+	var got []string
+	for _, st := range unkilledStatements(sts, muts) {
+		got = append(got, st.at.String())
+	}
+	if want := []string{"a/p.go:12", "b/q.go:3"}; !slices.Equal(got, want) {
+		t.Errorf("unkilled: got %v, want %v", got, want)
+	}
+}
+
+func TestStatementFirst(t *testing.T) {
+	sts := []judgedStatement{{at: stmtRange{"p.go", 5, 5}, lines: []int{5}}, {at: stmtRange{"p.go", 7, 8}, lines: []int{7, 8}}, {at: stmtRange{"p.go", 9, 9}, lines: []int{9}}}
+	primary := mutant.Site{File: "p.go", Line: 5, Operator: mutant.OpArithmetic}
+	equivalent := mutant.Site{File: "p.go", Line: 8, Operator: mutant.OpArithmetic, Equivalent: "x*1"}
+	extra := mutant.Site{File: "p.go", Line: 8, Operator: mutant.OpReturnZero, Extra: true}
+	got := statementFirst(sts, []mutant.Site{primary, equivalent}, []mutant.Site{primary, equivalent, extra})
+	if len(got) != 2 || got[0] != primary || got[1] != extra {
+		t.Errorf("got %v, want the primary site of line 5 and the extra of line 8 (line 9 offers none)", got)
+	}
+}
