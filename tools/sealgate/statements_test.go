@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+)
+
+// besideGo is the lease of the value tests with code of its own beside
+// the fix: Lease calls extra, whose result only stretches the lease by
+// nanoseconds, so its lines run under the claim's test and nothing the
+// test checks depends on them. RENEW is the fix (pinned by
+// TestLeaseRenewals); EXTRA is where a wrong change rides.
+const besideGo = `package calc
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+var _ = strings.ToUpper
+
+// Lease returns how long a lease of a kind lasts and how often it renews.
+func Lease(kind string) (time.Duration, int) {
+	ttl := 24*time.Hour + time.Duration(len(fmt.Sprint(extra(kind))))
+	renewals := RENEW
+	if kind == "admin" {
+		renewals = 1
+	}
+	return ttl, renewals
+}
+
+EXTRA
+`
+
+// TestVerifyStatementsJudged attacks the rule that every changed, covered
+// statement needs a killed mutant of its own. Before it, a changed line
+// that offers no mutant (a call or a variable swapped, a float, a shift
+// count, a generic function's argument, a constant of a kind that does
+// not double) rode on the kills of the fix beside it: the strength ratio
+// counts mutants, not what they judge (a fifth adversary's). Each is now
+// INCONCLUSIVE, naming the statement. The honest twins: the fix alone,
+// and a fix that adds a statement its test pins (its variable zeroed is
+// killed), MERGE.
+func TestVerifyStatementsJudged(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	lease := func(renew, extra string) string {
+		return strings.NewReplacer("RENEW", renew, "EXTRA", extra).Replace(besideGo)
+	}
+	fn := func(body string) string { return "func extra(kind string) any {\n" + body + "}\n" }
+	attacks := []struct{ name, base, patch string }{
+		{"a call swapped", fn("\tv := strings.ToUpper(kind)\n\treturn v\n"), fn("\tv := strings.ToLower(kind)\n\treturn v\n")},
+		{"a variable swapped", fn("\ta, b := kind, kind+\"!\"\n\tv := a\n\treturn v + b + a[:0]\n"), fn("\ta, b := kind, kind+\"!\"\n\tv := b\n\treturn v + b + a[:0]\n")},
+		{"a float in code", fn("\tfactor := 1.5\n\treturn factor * float64(len(kind))\n"), fn("\tfactor := 2.5\n\treturn factor * float64(len(kind))\n")},
+		{"a shift count", fn("\tv := len(kind) << 3\n\treturn v\n"), fn("\tv := len(kind) << 4\n\treturn v\n")},
+		{"a string literal in code", fn("\tv := \"https://\" + kind\n\treturn v\n"), fn("\tv := \"http://\" + kind\n\treturn v\n")},
+		{"a boolean constant", "const (\n\tstrict = true\n\tlax    = false\n)\n\n" + fn("\tcheck := strict\n\treturn check\n"), "const (\n\tstrict = true\n\tlax    = false\n)\n\n" + fn("\tcheck := lax\n\treturn check\n")},
+		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
+			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
+	}
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	for _, at := range attacks {
+		base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": lease("3", at.base), "calc/lease_test.go": leaseRenewTest})
+		code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": lease("5", at.patch)}))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement at calc/lease.go:") {
+			t.Errorf("%s beside the fix: exit %d, %v: %v\nstrength %v", at.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+	// The honest twins. The fix alone: the code beside it is not judged.
+	base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": lease("3", attacks[0].base), "calc/lease_test.go": leaseRenewTest})
+	code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": lease("5", attacks[0].base)}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix that adds a statement offering no other mutant (a kind read
+	// whatever its case), which its test pins.
+	pinned := f.commit(base, map[string]string{"calc/lease_test.go": strings.Replace(leaseRenewTest, `Lease("admin")`, `Lease("Admin")`, 1)})
+	fixed := strings.Replace(lease("5", attacks[0].base), "\trenewals := 5\n\tif kind == \"admin\" {", "\trenewals := 5\n\tk := strings.ToLower(kind)\n\tif k == \"admin\" {", 1)
+	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/lease.go": fixed}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix with a statement its test pins: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
