@@ -166,19 +166,26 @@ func unkilledStatements(sts []judgedStatement, mutants []*pb.Mutant) []judgedSta
 }
 
 // statementFirst picks a mutant of every statement to run before the
-// others: the first of the offered sites on its changed lines, else the
-// first of all its sites (the wider set's, when the primary ones were
-// enough elsewhere). Equivalent sites are never picked.
+// others: of the sites on its changed lines, an offered one that changes
+// more than a boundary, else one of the wider set's that does (a
+// boundary, < → <=, is the mutant tests most often cannot tell apart:
+// time.Since(start) > ttl), else a boundary. Equivalent sites are never
+// picked.
 func statementFirst(sts []judgedStatement, offered, all []mutant.Site) []mutant.Site {
 	var out []mutant.Site
 	for _, st := range sts {
 		on := func(s mutant.Site) bool {
 			return s.Equivalent == "" && s.File == st.at.path && slices.Contains(st.lines, s.Line)
 		}
-		if i := slices.IndexFunc(offered, on); i >= 0 {
-			out = append(out, offered[i])
-		} else if i := slices.IndexFunc(all, on); i >= 0 {
-			out = append(out, all[i])
+		strong := func(s mutant.Site) bool { return on(s) && s.Operator != mutant.OpRelationalBoundary }
+		for _, pick := range []struct {
+			from []mutant.Site
+			ok   func(mutant.Site) bool
+		}{{offered, strong}, {all, strong}, {offered, on}, {all, on}} {
+			if i := slices.IndexFunc(pick.from, pick.ok); i >= 0 {
+				out = append(out, pick.from[i])
+				break
+			}
 		}
 	}
 	return out

@@ -104,4 +104,15 @@ func TestStatementFirst(t *testing.T) {
 	if len(got) != 2 || got[0] != primary || got[1] != extra {
 		t.Errorf("got %v, want the primary site of line 5 and the extra of line 8 (line 9 offers none)", got)
 	}
+	// A boundary is picked last: an extra that changes more comes first.
+	boundary := mutant.Site{File: "p.go", Line: 9, Operator: mutant.OpRelationalBoundary}
+	flip := mutant.Site{File: "p.go", Line: 9, Operator: mutant.OpRelationalReplace, Extra: true}
+	got = statementFirst(sts[2:], []mutant.Site{boundary}, []mutant.Site{boundary, flip})
+	if len(got) != 1 || got[0] != flip {
+		t.Errorf("got %v, want the extra replacement before the boundary", got)
+	}
+	got = statementFirst(sts[2:], []mutant.Site{boundary}, []mutant.Site{boundary})
+	if len(got) != 1 || got[0] != boundary {
+		t.Errorf("got %v, want the boundary when it is all the statement offers", got)
+	}
 }
