@@ -240,32 +240,37 @@ func (w *walker) visit(n ast.Node) {
 		// A for without a condition may be a terminating statement; a
 		// break would end that.
 		if n.Cond != nil {
-			w.loopNever(n, n.For, n.Body)
+			w.loopNever(n, n.Body)
 		}
 	case *ast.RangeStmt:
-		w.loopNever(n, n.For, n.Range, n.Body)
+		w.loopNever(n, n.Body)
 	}
 }
 
-// loopNever handles a loop (Extra): its body never runs, by a break
-// before its first statement. The loop's header lines find it.
-func (w *walker) loopNever(n ast.Stmt, header ...any) {
-	body := header[len(header)-1].(*ast.BlockStmt)
-	first, last := w.a.fset.PositionFor(n.Pos(), false).Line, w.a.fset.PositionFor(body.Lbrace, false).Line
-	reach := 0
-	for l := first; l <= last && reach == 0; l++ {
+// wantedIn returns the first requested line from the line of from to that
+// of to: 0 when there is none, -1 when it is the line of from.
+func (w *walker) wantedIn(from, to token.Pos) int {
+	first, last := w.a.fset.PositionFor(from, false).Line, w.a.fset.PositionFor(to, false).Line
+	for l := first; l <= last; l++ {
 		if w.want[l] {
-			reach = l
+			if l == first {
+				return -1
+			}
+			return l
 		}
 	}
+	return 0
+}
+
+// loopNever handles a loop (Extra): its body never runs, by a break
+// before its first statement. Any line of the loop's header finds it.
+func (w *walker) loopNever(n ast.Stmt, body *ast.BlockStmt) {
+	reach := w.wantedIn(n.Pos(), body.Lbrace)
 	if reach == 0 {
 		return
 	}
 	c := &candidate{how: rewriteWrap, start: w.off(body.Lbrace), end: w.off(body.Lbrace) + 1}
-	c.site.Extra = true
-	if reach != first {
-		c.site.Reach = reach
-	}
+	c.site.Extra, c.site.Reach = true, max(reach, 0)
 	w.add(c, n.Pos(), OpLoopNever, descLoopNever)
 }
 
@@ -275,8 +280,8 @@ func (w *walker) declZero(n *ast.DeclStmt) {
 	if !ok || d.Tok != token.VAR || len(d.Specs) != 1 || !w.stmtInList(n) {
 		return
 	}
-	vs := d.Specs[0].(*ast.ValueSpec)
-	if len(vs.Values) == 0 {
+	vs, ok := d.Specs[0].(*ast.ValueSpec)
+	if !ok || len(vs.Values) == 0 {
 		return
 	}
 	lhs := make([]ast.Expr, len(vs.Names))
@@ -1320,22 +1325,9 @@ func (w *walker) assignZero(n *ast.AssignStmt) {
 // zeroAfter adds the assign_zero site of statement n, which sets lhs to
 // rhs.
 func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr) {
-	if !w.a.typed() {
+	reach := w.wantedIn(n.Pos(), n.End())
+	if !w.a.typed() || reach == 0 {
 		return
-	}
-	first, last := w.a.fset.PositionFor(n.Pos(), false).Line, w.a.fset.PositionFor(n.End(), false).Line
-	reach := 0
-	for l := first; l <= last; l++ {
-		if w.want[l] {
-			reach = l
-			break
-		}
-	}
-	if reach == 0 {
-		return
-	}
-	if reach == first {
-		reach = 0
 	}
 	for i, e := range lhs {
 		id, ok := e.(*ast.Ident)
@@ -1355,7 +1347,7 @@ func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr) {
 			return
 		}
 		c := &candidate{how: rewriteWrap, node: n, list: true, zeros: []string{z}, str: [2]string{id.Name}}
-		c.site.Extra, c.site.Reach = true, reach
+		c.site.Extra, c.site.Reach = true, max(reach, 0)
 		if len(lhs) == len(rhs) {
 			tv := w.a.info.Types[rhs[i]]
 			if tv.IsNil() || tv.Value != nil && z != "nil" && constant.Compare(tv.Value, token.EQL, zeroValue(z, tv.Value)) {
