@@ -843,12 +843,12 @@ const maxByte uint8 = 255
 func TestAssignZero(t *testing.T) {
 	files := map[string][]byte{"p.go": []byte(`package p
 
-import "strings"
+func upper(s string) string { return s + "!" }
 
 type pair struct{ a, b int }
 
 func f(kind string, m map[string]int) (string, int, error) {
-	v := strings.ToUpper(kind)
+	v := upper(kind)
 	n, ok := m[kind]
 	var err error
 	err = nil
