@@ -740,8 +740,8 @@ func (w *walker) intConstant(e ast.Expr) {
 		}
 	}
 	switch p := parent.(type) {
-	case *ast.CaseClause, *ast.RangeStmt:
-		return
+	case *ast.RangeStmt:
+		return // range over a run-time int needs go 1.22
 	case *ast.KeyValueExpr:
 		if p.Key == child {
 			return
@@ -830,8 +830,8 @@ func (w *walker) constantValue(e ast.Expr) {
 		}
 	}
 	switch p := parent.(type) {
-	case *ast.CaseClause, *ast.RangeStmt:
-		return
+	case *ast.RangeStmt:
+		return // range over a run-time int needs go 1.22
 	case *ast.KeyValueExpr:
 		if p.Key == child {
 			return
@@ -891,6 +891,8 @@ func (w *walker) constantFits(parent, child ast.Node, v constant.Value) bool {
 	zero := constant.MakeInt64(0)
 	negative := constant.Compare(v, token.LSS, zero)
 	switch p := parent.(type) {
+	case *ast.CaseClause:
+		return !w.otherCase(p, child, v)
 	case *ast.BinaryExpr:
 		if (p.Op == token.QUO || p.Op == token.REM) && p.Y == child {
 			return constant.Sign(v) != 0
@@ -1093,7 +1095,7 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 		return
 	}
 	switch p, _ := w.parent(lit); p := p.(type) {
-	case *ast.CaseClause, *ast.ImportSpec, *ast.Field:
+	case *ast.ImportSpec, *ast.Field:
 		return
 	case ast.Expr:
 		if ptv, ok := w.a.info.Types[p]; ok && ptv.Value != nil {
@@ -1107,6 +1109,11 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	tos := []string{"", otherString(from)}
 	if from == "" {
 		tos = tos[1:]
+	}
+	if p, child := w.parent(lit); p != nil {
+		if cc, ok := p.(*ast.CaseClause); ok {
+			tos = slices.DeleteFunc(tos, func(to string) bool { return w.otherCase(cc, child, constant.MakeString(to)) })
+		}
 	}
 	for _, to := range tos {
 		c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
@@ -1230,6 +1237,35 @@ func (w *walker) elsePos(n *ast.IfStmt) token.Pos {
 		}
 	}
 	return n.Else.Pos()
+}
+
+// otherCase reports whether another label of the expression switch that
+// holds clause has the constant value v: a case label changed to it would
+// be a duplicate case in source form, a mutant no one could write. The
+// label being changed is child.
+func (w *walker) otherCase(clause *ast.CaseClause, child ast.Node, v constant.Value) bool {
+	var sw *ast.SwitchStmt
+	for i := len(w.stack) - 1; i >= 0 && sw == nil; i-- {
+		sw, _ = w.stack[i].(*ast.SwitchStmt)
+	}
+	if sw == nil {
+		return false
+	}
+	for _, st := range sw.Body.List {
+		cc, ok := st.(*ast.CaseClause)
+		if !ok {
+			continue
+		}
+		for _, e := range cc.List {
+			if e == child {
+				continue
+			}
+			if tv, ok := w.a.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == v.Kind() && constant.Compare(tv.Value, token.EQL, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stmtInList reports whether the visited statement n sits in a statement

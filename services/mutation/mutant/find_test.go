@@ -270,6 +270,8 @@ outer:
 			"6 int_constant (9 → 10)",
 			"6 int_constant (9 → 8)",
 			"7 loop_control (continue → break)",
+			"10 int_constant (1 → 0)",
+			"10 int_constant (1 → 2)",
 			"17 branch_removal (if body never runs)",
 			"17 relational_boundary (> → >=)",
 			"17 int_constant (9 → 10)",
@@ -310,7 +312,7 @@ func f(xs []int, k uint, m map[int]int, a [3]int) int {
 	_ = a[2]
 	_ = xs[1:2]
 	switch k {
-	case 1:
+	case 1, 2:
 	}
 	_ = 1 << k
 	_ = m[5]
@@ -336,6 +338,9 @@ func g[T any](T) {}
 			"7 int_constant (1 → 2)",
 			"7 int_constant (2 → 1)",
 			"7 int_constant (2 → 3)",
+			// A case label changes, but not to another label's value.
+			"9 int_constant (1 → 0)",
+			"9 int_constant (2 → 3)",
 			"12 int_constant (5 → 4)",
 			"12 int_constant (5 → 6)",
 			"13 int_constant (-1 → -2)",
@@ -776,7 +781,9 @@ func h[T any](v T) T { return v }
 		"19 condition_negation (condition negated)",
 		// Not offered on lines 20–23: "x" has the named type of n, "y" is
 		// in a constant expression, "50%" may be a format; a pair has no
-		// zero literal. Nor "a" in a case clause, nor "" + "b".
+		// zero literal. Nor "" + "b".
+		`28 string_literal ("a" → "")`,
+		`28 string_literal ("a" → "sealgate")`,
 		"29 return_zero (return false)",
 		"31 return_zero (return false)",
 	}

@@ -231,7 +231,9 @@ func TestFindCalc(t *testing.T) {
 		{`return "hi " + name + "!"`, nil},
 		{"break // leaves the switch: no site", nil},
 		{"return 1 << k", nil},
-		{"case 2:", nil},
+		// Not to the other label's value: a duplicate case.
+		{"case 2:", []string{"int_constant (2 → 1)"}},
+		{"case 3:", []string{"int_constant (3 → 4)"}},
 		// x is used elsewhere, so the statement can go.
 		{"s += x // T is a type parameter with numeric types only", []string{"statement_removal (remove statement)", "augmented_assignment (+= → -=)"}},
 		// The only use of x in Mean: no statement removal.

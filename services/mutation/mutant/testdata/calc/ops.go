@@ -144,11 +144,14 @@ func Shifted(k uint) int {
 	return 1 << k
 }
 
-// Kind classifies k: case labels are not int constants.
+// Kind classifies k: a case label changes like any int constant, even to
+// the value of another label (a run-time value, not a duplicate constant).
 func Kind(k int) string {
 	switch k {
 	case 2:
 		return "two"
+	case 3:
+		return "three"
 	}
 	return "other"
 }
