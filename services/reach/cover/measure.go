@@ -33,7 +33,7 @@ type Result struct {
 	Covered   int    // those of them covered
 	Uncovered []Line // the changed executable lines not covered, sorted
 	// Excluded are the changed lines no block claims: blank, comment-only,
-	// or holding no statement (braces, signatures, case labels,
+	// or holding no statement (braces, signatures, default labels,
 	// declarations outside function bodies). Sorted.
 	Excluded []Line
 	// Unmeasured are the changed files the profile does not name although
@@ -255,6 +255,13 @@ func scanFile(f File) (*changedFile, error) {
 			if isChanged[l] {
 				cf.deciding[l] = append(cf.deciding[l], t.position)
 			}
+		}
+	}
+	// A changed case label is decided by its switch's header: a label
+	// changed to another value is behaviour whenever the switch runs.
+	for l, kws := range caseLabels(f.Src) {
+		if isChanged[l] {
+			cf.deciding[l] = append(cf.deciding[l], kws...)
 		}
 	}
 	var (

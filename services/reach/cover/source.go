@@ -140,6 +140,50 @@ func hasFunctionBody(src []byte) (bool, error) {
 	return found, nil
 }
 
+// caseLabels returns, for each line of src that holds part of a case
+// label of a switch or type switch (from its "case" to its colon), the
+// position of that switch's "switch" keyword. cmd/cover gives a label no
+// block of its own: the labels are evaluated when the switch runs, in the
+// block that holds the switch header, which is the block that claims the
+// keyword. A default label, a select's comm clause and a source that does
+// not parse give nothing: their lines stay unclaimed, as cover leaves them.
+func caseLabels(src []byte) map[int][]position {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	at := func(p token.Pos) position {
+		// No line directive reaches here (scanFile refuses them), and
+		// PositionFor without adjustment ignores any: the file's own lines.
+		q := fset.PositionFor(p, false)
+		return position{line: q.Line, col: q.Column}
+	}
+	out := map[int][]position{}
+	label := func(sw token.Pos, body *ast.BlockStmt) {
+		kw := at(sw)
+		for _, st := range body.List {
+			cc, ok := st.(*ast.CaseClause)
+			if !ok || len(cc.List) == 0 {
+				continue
+			}
+			for l := at(cc.Case).line; l <= at(cc.Colon).line; l++ {
+				out[l] = append(out[l], kw)
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SwitchStmt:
+			label(n.Switch, n.Body)
+		case *ast.TypeSwitchStmt:
+			label(n.Switch, n.Body)
+		}
+		return true
+	})
+	return out
+}
+
 // firstLine returns the first of a parser's error list, which may be long.
 func firstLine(err error) error {
 	if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {

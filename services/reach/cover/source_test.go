@@ -2,6 +2,7 @@ package cover
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -141,5 +142,43 @@ func TestHasFunctionBody(t *testing.T) {
 	}
 	if _, err := hasFunctionBody([]byte("package p\nfunc {")); err == nil || !strings.HasPrefix(err.Error(), "source does not parse: ") {
 		t.Errorf("hasFunctionBody of a broken source: %v", err)
+	}
+}
+
+// TestCaseLabels: every line of a case label of a switch or a type switch
+// (a list may span lines) is decided by its switch's keyword, a nested
+// switch's by its own; default labels and a select's cases are not.
+func TestCaseLabels(t *testing.T) {
+	src := `package p
+
+func f(x any, n int, ch chan int) {
+	switch n {
+	case 1,
+		2:
+		switch m := n * 2; m {
+		case 4: _ = m
+		}
+	default:
+	}
+	switch x.(type) {
+	case int:
+	}
+	select {
+	case <-ch:
+	default:
+	}
+}
+`
+	got := caseLabels([]byte(src))
+	want := map[int][]position{
+		5: {{4, 2}}, 6: {{4, 2}},
+		8:  {{7, 3}},
+		13: {{12, 2}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("caseLabels = %v, want %v", got, want)
+	}
+	if got := caseLabels([]byte("package p\nfunc f() { switch {")); got != nil {
+		t.Errorf("caseLabels of a source that does not parse = %v, want nil", got)
 	}
 }
