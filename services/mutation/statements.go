@@ -17,7 +17,7 @@ import (
 // coverage says a test ran it, and a killed mutant of the statement says
 // a test notices when it changes. A statement whose mutants all survive,
 // or that offers none (v := a → v := b, strings.ToUpper → ToLower, a
-// shift count, a case value, a call's argument), would otherwise ride on
+// shift count, a call's argument), would otherwise ride on
 // the kills of the other lines of the fix: the ratio counts mutants, not
 // what they judge.
 
@@ -60,8 +60,14 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	// Exempt, though they hold lines: what carries no behaviour of its
 	// own (var v T declares a zero value, return nil returns nils: no
 	// operator can change either, and their uses and callers judge
-	// them; a return of 0, "" or false has mutants), and the headers of switches and selects, whose cases and
-	// bodies hold what they choose between.
+	// them; a return of 0, "" or false has mutants); the headers of
+	// switches and selects, whose cases and bodies hold what they choose
+	// between; a type switch's case of types and a select's case, which
+	// no operator changes. An expression switch's case label is judged:
+	// `case 4:` → `case 5:` moves behaviour to other values, and its
+	// values have mutants (coverage counts the label as run whenever its
+	// switch runs).
+	typeCases := map[*ast.CaseClause]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IfStmt:
@@ -74,10 +80,15 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 			add(n.Switch, n.Body.Lbrace, true)
 		case *ast.TypeSwitchStmt:
 			add(n.Switch, n.Body.Lbrace, true)
+			for _, st := range n.Body.List {
+				if cc, ok := st.(*ast.CaseClause); ok {
+					typeCases[cc] = true
+				}
+			}
 		case *ast.SelectStmt:
 			add(n.Select, n.Body.Lbrace, true)
 		case *ast.CaseClause:
-			add(n.Case, n.Colon, true)
+			add(n.Case, n.Colon, len(n.List) == 0 || typeCases[n])
 		case *ast.CommClause:
 			add(n.Case, n.Colon, true)
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:

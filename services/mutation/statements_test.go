@@ -38,8 +38,15 @@ func f(xs []int, name string) (int, error) {
 }
 
 var v = 1
+
+func g(x any) {
+	switch x.(type) {
+	case int:
+	default:
+	}
+}
 `)
-	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3})
+	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33})
 	want := map[int]string{
 		6:  "p.go:6",
 		7:  "p.go:7-8",
@@ -50,6 +57,8 @@ var v = 1
 		13: "p.go:13-15",
 		14: "p.go:14",
 		15: "p.go:13-15",
+		18: "p.go:18-19", // an expression switch's case label
+		19: "p.go:18-19",
 		20: "p.go:20",
 		23: "p.go:23",
 		24: "p.go:24",
@@ -60,9 +69,10 @@ var v = 1
 			t.Errorf("line %d: got %v (%v), want %s", l, g, ok, w)
 		}
 	}
-	// An import, a brace, a switch's header and a case, var v T, a
-	// return of nil only, a package-level variable: none.
-	for _, l := range []int{3, 11, 17, 18, 19, 22, 25, 28} {
+	// An import, a brace, a switch's header, var v T, a return of nil
+	// only, a package-level variable, a type switch's case of types and a
+	// default label: none.
+	for _, l := range []int{3, 11, 17, 22, 25, 28, 31, 32, 33} {
 		if g, ok := got[l]; ok {
 			t.Errorf("line %d: got %v, want no statement", l, g)
 		}

@@ -59,6 +59,8 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		{"a shift count", fn("\tv := len(kind) << 3\n\treturn v\n"), fn("\tv := len(kind) << 4\n\treturn v\n")},
 		{"a string literal in code", fn("\tv := \"https://\" + kind\n\treturn v\n"), fn("\tv := \"http://\" + kind\n\treturn v\n")},
 		{"a boolean constant", "const (\n\tstrict = true\n\tlax    = false\n)\n\n" + fn("\tcheck := strict\n\treturn check\n"), "const (\n\tstrict = true\n\tlax    = false\n)\n\n" + fn("\tcheck := lax\n\treturn check\n")},
+		// Coverage counted no case label before, so no mutant of one ran.
+		{"a case label", fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\t}\n\treturn \"other\"\n"), fn("\tswitch len(kind) {\n\tcase 5:\n\t\treturn \"four\"\n\t}\n\treturn \"other\"\n")},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}
@@ -85,5 +87,15 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	code, a = run(pinned, f.commit(pinned, map[string]string{"calc/lease.go": fixed}))
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix with a statement its test pins: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix that is a case label alone, which its test pins: the label
+	// gave users (four letters) the admins' (five) renewals.
+	label := func(n string) string {
+		return strings.Replace(lease("5", attacks[0].base), "\tif kind == \"admin\" {\n", "\tswitch len(kind) {\n\tcase "+n+":\n", 1)
+	}
+	wrong := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": label("4"), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": label("5")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a case label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
