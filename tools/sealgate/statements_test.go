@@ -98,4 +98,16 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a case label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
+	// A fix that writes a call as the condition of a case of a switch
+	// without a tag, which offers no mutant but the case never matching
+	// (killed: admins renew five times then).
+	cond := func(renew, c string) string {
+		src := strings.Replace(lease(renew, attacks[0].base+"\nfunc isAdmin(kind string) bool { return kind == \"admin\" }\n"), "\tif kind == \"admin\" {\n", "\tswitch {\n\tcase "+c+":\n", 1)
+		return src
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": cond("3", `kind == "root"`), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": cond("5", "isAdmin(kind)")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a case condition: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
 }

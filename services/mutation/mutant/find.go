@@ -221,6 +221,10 @@ func (w *walker) visit(n ast.Node) {
 		w.returnRemoval(n)
 	case *ast.IfStmt:
 		w.ifStmt(n)
+	case *ast.SwitchStmt:
+		if n.Tag == nil {
+			w.conditionCases(n)
+		}
 	case *ast.IncDecStmt:
 		w.incDec(n)
 	case *ast.AssignStmt:
@@ -1062,6 +1066,31 @@ func (w *walker) ifStmt(n *ast.IfStmt) {
 				c.site.Reach = w.a.fset.PositionFor(b.List[0].Pos(), false).Line
 			}
 			w.add(c, pos, OpBranchRemoval, descElseBranch)
+		}
+	}
+}
+
+// conditionCases handles the labels of a switch without a tag, each a
+// condition like an if's: the case never matches (a condition a patch
+// writes there, `case isAdmin(u):`, offers no other mutant), and (Extra)
+// its condition is negated unless a comparison's or a negation's own
+// operator negates it.
+func (w *walker) conditionCases(n *ast.SwitchStmt) {
+	for _, st := range n.Body.List {
+		cc, ok := st.(*ast.CaseClause)
+		if !ok {
+			continue
+		}
+		for _, e := range cc.List {
+			if !w.at(e.Pos()) {
+				continue
+			}
+			w.add(&candidate{how: rewriteWrap, node: e, to: token.IF}, e.Pos(), OpBranchRemoval, descCaseNever)
+			if !negated(e) {
+				c := &candidate{how: rewriteWrap, node: e, to: token.NOT}
+				c.site.Extra = true
+				w.add(c, e.Pos(), OpConditionNegation, descNegate)
+			}
 		}
 	}
 }

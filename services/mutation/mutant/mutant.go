@@ -249,6 +249,7 @@ const (
 	descNot        = "!x → x"
 	descIfBody     = "if body never runs"
 	descIfAlways   = "if body always runs"
+	descCaseNever  = "case never matches"
 	descElseBranch = "else branch never runs"
 	descNegate     = "condition negated"
 	descRemoveStmt = "remove statement"

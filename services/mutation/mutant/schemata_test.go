@@ -234,6 +234,8 @@ func TestFindCalc(t *testing.T) {
 		// Not to the other label's value: a duplicate case.
 		{"case 2:", []string{"int_constant (2 → 1)"}},
 		{"case 3:", []string{"int_constant (3 → 4)"}},
+		{"case isZero(k):", []string{"branch_removal (case never matches)"}},
+		{"case k < 0:", []string{"branch_removal (case never matches)", "relational_boundary (< → <=)", "int_constant (0 → -1)", "int_constant (0 → 1)"}},
 		// x is used elsewhere, so the statement can go.
 		{"s += x // T is a type parameter with numeric types only", []string{"statement_removal (remove statement)", "augmented_assignment (+= → -=)"}},
 		// The only use of x in Mean: no statement removal.
@@ -492,6 +494,13 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		}
 		return replace(tf.Offset(stmt.Pos()), tf.Offset(stmt.End()), "{}")
 	case OpBranchRemoval:
+		if s.Description == descCaseNever {
+			e := caseCondAt(f, pos)
+			if e == nil {
+				t.Fatalf("%v: no case condition at the site", s)
+			}
+			return replace(tf.Offset(e.Pos()), tf.Offset(e.End()), "false && ("+string(src[tf.Offset(e.Pos()):tf.Offset(e.End())])+")")
+		}
 		var ifs *ast.IfStmt
 		ast.Inspect(f, func(n ast.Node) bool {
 			if is, ok := n.(*ast.IfStmt); ok {
@@ -515,6 +524,9 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		}
 		return replace(tf.Offset(ifs.Cond.Pos()), tf.Offset(ifs.Cond.End()), cond)
 	case OpConditionNegation:
+		if e := caseCondAt(f, pos); e != nil {
+			return replace(tf.Offset(e.Pos()), tf.Offset(e.End()), "!("+string(src[tf.Offset(e.Pos()):tf.Offset(e.End())])+")")
+		}
 		var ifs *ast.IfStmt
 		ast.Inspect(f, func(n ast.Node) bool {
 			if is, ok := n.(*ast.IfStmt); ok && is.If == pos {
@@ -715,4 +727,23 @@ func TestSchemataNesting(t *testing.T) {
 	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err == nil || !strings.Contains(err.Error(), "too many nested sites") {
 		t.Errorf("Schemata of 40 nested logical sites: %v, want a refusal", err)
 	}
+}
+
+// caseCondAt returns the condition of a case of a switch without a tag
+// that starts at pos, or nil.
+func caseCondAt(f *ast.File, pos token.Pos) ast.Expr {
+	var found ast.Expr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag == nil {
+			for _, st := range sw.Body.List {
+				for _, e := range st.(*ast.CaseClause).List {
+					if e.Pos() == pos {
+						found = e
+					}
+				}
+			}
+		}
+		return found == nil
+	})
+	return found
 }

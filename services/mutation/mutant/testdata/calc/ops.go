@@ -156,6 +156,18 @@ func Kind(k int) string {
 	return "other"
 }
 
+// Sign classifies k by conditions: a case of a switch without a tag never
+// matches, or its condition is negated.
+func Sign(k int, isZero func(int) bool) string {
+	switch {
+	case isZero(k):
+		return "zero"
+	case k < 0:
+		return "negative"
+	}
+	return "positive"
+}
+
 // Small adds 255 to a byte: 256 does not fit, 254 does.
 func Small(b uint8) uint8 {
 	return b + 255

@@ -20,13 +20,14 @@ func Report() string {
 	}
 	line("base", func() interface{} { return base })
 	line("table", func() interface{} { return len(table) })
-	for _, x := range []int{-1, 0, 1, 8, 9, 10, 11} {
+	for _, x := range []int{-1, 0, 1, 2, 3, 8, 9, 10, 11} {
 		line(fmt.Sprint("Clamp ", x), func() interface{} { return Clamp(x, 0, 10) })
 		line(fmt.Sprint("Poly ", x), func() interface{} { return Poly(x) })
 		line(fmt.Sprint("Within ", x), func() interface{} { return Within(x, 0, 10) })
 		line(fmt.Sprint("Find ", x), func() interface{} { return Find(x) })
 		line(fmt.Sprint("Halvings ", x), func() interface{} { return Halvings(x) })
 		line(fmt.Sprint("Kind ", x), func() interface{} { return Kind(x) })
+		line(fmt.Sprint("Sign ", x), func() interface{} { return Sign(x, func(n int) bool { return n == 0 }) })
 		line(fmt.Sprint("Spend ", x), func() interface{} { return Spend(10, x) })
 		line(fmt.Sprint("Divide ", x), func() interface{} { return Divide(12, x) })
 		line(fmt.Sprint("Countdown ", x), func() interface{} { return Countdown(x) })
