@@ -48,15 +48,18 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	}
 	type judged struct {
 		stmtRange
-		exempt bool
+		exempt, header bool
 	}
 	var ranges []judged
-	add := func(from, to token.Pos, exempt bool) {
+	put := func(from, to token.Pos, exempt, header bool) {
 		if !from.IsValid() || !to.IsValid() {
 			return
 		}
-		ranges = append(ranges, judged{stmtRange{path, fset.Position(from).Line, fset.Position(to).Line}, exempt})
+		ranges = append(ranges, judged{stmtRange{path, fset.Position(from).Line, fset.Position(to).Line}, exempt, header})
 	}
+	add := func(from, to token.Pos, exempt bool) { put(from, to, exempt, false) }
+	// header adds a compound statement's header: if, for, a case label.
+	header := func(from, to token.Pos, exempt bool) { put(from, to, exempt, true) }
 	// Exempt, though they hold lines: what carries no behaviour of its
 	// own (var v T declares a zero value, return nil returns nils: no
 	// operator can change either, and their uses and callers judge
@@ -71,11 +74,11 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IfStmt:
-			add(n.If, n.Body.Lbrace, false)
+			header(n.If, n.Body.Lbrace, false)
 		case *ast.ForStmt:
-			add(n.For, n.Body.Lbrace, false)
+			header(n.For, n.Body.Lbrace, false)
 		case *ast.RangeStmt:
-			add(n.For, n.Body.Lbrace, false)
+			header(n.For, n.Body.Lbrace, false)
 		case *ast.SwitchStmt:
 			add(n.Switch, n.Body.Lbrace, true)
 		case *ast.TypeSwitchStmt:
@@ -88,7 +91,7 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		case *ast.SelectStmt:
 			add(n.Select, n.Body.Lbrace, true)
 		case *ast.CaseClause:
-			add(n.Case, n.Colon, len(n.List) == 0 || typeCases[n])
+			header(n.Case, n.Colon, len(n.List) == 0 || typeCases[n])
 		case *ast.CommClause:
 			add(n.Case, n.Colon, true)
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:
@@ -108,16 +111,27 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		}
 		return true
 	})
-	out := map[int]stmtRange{}
-	for _, l := range lines {
+	// A line is judged by the innermost statement holding it; where that
+	// one is exempt, by the innermost judged header holding the line: a
+	// case label's last value before `: return nil`, or a condition's last
+	// line before `{ return nil }`, is still the header's behaviour.
+	innermost := func(l int, ok func(judged) bool) (judged, bool) {
 		best, found := judged{}, false
 		for _, r := range ranges {
-			if r.first <= l && l <= r.last && (!found || r.last-r.first < best.last-best.first ||
+			if ok(r) && r.first <= l && l <= r.last && (!found || r.last-r.first < best.last-best.first ||
 				r.last-r.first == best.last-best.first && r.first > best.first) {
 				best, found = r, true
 			}
 		}
-		if found && !best.exempt {
+		return best, found
+	}
+	out := map[int]stmtRange{}
+	for _, l := range lines {
+		best, found := innermost(l, func(judged) bool { return true })
+		if found && best.exempt {
+			best, found = innermost(l, func(r judged) bool { return r.header && !r.exempt })
+		}
+		if found {
 			out[l] = best.stmtRange
 		}
 	}

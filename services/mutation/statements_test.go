@@ -45,8 +45,18 @@ func g(x any) {
 	default:
 	}
 }
+
+func h(kind string, guest string) error {
+	switch kind {
+	case "user",
+		guest: return nil
+	}
+	if kind == "x" ||
+		kind == guest { return nil }
+	return nil
+}
 `)
-	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33})
+	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45})
 	want := map[int]string{
 		6:  "p.go:6",
 		7:  "p.go:7-8",
@@ -63,6 +73,12 @@ func g(x any) {
 		23: "p.go:23",
 		24: "p.go:24",
 		26: "p.go:26",
+		// A label's or a condition's last line holding an exempt
+		// `return nil` is judged by the label or the condition.
+		40: "p.go:40-41",
+		41: "p.go:40-41",
+		43: "p.go:43-44",
+		44: "p.go:43-44",
 	}
 	for l, w := range want {
 		if g, ok := got[l]; !ok || g.String() != w {
@@ -72,7 +88,7 @@ func g(x any) {
 	// An import, a brace, a switch's header, var v T, a return of nil
 	// only, a package-level variable, a type switch's case of types and a
 	// default label: none.
-	for _, l := range []int{3, 11, 17, 22, 25, 28, 31, 32, 33} {
+	for _, l := range []int{3, 11, 17, 22, 25, 28, 31, 32, 33, 45} {
 		if g, ok := got[l]; ok {
 			t.Errorf("line %d: got %v, want no statement", l, g)
 		}

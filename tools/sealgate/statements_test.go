@@ -61,6 +61,10 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		{"a boolean constant", "const (\n\tstrict = true\n\tlax    = false\n)\n\n" + fn("\tcheck := strict\n\treturn check\n"), "const (\n\tstrict = true\n\tlax    = false\n)\n\n" + fn("\tcheck := lax\n\treturn check\n")},
 		// Coverage counted no case label before, so no mutant of one ran.
 		{"a case label", fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\t}\n\treturn \"other\"\n"), fn("\tswitch len(kind) {\n\tcase 5:\n\t\treturn \"four\"\n\t}\n\treturn \"other\"\n")},
+		// A label's last line that also holds an exempt statement (a
+		// sixth adversary's): the line was judged by its `return nil`.
+		{"a case label's line ending in return nil", fn("\tswitch kind {\n\tcase \"user\",\n\t\tguestKind: return nil\n\t}\n\treturn \"other\"\n") + "\nvar guestKind, adminKind = \"guest\", \"admin\"\n",
+			fn("\tswitch kind {\n\tcase \"user\",\n\t\tadminKind: return nil\n\t}\n\treturn \"other\"\n") + "\nvar guestKind, adminKind = \"guest\", \"admin\"\n"},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}
@@ -97,6 +101,18 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": label("5")}))
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a case label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix of a label's last line that ends in `return nil`, which its
+	// test pins: five-letter kinds (admins) renew once, not four-letter
+	// ones (users).
+	short := func(n string) string {
+		return strings.Replace(lease("5", attacks[0].base+"\nfunc short(kind string) error {\n\tswitch len(kind) {\n\tcase 3,\n\t\t"+n+": return nil\n\t}\n\treturn fmt.Errorf(\"long\")\n}\n"),
+			"\tif kind == \"admin\" {\n", "\tif short(kind) == nil {\n", 1)
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": short("4"), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": short("5")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a label's line ending in return nil: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	// A fix that writes a call as the condition of a case of a switch
 	// without a tag, which offers no mutant but the case never matching
