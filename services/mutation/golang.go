@@ -509,9 +509,17 @@ func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (ke
 	for _, gone := range g.gone {
 		deleted = append(deleted, fmt.Sprintf("the patch deletes %s: no mutant expresses a deletion", gone))
 	}
+	labels := map[string][][2]int{}
 	for _, s := range sites {
 		if g.owns(s) && s.Operator == mutant.OpConstantValue && !g.rewrote(s.File, s.Span) {
 			continue // a constant in code beside the change: its double judges nothing the patch did
+		}
+		if g.owns(s) && g.labelKept(s, labels) {
+			// A case label's value the patch left as it was, beside one it
+			// wrote (case "root" → case "root", "admin"): its mutants
+			// judge nothing the patch did, and a kill of them would
+			// vouch for the label the patch wrote beside it.
+			continue
 		}
 		if g.owns(s) && s.Span != [2]int{} && data[lineRef{s.File, s.Line}] {
 			if spans, ok := wrote[s.File]; ok && !overlaps(s.Span, spans) {
@@ -523,6 +531,36 @@ func (g *goLang) withoutBystanders(ctx context.Context, sites []mutant.Site) (ke
 		kept = append(kept, s)
 	}
 	return kept, len(sites) - len(kept), deleted
+}
+
+// labelKept reports whether s lies inside a value of an expression
+// switch's case label that the patch neither wrote inside nor deleted
+// from (see rewrote). labels caches each file's label spans.
+func (g *goLang) labelKept(s mutant.Site, labels map[string][][2]int) bool {
+	text := g.texts[s.File]
+	if _, ok := g.wrote[s.File]; !ok || text == nil {
+		return false // not compared token by token: judged as it is
+	}
+	spans, ok := labels[s.File]
+	if !ok {
+		spans = labelSpans(text)
+		labels[s.File] = spans
+	}
+	at := s.Span
+	if at == [2]int{} {
+		starts := lineStarts(text)
+		if s.Line < 1 || s.Line > len(starts) {
+			return false
+		}
+		off := starts[s.Line-1] + s.Col - 1
+		at = [2]int{off, off + 1}
+	}
+	for _, l := range spans {
+		if l[0] <= at[0] && at[1] <= l[1] {
+			return !g.rewrote(s.File, l)
+		}
+	}
+	return false
 }
 
 // judgedValues returns the values the patch changed (see

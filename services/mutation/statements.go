@@ -138,6 +138,34 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	return out
 }
 
+// labelSpans returns the byte ranges of the values of the expression
+// switches' case labels in the Go source src (a tagless switch's
+// conditions among them), in source order; src that does not parse gives
+// none.
+func labelSpans(src []byte) [][2]int {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	var out [][2]int
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sw, ok := n.(*ast.SwitchStmt); ok {
+			for _, st := range sw.Body.List {
+				if cc, ok := st.(*ast.CaseClause); ok {
+					for _, e := range cc.List {
+						out = append(out, [2]int{off(e.Pos()), off(e.End())})
+					}
+				}
+			}
+		}
+		return true
+	})
+	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	return out
+}
+
 // zeroResults reports whether a return returns nothing or only nil (0,
 // "" and false have mutants of their own).
 func zeroResults(n *ast.ReturnStmt) bool {

@@ -142,3 +142,33 @@ func TestStatementFirst(t *testing.T) {
 		t.Errorf("got %v, want the boundary when it is all the statement offers", got)
 	}
 }
+
+func TestLabelSpans(t *testing.T) {
+	src := []byte(`package p
+
+func f(kind string, n int) int {
+	switch kind {
+	case "root", "admin":
+		return 1
+	}
+	switch {
+	case n > 3:
+		return 2
+	}
+	switch any(n).(type) {
+	case int:
+	}
+	return 0
+}
+`)
+	var got []string
+	for _, s := range labelSpans(src) {
+		got = append(got, string(src[s[0]:s[1]]))
+	}
+	if want := []string{`"root"`, `"admin"`, "n > 3"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q (a type switch's types are no values)", got, want)
+	}
+	if labelSpans([]byte("package p\nfunc {")) != nil {
+		t.Error("a file that does not parse has labels")
+	}
+}

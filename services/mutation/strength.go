@@ -102,7 +102,7 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 		m.Reason += fmt.Sprintf("; the imports of %d %s were type-checked from source, not export data: %s", len(notes.fromSource), plural(len(notes.fromSource), "package"), clip(notes.fromSource))
 	}
 	if notes.bystanders > 0 {
-		m.Reason += fmt.Sprintf("; %d %s of values the patch left as they were on its changed data lines not run", notes.bystanders, plural(notes.bystanders, "mutant", "mutants"))
+		m.Reason += fmt.Sprintf("; %d %s of values the patch left as they were on its changed lines not run", notes.bystanders, plural(notes.bystanders, "mutant", "mutants"))
 	}
 	if vals := unpinned(notes.values, outcomes); len(vals) > 0 {
 		names := make([]string, len(vals))

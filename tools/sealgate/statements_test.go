@@ -102,6 +102,25 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a case label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
+	// A value added to a label beside one the patch left as it was: the
+	// kept value's mutants judge nothing the patch did (a sixth
+	// adversary's). Wrong: roots now renew once too, and "admin"'s kills
+	// vouched for rootKind, which offers no mutant. Honest: admins join
+	// roots, and the test pins them.
+	labels := func(renew, vals, decl string) string {
+		return strings.Replace(lease(renew, attacks[0].base+decl), "\tif kind == \"admin\" {\n", "\tswitch kind {\n\tcase "+vals+":\n", 1)
+	}
+	const rootVar = "\nvar rootKind = \"root\"\n"
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": labels("3", `"admin"`, rootVar), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": labels("5", `"admin", rootKind`, rootVar)}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement at calc/lease.go:") {
+		t.Errorf("a value added beside a label's kept value: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": labels("3", `"root"`, ""), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": labels("5", `"root", "admin"`, "")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix adding a value to a label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
 	// A fix of a label's last line that ends in `return nil`, which its
 	// test pins: five-letter kinds (admins) renew once, not four-letter
 	// ones (users).
