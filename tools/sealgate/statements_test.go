@@ -121,6 +121,15 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix adding a value to a label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
+	// A fix that writes a named string constant as a label (and the
+	// renewals), which its test pins: the constant becomes "" and
+	// "sealgate" (INCONCLUSIVE before: the label offered no mutant).
+	const kinds = "\nconst rootKind, adminKind = \"root\", \"admin\"\n"
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": labels("3", "rootKind", kinds), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": labels("5", "adminKind", kinds)}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a named constant label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
 	// A fix of a label's last line that ends in `return nil`, which its
 	// test pins: five-letter kinds (admins) renew once, not four-letter
 	// ones (users).

@@ -206,6 +206,11 @@ func (w *walker) visit(n ast.Node) {
 	case *ast.Ident:
 		if !w.inPackageValue() {
 			w.boolLiteral(n)
+			w.labelString(n)
+		}
+	case *ast.SelectorExpr:
+		if !w.inPackageValue() {
+			w.labelString(n)
 		}
 	case *ast.BasicLit:
 		if n.Kind == token.INT && !w.inPackageValue() {
@@ -1111,7 +1116,8 @@ func negated(cond ast.Expr) bool {
 // "sealgate", any other string "" and "sealgate". Only a literal of the predeclared string
 // type (or untyped) is changed — the changed value is a sliced string, which
 // a named string type would not accept — and not a format string (holding
-// %), nor one in a constant expression, a case clause or a tag.
+// %), nor one in a constant expression or a tag. In a case label, never
+// to another label's value.
 func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	if !w.a.typed() || !w.at(lit.Pos()) || w.inConstContext(lit) {
 		return
@@ -1135,21 +1141,53 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	if strings.Contains(from, "%") {
 		return
 	}
+	w.otherStrings(lit, from, clip(lit.Value))
+}
+
+// otherStrings adds the string_literal sites of e, whose value is from
+// (text names it): "" and "sealgate" (or "Sealgate"), never a value
+// another label of e's switch holds.
+func (w *walker) otherStrings(e ast.Expr, from, text string) {
 	tos := []string{"", otherString(from)}
 	if from == "" {
 		tos = tos[1:]
 	}
-	if p, child := w.parent(lit); p != nil {
+	if p, child := w.parent(e); p != nil {
 		if cc, ok := p.(*ast.CaseClause); ok {
 			tos = slices.DeleteFunc(tos, func(to string) bool { return w.otherCase(cc, child, constant.MakeString(to)) })
 		}
 	}
 	for _, to := range tos {
-		c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
+		c := &candidate{how: rewriteWrap, node: e, str: [2]string{from, to}}
 		c.site.Extra = true
-		c.site.Span = [2]int{w.off(lit.Pos()), w.off(lit.End())}
-		w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to))
+		c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
+		w.add(c, e.Pos(), OpStringLiteral, text+" → "+strconv.Quote(to))
 	}
+}
+
+// labelString handles a named string constant (userKind, http.MethodGet)
+// that is a value of an expression switch's case label (Extra): it becomes
+// "" and "sealgate", as a literal label does. Without it `case userKind:
+// → case rootKind:` offers no mutant, and an honest fix of it cannot show
+// that a test notices. Only a constant of the predeclared string type (or
+// untyped), as for literals.
+func (w *walker) labelString(e ast.Expr) {
+	if !w.a.typed() || !w.at(e.Pos()) {
+		return
+	}
+	if p, _ := w.parent(e); p == nil {
+		return
+	} else if cc, ok := p.(*ast.CaseClause); !ok || !slices.Contains(cc.List, e) {
+		return
+	}
+	tv, ok := w.a.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return
+	}
+	if b, ok := types.Unalias(tv.Type).(*types.Basic); !ok || b.Kind() != types.String && b.Kind() != types.UntypedString {
+		return
+	}
+	w.otherStrings(e, constant.StringVal(tv.Value), string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())]))
 }
 
 // returnZero handles a return of values (Extra): every result becomes its

@@ -748,6 +748,20 @@ func ok(s string) bool {
 }
 
 func h[T any](v T) T { return v }
+
+const bName, named = "b", name("n")
+
+func k(s string, n name) int {
+	switch s {
+	case bName, "sealgate":
+		return 1
+	}
+	switch n {
+	case named:
+		return 2
+	}
+	return 0
+}
 `
 	files := map[string][]byte{"p.go": []byte(src)}
 	sites, err := Find(Package{Files: files}, allLines(files))
@@ -786,6 +800,14 @@ func h[T any](v T) T { return v }
 		`28 string_literal ("a" → "sealgate")`,
 		"29 return_zero (return false)",
 		"31 return_zero (return false)",
+		// A named string constant as a label changes like a literal one
+		// (not to another label's value: bName → "sealgate" is left out);
+		// one of a named type does not.
+		`40 string_literal (bName → "")`,
+		`40 string_literal ("sealgate" → "")`,
+		`40 string_literal ("sealgate" → "Sealgate")`,
+		"41 return_zero (return 0)",
+		"45 return_zero (return 0)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

@@ -59,8 +59,10 @@
 //	                        a !x, whose own operators negate them)
 //	string_literal          "abc" → "", "" → "sealgate" (the predeclared
 //	                        string type; not a format string with %, a
-//	                        case, a constant expression; primary in a row
-//	                        of a table a function builds)
+//	                        constant expression; primary in a row of a
+//	                        table a function builds); a named string
+//	                        constant as a case label too (userKind → "");
+//	                        never to another label's value
 //	return_zero             return x, err → return 0, nil (every result has
 //	                        a zero literal and not all are zero already)
 //	assign_zero             v := f(x) → v := f(x); v = 0: the first variable

@@ -539,15 +539,23 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		}
 		return replace(tf.Offset(ifs.Cond.Pos()), tf.Offset(ifs.Cond.End()), "!("+string(src[tf.Offset(ifs.Cond.Pos()):tf.Offset(ifs.Cond.End())])+")")
 	case OpStringLiteral:
-		var lit *ast.BasicLit
+		// A string literal, or a named constant as a case label.
+		var lit ast.Expr
 		ast.Inspect(f, func(n ast.Node) bool {
-			if l, ok := n.(*ast.BasicLit); ok && l.Pos() == pos {
-				lit = l
+			switch l := n.(type) {
+			case *ast.BasicLit:
+				if l.Pos() == pos && l.Kind == token.STRING {
+					lit = l
+				}
+			case *ast.Ident, *ast.SelectorExpr:
+				if l.Pos() == pos && from == string(src[tf.Offset(l.Pos()):tf.Offset(l.End())]) {
+					lit = l.(ast.Expr)
+				}
 			}
 			return lit == nil
 		})
-		if lit == nil || lit.Kind != token.STRING {
-			t.Fatalf("%v: no string literal at the site", s)
+		if lit == nil {
+			t.Fatalf("%v: no string literal or label constant at the site", s)
 		}
 		return replace(tf.Offset(lit.Pos()), tf.Offset(lit.End()), to)
 	case OpReturnZero:

@@ -44,6 +44,9 @@ func Report() string {
 	for _, r := range "aeiouyb" {
 		line(fmt.Sprintf("Vowel %c", r), func() interface{} { return fmt.Sprint(Vowel(r, false), Vowel(r, true)) })
 	}
+	for _, k := range []string{"root", "dep", "", "sealgate", "x"} {
+		line("Role "+k, func() interface{} { return Role(k) })
+	}
 	line("Sum", func() interface{} { return Sum([]int{3, -2, 5, 0, 101, 7}) })
 	line("Sum100", func() interface{} { return Sum([]int{100, 1}) })
 	line("Greet", func() interface{} { return Greet("bob") })

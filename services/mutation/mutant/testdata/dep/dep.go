@@ -20,3 +20,6 @@ type flag bool
 
 // Flagged reports x > 0 as a flag.
 func Flagged(x int) flag { return x > 0 }
+
+// Name is a string constant another package's case label uses.
+const Name = "dep"
