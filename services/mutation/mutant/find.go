@@ -229,6 +229,8 @@ func (w *walker) visit(n ast.Node) {
 	case *ast.SwitchStmt:
 		if n.Tag == nil {
 			w.conditionCases(n)
+		} else {
+			w.switchTag(n)
 		}
 	case *ast.IncDecStmt:
 		w.incDec(n)
@@ -1097,6 +1099,44 @@ func (w *walker) conditionCases(n *ast.SwitchStmt) {
 				w.add(c, e.Pos(), OpConditionNegation, descNegate)
 			}
 		}
+	}
+}
+
+// switchTag handles the tag of an expression switch (Extra): an integer
+// becomes 0, a string of the predeclared type "", a boolean its negation
+// (unless a comparison's or a negation's own operator negates it). Without
+// it a tag the patch writes (switch strings.ToLower(kind)) offers no
+// mutant: its tests could not show they notice it. A constant tag is left
+// to its labels; a tag of another type (a float, a pointer, an interface,
+// a named string type, which the sliced [2]string would not fit) offers
+// none.
+func (w *walker) switchTag(n *ast.SwitchStmt) {
+	if !w.a.typed() || !w.at(n.Tag.Pos()) {
+		return
+	}
+	tv, ok := w.a.info.Types[n.Tag]
+	if !ok || tv.Value != nil || tv.Type == nil {
+		return
+	}
+	text := clip(string(w.a.src[w.name][w.off(n.Tag.Pos()):w.off(n.Tag.End())]))
+	c := &candidate{how: rewriteWrap, node: n.Tag}
+	c.site.Extra = true
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	switch {
+	case !ok:
+		return
+	case b.Info()&types.IsBoolean != 0:
+		if negated(n.Tag) {
+			return
+		}
+		c.to = token.NOT
+		w.add(c, n.Tag.Pos(), OpSwitchTag, text+" → !("+text+")")
+	case b.Info()&types.IsInteger != 0:
+		c.to = token.INT
+		w.add(c, n.Tag.Pos(), OpSwitchTag, text+" → 0")
+	case b.Kind() == types.String && types.Unalias(tv.Type) == types.Typ[types.String]:
+		c.to = token.STRING
+		w.add(c, n.Tag.Pos(), OpSwitchTag, text+` → ""`)
 	}
 }
 

@@ -762,6 +762,30 @@ func k(s string, n name) int {
 	}
 	return 0
 }
+
+func m(xs []int, b bool, f float64) int {
+	switch len(xs) + 1 {
+	case 2:
+		return 1
+	}
+	switch b {
+	case true:
+		return 2
+	}
+	switch len(xs) > 2 {
+	case true:
+		return 3
+	}
+	switch f {
+	case 1.5:
+		return 4
+	}
+	switch 3 {
+	case 3:
+		return 5
+	}
+	return 0
+}
 `
 	files := map[string][]byte{"p.go": []byte(src)}
 	sites, err := Find(Package{Files: files}, allLines(files))
@@ -771,7 +795,7 @@ func k(s string, n name) int {
 	var got []string
 	for _, s := range sites {
 		switch s.Operator {
-		case OpConditionNegation, OpStringLiteral, OpReturnZero:
+		case OpConditionNegation, OpStringLiteral, OpReturnZero, OpSwitchTag:
 			if !s.Extra {
 				t.Errorf("%v is not an extra", s)
 			}
@@ -796,6 +820,7 @@ func k(s string, n name) int {
 		// Not offered on lines 20–23: "x" has the named type of n, "y" is
 		// in a constant expression, "50%" may be a format; a pair has no
 		// zero literal. Nor "" + "b".
+		`27 switch_tag (s → "")`,
 		`28 string_literal ("a" → "")`,
 		`28 string_literal ("a" → "sealgate")`,
 		"29 return_zero (return false)",
@@ -803,11 +828,23 @@ func k(s string, n name) int {
 		// A named string constant as a label changes like a literal one
 		// (not to another label's value: bName → "sealgate" is left out);
 		// one of a named type does not.
+		`39 switch_tag (s → "")`,
 		`40 string_literal (bName → "")`,
 		`40 string_literal ("sealgate" → "")`,
 		`40 string_literal ("sealgate" → "Sealgate")`,
 		"41 return_zero (return 0)",
 		"45 return_zero (return 0)",
+		// A switch's tag: an integer becomes 0, a string of the
+		// predeclared type "" (not n, of a named type), a boolean its
+		// negation (not a comparison, negated by its own operator); a
+		// float and a constant offer nothing.
+		"51 switch_tag (len(xs) + 1 → 0)",
+		"53 return_zero (return 0)",
+		"55 switch_tag (b → !(b))",
+		"57 return_zero (return 0)",
+		"61 return_zero (return 0)",
+		"65 return_zero (return 0)",
+		"69 return_zero (return 0)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

@@ -77,6 +77,10 @@
 //	                        condition)
 //	statement_removal       a defer, a go statement, a send; a return that
 //	                        ends the body of an if without an else
+//	switch_tag              switch f(k) → switch 0, → switch "" (an integer,
+//	                        a predeclared string), → switch !(b) (a boolean
+//	                        that is no comparison or negation); not a
+//	                        constant tag
 //
 // A plain else's "else branch never runs" is judged by the tests that reach
 // the branch's first line (Site.Reach): its `} else {` line holds no
@@ -244,6 +248,7 @@ const (
 	OpReturnZero        = "return_zero"
 	OpAssignZero        = "assign_zero"
 	OpLoopNever         = "loop_never"
+	OpSwitchTag         = "switch_tag"
 )
 
 // Descriptions of the operators whose text is not "from → to".

@@ -684,6 +684,17 @@ func (r *renderer) wrap(c *candidate, text string) string {
 	case OpLoopNever:
 		// The body's brace, then a break when the mutant runs.
 		return fmt.Sprintf("%s if %s { break };", text, r.on(id))
+	case OpSwitchTag:
+		switch c.to {
+		case token.NOT:
+			return fmt.Sprintf("((%s) != (%s))", r.on(id), text)
+		case token.STRING:
+			one := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
+			return fmt.Sprintf("[2]string{%s, \"\"}[%s]", text, one)
+		}
+		// tag * (1 - on): 0 when the mutant runs, the tag evaluated once
+		// and of its own type.
+		return fmt.Sprintf("((%s) * (1 - (1 >> %s(%d))))", text, r.names.id("Off"), id)
 	case OpAssignZero:
 		// The statement, then its variable zeroed when the mutant runs.
 		return fmt.Sprintf("%s; if %s { %s = %s }", text, r.on(id), c.str[0], c.zeros[0])

@@ -558,6 +558,27 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			t.Fatalf("%v: no string literal or label constant at the site", s)
 		}
 		return replace(tf.Offset(lit.Pos()), tf.Offset(lit.End()), to)
+	case OpSwitchTag:
+		var tag ast.Expr
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag != nil && sw.Tag.Pos() == pos {
+				tag = sw.Tag
+			}
+			return tag == nil
+		})
+		if tag == nil {
+			t.Fatalf("%v: no switch tag at the site", s)
+		}
+		text := string(src[tf.Offset(tag.Pos()):tf.Offset(tag.End())])
+		switch to {
+		case "0":
+			text = "(" + text + ") * 0"
+		case `""`:
+			text = "(" + text + ")[:0]"
+		default:
+			text = "!(" + text + ")"
+		}
+		return replace(tf.Offset(tag.Pos()), tf.Offset(tag.End()), text)
 	case OpReturnZero:
 		var ret *ast.ReturnStmt
 		ast.Inspect(f, func(n ast.Node) bool {

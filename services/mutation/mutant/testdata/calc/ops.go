@@ -168,6 +168,16 @@ func Sign(k int, isZero func(int) bool) string {
 	return "positive"
 }
 
+// Parity names k's parity by a boolean tag: the tag is negated (an
+// integer tag becomes 0, a string one "").
+func Parity(k int, even func(int) bool) string {
+	switch even(k) {
+	case true:
+		return "even"
+	}
+	return "odd"
+}
+
 // Small adds 255 to a byte: 256 does not fit, 254 does.
 func Small(b uint8) uint8 {
 	return b + 255
