@@ -64,13 +64,15 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	// own (var v T declares a zero value, return nil returns nils: no
 	// operator can change either, and their uses and callers judge
 	// them; a return of 0, "" or false has mutants); the headers of
-	// switches and selects, whose cases and bodies hold what they choose
-	// between; a type switch's case of types and a select's case, which
-	// no operator changes. An expression switch's case label is judged:
-	// `case 4:` → `case 5:` moves behaviour to other values, and its
-	// values have mutants (coverage counts the label as run whenever its
-	// switch runs).
+	// switches without a tag and of selects, whose cases and bodies hold
+	// what they choose between; a type switch's header, its case of types
+	// and a select's case, which no operator changes. An expression
+	// switch's tag is judged (switch_tag changes it), and so is its case
+	// label: `case 4:` → `case 5:` moves behaviour to other values, and
+	// its values have mutants (coverage counts the label as run whenever
+	// its switch runs).
 	typeCases := map[*ast.CaseClause]bool{}
+	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IfStmt:
@@ -80,9 +82,12 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		case *ast.RangeStmt:
 			header(n.For, n.Body.Lbrace, false)
 		case *ast.SwitchStmt:
-			add(n.Switch, n.Body.Lbrace, true)
+			// A tag is a value the cases choose by: switch kind →
+			// switch strings.ToLower(kind) moves every value.
+			header(n.Switch, n.Body.Lbrace, n.Tag == nil)
 		case *ast.TypeSwitchStmt:
 			add(n.Switch, n.Body.Lbrace, true)
+			typeGuards[n.Assign] = true
 			for _, st := range n.Body.List {
 				if cc, ok := st.(*ast.CaseClause); ok {
 					typeCases[cc] = true
@@ -107,7 +112,7 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		case *ast.ReturnStmt:
 			add(n.Pos(), n.End()-1, zeroResults(n))
 		case ast.Stmt:
-			add(n.Pos(), n.End()-1, false)
+			add(n.Pos(), n.End()-1, typeGuards[n])
 		}
 		return true
 	})
@@ -118,8 +123,12 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	innermost := func(l int, ok func(judged) bool) (judged, bool) {
 		best, found := judged{}, false
 		for _, r := range ranges {
+			same := r.last-r.first == best.last-best.first && r.first == best.first
 			if ok(r) && r.first <= l && l <= r.last && (!found || r.last-r.first < best.last-best.first ||
-				r.last-r.first == best.last-best.first && r.first > best.first) {
+				r.last-r.first == best.last-best.first && r.first > best.first ||
+				// Of two statements on the same lines, the judged one:
+				// switch n := n - 1; { is its init statement's.
+				same && best.exempt && !r.exempt) {
 				best, found = r, true
 			}
 		}

@@ -55,8 +55,20 @@ func h(kind string, guest string) error {
 		kind == guest { return nil }
 	return nil
 }
+
+func k(n int, x any) int {
+	switch n := n - 1; {
+	case n > 3:
+		return 1
+	}
+	switch v := x.(type) {
+	case int:
+		return v
+	}
+	return 0
+}
 `)
-	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45})
+	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53})
 	want := map[int]string{
 		6:  "p.go:6",
 		7:  "p.go:7-8",
@@ -79,16 +91,21 @@ func h(kind string, guest string) error {
 		41: "p.go:40-41",
 		43: "p.go:43-44",
 		44: "p.go:43-44",
+		// An expression switch's tag; a switch without one, its init
+		// statement.
+		17: "p.go:17",
+		49: "p.go:49",
+		50: "p.go:50",
 	}
 	for l, w := range want {
 		if g, ok := got[l]; !ok || g.String() != w {
 			t.Errorf("line %d: got %v (%v), want %s", l, g, ok, w)
 		}
 	}
-	// An import, a brace, a switch's header, var v T, a return of nil
-	// only, a package-level variable, a type switch's case of types and a
-	// default label: none.
-	for _, l := range []int{3, 11, 17, 22, 25, 28, 31, 32, 33, 45} {
+	// An import, a brace, var v T, a return of nil only, a package-level
+	// variable, a type switch's header (and its guard) and its case of
+	// types, and a default label: none.
+	for _, l := range []int{3, 11, 22, 25, 28, 31, 32, 33, 45, 53} {
 		if g, ok := got[l]; ok {
 			t.Errorf("line %d: got %v, want no statement", l, g)
 		}

@@ -52,6 +52,9 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		return strings.NewReplacer("RENEW", renew, "EXTRA", extra).Replace(besideGo)
 	}
 	fn := func(body string) string { return "func extra(kind string) any {\n" + body + "}\n" }
+	tagged := func(tag string) string {
+		return fn("\tswitch " + tag + " {\n\tcase \"user\":\n\t\treturn \"u\"\n\tcase \"admin\":\n\t\treturn \"a\"\n\t}\n\treturn \"other\"\n")
+	}
 	attacks := []struct{ name, base, patch string }{
 		{"a call swapped", fn("\tv := strings.ToUpper(kind)\n\treturn v\n"), fn("\tv := strings.ToLower(kind)\n\treturn v\n")},
 		{"a variable swapped", fn("\ta, b := kind, kind+\"!\"\n\tv := a\n\treturn v + b + a[:0]\n"), fn("\ta, b := kind, kind+\"!\"\n\tv := b\n\treturn v + b + a[:0]\n")},
@@ -65,6 +68,13 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		// sixth adversary's): the line was judged by its `return nil`.
 		{"a case label's line ending in return nil", fn("\tswitch kind {\n\tcase \"user\",\n\t\tguestKind: return nil\n\t}\n\treturn \"other\"\n") + "\nvar guestKind, adminKind = \"guest\", \"admin\"\n",
 			fn("\tswitch kind {\n\tcase \"user\",\n\t\tadminKind: return nil\n\t}\n\treturn \"other\"\n") + "\nvar guestKind, adminKind = \"guest\", \"admin\"\n"},
+		// A switch's tag or init statement (a sixth adversary's): its
+		// header was exempt, so what the patch wrote there rode on the
+		// fix's kills.
+		{"a switch's tag wrapped in a call", tagged("kind"), tagged(`strings.TrimSuffix(kind, "s")`)},
+		{"a switch's tag wrapped in a call of no literal", tagged("kind"), tagged("strings.ToLower(kind)")},
+		{"a switch's init statement", fn("\tn := len(kind)\n\tswitch {\n\tcase n > 3:\n\t\treturn \"big\"\n\t}\n\treturn \"small\"\n"),
+			fn("\tn := len(kind)\n\tswitch n := n - 1; {\n\tcase n > 3:\n\t\treturn \"big\"\n\t}\n\treturn \"small\"\n")},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}
@@ -141,6 +151,18 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": short("5")}))
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a label's line ending in return nil: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix that is a switch's tag (and the renewals), which its test
+	// pins: admins renew once whatever the case of their kind. The tag
+	// becoming "" is killed; without switch_tag the judged header
+	// offered no mutant.
+	tag := func(renew, expr string) string {
+		return strings.Replace(lease(renew, attacks[0].base), "\tif kind == \"admin\" {\n", "\tswitch "+expr+" {\n\tcase \"admin\":\n", 1)
+	}
+	wrong = f.commit(pinned, map[string]string{"calc/lease.go": tag("3", "kind")})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": tag("5", "strings.ToLower(kind)")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a switch's tag: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	// A fix that writes a call as the condition of a case of a switch
 	// without a tag, which offers no mutant but the case never matching
