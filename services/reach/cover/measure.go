@@ -33,7 +33,7 @@ type Result struct {
 	Covered   int    // those of them covered
 	Uncovered []Line // the changed executable lines not covered, sorted
 	// Excluded are the changed lines no block claims: blank, comment-only,
-	// or holding no statement (braces, signatures, default labels,
+	// or holding no statement (braces, signatures, a select's labels,
 	// declarations outside function bodies). Sorted.
 	Excluded []Line
 	// Unmeasured are the changed files the profile does not name although

@@ -86,8 +86,8 @@ func wantModuleReach() map[string][]Line {
 		"TestA": lines("calc/calc.go", 5, 7, 10),
 		// The one-line if on line 23 is reached by its header alone;
 		// the label "case 1:" on 25 by the switch's header on 24.
-		"TestB": lines("calc/calc.go", 17, 20, 21, 23, 24, 25, 26, 29, 32, 33),
-		"TestT": concat(lines("calc/calc.go", 17, 20, 21, 23, 24, 25, 29, 32, 33), lines("other/other.go", 6)),
+		"TestB": lines("calc/calc.go", 17, 20, 21, 23, 24, 25, 26, 27, 29, 32, 33),
+		"TestT": concat(lines("calc/calc.go", 17, 20, 21, 23, 24, 25, 27, 29, 32, 33), lines("other/other.go", 6)),
 	}
 }
 

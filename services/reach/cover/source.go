@@ -140,13 +140,14 @@ func hasFunctionBody(src []byte) (bool, error) {
 	return found, nil
 }
 
-// caseLabels returns, for each line of src that holds part of a case
-// label of a switch or type switch (from its "case" to its colon), the
-// position of that switch's "switch" keyword. cmd/cover gives a label no
-// block of its own: the labels are evaluated when the switch runs, in the
-// block that holds the switch header, which is the block that claims the
-// keyword. A default label, a select's comm clause and a source that does
-// not parse give nothing: their lines stay unclaimed, as cover leaves them.
+// caseLabels returns, for each line of src that holds part of a case or
+// default label of a switch or type switch (from its "case" or "default"
+// to its colon), the position of that switch's "switch" keyword. cmd/cover
+// gives a label no block of its own: the labels are evaluated when the
+// switch runs, in the block that holds the switch header, which is the
+// block that claims the keyword (a default is chosen there when no label
+// matches). A select's comm clause and a source that does not parse give
+// nothing: their lines stay unclaimed, as cover leaves them.
 func caseLabels(src []byte) map[int][]position {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
@@ -164,7 +165,7 @@ func caseLabels(src []byte) map[int][]position {
 		kw := at(sw)
 		for _, st := range body.List {
 			cc, ok := st.(*ast.CaseClause)
-			if !ok || len(cc.List) == 0 {
+			if !ok {
 				continue
 			}
 			for l := at(cc.Case).line; l <= at(cc.Colon).line; l++ {

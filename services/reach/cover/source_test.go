@@ -145,9 +145,9 @@ func TestHasFunctionBody(t *testing.T) {
 	}
 }
 
-// TestCaseLabels: every line of a case label of a switch or a type switch
-// (a list may span lines) is decided by its switch's keyword, a nested
-// switch's by its own; default labels and a select's cases are not.
+// TestCaseLabels: every line of a case or default label of a switch or a
+// type switch (a list may span lines) is decided by its switch's keyword,
+// a nested switch's by its own; a select's cases are not.
 func TestCaseLabels(t *testing.T) {
 	src := `package p
 
@@ -173,6 +173,7 @@ func f(x any, n int, ch chan int) {
 	want := map[int][]position{
 		5: {{4, 2}}, 6: {{4, 2}},
 		8:  {{7, 3}},
+		10: {{4, 2}},
 		13: {{12, 2}},
 	}
 	if !reflect.DeepEqual(got, want) {
