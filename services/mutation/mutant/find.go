@@ -232,6 +232,9 @@ func (w *walker) visit(n ast.Node) {
 		} else {
 			w.switchTag(n)
 		}
+		w.defaultNever(n, n.Body)
+	case *ast.TypeSwitchStmt:
+		w.defaultNever(n, n.Body)
 	case *ast.IncDecStmt:
 		w.incDec(n)
 	case *ast.AssignStmt:
@@ -283,6 +286,60 @@ func (w *walker) loopNever(n ast.Stmt, body *ast.BlockStmt) {
 	c := &candidate{how: rewriteWrap, start: w.off(body.Lbrace), end: w.off(body.Lbrace) + 1}
 	c.site.Extra, c.site.Reach = true, max(reach, 0)
 	w.add(c, n.Pos(), OpLoopNever, descLoopNever)
+}
+
+// defaultNever handles the default clause of the switch or type switch sw
+// (Extra): its body never runs — a break before its first statement, as if
+// no value reached it. Without it a label changed to default (case 7: →
+// default:) offers no mutant. Not offered for an empty body (the same
+// program), nor where the break could end a terminating statement: sw
+// last in its list, or labeled, in a function with results.
+func (w *walker) defaultNever(sw ast.Stmt, body *ast.BlockStmt) {
+	for _, st := range body.List {
+		cc, ok := st.(*ast.CaseClause)
+		if !ok || cc.List != nil || len(cc.Body) == 0 || !w.at(cc.Case) {
+			continue
+		}
+		if w.mayTerminate(sw) {
+			w.skip(cc.Case, OpDefaultNever, descDefaultNever, "the switch may be what ends its function: a break would leave it without a return")
+			return
+		}
+		c := &candidate{how: rewriteWrap, start: w.off(cc.Colon), end: w.off(cc.Colon) + 1}
+		c.site.Extra = true
+		w.add(c, cc.Case, OpDefaultNever, descDefaultNever)
+	}
+}
+
+// mayTerminate reports whether the statement n being visited may decide
+// that its function's body is a terminating statement list: the function
+// has results, and n is the last statement of its list or is labeled.
+func (w *walker) mayTerminate(n ast.Stmt) bool {
+	var results *ast.FieldList
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		if f, ok := w.stack[i].(*ast.FuncDecl); ok {
+			results = f.Type.Results
+			break
+		}
+		if f, ok := w.stack[i].(*ast.FuncLit); ok {
+			results = f.Type.Results
+			break
+		}
+	}
+	if results == nil || len(results.List) == 0 {
+		return false
+	}
+	var list []ast.Stmt
+	switch p := w.stack[len(w.stack)-1].(type) {
+	case *ast.BlockStmt:
+		list = p.List
+	case *ast.CaseClause:
+		list = p.Body
+	case *ast.CommClause:
+		list = p.Body
+	default:
+		return true
+	}
+	return len(list) == 0 || list[len(list)-1] == n
 }
 
 // declZero handles var v = x in a function like v := x (see assignZero).

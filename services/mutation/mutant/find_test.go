@@ -786,6 +786,36 @@ func m(xs []int, b bool, f float64) int {
 	}
 	return 0
 }
+
+func d(n int, x any) int {
+	v := 0
+	switch n {
+	case 1:
+		v = 1
+	default:
+		v = 2
+	}
+	switch n {
+	default:
+	}
+	switch x.(type) {
+	case int:
+	default: v++
+	}
+	switch n {
+	case 1:
+		return 1
+	default:
+		return v
+	}
+}
+
+func e(n int) {
+	switch n {
+	default:
+		println(n)
+	}
+}
 `
 	files := map[string][]byte{"p.go": []byte(src)}
 	sites, err := Find(Package{Files: files}, allLines(files))
@@ -795,7 +825,7 @@ func m(xs []int, b bool, f float64) int {
 	var got []string
 	for _, s := range sites {
 		switch s.Operator {
-		case OpConditionNegation, OpStringLiteral, OpReturnZero, OpSwitchTag:
+		case OpConditionNegation, OpStringLiteral, OpReturnZero, OpSwitchTag, OpDefaultNever:
 			if !s.Extra {
 				t.Errorf("%v is not an extra", s)
 			}
@@ -845,6 +875,19 @@ func m(xs []int, b bool, f float64) int {
 		"61 return_zero (return 0)",
 		"65 return_zero (return 0)",
 		"69 return_zero (return 0)",
+		// A default with a body never runs: not an empty one (83), nor
+		// one whose switch may be what ends a function with results
+		// (92); in a type switch too (87), and where the function has
+		// no results (99).
+		"76 switch_tag (n → 0)",
+		"79 default_never (default body never runs)",
+		"82 switch_tag (n → 0)",
+		"87 default_never (default body never runs)",
+		"89 switch_tag (n → 0)",
+		"91 return_zero (return 0)",
+		"93 return_zero (return 0)",
+		"98 switch_tag (n → 0)",
+		"99 default_never (default body never runs)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

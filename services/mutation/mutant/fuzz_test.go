@@ -28,6 +28,7 @@ func FuzzFind(f *testing.F) {
 		"package p\n\nfunc f() {\n\tx := 1\n\t//line other.go:10\n\tx++\n\t_ = x\n}\n",
 		"package p\n\nfunc f(x bool) bool { true := x; return true == false }\n",
 		"package p\n\nfunc f(x any) bool { switch y := x.(type) { case int: return y > 0 }; return false }\n",
+		"package p\n\nfunc f(n int, s string, b bool) int {\n\tswitch n + 1 {\n\tcase 2:\n\tdefault:\n\t\tn++\n\t}\n\tswitch s {\n\tdefault:\n\t\treturn 1\n\t}\n\tswitch b {\n\tcase true:\n\t\treturn 2\n\tdefault:\n\t\treturn n\n\t}\n}\n",
 		"package p\n",
 		"not go at all",
 		// Named booleans keep their type through logical and not rewrites.

@@ -81,6 +81,10 @@
 //	                        a predeclared string), → switch !(b) (a boolean
 //	                        that is no comparison or negation); not a
 //	                        constant tag
+//	default_never           default body never runs: a break before its
+//	                        first statement (a switch's or a type
+//	                        switch's default with a body; not where the
+//	                        switch may end a function with results)
 //
 // A plain else's "else branch never runs" is judged by the tests that reach
 // the branch's first line (Site.Reach): its `} else {` line holds no
@@ -249,18 +253,20 @@ const (
 	OpAssignZero        = "assign_zero"
 	OpLoopNever         = "loop_never"
 	OpSwitchTag         = "switch_tag"
+	OpDefaultNever      = "default_never"
 )
 
 // Descriptions of the operators whose text is not "from → to".
 const (
-	descNot        = "!x → x"
-	descIfBody     = "if body never runs"
-	descIfAlways   = "if body always runs"
-	descCaseNever  = "case never matches"
-	descElseBranch = "else branch never runs"
-	descNegate     = "condition negated"
-	descRemoveStmt = "remove statement"
-	descLoopNever  = "loop body never runs"
+	descNot          = "!x → x"
+	descIfBody       = "if body never runs"
+	descIfAlways     = "if body always runs"
+	descCaseNever    = "case never matches"
+	descElseBranch   = "else branch never runs"
+	descNegate       = "condition negated"
+	descRemoveStmt   = "remove statement"
+	descLoopNever    = "loop body never runs"
+	descDefaultNever = "default body never runs"
 )
 
 // siteKey identifies a site independently of its ID.

@@ -681,8 +681,9 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("(%s && (%s))", r.off(id), text)
 	case OpStatementRemoval:
 		return fmt.Sprintf("if %s { %s }", r.off(id), text)
-	case OpLoopNever:
-		// The body's brace, then a break when the mutant runs.
+	case OpLoopNever, OpDefaultNever:
+		// The body's brace or the default's colon, then a break when the
+		// mutant runs.
 		return fmt.Sprintf("%s if %s { break };", text, r.on(id))
 	case OpSwitchTag:
 		switch c.to {

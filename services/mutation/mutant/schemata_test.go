@@ -558,6 +558,18 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			t.Fatalf("%v: no string literal or label constant at the site", s)
 		}
 		return replace(tf.Offset(lit.Pos()), tf.Offset(lit.End()), to)
+	case OpDefaultNever:
+		var def *ast.CaseClause
+		ast.Inspect(f, func(n ast.Node) bool {
+			if cc, ok := n.(*ast.CaseClause); ok && cc.List == nil && cc.Case == pos {
+				def = cc
+			}
+			return def == nil
+		})
+		if def == nil {
+			t.Fatalf("%v: no default at the site", s)
+		}
+		return replace(tf.Offset(def.Colon)+1, tf.Offset(def.Colon)+1, " if true { break };")
 	case OpSwitchTag:
 		var tag ast.Expr
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -178,6 +178,17 @@ func Parity(k int, even func(int) bool) string {
 	return "odd"
 }
 
+// Bucket sorts k: a default body never runs (a break before it).
+func Bucket(k int) (b string) {
+	switch {
+	case k > 9:
+		b = "large"
+	default:
+		b = "medium"
+	}
+	return
+}
+
 // Small adds 255 to a byte: 256 does not fit, 254 does.
 func Small(b uint8) uint8 {
 	return b + 255

@@ -29,6 +29,7 @@ func Report() string {
 		line(fmt.Sprint("Kind ", x), func() interface{} { return Kind(x) })
 		line(fmt.Sprint("Sign ", x), func() interface{} { return Sign(x, func(n int) bool { return n == 0 }) })
 		line(fmt.Sprint("Parity ", x), func() interface{} { return Parity(x, func(n int) bool { return n%2 == 0 }) })
+		line(fmt.Sprint("Bucket ", x), func() interface{} { return Bucket(x) })
 		line(fmt.Sprint("Spend ", x), func() interface{} { return Spend(10, x) })
 		line(fmt.Sprint("Divide ", x), func() interface{} { return Divide(12, x) })
 		line(fmt.Sprint("Countdown ", x), func() interface{} { return Countdown(x) })
