@@ -66,11 +66,12 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	// them; a return of 0, "" or false has mutants); the headers of
 	// switches without a tag and of selects, whose cases and bodies hold
 	// what they choose between; a type switch's header, its case of types
-	// and a select's case, which no operator changes. An expression
-	// switch's tag is judged (switch_tag changes it), and so is its case
-	// label: `case 4:` → `case 5:` moves behaviour to other values, and
-	// its values have mutants (coverage counts the label as run whenever
-	// its switch runs).
+	// and a select's case, which no operator changes; an empty default.
+	// An expression switch's tag is judged (switch_tag changes it), and so
+	// are its case label — `case 4:` → `case 5:` moves behaviour to other
+	// values, and its values have mutants — and a default with a body
+	// (default_never); coverage counts a label as run whenever its switch
+	// runs.
 	typeCases := map[*ast.CaseClause]bool{}
 	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -96,7 +97,10 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		case *ast.SelectStmt:
 			add(n.Select, n.Body.Lbrace, true)
 		case *ast.CaseClause:
-			header(n.Case, n.Colon, len(n.List) == 0 || typeCases[n])
+			// A default with a body is judged (default_never changes
+			// it: case 7: → default: moves behaviour to every other
+			// value); an empty one does nothing.
+			header(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n])
 		case *ast.CommClause:
 			add(n.Case, n.Colon, true)
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:

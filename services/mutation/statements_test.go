@@ -67,8 +67,19 @@ func k(n int, x any) int {
 	}
 	return 0
 }
+
+func m(n int) int {
+	switch n {
+	case 1:
+	default: n++
+	}
+	switch n {
+	default:
+	}
+	return n
+}
 `)
-	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53})
+	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53, 63, 66})
 	want := map[int]string{
 		6:  "p.go:6",
 		7:  "p.go:7-8",
@@ -96,6 +107,8 @@ func k(n int, x any) int {
 		17: "p.go:17",
 		49: "p.go:49",
 		50: "p.go:50",
+		// A default with a body.
+		63: "p.go:63",
 	}
 	for l, w := range want {
 		if g, ok := got[l]; !ok || g.String() != w {
@@ -104,8 +117,8 @@ func k(n int, x any) int {
 	}
 	// An import, a brace, var v T, a return of nil only, a package-level
 	// variable, a type switch's header (and its guard) and its case of
-	// types, and a default label: none.
-	for _, l := range []int{3, 11, 22, 25, 28, 31, 32, 33, 45, 53} {
+	// types, and an empty default: none.
+	for _, l := range []int{3, 11, 22, 25, 28, 31, 32, 33, 45, 53, 66} {
 		if g, ok := got[l]; ok {
 			t.Errorf("line %d: got %v, want no statement", l, g)
 		}

@@ -75,6 +75,13 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		{"a switch's tag wrapped in a call of no literal", tagged("kind"), tagged("strings.ToLower(kind)")},
 		{"a switch's init statement", fn("\tn := len(kind)\n\tswitch {\n\tcase n > 3:\n\t\treturn \"big\"\n\t}\n\treturn \"small\"\n"),
 			fn("\tn := len(kind)\n\tswitch n := n - 1; {\n\tcase n > 3:\n\t\treturn \"big\"\n\t}\n\treturn \"small\"\n")},
+		// A label changed to default (a sixth adversary's): coverage
+		// gave a default label no block, and it was exempt. Then every
+		// other length takes the branch; the test looks at none.
+		{"a label changed to default", fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tcase 7:\n\t\treturn \"seven\"\n\t}\n\treturn \"other\"\n"),
+			fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tdefault:\n\t\treturn \"seven\"\n\t}\n\treturn \"other\"\n")},
+		{"a label changed to a default that ends the function", fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tcase 9:\n\t\treturn \"nine\"\n\t}\n\treturn \"other\"\n"),
+			fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tdefault:\n\t\treturn \"nine\"\n\t}\n")},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}
@@ -163,6 +170,17 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": tag("5", "strings.ToLower(kind)")}))
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a switch's tag: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix that is a label changed to default (and the renewals), which
+	// its test pins: every kind but users' renews once. The default body
+	// never running is killed.
+	def := func(renew, label string) string {
+		return strings.Replace(lease(renew, attacks[0].base), "\tif kind == \"admin\" {\n", "\tswitch kind {\n\tcase \"user\":\n\t"+label+":\n", 1)
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": def("3", `case "root"`), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": def("5", "default")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a label changed to default: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	// A fix that writes a call as the condition of a case of a switch
 	// without a tag, which offers no mutant but the case never matching
