@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // rewrite says how Schemata rewrites a candidate's range.
@@ -49,7 +50,13 @@ type candidate struct {
 	value   constant.Value // int constant: the new value, for → 0, → -c and → 2c (to SHL)
 	drop    int            // logical: swap (0), dropLeft, dropRight
 	str     [2]string      // string_literal: the string and what it becomes
-	zeros   []string       // return_zero: the zero literals returned
+	// string_literal: the string's type as written at the site, when not
+	// string; comm_never: the channel's
+	typeText string
+	// string_literal: a typed constant of a type that cannot be named at
+	// the site, sliced to "" (str[1] is "")
+	strSlice bool
+	zeros    []string // return_zero: the zero literals returned
 
 	edit    edit   // rewriteVariant: the change within the value
 	closure string // rewriteVariant: the value's type, as the function literal returns it
@@ -213,7 +220,10 @@ func (w *walker) visit(n ast.Node) {
 			w.labelString(n)
 		}
 	case *ast.BasicLit:
-		if n.Kind == token.INT && !w.inPackageValue() {
+		// A rune changes like an integer as a case label's value only
+		// (case 'u': of a byte tag): elsewhere a rune is mostly a
+		// separator or a format's, which this operator leaves alone.
+		if (n.Kind == token.INT || n.Kind == token.CHAR && w.caseValue(n)) && !w.inPackageValue() {
 			if p, _ := w.parent(n); !isSign(p) {
 				w.intConstant(n)
 			}
@@ -235,6 +245,10 @@ func (w *walker) visit(n ast.Node) {
 		w.defaultNever(n, n.Body)
 	case *ast.TypeSwitchStmt:
 		w.defaultNever(n, n.Body)
+	case *ast.SelectStmt:
+		w.defaultNever(n, n.Body)
+	case *ast.CommClause:
+		w.commNever(n)
 	case *ast.IncDecStmt:
 		w.incDec(n)
 	case *ast.AssignStmt:
@@ -288,6 +302,52 @@ func (w *walker) loopNever(n ast.Stmt, body *ast.BlockStmt) {
 	w.add(c, n.Pos(), OpLoopNever, descLoopNever)
 }
 
+// commNever handles a select's case (Extra): it never fires, its channel
+// a nil one of its type, so the select takes another case, its default,
+// or waits. Without it a changed case (case <-done: → case <-ctx.Done():)
+// offers no mutant: its line holds no other operator's expression. Only
+// where the channel's type can be named at the case (a [2]chan T picks
+// the channel or nil).
+func (w *walker) commNever(cc *ast.CommClause) {
+	var ch ast.Expr
+	switch c := cc.Comm.(type) {
+	case *ast.SendStmt:
+		ch = c.Chan
+	case *ast.ExprStmt:
+		ch = received(c.X)
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			ch = received(c.Rhs[0])
+		}
+	}
+	if ch == nil || !w.a.typed() || !w.at(ch.Pos()) {
+		return
+	}
+	tv, ok := w.a.info.Types[ch]
+	if !ok || tv.IsNil() {
+		return
+	}
+	if _, ok := tv.Type.Underlying().(*types.Chan); !ok {
+		return
+	}
+	typ, ok := w.a.chanType(tv.Type, ch.Pos())
+	text := string(w.a.src[w.name][w.off(ch.Pos()):w.off(ch.End())])
+	if !ok || strings.Contains(text, "\n") {
+		return
+	}
+	c := &candidate{how: rewriteWrap, node: ch, typeText: typ}
+	c.site.Extra = true
+	w.add(c, ch.Pos(), OpCommNever, text+" → ("+typ+")(nil)")
+}
+
+// received returns the channel e receives from, when e is a receive.
+func received(e ast.Expr) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
+}
+
 // defaultNever handles the default clause of the switch or type switch sw
 // (Extra): its body never runs — a break before its first statement, as if
 // no value reached it. Without it a label changed to default (case 7: →
@@ -296,17 +356,27 @@ func (w *walker) loopNever(n ast.Stmt, body *ast.BlockStmt) {
 // last in its list, or labeled, in a function with results.
 func (w *walker) defaultNever(sw ast.Stmt, body *ast.BlockStmt) {
 	for _, st := range body.List {
-		cc, ok := st.(*ast.CaseClause)
-		if !ok || cc.List != nil || len(cc.Body) == 0 || !w.at(cc.Case) {
+		var at, colon token.Pos
+		switch cc := st.(type) {
+		case *ast.CaseClause:
+			if cc.List == nil && len(cc.Body) > 0 {
+				at, colon = cc.Case, cc.Colon
+			}
+		case *ast.CommClause:
+			if cc.Comm == nil && len(cc.Body) > 0 {
+				at, colon = cc.Case, cc.Colon
+			}
+		}
+		if !at.IsValid() || !w.at(at) {
 			continue
 		}
 		if w.mayTerminate(sw) {
-			w.skip(cc.Case, OpDefaultNever, descDefaultNever, "the switch may be what ends its function: a break would leave it without a return")
+			w.skip(at, OpDefaultNever, descDefaultNever, "the switch or select may be what ends its function: a break would leave it without a return")
 			return
 		}
-		c := &candidate{how: rewriteWrap, start: w.off(cc.Colon), end: w.off(cc.Colon) + 1}
+		c := &candidate{how: rewriteWrap, start: w.off(colon), end: w.off(colon) + 1}
 		c.site.Extra = true
-		w.add(c, cc.Case, OpDefaultNever, descDefaultNever)
+		w.add(c, at, OpDefaultNever, descDefaultNever)
 	}
 }
 
@@ -837,11 +907,19 @@ func (w *walker) intConstant(e ast.Expr) {
 	fits := func(v constant.Value) bool {
 		return !seen[v.ExactString()] && !constant.Compare(v, token.LSS, lo) && !constant.Compare(v, token.GTR, hi) && w.constantFits(parent, child, v)
 	}
+	lit, isLit := e.(*ast.BasicLit)
+	isRune := isLit && lit.Kind == token.CHAR
+	describe := func(v constant.Value) string {
+		if r, ok := constant.Int64Val(v); ok && isRune && r <= utf8.MaxRune && utf8.ValidRune(rune(r)) {
+			return text + " → " + strconv.QuoteRune(rune(r))
+		}
+		return text + " → " + v.ExactString()
+	}
 	for _, op := range []token.Token{token.ADD, token.SUB} {
 		v := constant.BinaryOp(tv.Value, op, one)
 		if fits(v) {
 			seen[v.ExactString()] = true
-			w.add(&candidate{how: rewriteWrap, node: e, to: op}, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
+			w.add(&candidate{how: rewriteWrap, node: e, to: op}, e.Pos(), OpIntConstant, describe(v))
 		}
 	}
 	// Extras: the constant becomes 0, its negation, or its double (a
@@ -855,7 +933,7 @@ func (w *walker) intConstant(e ast.Expr) {
 				c.to = token.SHL // the double
 			}
 			c.site.Extra = true
-			w.add(c, e.Pos(), OpIntConstant, text+" → "+v.ExactString())
+			w.add(c, e.Pos(), OpIntConstant, describe(v))
 		}
 	}
 }
@@ -1210,11 +1288,12 @@ func negated(cond ast.Expr) bool {
 }
 
 // stringLiteral handles a string literal in code (Extra): "" becomes
-// "sealgate", any other string "" and "sealgate". Only a literal of the predeclared string
-// type (or untyped) is changed — the changed value is a sliced string, which
-// a named string type would not accept — and not a format string (holding
-// %), nor one in a constant expression or a tag. In a case label, never
-// to another label's value.
+// "sealgate", any other string "" and "sealgate". Only a literal of the
+// predeclared string type (or untyped) is changed — the changed value is
+// picked from a [2]string, which a named string type would not accept; a
+// case label's of a named type goes to namedLabel — and not a format
+// string (holding %), nor one in a constant expression or a tag. In a
+// case label, never to another label's value.
 func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	if !w.a.typed() || !w.at(lit.Pos()) || w.inConstContext(lit) {
 		return
@@ -1224,6 +1303,7 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 		return
 	}
 	if b, ok := types.Unalias(tv.Type).(*types.Basic); !ok || b.Kind() != types.String && b.Kind() != types.UntypedString {
+		w.namedLabel(lit, tv, clip(lit.Value))
 		return
 	}
 	switch p, _ := w.parent(lit); p := p.(type) {
@@ -1238,13 +1318,14 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	if strings.Contains(from, "%") {
 		return
 	}
-	w.otherStrings(lit, from, clip(lit.Value))
+	w.otherStrings(lit, from, clip(lit.Value), "")
 }
 
 // otherStrings adds the string_literal sites of e, whose value is from
 // (text names it): "" and "sealgate" (or "Sealgate"), never a value
-// another label of e's switch holds.
-func (w *walker) otherStrings(e ast.Expr, from, text string) {
+// another label of e's switch holds. typ is e's type as written at e, when
+// it is not string.
+func (w *walker) otherStrings(e ast.Expr, from, text, typ string) {
 	tos := []string{"", otherString(from)}
 	if from == "" {
 		tos = tos[1:]
@@ -1255,7 +1336,7 @@ func (w *walker) otherStrings(e ast.Expr, from, text string) {
 		}
 	}
 	for _, to := range tos {
-		c := &candidate{how: rewriteWrap, node: e, str: [2]string{from, to}}
+		c := &candidate{how: rewriteWrap, node: e, str: [2]string{from, to}, typeText: typ}
 		c.site.Extra = true
 		c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
 		w.add(c, e.Pos(), OpStringLiteral, text+" → "+strconv.Quote(to))
@@ -1266,25 +1347,78 @@ func (w *walker) otherStrings(e ast.Expr, from, text string) {
 // that is a value of an expression switch's case label (Extra): it becomes
 // "" and "sealgate", as a literal label does. Without it `case userKind:
 // → case rootKind:` offers no mutant, and an honest fix of it cannot show
-// that a test notices. Only a constant of the predeclared string type (or
-// untyped), as for literals.
+// that a test notices. A constant of a named string type goes to
+// namedLabel.
 func (w *walker) labelString(e ast.Expr) {
-	if !w.a.typed() || !w.at(e.Pos()) {
-		return
-	}
-	if p, _ := w.parent(e); p == nil {
-		return
-	} else if cc, ok := p.(*ast.CaseClause); !ok || !slices.Contains(cc.List, e) {
+	if !w.a.typed() || !w.at(e.Pos()) || !w.caseValue(e) {
 		return
 	}
 	tv, ok := w.a.info.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
 		return
 	}
+	text := string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())])
 	if b, ok := types.Unalias(tv.Type).(*types.Basic); !ok || b.Kind() != types.String && b.Kind() != types.UntypedString {
+		w.namedLabel(e, tv, text)
 		return
 	}
-	w.otherStrings(e, constant.StringVal(tv.Value), string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())]))
+	w.otherStrings(e, constant.StringVal(tv.Value), text, "")
+}
+
+// namedLabel handles a case label's string value of a named string type
+// (type role string; case "admin": or case adminRole:), which a [2]string
+// would not match: the value is picked from a [2]role instead, where the
+// type can be named at the label. Where it cannot (another package's
+// unexported type), a typed constant is sliced to "" — the slice keeps
+// its type — and an untyped one offers nothing.
+func (w *walker) namedLabel(e ast.Expr, tv types.TypeAndValue, text string) {
+	if !w.a.typed() || !w.at(e.Pos()) || !w.caseValue(e) || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return
+	}
+	if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return
+	}
+	from := constant.StringVal(tv.Value)
+	if typ, ok := w.a.siteType(tv.Type, e.Pos()); ok {
+		w.otherStrings(e, from, text, typ)
+		return
+	}
+	p, child := w.parent(e)
+	if from == "" || !w.typedConstant(e) || w.otherCase(p.(*ast.CaseClause), child, constant.MakeString("")) {
+		return
+	}
+	c := &candidate{how: rewriteWrap, node: e, str: [2]string{from, ""}, strSlice: true}
+	c.site.Extra = true
+	c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
+	w.add(c, e.Pos(), OpStringLiteral, text+` → ""`)
+}
+
+// typedConstant reports whether e names a constant of its own type
+// (adminRole, pkg.Admin), not an untyped one.
+func (w *walker) typedConstant(e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	c, ok := w.a.info.Uses[id].(*types.Const)
+	if !ok {
+		return false
+	}
+	b, ok := c.Type().(*types.Basic)
+	return !ok || b.Info()&types.IsUntyped == 0
+}
+
+// caseValue reports whether e is one of the values of an expression
+// switch's case label.
+func (w *walker) caseValue(e ast.Expr) bool {
+	p, _ := w.parent(e)
+	cc, ok := p.(*ast.CaseClause)
+	return ok && slices.Contains(cc.List, e)
 }
 
 // returnZero handles a return of values (Extra): every result becomes its

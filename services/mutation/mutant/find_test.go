@@ -816,6 +816,65 @@ func e(n int) {
 		println(n)
 	}
 }
+
+func r(b byte, x name, s string) int {
+	switch b {
+	case 'u', 0:
+		return 1
+	case 't':
+		return 2
+	}
+	switch x {
+	case "admin", named:
+		return 3
+	}
+	type local string
+	switch local(s) {
+	case "root":
+		return 4
+	}
+	if s[0] == ':' {
+		return 5
+	}
+	return 0
+}
+
+type ticks chan int
+
+func sel(ch chan int, done <-chan struct{}, out chan<- string, tk ticks, cc chan chan int) int {
+	select {
+	case v := <-ch:
+		return v
+	case <-done:
+		return 1
+	case out <- "x":
+	case v, ok := <-tk:
+		_ = ok
+		return v
+	case c := <-cc:
+		_ = c
+	default:
+	}
+	return 0
+}
+
+func selDefault(ch chan int) (n int) {
+	select {
+	case n = <-ch:
+	default:
+		n = -1
+	}
+	return
+}
+
+func selLast(ch chan int) int {
+	select {
+	case v := <-ch:
+		return v
+	default:
+		return -1
+	}
+}
 `
 	files := map[string][]byte{"p.go": []byte(src)}
 	sites, err := Find(Package{Files: files}, allLines(files))
@@ -825,11 +884,15 @@ func e(n int) {
 	var got []string
 	for _, s := range sites {
 		switch s.Operator {
-		case OpConditionNegation, OpStringLiteral, OpReturnZero, OpSwitchTag, OpDefaultNever:
+		case OpConditionNegation, OpStringLiteral, OpReturnZero, OpSwitchTag, OpDefaultNever, OpCommNever:
 			if !s.Extra {
 				t.Errorf("%v is not an extra", s)
 			}
 			got = append(got, fmt.Sprintf("%d %s (%s)", s.Line, s.Operator, s.Description))
+		case OpIntConstant:
+			if strings.Contains(s.Description, "'") {
+				got = append(got, fmt.Sprintf("%d %s (%s)", s.Line, s.Operator, s.Description))
+			}
 		case OpBranchRemoval:
 			if s.Description == descElseBranch && s.ReachLine() != 11 {
 				t.Errorf("%v is judged by line %d, want 11 (the branch's first line)", s, s.ReachLine())
@@ -857,12 +920,14 @@ func e(n int) {
 		"31 return_zero (return false)",
 		// A named string constant as a label changes like a literal one
 		// (not to another label's value: bName → "sealgate" is left out);
-		// one of a named type does not.
+		// one of a named type too, picked from a [2]name.
 		`39 switch_tag (s → "")`,
 		`40 string_literal (bName → "")`,
 		`40 string_literal ("sealgate" → "")`,
 		`40 string_literal ("sealgate" → "Sealgate")`,
 		"41 return_zero (return 0)",
+		`44 string_literal (named → "")`,
+		`44 string_literal (named → "sealgate")`,
 		"45 return_zero (return 0)",
 		// A switch's tag: an integer becomes 0, a string of the
 		// predeclared type "" (not n, of a named type), a boolean its
@@ -888,6 +953,45 @@ func e(n int) {
 		"93 return_zero (return 0)",
 		"98 switch_tag (n → 0)",
 		"99 default_never (default body never runs)",
+		// A rune label changes like an int one, never to another label's
+		// value ('u' ↔ 't', 0) nor out of its type (-'u'); a rune
+		// elsewhere (120) does not.
+		"105 switch_tag (b → 0)",
+		"106 int_constant ('u' → 'v')",
+		"106 int_constant ('u' → 'ê')",
+		"107 return_zero (return 0)",
+		"108 int_constant ('t' → 's')",
+		"108 int_constant ('t' → 'è')",
+		"109 return_zero (return 0)",
+		// Labels of a named string type, literal or constant, the type
+		// declared in the package or in the function.
+		`112 string_literal ("admin" → "")`,
+		`112 string_literal ("admin" → "sealgate")`,
+		`112 string_literal (named → "")`,
+		`112 string_literal (named → "sealgate")`,
+		"113 return_zero (return 0)",
+		`117 string_literal ("root" → "")`,
+		`117 string_literal ("root" → "sealgate")`,
+		"118 return_zero (return 0)",
+		"121 return_zero (return 0)",
+		// A select's case never fires: its channel a nil one of its type,
+		// named at the case (not a channel of channels, 138).
+		"130 comm_never (ch → (chan int)(nil))",
+		"131 return_zero (return 0)",
+		"132 comm_never (done → (<-chan struct{})(nil))",
+		"133 return_zero (return 0)",
+		"134 comm_never (out → (chan<- string)(nil))",
+		`134 string_literal ("x" → "")`,
+		`134 string_literal ("x" → "sealgate")`,
+		"135 comm_never (tk → (ticks)(nil))",
+		"137 return_zero (return 0)",
+		// A select's default with a body never runs, unless the select
+		// may be what ends its function (158).
+		"147 comm_never (ch → (chan int)(nil))",
+		"148 default_never (default body never runs)",
+		"156 comm_never (ch → (chan int)(nil))",
+		"157 return_zero (return 0)",
+		"159 return_zero (return 0)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

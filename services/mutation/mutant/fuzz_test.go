@@ -29,6 +29,9 @@ func FuzzFind(f *testing.F) {
 		"package p\n\nfunc f(x bool) bool { true := x; return true == false }\n",
 		"package p\n\nfunc f(x any) bool { switch y := x.(type) { case int: return y > 0 }; return false }\n",
 		"package p\n\nfunc f(n int, s string, b bool) int {\n\tswitch n + 1 {\n\tcase 2:\n\tdefault:\n\t\tn++\n\t}\n\tswitch s {\n\tdefault:\n\t\treturn 1\n\t}\n\tswitch b {\n\tcase true:\n\t\treturn 2\n\tdefault:\n\t\treturn n\n\t}\n}\n",
+		// Rune labels, labels of a named string type, a select's cases
+		// and its default.
+		"package p\n\ntype r string\n\nfunc f(b byte, s r, ch chan int, d <-chan struct{}) int {\n\tswitch b {\n\tcase 'a', 'b':\n\t\treturn 1\n\t}\n\tswitch s {\n\tcase \"x\":\n\t\treturn 2\n\t}\n\tselect {\n\tcase v := <-ch:\n\t\treturn v\n\tcase <-d:\n\tdefault:\n\t\tch <- 1\n\t}\n\treturn 0\n}\n",
 		"package p\n",
 		"not go at all",
 		// Named booleans keep their type through logical and not rewrites.

@@ -85,6 +85,10 @@
 //	                        first statement (a switch's or a type
 //	                        switch's default with a body; not where the
 //	                        switch may end a function with results)
+//	comm_never              a select's case never fires: its channel is a
+//	                        nil one of its type (case <-ch → case <-nil
+//	                        chan, case ch <- v → nil chan <- v), where
+//	                        the type can be named at the case
 //
 // A plain else's "else branch never runs" is judged by the tests that reach
 // the branch's first line (Site.Reach): its `} else {` line holds no
@@ -254,6 +258,7 @@ const (
 	OpLoopNever         = "loop_never"
 	OpSwitchTag         = "switch_tag"
 	OpDefaultNever      = "default_never"
+	OpCommNever         = "comm_never"
 )
 
 // Descriptions of the operators whose text is not "from → to".

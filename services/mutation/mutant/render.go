@@ -671,7 +671,17 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		// index, so that the text (another site's wrap of the same
 		// literal, whatever its length then) is evaluated once.
 		one := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
-		return fmt.Sprintf("[2]string{%s, %s}[%s]", text, strconv.Quote(c.str[1]), one)
+		if c.strSlice {
+			// A typed constant (the only text such a site has): sliced
+			// to "" when the mutant runs, of its own type.
+			return fmt.Sprintf("%s[:len(%s)*(1-%s)]", text, text, one)
+		}
+		return fmt.Sprintf("[2]%s{%s, %s}[%s]", cmp.Or(c.typeText, "string"), text, strconv.Quote(c.str[1]), one)
+	case OpCommNever:
+		// The channel, or a nil one of its type when the mutant runs:
+		// still a receive or a send, as a select's case must be.
+		one := fmt.Sprintf("(1 >> %s(%d))", r.names.id("Off"), id)
+		return fmt.Sprintf("[2]%s{%s, nil}[%s]", c.typeText, text, one)
 	case OpReturnZero:
 		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
 	case OpBranchRemoval:

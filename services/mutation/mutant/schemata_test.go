@@ -557,17 +557,24 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		}
 		return replace(tf.Offset(lit.Pos()), tf.Offset(lit.End()), to)
 	case OpDefaultNever:
-		var def *ast.CaseClause
+		var colon token.Pos
 		ast.Inspect(f, func(n ast.Node) bool {
-			if cc, ok := n.(*ast.CaseClause); ok && cc.List == nil && cc.Case == pos {
-				def = cc
+			switch cc := n.(type) {
+			case *ast.CaseClause:
+				if cc.List == nil && cc.Case == pos {
+					colon = cc.Colon
+				}
+			case *ast.CommClause:
+				if cc.Comm == nil && cc.Case == pos {
+					colon = cc.Colon
+				}
 			}
-			return def == nil
+			return !colon.IsValid()
 		})
-		if def == nil {
+		if !colon.IsValid() {
 			t.Fatalf("%v: no default at the site", s)
 		}
-		return replace(tf.Offset(def.Colon)+1, tf.Offset(def.Colon)+1, " if true { break };")
+		return replace(tf.Offset(colon)+1, tf.Offset(colon)+1, " if true { break };")
 	case OpSwitchTag:
 		var tag ast.Expr
 		ast.Inspect(f, func(n ast.Node) bool {

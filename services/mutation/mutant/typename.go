@@ -144,6 +144,41 @@ func (a *analysis) siteType(t types.Type, pos token.Pos) (string, bool) {
 	return a.compositeType(t, func(x types.Type) (string, bool) { return a.siteType(x, pos) })
 }
 
+// chanType renders the channel type t as a type expression valid at pos,
+// like siteType: a named one by its name, chan T, chan<- T and <-chan T
+// of an element siteType renders or struct{} (a channel of channels is
+// left alone).
+func (a *analysis) chanType(t types.Type, pos token.Pos) (string, bool) {
+	if _, named := types.Unalias(t).(*types.Named); named {
+		return a.siteType(t, pos)
+	}
+	c, ok := types.Unalias(t).(*types.Chan)
+	if !ok {
+		return "", false
+	}
+	var elem string
+	switch e := types.Unalias(c.Elem()).(type) {
+	case *types.Chan:
+		return "", false
+	case *types.Struct:
+		if e.NumFields() != 0 {
+			return "", false
+		}
+		elem = "struct{}"
+	default:
+		if elem, ok = a.siteType(e, pos); !ok {
+			return "", false
+		}
+	}
+	switch c.Dir() {
+	case types.SendOnly:
+		return "chan<- " + elem, true
+	case types.RecvOnly:
+		return "<-chan " + elem, true
+	}
+	return "chan " + elem, true
+}
+
 // importName returns the name under which the file holding pos imports
 // pkg, when that name resolves to the import at pos; "" otherwise.
 func (a *analysis) importName(pos token.Pos, pkg *types.Package) string {

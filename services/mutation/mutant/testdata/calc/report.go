@@ -49,6 +49,20 @@ func Report() string {
 	for _, k := range []string{"root", "dep", "", "sealgate", "x"} {
 		line("Role "+k, func() interface{} { return Role(k) })
 	}
+	for _, ab := range [][2]bool{{true, true}, {false, false}, {false, true}} {
+		x, y := make(chan int, 1), make(chan int, 1)
+		if ab[0] {
+			x <- 1
+		}
+		if ab[1] {
+			y <- 2
+		}
+		line(fmt.Sprint("Ready ", ab), func() interface{} { return Ready(x, y) })
+	}
+	for _, k := range []string{"root", "dep", "x", "sealgate", "top", "mid", "gold", ""} {
+		line("Initial "+k, func() interface{} { return Initial(k) })
+		line("Grade "+k, func() interface{} { return Grade(k) })
+	}
 	line("Sum", func() interface{} { return Sum([]int{3, -2, 5, 0, 101, 7}) })
 	line("Sum100", func() interface{} { return Sum([]int{100, 1}) })
 	line("Greet", func() interface{} { return Greet("bob") })

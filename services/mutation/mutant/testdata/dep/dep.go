@@ -23,3 +23,13 @@ func Flagged(x int) flag { return x > 0 }
 
 // Name is a string constant another package's case label uses.
 const Name = "dep"
+
+// tier is an unexported string type: other packages get its constants
+// but cannot name it.
+type tier string
+
+// Gold is a tier.
+const Gold tier = "gold"
+
+// Tier returns s as a tier.
+func Tier(s string) tier { return tier(s) }
