@@ -65,8 +65,12 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	// operator can change either, and their uses and callers judge
 	// them; a return of 0, "" or false has mutants); the headers of
 	// switches without a tag and of selects, whose cases and bodies hold
-	// what they choose between; a type switch's header, its case of types
-	// and a select's case, which no operator changes; an empty default.
+	// what they choose between; a type switch's header and its case of
+	// types, which no operator changes; an empty default. A select's
+	// case is judged through the send or receive it holds (a statement of
+	// its own): coverage counts it as run whenever the select runs, and
+	// comm_never makes it never fire; its default with a body like a
+	// switch's.
 	// An expression switch's tag is judged (switch_tag changes it), and so
 	// are its case label — `case 4:` → `case 5:` moves behaviour to other
 	// values, and its values have mutants — and a default with a body
@@ -102,7 +106,9 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 			// value); an empty one does nothing.
 			header(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n])
 		case *ast.CommClause:
-			add(n.Case, n.Colon, true)
+			// A case is judged by the receive or send it holds; a
+			// default with a body as a switch's is (default_never).
+			header(n.Case, n.Colon, n.Comm != nil || len(n.Body) == 0)
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:
 		case *ast.DeclStmt:
 			d, _ := n.Decl.(*ast.GenDecl)

@@ -78,8 +78,29 @@ func m(n int) int {
 	}
 	return n
 }
+
+func s(ch chan int, done chan struct{}) error {
+	select {
+	case v := <-ch:
+		return fmt.Errorf("%d", v)
+	case <-done: return nil
+	}
+	select {
+	case <-done:
+	default: ch <- 1
+	}
+	select {
+	default:
+	}
+	select {
+	case <-done:
+	default:
+		ch <- 2
+	}
+	return nil
+}
 `)
-	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53, 63, 66})
+	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53, 63, 66, 72, 73, 75, 78, 79, 82, 86})
 	want := map[int]string{
 		6:  "p.go:6",
 		7:  "p.go:7-8",
@@ -109,6 +130,14 @@ func m(n int) int {
 		50: "p.go:50",
 		// A default with a body.
 		63: "p.go:63",
+		// A select's case, by the receive or send it holds; one whose
+		// line ends in an exempt `return nil`, by the case; a select's
+		// default with a body.
+		73: "p.go:73",
+		75: "p.go:75",
+		78: "p.go:78",
+		79: "p.go:79",
+		86: "p.go:86",
 	}
 	for l, w := range want {
 		if g, ok := got[l]; !ok || g.String() != w {
@@ -117,8 +146,9 @@ func m(n int) int {
 	}
 	// An import, a brace, var v T, a return of nil only, a package-level
 	// variable, a type switch's header (and its guard) and its case of
-	// types, and an empty default: none.
-	for _, l := range []int{3, 11, 22, 25, 28, 31, 32, 33, 45, 53, 66} {
+	// types, an empty default, a select's header and its empty default:
+	// none.
+	for _, l := range []int{3, 11, 22, 25, 28, 31, 32, 33, 45, 53, 66, 72, 82} {
 		if g, ok := got[l]; ok {
 			t.Errorf("line %d: got %v, want no statement", l, g)
 		}

@@ -37,16 +37,18 @@
 //     covered when every block that claims it has a count above zero. So
 //     `if err != nil { return err }` on one line is covered only if the
 //     return ran too: the condition alone did not execute the line.
-//   - A case or default label of a switch or type switch (from "case" or
-//     "default" to its colon) is claimed as well by the block that holds
-//     its switch's "switch" keyword: cover gives labels no block, but they
-//     are evaluated whenever the switch runs, so a label changed to
-//     another value, or to default, is code the header's tests execute.
-//     (A line `case 5: return x` is covered only when the return ran too.)
+//   - A case or default label of a switch, type switch or select (from
+//     "case" or "default" to its colon) is claimed as well by the block
+//     that holds its statement's "switch" or "select" keyword: cover gives
+//     labels no block, but they are evaluated whenever the switch runs (a
+//     select evaluates its channels and the values it sends on entry), so
+//     a label changed to another value, or to default, is code the
+//     header's tests execute. (A line `case 5: return x` is covered only
+//     when the return ran too.)
 //   - Changed lines no block claims are excluded: blank and comment-only
 //     lines, lines holding only braces, function signatures, `} else {`,
-//     a select's case labels, and declarations outside function bodies,
-//     none of which cover counts as a statement.
+//     and declarations outside function bodies, none of which cover
+//     counts as a statement.
 //
 // Reach uses the weaker rule on purpose: a test reaches a line when at
 // least one block claiming the line ran in that test. The reach map selects

@@ -33,8 +33,8 @@ type Result struct {
 	Covered   int    // those of them covered
 	Uncovered []Line // the changed executable lines not covered, sorted
 	// Excluded are the changed lines no block claims: blank, comment-only,
-	// or holding no statement (braces, signatures, a select's labels,
-	// declarations outside function bodies). Sorted.
+	// or holding no statement (braces, signatures, declarations outside
+	// function bodies). Sorted.
 	Excluded []Line
 	// Unmeasured are the changed files the profile does not name although
 	// they have a function body: their package was not built with

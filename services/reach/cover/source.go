@@ -141,13 +141,15 @@ func hasFunctionBody(src []byte) (bool, error) {
 }
 
 // caseLabels returns, for each line of src that holds part of a case or
-// default label of a switch or type switch (from its "case" or "default"
-// to its colon), the position of that switch's "switch" keyword. cmd/cover
-// gives a label no block of its own: the labels are evaluated when the
-// switch runs, in the block that holds the switch header, which is the
-// block that claims the keyword (a default is chosen there when no label
-// matches). A select's comm clause and a source that does not parse give
-// nothing: their lines stay unclaimed, as cover leaves them.
+// default label of a switch, type switch or select (from its "case" or
+// "default" to its colon), the position of that statement's "switch" or
+// "select" keyword. cmd/cover gives a label no block of its own: the
+// labels are evaluated when the switch runs, in the block that holds the
+// switch header, which is the block that claims the keyword (a default is
+// chosen there when no label matches). A select's channel operands and
+// the values it sends are evaluated, once each, whenever the select runs,
+// so `case ch <- n:` → `case ch <- n * 2:` is code the header's tests
+// execute. A source that does not parse gives nothing.
 func caseLabels(src []byte) map[int][]position {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
@@ -164,11 +166,16 @@ func caseLabels(src []byte) map[int][]position {
 	label := func(sw token.Pos, body *ast.BlockStmt) {
 		kw := at(sw)
 		for _, st := range body.List {
-			cc, ok := st.(*ast.CaseClause)
-			if !ok {
+			var from, to token.Pos
+			switch cc := st.(type) {
+			case *ast.CaseClause:
+				from, to = cc.Case, cc.Colon
+			case *ast.CommClause:
+				from, to = cc.Case, cc.Colon
+			default:
 				continue
 			}
-			for l := at(cc.Case).line; l <= at(cc.Colon).line; l++ {
+			for l := at(from).line; l <= at(to).line; l++ {
 				out[l] = append(out[l], kw)
 			}
 		}
@@ -179,6 +186,8 @@ func caseLabels(src []byte) map[int][]position {
 			label(n.Switch, n.Body)
 		case *ast.TypeSwitchStmt:
 			label(n.Switch, n.Body)
+		case *ast.SelectStmt:
+			label(n.Select, n.Body)
 		}
 		return true
 	})

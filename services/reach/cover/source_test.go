@@ -145,9 +145,9 @@ func TestHasFunctionBody(t *testing.T) {
 	}
 }
 
-// TestCaseLabels: every line of a case or default label of a switch or a
-// type switch (a list may span lines) is decided by its switch's keyword,
-// a nested switch's by its own; a select's cases are not.
+// TestCaseLabels: every line of a case or default label of a switch, a
+// type switch or a select (a list may span lines) is decided by its
+// statement's keyword, a nested switch's by its own.
 func TestCaseLabels(t *testing.T) {
 	src := `package p
 
@@ -175,6 +175,7 @@ func f(x any, n int, ch chan int) {
 		8:  {{7, 3}},
 		10: {{4, 2}},
 		13: {{12, 2}},
+		16: {{15, 2}}, 17: {{15, 2}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("caseLabels = %v, want %v", got, want)
