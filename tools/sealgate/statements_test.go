@@ -82,6 +82,17 @@ func TestVerifyStatementsJudged(t *testing.T) {
 			fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tdefault:\n\t\treturn \"seven\"\n\t}\n\treturn \"other\"\n")},
 		{"a label changed to a default that ends the function", fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tcase 9:\n\t\treturn \"nine\"\n\t}\n\treturn \"other\"\n"),
 			fn("\tswitch len(kind) {\n\tcase 4:\n\t\treturn \"four\"\n\tdefault:\n\t\treturn \"nine\"\n\t}\n")},
+		// A rune label and a label of a named string type offered no
+		// mutant before they changed like other labels; nothing the
+		// test checks depends on either.
+		{"a rune label", fn("\tswitch kind[0] {\n\tcase 'u':\n\t\treturn \"u\"\n\t}\n\treturn \"other\"\n"), fn("\tswitch kind[0] {\n\tcase 'a':\n\t\treturn \"u\"\n\t}\n\treturn \"other\"\n")},
+		{"a label of a named string type", "type role string\n\n" + fn("\tswitch role(kind) {\n\tcase \"user\":\n\t\treturn \"u\"\n\t}\n\treturn \"other\"\n"),
+			"type role string\n\n" + fn("\tswitch role(kind) {\n\tcase \"admin\":\n\t\treturn \"u\"\n\t}\n\treturn \"other\"\n")},
+		// A select's case (a sixth adversary's): cover gave it no
+		// block, so the changed line was left out of coverage and no
+		// mutant ran on it.
+		{"a select's send value", fn("\tch := make(chan int, 1)\n\tselect {\n\tcase ch <- len(kind):\n\tdefault:\n\t}\n\treturn <-ch\n"),
+			fn("\tch := make(chan int, 1)\n\tselect {\n\tcase ch <- len(kind) * 2:\n\tdefault:\n\t}\n\treturn <-ch\n")},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}
@@ -118,6 +129,39 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": label("5")}))
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a case label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix of a rune label (and the renewals), which its test pins:
+	// kinds starting with 'a' (admins) renew once, not those with 'r'.
+	// 'a' → 'b' is killed; without runes among the int constants the
+	// label offered no mutant (INCONCLUSIVE, naming it).
+	runeLabel := func(renew, r string) string {
+		return strings.Replace(lease(renew, attacks[0].base), "\tif kind == \"admin\" {\n", "\tswitch kind[0] {\n\tcase "+r+":\n", 1)
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": runeLabel("3", "'r'"), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": runeLabel("5", "'a'")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a rune label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix of a label of a named string type (and the renewals), which
+	// its test pins: the label's "admin" → "" is killed (picked from a
+	// [2]role; a [2]string would not match the tag).
+	roleLabel := func(renew, v string) string {
+		return strings.Replace(lease(renew, attacks[0].base+"\ntype role string\n"), "\tif kind == \"admin\" {\n", "\tswitch role(kind) {\n\tcase "+v+":\n", 1)
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": roleLabel("3", `"root"`), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": roleLabel("5", `"admin"`)}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a label of a named string type: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// A fix of the value a select's case sends, which its test pins:
+	// 5 → 6 is killed (the line was left out of coverage before).
+	sent := func(n string) string {
+		return lease("0\n\tgot := make(chan int, 1)\n\tselect {\n\tcase got <- "+n+":\n\t\trenewals = <-got\n\tdefault:\n\t}", attacks[0].base)
+	}
+	wrong = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": sent("3"), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(wrong, f.commit(wrong, map[string]string{"calc/lease.go": sent("5")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a select's case: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 	// A value added to a label beside one the patch left as it was: the
 	// kept value's mutants judge nothing the patch did (a sixth
