@@ -66,7 +66,7 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	// them; a return of 0, "" or false has mutants); the headers of
 	// switches without a tag and of selects, whose cases and bodies hold
 	// what they choose between; a type switch's header and its case of
-	// types, which no operator changes; an empty default. A select's
+	// types, which no operator changes; a switch's empty default. A select's
 	// case is judged through the send or receive it holds (a statement of
 	// its own): coverage counts it as run whenever the select runs, and
 	// comm_never makes it never fire; its default with a body like a
@@ -107,8 +107,11 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 			header(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n])
 		case *ast.CommClause:
 			// A case is judged by the receive or send it holds; a
-			// default with a body as a switch's is (default_never).
-			header(n.Case, n.Colon, n.Comm != nil || len(n.Body) == 0)
+			// default with a body as a switch's is (default_never). An
+			// empty default is judged too, unlike a switch's: it makes
+			// a waiting select return at once, and no mutant can take
+			// that away, so one the patch writes is unjudged.
+			header(n.Case, n.Colon, n.Comm != nil)
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:
 		case *ast.DeclStmt:
 			d, _ := n.Decl.(*ast.GenDecl)

@@ -93,6 +93,15 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		// mutant ran on it.
 		{"a select's send value", fn("\tch := make(chan int, 1)\n\tselect {\n\tcase ch <- len(kind):\n\tdefault:\n\t}\n\treturn <-ch\n"),
 			fn("\tch := make(chan int, 1)\n\tselect {\n\tcase ch <- len(kind) * 2:\n\tdefault:\n\t}\n\treturn <-ch\n")},
+		// A seventh adversary's: in a select without a default, a
+		// case that never fires could leave the select waiting, and a
+		// test that hangs "killed" that mutant whatever it checked;
+		// a select's empty default was exempt, as a switch's is, though
+		// it stops the select waiting.
+		{"a select's channel swapped, no default", fn("\ta, b := make(chan string, 1), make(chan string, 1)\n\ta <- kind\n\tb <- kind + \"!\"\n\tselect {\n\tcase v := <-a:\n\t\treturn v\n\t}\n"),
+			fn("\ta, b := make(chan string, 1), make(chan string, 1)\n\ta <- kind\n\tb <- kind + \"!\"\n\tselect {\n\tcase v := <-b:\n\t\treturn v\n\t}\n")},
+		{"an empty default added to a select", fn("\tch := make(chan int, 1)\n\tch <- len(kind)\n\tselect {\n\tcase v := <-ch:\n\t\treturn v\n\t}\n\treturn 0\n"),
+			fn("\tch := make(chan int, 1)\n\tch <- len(kind)\n\tselect {\n\tcase v := <-ch:\n\t\treturn v\n\tdefault:\n\t}\n\treturn 0\n")},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}

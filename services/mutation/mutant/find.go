@@ -303,12 +303,23 @@ func (w *walker) loopNever(n ast.Stmt, body *ast.BlockStmt) {
 }
 
 // commNever handles a select's case (Extra): it never fires, its channel
-// a nil one of its type, so the select takes another case, its default,
-// or waits. Without it a changed case (case <-done: → case <-ctx.Done():)
-// offers no mutant: its line holds no other operator's expression. Only
-// where the channel's type can be named at the case (a [2]chan T picks
-// the channel or nil).
+// a nil one of its type, so the select takes another case or its default.
+// Without it a changed case (case <-done: → case <-ctx.Done():) offers no
+// mutant: its line holds no other operator's expression. Only where the
+// channel's type can be named at the case (a [2]chan T picks the channel
+// or nil), and only in a select with a default: without one the mutant
+// may leave the select waiting for ever, and a test that hangs "kills" it
+// whatever the test checks — any change to the case would pass as
+// judged.
 func (w *walker) commNever(cc *ast.CommClause) {
+	p, _ := w.parent(cc)
+	body, ok := p.(*ast.BlockStmt)
+	if !ok || !slices.ContainsFunc(body.List, func(st ast.Stmt) bool {
+		d, ok := st.(*ast.CommClause)
+		return ok && d.Comm == nil
+	}) {
+		return
+	}
 	var ch ast.Expr
 	switch c := cc.Comm.(type) {
 	case *ast.SendStmt:
