@@ -88,7 +88,9 @@
 //	comm_never              a select's case never fires: its channel is a
 //	                        nil one of its type (case <-ch → case <-nil
 //	                        chan, case ch <- v → nil chan <- v), where
-//	                        the type can be named at the case
+//	                        the type can be named at the case, in a
+//	                        select with a default (elsewhere the select
+//	                        could wait for ever)
 //
 // A plain else's "else branch never runs" is judged by the tests that reach
 // the branch's first line (Site.Reach): its `} else {` line holds no
