@@ -1160,13 +1160,7 @@ func (w *walker) isGenericCall(call *ast.CallExpr) bool {
 	case *ast.IndexListExpr:
 		fun = f.X
 	}
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
+	id := nameOf(fun)
 	if id == nil {
 		return true // a function value: keep it simple and skip
 	}
@@ -1404,16 +1398,22 @@ func (w *walker) namedLabel(e ast.Expr, tv types.TypeAndValue, text string) {
 	w.add(c, e.Pos(), OpStringLiteral, text+` → ""`)
 }
 
+// nameOf returns the name e is (x) or selects (pkg.x, v.x), else nil.
+func nameOf(e ast.Expr) *ast.Ident {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
 // typedConstant reports whether e names a constant of its own type
 // (adminRole, pkg.Admin), not an untyped one.
 func (w *walker) typedConstant(e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameOf(e)
+	if id == nil {
 		return false
 	}
 	c, ok := w.a.info.Uses[id].(*types.Const)
