@@ -35,9 +35,11 @@ type goLang struct {
 	fromSource  []string
 	changedData []lineRef
 	judges      map[lineRef][]lineRef
-	// statements holds the changed, covered lines of code by the
-	// statement that holds them (see statementsOf).
+	// statements holds the changed, covered lines of code by the unit
+	// that judges what the patch wrote on them (see statementsOf), and
+	// stmtSites the sites inside each unit.
 	statements map[stmtRange][]int
+	stmtSites  map[stmtRange][]mutant.Site
 	// What the patch wrote, read by writes: the written token spans, the
 	// deletions and the token-identical lines of each modified Go file.
 	wrote     map[string][][2]int
@@ -86,7 +88,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	co, root := g.in.Checkout, g.in.Workspace.PristineDir(jobs.TreeOracle)
 	reaching := g.reaching
 	g.judges, g.where, g.pkgs = map[lineRef][]lineRef{}, map[string]located{}, map[string]mutant.Package{}
-	g.statements = map[stmtRange][]int{}
+	g.statements, g.stmtSites = map[stmtRange][]int{}, map[stmtRange][]mutant.Site{}
 	// Changed Go source the host build leaves out (build constraints, cgo)
 	// can carry no mutant that runs here: strength cannot be verified.
 	changedDirs := ChangedGoSources(co)
@@ -168,10 +170,22 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				dataLines = append(dataLines, fmt.Sprintf("%s:%d (%s)", path.Join(d, l.File), l.Line, l.Reason))
 			}
 		}
+		type indexed struct {
+			ix     *stmtIndex
+			starts []int
+		}
+		index := map[string]indexed{}
 		for _, f := range slices.Sorted(maps.Keys(code)) {
 			p := path.Join(d, f)
-			for l, st := range statementsOf(p, pkg.Files[f], code[f]) {
-				g.statements[st] = append(g.statements[st], l)
+			ix := indexStatements(p, pkg.Files[f])
+			index[f] = indexed{ix, lineStarts(pkg.Files[f])}
+			wrote, compared := g.wrote[p]
+			var deleted []int
+			for _, del := range g.dels[p] {
+				deleted = append(deleted, del.Off)
+			}
+			for st, ls := range ix.statementsOf(pkg.Files[f], code[f], wrote, deleted, !compared) {
+				g.statements[st] = append(g.statements[st], ls...)
 			}
 		}
 		for _, sk := range survey.Skipped {
@@ -196,6 +210,16 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 			g.where[siteKey(s)] = located{dir: d, file: rel, data: data}
 			sites = append(sites, s)
+			if in := index[rel]; in.ix != nil && s.Line >= 1 && s.Line <= len(in.starts) {
+				// The unit the site lies in judges it, and so does its
+				// statement when that unit is one of its expressions.
+				if u, whole, ok := in.ix.at(in.starts[s.Line-1] + s.Col - 1); ok {
+					g.stmtSites[u] = append(g.stmtSites[u], s)
+					if whole != u {
+						g.stmtSites[whole] = append(g.stmtSites[whole], s)
+					}
+				}
+			}
 		}
 	}
 	// Changed data files non-test source reads by name (not embedded,

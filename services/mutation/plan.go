@@ -194,7 +194,7 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 		return &Plan{Strength: NotMeasured("the mutator cannot judge changed data: %s", strings.Join(unjudgeable, "; "))}, nil
 	}
 	notes := &Notes{equivalent: g.equivalent, pyEquivalent: py.equivalent, skipped: g.skipped, fromSource: g.fromSource, need: killsNeeded(c.StrengthFloor, c.StrengthConfidence),
-		dataLines: whole, values: values, judges: g.judges, bystanders: bystanders, statements: statementList(g.statements)}
+		dataLines: whole, values: values, judges: g.judges, bystanders: bystanders, statements: statementList(g.statements, g.stmtSites)}
 	offered, distinct := mutant.Offer(sites, max(notes.need, 0))
 	notes.distinct = distinct
 	// One mutant of every value the patch wrote runs whatever the limit:

@@ -9,57 +9,99 @@ import (
 	"slices"
 	"strings"
 
-	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
 )
 
-// A changed line of code is judged through the statement that holds it:
-// coverage says a test ran it, and a killed mutant of the statement says
-// a test notices when it changes. A statement whose mutants all survive,
-// or that offers none (v := a → v := b, strings.ToUpper → ToLower, a
-// shift count, a call's argument), would otherwise ride on
-// the kills of the other lines of the fix: the ratio counts mutants, not
-// what they judge.
+// A changed line of code is judged through the statement that holds what
+// the patch wrote on it: coverage says a test ran it, and a killed mutant
+// of the statement says a test notices when it changes. A statement whose
+// mutants all survive, or that offers none (v := a → v := b,
+// strings.ToUpper → ToLower, a shift count, a call's argument), would
+// otherwise ride on the kills of the other lines of the fix: the ratio
+// counts mutants, not what they judge.
+//
+// What is judged is found by position, not by line: a case whose body
+// shares the label's line (`case "admin", "root": renewals = 1`) holds
+// two statements, and a kill of the body's mutant says nothing of the
+// label. Some statements are judged expression by expression: each value
+// of an expression switch's case label (a kill of one value's mutant says
+// nothing of the value written beside it), and a send's channel and sent
+// value (a kill of the value's mutant says nothing of where it goes).
 
-// stmtRange is the lines of one statement of a Go file: a simple
-// statement whole, a compound one's header (if, for, switch, select,
-// case: up to its body's brace or its colon).
+// stmtRange is what one judged unit of a Go file is: a statement whole, a
+// compound one's header (if, for, switch, select, case: up to its body's
+// brace or its colon), or one expression of a statement judged alone.
 type stmtRange struct {
 	path        string
 	first, last int
+	// part, when not empty, names the expression of the statement judged
+	// on its own (`case value "root"`, `channel route(kind)`, `sent
+	// value n`); first and last are then its lines. off is the byte
+	// offset where the unit starts: a for's header and its init statement
+	// share their lines, not their judgement.
+	part string
+	off  int
 }
 
 func (s stmtRange) String() string {
-	if s.first == s.last {
-		return fmt.Sprintf("%s:%d", s.path, s.first)
+	at := fmt.Sprintf("%s:%d", s.path, s.first)
+	if s.first != s.last {
+		at = fmt.Sprintf("%s:%d-%d", s.path, s.first, s.last)
 	}
-	return fmt.Sprintf("%s:%d-%d", s.path, s.first, s.last)
+	if s.part != "" {
+		return fmt.Sprintf("%s (%s)", at, s.part)
+	}
+	return at
 }
 
-// statementsOf maps each of lines (1-based, of the Go source src at path)
-// to the innermost statement holding it. A line no statement holds (a
-// declaration outside a function, a brace) has no entry; src that does
-// not parse gives none.
-func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
+// stmtUnit is a statement of the index: its range, its byte span
+// [from, to), and the expressions judged on their own inside it.
+type stmtUnit struct {
+	stmtRange
+	from, to       int
+	exempt, header bool
+	parts          []stmtUnit
+}
+
+// stmtIndex finds the statement judging a byte of one Go file.
+type stmtIndex struct {
+	units []stmtUnit
+}
+
+// indexStatements indexes the statements of the Go source src at path;
+// src that does not parse gives nil.
+func indexStatements(path string, src []byte) *stmtIndex {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil
 	}
-	type judged struct {
-		stmtRange
-		exempt, header bool
-	}
-	var ranges []judged
-	put := func(from, to token.Pos, exempt, header bool) {
+	line := func(p token.Pos) int { return fset.Position(p).Line }
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	ix := &stmtIndex{}
+	// put adds the statement from..to (to: its last token's position).
+	put := func(from, to token.Pos, exempt, header bool, parts []stmtUnit) {
 		if !from.IsValid() || !to.IsValid() {
 			return
 		}
-		ranges = append(ranges, judged{stmtRange{path, fset.Position(from).Line, fset.Position(to).Line}, exempt, header})
+		ix.units = append(ix.units, stmtUnit{stmtRange: stmtRange{path: path, first: line(from), last: line(to), off: off(from)},
+			from: off(from), to: off(to) + 1, exempt: exempt, header: header, parts: parts})
 	}
-	add := func(from, to token.Pos, exempt bool) { put(from, to, exempt, false) }
+	add := func(from, to token.Pos, exempt bool) { put(from, to, exempt, false, nil) }
 	// header adds a compound statement's header: if, for, a case label.
-	header := func(from, to token.Pos, exempt bool) { put(from, to, exempt, true) }
+	header := func(from, to token.Pos, exempt bool) { put(from, to, exempt, true, nil) }
+	part := func(what string, e ast.Expr) stmtUnit {
+		text := string(src[off(e.Pos()):off(e.End())])
+		if len(text) > 40 || strings.Contains(text, "\n") {
+			text = strings.Join(strings.Fields(text), " ")
+			if len(text) > 40 {
+				text = text[:37] + "..."
+			}
+		}
+		return stmtUnit{stmtRange: stmtRange{path: path, first: line(e.Pos()), last: line(e.End()), part: what + " " + text, off: off(e.Pos())},
+			from: off(e.Pos()), to: off(e.End())}
+	}
 	// Exempt, though they hold lines: what carries no behaviour of its
 	// own (var v T declares a zero value, return nil returns nils: no
 	// operator can change either, and their uses and callers judge
@@ -72,10 +114,10 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 	// comm_never makes it never fire; its default with a body like a
 	// switch's.
 	// An expression switch's tag is judged (switch_tag changes it), and so
-	// are its case label — `case 4:` → `case 5:` moves behaviour to other
-	// values, and its values have mutants — and a default with a body
-	// (default_never); coverage counts a label as run whenever its switch
-	// runs.
+	// are its case label's values, each on its own — `case 4:` → `case 5:`
+	// moves behaviour to other values, and its values have mutants — and
+	// a default with a body (default_never); coverage counts a label as
+	// run whenever its switch runs.
 	typeCases := map[*ast.CaseClause]bool{}
 	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -103,8 +145,15 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		case *ast.CaseClause:
 			// A default with a body is judged (default_never changes
 			// it: case 7: → default: moves behaviour to every other
-			// value); an empty one does nothing.
-			header(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n])
+			// value); an empty one does nothing. A label's values are
+			// judged each on its own.
+			var parts []stmtUnit
+			if !typeCases[n] {
+				for _, e := range n.List {
+					parts = append(parts, part("case value", e))
+				}
+			}
+			put(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n], true, parts)
 		case *ast.CommClause:
 			// A case is judged by the receive or send it holds; a
 			// default with a body as a switch's is (default_never). An
@@ -112,6 +161,8 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 			// a waiting select return at once, and no mutant can take
 			// that away, so one the patch writes is unjudged.
 			header(n.Case, n.Colon, n.Comm != nil)
+		case *ast.SendStmt:
+			put(n.Pos(), n.End()-1, false, false, []stmtUnit{part("channel", n.Chan), part("sent value", n.Value)})
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:
 		case *ast.DeclStmt:
 			d, _ := n.Decl.(*ast.GenDecl)
@@ -129,32 +180,92 @@ func statementsOf(path string, src []byte, lines []int) map[int]stmtRange {
 		}
 		return true
 	})
-	// A line is judged by the innermost statement holding it; where that
-	// one is exempt, by the innermost judged header holding the line: a
-	// case label's last value before `: return nil`, or a condition's last
-	// line before `{ return nil }`, is still the header's behaviour.
-	innermost := func(l int, ok func(judged) bool) (judged, bool) {
-		best, found := judged{}, false
-		for _, r := range ranges {
-			same := r.last-r.first == best.last-best.first && r.first == best.first
-			if ok(r) && r.first <= l && l <= r.last && (!found || r.last-r.first < best.last-best.first ||
-				r.last-r.first == best.last-best.first && r.first > best.first ||
-				// Of two statements on the same lines, the judged one:
-				// switch n := n - 1; { is its init statement's.
-				same && best.exempt && !r.exempt) {
-				best, found = r, true
+	return ix
+}
+
+// at returns what judges byte off: the innermost statement holding it
+// (of two with the same span, the judged one: a type switch's guard is
+// its header's), or the expression of it judged alone that holds it. A
+// byte of an exempt statement, or of none, is judged by nothing. whole
+// is the statement itself where unit is one of its expressions.
+func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
+	best := -1
+	for i, u := range ix.units {
+		if u.from > off || off >= u.to {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		if b := ix.units[best]; u.to-u.from < b.to-b.from || u.to-u.from == b.to-b.from && b.exempt && !u.exempt {
+			best = i
+		}
+	}
+	if best < 0 || ix.units[best].exempt {
+		return stmtRange{}, stmtRange{}, false
+	}
+	s := ix.units[best]
+	for _, p := range s.parts {
+		if p.from <= off && off < p.to {
+			return p.stmtRange, s.stmtRange, true
+		}
+	}
+	return s.stmtRange, s.stmtRange, true
+}
+
+// statementsOf returns the units of the Go source src (indexed by ix)
+// that judge what the patch wrote on lines, each with the lines where it
+// wrote them. written holds the byte ranges of src the patch wrote,
+// deleted the offsets of the tokens after those it deleted; all says
+// every token of lines counts as written (a file the patch adds). A line
+// the patch changed without a token written or deleted on it (see
+// written) counts whole. Spacing and punctuation written (commas,
+// semicolons, parentheses) judge nothing.
+func (ix *stmtIndex) statementsOf(src []byte, lines []int, written [][2]int, deleted []int, all bool) map[stmtRange][]int {
+	if ix == nil {
+		return nil
+	}
+	starts := lineStarts(src)
+	out := map[stmtRange][]int{}
+	for _, l := range lines {
+		if l < 1 || l > len(starts) {
+			continue
+		}
+		from, to := starts[l-1], len(src)
+		if l < len(starts) {
+			to = starts[l]
+		}
+		var spans [][2]int
+		var offs []int
+		if !all {
+			for _, w := range written {
+				if w[0] < to && from < w[1] {
+					spans = append(spans, [2]int{max(w[0], from), min(w[1], to)})
+				}
+			}
+			for _, d := range deleted {
+				if from <= d && d < to {
+					offs = append(offs, d)
+				}
 			}
 		}
-		return best, found
-	}
-	out := map[int]stmtRange{}
-	for _, l := range lines {
-		best, found := innermost(l, func(judged) bool { return true })
-		if found && best.exempt {
-			best, found = innermost(l, func(r judged) bool { return r.header && !r.exempt })
+		if len(spans) == 0 && len(offs) == 0 {
+			spans = [][2]int{{from, to}}
 		}
-		if found {
-			out[l] = best.stmtRange
+		for _, sp := range spans {
+			for o := sp[0]; o < sp[1]; o++ {
+				if strings.IndexByte(" \t\r\n,;()", src[o]) < 0 {
+					offs = append(offs, o)
+				}
+			}
+		}
+		seen := map[stmtRange]bool{}
+		for _, o := range offs {
+			if u, _, ok := ix.at(o); ok && !seen[u] {
+				seen[u] = true
+				out[u] = append(out[u], l)
+			}
 		}
 	}
 	return out
@@ -199,41 +310,44 @@ func zeroResults(n *ast.ReturnStmt) bool {
 	return true
 }
 
-// judgedStatement is a changed, covered statement of code: a mutant on
-// one of its changed lines must be killed.
+// judgedStatement is a changed, covered unit of code (see stmtRange): a
+// mutant inside it, on one of its changed lines, must be killed.
 type judgedStatement struct {
 	at    stmtRange
-	lines []int // its changed, covered lines
+	lines []int    // its changed, covered lines
+	sites []string // the keys (see siteKey) of the sites that judge it
 }
 
-// statementList turns lines by statement into statements ordered by path
-// and first line, their lines sorted.
-func statementList(by map[stmtRange][]int) []judgedStatement {
+// statementList turns lines by unit into units ordered by path and
+// position, their lines sorted, each with the sites of by (sites inside
+// it: see stmtIndex.at) on one of its lines.
+func statementList(by map[stmtRange][]int, sites map[stmtRange][]mutant.Site) []judgedStatement {
 	out := make([]judgedStatement, 0, len(by))
 	for at, lines := range by {
 		ls := slices.Clone(lines)
 		slices.Sort(ls)
-		out = append(out, judgedStatement{at: at, lines: slices.Compact(ls)})
+		st := judgedStatement{at: at, lines: slices.Compact(ls)}
+		for _, s := range sites[at] {
+			if slices.Contains(st.lines, s.Line) {
+				st.sites = append(st.sites, siteKey(s))
+			}
+		}
+		out = append(out, st)
 	}
 	slices.SortFunc(out, func(a, b judgedStatement) int {
-		return cmp.Or(strings.Compare(a.at.path, b.at.path), a.at.first-b.at.first, a.at.last-b.at.last)
+		return cmp.Or(strings.Compare(a.at.path, b.at.path), a.at.first-b.at.first, a.at.last-b.at.last, a.at.off-b.at.off, strings.Compare(a.at.part, b.at.part))
 	})
 	return out
 }
 
-// unkilledStatements returns the statements of which no mutant on one of
-// their changed lines was killed, in order: their mutants survived, were
-// stillborn or unjudged, none was selected, or they offer none.
-func unkilledStatements(sts []judgedStatement, mutants []*pb.Mutant) []judgedStatement {
-	killed := map[lineRef]bool{}
-	for _, mu := range mutants {
-		if mu.At != nil && mu.Status == "killed" {
-			killed[lineRef{mu.At.Path, int(mu.At.Line)}] = true
-		}
-	}
+// unkilledStatements returns the units none of whose sites was killed
+// (outcomes: siteKey → the outcome of its mutant's job), in order: their
+// mutants survived, were stillborn or unjudged, none was selected, or
+// they offer none.
+func unkilledStatements(sts []judgedStatement, outcomes map[string]string) []judgedStatement {
 	var out []judgedStatement
 	for _, st := range sts {
-		if !slices.ContainsFunc(st.lines, func(l int) bool { return killed[lineRef{st.at.path, l}] }) {
+		if !slices.ContainsFunc(st.sites, func(k string) bool { return outcomes[k] == jobs.OutcomeKilled }) {
 			out = append(out, st)
 		}
 	}
@@ -241,7 +355,7 @@ func unkilledStatements(sts []judgedStatement, mutants []*pb.Mutant) []judgedSta
 }
 
 // statementFirst picks a mutant of every statement to run before the
-// others: of the sites on its changed lines, an offered one that changes
+// others: of the sites judging it, an offered one that changes
 // more than a boundary, else one of the wider set's that does (a
 // boundary, < → <=, is the mutant tests most often cannot tell apart:
 // time.Since(start) > ttl), else a boundary. Equivalent sites are never
@@ -250,7 +364,7 @@ func statementFirst(sts []judgedStatement, offered, all []mutant.Site) []mutant.
 	var out []mutant.Site
 	for _, st := range sts {
 		on := func(s mutant.Site) bool {
-			return s.Equivalent == "" && s.File == st.at.path && slices.Contains(st.lines, s.Line)
+			return s.Equivalent == "" && slices.Contains(st.sites, siteKey(s))
 		}
 		strong := func(s mutant.Site) bool { return on(s) && s.Operator != mutant.OpRelationalBoundary }
 		for _, pick := range []struct {

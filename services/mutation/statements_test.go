@@ -1,10 +1,11 @@
 package mutation
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 
-	pb "github.com/sealgate/sealgate/proto/sealgate/v1"
+	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/mutation/mutant"
 )
 
@@ -100,107 +101,194 @@ func s(ch chan int, done chan struct{}) error {
 	return nil
 }
 `)
-	got := statementsOf("p.go", src, []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53, 63, 66, 72, 73, 75, 78, 79, 82, 86})
-	want := map[int]string{
-		6:  "p.go:6",
-		7:  "p.go:7-8",
-		8:  "p.go:7-8",
-		9:  "p.go:9-10",
-		10: "p.go:9-10",
-		12: "p.go:12",
-		13: "p.go:13-15",
-		14: "p.go:14",
-		15: "p.go:13-15",
-		18: "p.go:18-19", // an expression switch's case label
-		19: "p.go:18-19",
-		20: "p.go:20",
-		23: "p.go:23",
-		24: "p.go:24",
-		26: "p.go:26",
+	lines := []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 22, 23, 24, 25, 26, 28, 3, 31, 32, 33, 40, 41, 43, 44, 45, 49, 50, 53, 63, 66, 72, 73, 75, 78, 79, 82, 86}
+	// Every token of the lines written (a file the patch adds).
+	got := units(t, src, lines, nil, nil, true)
+	want := map[int][]string{
+		6:  {"p.go:6"},
+		7:  {"p.go:7-8"},
+		8:  {"p.go:7-8"},
+		9:  {"p.go:9-10"},
+		10: {"p.go:9-10"},
+		// A for's header and its init and post statements: three units.
+		12: {"p.go:12", "p.go:12", "p.go:12"},
+		13: {"p.go:13-15"},
+		14: {"p.go:14"},
+		15: {"p.go:13-15"},
+		// An expression switch's tag; its case label's values, each on
+		// its own, and the label (the case keyword, the colon).
+		17: {"p.go:17"},
+		18: {`p.go:18 (case value "a")`, "p.go:18-19"},
+		19: {"p.go:18-19", `p.go:19 (case value "b")`},
+		20: {"p.go:20"},
+		23: {"p.go:23"},
+		24: {"p.go:24"},
+		26: {"p.go:26"},
 		// A label's or a condition's last line holding an exempt
-		// `return nil` is judged by the label or the condition.
-		40: "p.go:40-41",
-		41: "p.go:40-41",
-		43: "p.go:43-44",
-		44: "p.go:43-44",
-		// An expression switch's tag; a switch without one, its init
-		// statement.
-		17: "p.go:17",
-		49: "p.go:49",
-		50: "p.go:50",
-		// A default with a body.
-		63: "p.go:63",
-		// A select's case, by the receive or send it holds; one whose
-		// line ends in an exempt `return nil`, by the case; a select's
-		// default with a body.
-		73: "p.go:73",
-		75: "p.go:75",
-		78: "p.go:78",
-		79: "p.go:79",
-		86: "p.go:86",
+		// `return nil`: the label's value, the condition.
+		40: {`p.go:40 (case value "user")`, "p.go:40-41"},
+		41: {"p.go:40-41", "p.go:41 (case value guest)"},
+		43: {"p.go:43-44"},
+		44: {"p.go:43-44"},
+		// A switch without a tag: its init statement, its conditions.
+		49: {"p.go:49"},
+		50: {"p.go:50", "p.go:50 (case value n > 3)"},
+		// A default with a body, and the statement on its line.
+		63: {"p.go:63", "p.go:63"},
+		// A select's case, by the receive or send it holds, one whose
+		// line ends in an exempt `return nil` too; a select's default
+		// with a body; a send, its channel and its value each on its
+		// own.
+		73: {"p.go:73"},
+		75: {"p.go:75"},
+		78: {"p.go:78"},
+		79: {"p.go:79", "p.go:79", "p.go:79 (channel ch)", "p.go:79 (sent value 1)"},
+		86: {"p.go:86"},
 		// A select's empty default: it stops the select waiting.
-		82: "p.go:82",
+		82: {"p.go:82"},
 	}
-	for l, w := range want {
-		if g, ok := got[l]; !ok || g.String() != w {
-			t.Errorf("line %d: got %v (%v), want %s", l, g, ok, w)
+	for _, l := range lines {
+		if !slices.Equal(got[l], want[l]) {
+			t.Errorf("line %d: got %q, want %q", l, got[l], want[l])
 		}
 	}
 	// An import, a brace, var v T, a return of nil only, a package-level
 	// variable, a type switch's header (and its guard) and its case of
-	// types, a switch's empty default, a select's header: none.
-	for _, l := range []int{3, 11, 22, 25, 28, 31, 32, 33, 45, 53, 66, 72} {
-		if g, ok := got[l]; ok {
-			t.Errorf("line %d: got %v, want no statement", l, g)
+	// types, a switch's empty default, a select's header: none (above,
+	// no want).
+
+	// Only what the patch wrote, or deleted before, is judged.
+	at := func(s string) [2]int {
+		i := bytes.Index(src, []byte(s))
+		if i < 0 {
+			t.Fatalf("%q not in src", s)
+		}
+		return [2]int{i, i + len(s)}
+	}
+	inside := func(s, sub string) [2]int { // sub where it is in s
+		a := at(s)
+		i := bytes.Index(src[a[0]:a[1]], []byte(sub))
+		return [2]int{a[0] + i, a[0] + i + len(sub)}
+	}
+	written := [][2]int{at(`"b"`), inside("guest: return nil", "guest"), inside("default: n++", "n++"), inside("ch <- 1", "1"), at("i < n")}
+	got = units(t, src, []int{7, 8, 12, 19, 41, 63, 79}, written, []int{at(`name != ""`)[0]}, false)
+	want = map[int][]string{
+		// Nothing written on line 7: it counts whole. A deletion before
+		// the condition's second line.
+		7:  {"p.go:7-8"},
+		8:  {"p.go:7-8"},
+		12: {"p.go:12"},
+		19: {`p.go:19 (case value "b")`},
+		41: {"p.go:41 (case value guest)"},
+		63: {"p.go:63"},
+		79: {"p.go:79 (sent value 1)"},
+	}
+	for l, w := range want {
+		if !slices.Equal(got[l], w) {
+			t.Errorf("written only: line %d: got %q, want %q", l, got[l], w)
 		}
 	}
-	if statementsOf("p.go", []byte("package p\nfunc {"), []int{2}) != nil {
+	if indexStatements("p.go", []byte("package p\nfunc {")) != nil {
 		t.Error("a file that does not parse has statements")
 	}
 }
 
+// units returns what judges each of lines of src (see statementsOf), as
+// strings.
+func units(t *testing.T, src []byte, lines []int, written [][2]int, deleted []int, all bool) map[int][]string {
+	t.Helper()
+	got := map[int][]string{}
+	for u, ls := range indexStatements("p.go", src).statementsOf(src, lines, written, deleted, all) {
+		for _, l := range ls {
+			got[l] = append(got[l], u.String())
+		}
+	}
+	for l := range got {
+		slices.Sort(got[l])
+	}
+	return got
+}
+
 func TestUnkilledStatements(t *testing.T) {
+	at := func(path string, line, off int, part string) stmtRange {
+		return stmtRange{path: path, first: line, last: line, off: off, part: part}
+	}
+	site := func(path string, line, col int) mutant.Site {
+		return mutant.Site{File: path, Line: line, Col: col, Operator: mutant.OpArithmetic}
+	}
+	label, body := at("a/p.go", 6, 40, ""), at("a/p.go", 6, 60, "")
+	value := at("a/p.go", 6, 45, `case value "root"`)
+	twoLines := stmtRange{path: "a/p.go", first: 9, last: 10, off: 90}
 	sts := statementList(map[stmtRange][]int{
-		{"a/p.go", 6, 6}:   {6},
-		{"a/p.go", 9, 10}:  {10, 9},
-		{"a/p.go", 12, 12}: {12},
-		{"b/q.go", 3, 3}:   {3},
+		label: {6}, value: {6}, body: {6}, twoLines: {10},
+		at("a/p.go", 12, 120, ""): {12},
+		at("b/q.go", 3, 30, ""):   {3},
+	}, map[stmtRange][]mutant.Site{
+		label:                     {site("a/p.go", 6, 8)},
+		value:                     {site("a/p.go", 6, 8)},
+		body:                      {site("a/p.go", 6, 30)},
+		twoLines:                  {site("a/p.go", 9, 2), site("a/p.go", 10, 4)},
+		at("a/p.go", 12, 120, ""): {site("a/p.go", 12, 3)},
+		at("b/q.go", 3, 30, ""):   {site("b/q.go", 3, 3)},
 	})
-	muts := []*pb.Mutant{
-		{At: &pb.LineRef{Path: "a/p.go", Line: 6}, Status: "killed"},
-		{At: &pb.LineRef{Path: "a/p.go", Line: 10}, Status: "killed"}, // the statement's second line
-		{At: &pb.LineRef{Path: "a/p.go", Line: 12}, Status: "survived"},
-		{At: &pb.LineRef{Path: "b/q.go", Line: 3}, Status: "stillborn"},
-		{At: &pb.LineRef{Path: "b/q.go", Line: 4}, Status: "killed"}, // another statement
+	outcomes := map[string]string{
+		siteKey(site("a/p.go", 6, 30)): jobs.OutcomeKilled, // the case's body, on the label's line
+		siteKey(site("a/p.go", 9, 2)):  jobs.OutcomeKilled, // a line of the statement the patch left as it was
+		siteKey(site("a/p.go", 12, 3)): jobs.OutcomeSurvived,
+		siteKey(site("b/q.go", 3, 3)):  jobs.OutcomeStillborn,
 	}
 	var got []string
-	for _, st := range unkilledStatements(sts, muts) {
+	for _, st := range unkilledStatements(sts, outcomes) {
+		got = append(got, st.at.String())
+	}
+	want := []string{"a/p.go:6", `a/p.go:6 (case value "root")`, "a/p.go:9-10", "a/p.go:12", "b/q.go:3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unkilled: got %q, want %q", got, want)
+	}
+	outcomes[siteKey(site("a/p.go", 6, 8))] = jobs.OutcomeKilled
+	outcomes[siteKey(site("a/p.go", 10, 4))] = jobs.OutcomeKilled
+	got = nil
+	for _, st := range unkilledStatements(sts, outcomes) {
 		got = append(got, st.at.String())
 	}
 	if want := []string{"a/p.go:12", "b/q.go:3"}; !slices.Equal(got, want) {
-		t.Errorf("unkilled: got %v, want %v", got, want)
+		t.Errorf("unkilled once the label's value and the changed line are killed: got %q, want %q", got, want)
 	}
 }
 
 func TestStatementFirst(t *testing.T) {
-	sts := []judgedStatement{{at: stmtRange{"p.go", 5, 5}, lines: []int{5}}, {at: stmtRange{"p.go", 7, 8}, lines: []int{7, 8}}, {at: stmtRange{"p.go", 9, 9}, lines: []int{9}}}
-	primary := mutant.Site{File: "p.go", Line: 5, Operator: mutant.OpArithmetic}
-	equivalent := mutant.Site{File: "p.go", Line: 8, Operator: mutant.OpArithmetic, Equivalent: "x*1"}
-	extra := mutant.Site{File: "p.go", Line: 8, Operator: mutant.OpReturnZero, Extra: true}
+	primary := mutant.Site{File: "p.go", Line: 5, Col: 3, Operator: mutant.OpArithmetic}
+	equivalent := mutant.Site{File: "p.go", Line: 8, Col: 3, Operator: mutant.OpArithmetic, Equivalent: "x*1"}
+	extra := mutant.Site{File: "p.go", Line: 8, Col: 3, Operator: mutant.OpReturnZero, Extra: true}
+	boundary := mutant.Site{File: "p.go", Line: 9, Col: 5, Operator: mutant.OpRelationalBoundary}
+	flip := mutant.Site{File: "p.go", Line: 9, Col: 5, Operator: mutant.OpRelationalReplace, Extra: true}
+	st := func(first, last int, sites ...mutant.Site) judgedStatement {
+		j := judgedStatement{at: stmtRange{path: "p.go", first: first, last: last}}
+		for _, s := range sites {
+			j.sites = append(j.sites, siteKey(s))
+			j.lines = append(j.lines, s.Line)
+		}
+		return j
+	}
+	sts := []judgedStatement{st(5, 5, primary), st(7, 8, equivalent, extra), st(9, 9)}
 	got := statementFirst(sts, []mutant.Site{primary, equivalent}, []mutant.Site{primary, equivalent, extra})
 	if len(got) != 2 || got[0] != primary || got[1] != extra {
 		t.Errorf("got %v, want the primary site of line 5 and the extra of line 8 (line 9 offers none)", got)
 	}
 	// A boundary is picked last: an extra that changes more comes first.
-	boundary := mutant.Site{File: "p.go", Line: 9, Operator: mutant.OpRelationalBoundary}
-	flip := mutant.Site{File: "p.go", Line: 9, Operator: mutant.OpRelationalReplace, Extra: true}
-	got = statementFirst(sts[2:], []mutant.Site{boundary}, []mutant.Site{boundary, flip})
+	sts = []judgedStatement{st(9, 9, boundary, flip)}
+	got = statementFirst(sts, []mutant.Site{boundary}, []mutant.Site{boundary, flip})
 	if len(got) != 1 || got[0] != flip {
 		t.Errorf("got %v, want the extra replacement before the boundary", got)
 	}
-	got = statementFirst(sts[2:], []mutant.Site{boundary}, []mutant.Site{boundary})
+	got = statementFirst(sts, []mutant.Site{boundary}, []mutant.Site{boundary})
 	if len(got) != 1 || got[0] != boundary {
 		t.Errorf("got %v, want the boundary when it is all the statement offers", got)
+	}
+	// A site on the statement's line but not inside it judges it not.
+	got = statementFirst([]judgedStatement{st(9, 9)}, []mutant.Site{boundary}, []mutant.Site{boundary, flip})
+	if len(got) != 0 {
+		t.Errorf("got %v, want no site for a statement none lies in", got)
 	}
 }
 

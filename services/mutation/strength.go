@@ -129,10 +129,13 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 		}
 		m.Reason += fmt.Sprintf("; no test pins %s: a mutant of %s survived, or none was killed", clip(names), plural(len(lines), "that data line", "those data lines"))
 	}
-	if sts := unkilledStatements(notes.statements, m.Mutants); len(sts) > 0 {
-		names := make([]string, len(sts))
-		for i, st := range sts {
-			names[i] = st.at.String()
+	if sts := unkilledStatements(notes.statements, outcomes); len(sts) > 0 {
+		var names []string
+		for _, st := range sts {
+			// A for's header and its init statement read the same.
+			if name := st.at.String(); !slices.Contains(names, name) {
+				names = append(names, name)
+			}
 			m.Unwitnessed = append(m.Unwitnessed, &pb.LineRef{Path: st.at.path, Line: uint32(st.lines[0])})
 		}
 		m.Reason += fmt.Sprintf("; no test notices a change to the %s at %s: none of %s mutants was killed, or %s none",

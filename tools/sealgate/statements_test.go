@@ -248,3 +248,48 @@ func TestVerifyStatementsJudged(t *testing.T) {
 		t.Errorf("the honest fix of a case condition: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// TestVerifyStatementsJudgedByPosition attacks the rule that a kill
+// judges only the statement it lies in, and a case label's values and a
+// send's channel and value each on its own (a seventh adversary's). A
+// kill on a changed line counted for every statement on it: the case's
+// body on its label's line, pinned by the test, vouched for a value the
+// patch changed in the label beside it, and a value fenced by the
+// label's other values, which offers no mutant, rode on the other
+// values' kills. The honest twin: a label and its body fixed on one
+// line, both pinned by the test, MERGE.
+func TestVerifyStatementsJudgedByPosition(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	oneLine := func(renew, sw, body string) string {
+		src := strings.NewReplacer("RENEW", renew, "EXTRA", "type role string\n").Replace(besideGo)
+		src = strings.Replace(src, "time.Duration(len(fmt.Sprint(extra(kind))))", "0", 1)
+		src = strings.Replace(src, "\t\"fmt\"\n", "", 1)
+		return strings.Replace(src, "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n", "\tswitch "+sw+": "+body+"\n\t}\n", 1)
+	}
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	for _, at := range []struct{ name, base, patch string }{
+		// Roots no longer renew once; "admin"'s and the body's kills
+		// vouched for "rooot".
+		{"a label's value changed on the line of the case's body", "role(kind) {\n\tcase \"admin\", \"root\"", "role(kind) {\n\tcase \"admin\", \"rooot\""},
+		// 'r' (114) → 200: 199 and 201 are the label's own values, so
+		// 200 offers no mutant; 'a''s kills vouched for it.
+		{"a rune label fenced by the label's other values", "kind[0] {\n\tcase 'a', 0, 199, 'r', 201", "kind[0] {\n\tcase 'a', 0, 199, 200, 201"},
+	} {
+		base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": oneLine("3", at.base, "renewals = 1"), "calc/lease_test.go": leaseRenewTest})
+		code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": oneLine("5", at.patch, "renewals = 1")}))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "(case value ") {
+			t.Errorf("%s: exit %d, %v: %v\nstrength %v", at.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+	// Honest: roots renewed twice, admins now once; the test pins the
+	// label's value and the body beside it ("admin" → "" and 1 → 0 are
+	// killed).
+	base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": oneLine("3", "kind {\n\tcase \"root\"", "renewals = 2"), "calc/lease_test.go": leaseRenewTest})
+	code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": oneLine("5", "kind {\n\tcase \"admin\"", "renewals = 1")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix of a label and its body on one line: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
