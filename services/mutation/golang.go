@@ -183,6 +183,9 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			var deleted []int
 			for _, del := range g.dels[p] {
 				deleted = append(deleted, del.Off)
+				if del.Before >= 0 {
+					deleted = append(deleted, del.Before)
+				}
 			}
 			for st, ls := range ix.statementsOf(pkg.Files[f], code[f], wrote, deleted, !compared) {
 				g.statements[st] = append(g.statements[st], ls...)

@@ -92,8 +92,13 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 // the change, so no mutant can express it — unless it lies in a value the
 // patch rewrote, which is then judged whole (see changedValues).
 type deletion struct {
-	Off  int
-	Text string
+	Off int
+	// Before is the offset of the last byte of the token before the
+	// deleted ones, -1 when they begin the run: where Off is the run's
+	// end or the next line, the statement they were cut from holds it
+	// (`break outer` → `break`).
+	Before int
+	Text   string
 	// Wrote is the byte range of the tokens the gap wrote in place of the
 	// deleted ones (time.Hour → forever), zero when it wrote none.
 	Wrote [2]int
@@ -157,6 +162,14 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 			if ni < len(added) {
 				off = begin + added[ni].off
 			}
+			before := -1 // the gap begins the run
+			if pi >= 0 {
+				before = begin + added[pi].end - 1
+				// The line the deleted tokens followed lost them too
+				// (`* time.Minute` at its end, the token after on the
+				// next line).
+				touched = append(touched, before)
+			}
 			touched = append(touched, off)
 			var words []string
 			for _, t := range old[pj+1 : nj] {
@@ -176,7 +189,7 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 				}
 			}
 			if len(words) > wrote {
-				dels = append(dels, deletion{Off: off, Text: strings.Join(words, " "), Wrote: at})
+				dels = append(dels, deletion{Off: off, Before: before, Text: strings.Join(words, " "), Wrote: at})
 			}
 		}
 		pi, pj = ni, nj

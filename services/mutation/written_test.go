@@ -1,6 +1,7 @@
 package mutation
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -162,5 +163,40 @@ func TestWrittenSameLines(t *testing.T) {
 	_, _, same := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
 	if got := same["p.go"]; !slices.Equal(got, []int{4}) {
 		t.Errorf("token-identical lines = %v, want [4] (the realigned admin row only)", got)
+	}
+}
+
+// TestWrittenDeletionAtALinesEnd: tokens deleted at the end of a line sit
+// before the next line's first token (or the run's end), so the line
+// they were cut from is named by the token before them (an adversary's
+// `break outer` → `break`, and `* time.Minute` dropped above the fix's
+// line): that line is not token-identical, and the deletion's Before is
+// on it.
+func TestWrittenDeletionAtALinesEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, after, lineOfBefore string
+	}{
+		{"the next line's first token after it", "\tgrace := n * time.Minute\n\trenew := 3\n", "\tgrace := n\n\trenew := 5\n", "\tgrace := n\n"},
+		{"the run's end after it", "\t\tbreak outer\n", "\t\tbreak\n", "\t\tbreak\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			patchSide := "package p\n\nfunc f() {\n" + tc.after + "}\n"
+			diff := fmt.Sprintf("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4,%d +4,%d @@ func f() {\n", strings.Count(tc.before, "\n"), strings.Count(tc.after, "\n"))
+			for _, l := range strings.SplitAfter(strings.TrimSuffix(tc.before, "\n"), "\n") {
+				diff += "-" + strings.TrimSuffix(l, "\n") + "\n"
+			}
+			for _, l := range strings.SplitAfter(strings.TrimSuffix(tc.after, "\n"), "\n") {
+				diff += "+" + strings.TrimSuffix(l, "\n") + "\n"
+			}
+			_, dels, same := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			if slices.Contains(same["p.go"], 4) {
+				t.Errorf("line 4 lost tokens but counts as token-identical (same = %v)", same["p.go"])
+			}
+			ds := dels["p.go"]
+			line := strings.Index(patchSide, tc.lineOfBefore)
+			if len(ds) != 1 || ds[0].Before < line || ds[0].Before >= line+len(tc.lineOfBefore) {
+				t.Fatalf("deletions %+v, want one whose Before is on %q (offsets %d..%d)", ds, tc.lineOfBefore, line, line+len(tc.lineOfBefore))
+			}
+		})
 	}
 }

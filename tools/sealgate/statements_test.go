@@ -102,6 +102,12 @@ func TestVerifyStatementsJudged(t *testing.T) {
 			fn("\ta, b := make(chan string, 1), make(chan string, 1)\n\ta <- kind\n\tb <- kind + \"!\"\n\tselect {\n\tcase v := <-b:\n\t\treturn v\n\t}\n")},
 		{"an empty default added to a select", fn("\tch := make(chan int, 1)\n\tch <- len(kind)\n\tselect {\n\tcase v := <-ch:\n\t\treturn v\n\t}\n\treturn 0\n"),
 			fn("\tch := make(chan int, 1)\n\tch <- len(kind)\n\tselect {\n\tcase v := <-ch:\n\t\treturn v\n\tdefault:\n\t}\n\treturn 0\n")},
+		// An eighth adversary's: `break outer` → `break` in a switch
+		// inside the loop (the break now leaves only the switch). The
+		// deleted label sat before the run's end, in no statement; the
+		// break it was cut from offers no mutant.
+		{"a break's label deleted", fn("\tn := 0\nouter:\n\tfor _, r := range kind {\n\t\tswitch r {\n\t\tcase 's':\n\t\t\tbreak outer\n\t\tcase 'x':\n\t\t\tcontinue outer\n\t\t}\n\t\tn++\n\t}\n\treturn n\n"),
+			fn("\tn := 0\nouter:\n\tfor _, r := range kind {\n\t\tswitch r {\n\t\tcase 's':\n\t\t\tbreak\n\t\tcase 'x':\n\t\t\tcontinue outer\n\t\t}\n\t\tn++\n\t}\n\treturn n\n")},
 		{"a generic function's argument", "func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 100)\n\treturn v\n"),
 			"func clamp[T int | float64](v, lo, hi T) T {\n\treturn min(max(v, lo), hi)\n}\n\n" + fn("\tv := clamp(len(kind), 1, 3)\n\treturn v\n")},
 	}
