@@ -299,3 +299,34 @@ func TestVerifyStatementsJudgedByPosition(t *testing.T) {
 		t.Errorf("the honest fix of a label and its body on one line: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// TestVerifyImportSwapped attacks what no statement holds: an import
+// swapped for another package of the same name beside the fix (an eighth
+// adversary's html/template → text/template: the template code as it
+// was, its output no longer escaped, the test looking at none of it)
+// MERGEd. It is now code the gate cannot judge. The honest twin: the fix
+// beside the same import moved to a group of its own MERGEs.
+func TestVerifyImportSwapped(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	const tmpl = "func extra(kind string) any {\n\tvar b strings.Builder\n\tt := template.Must(template.New(\"k\").Parse(\"<b>{{.}}</b>\"))\n\t_ = t.Execute(&b, kind)\n\treturn b.String()\n}\n"
+	lease := func(renew, imp, extra string) string {
+		src := strings.NewReplacer("RENEW", renew, "EXTRA", extra).Replace(besideGo)
+		return strings.Replace(src, "import (\n", "import (\n\t"+imp+"\n", 1)
+	}
+	run := func(base, patch string) (int, map[string]any) {
+		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": lease("3", `"html/template"`, tmpl), "calc/lease_test.go": leaseRenewTest})
+	code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": lease("5", `"text/template"`, tmpl)}))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"]), `changes what template names from "html/template" to "text/template"`) {
+		t.Errorf("an import swapped beside the fix: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+	// The same import moved to a group of its own: no finding.
+	moved := strings.Replace(lease("5", `"html/template"`, tmpl), "\t\"html/template\"\n", "", 1)
+	moved = strings.Replace(moved, "\t\"time\"\n)", "\t\"time\"\n\n\t\"html/template\"\n)", 1)
+	code, a = run(base, f.commit(base, map[string]string{"calc/lease.go": moved}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the fix beside its file's imports regrouped: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}

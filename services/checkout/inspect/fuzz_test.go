@@ -40,6 +40,7 @@ func FuzzGoAnalyses(f *testing.F) {
 		"package p\n\nimport \"embed\"\n\n//go:embed \"a b\" `c` d/*.txt\nvar fs embed.FS\n",
 		"package p\n\n/*\nint x(void) { return 1; }\n*/\nimport \"C\"\n\nimport (\n\t. \"syscall\"\n\t\"runtime/coverage\"\n)\n\nvar m = map[string]float64{\"[2 4 6 8]\": 5, \"a\" + \"\\x16--- PASS\": '\\x16'}\n\nfunc (c T) String() string { C.exit(0); Exit(0); return \"/sealgate/out\" }\n\nfunc max(a, b int) int { return a }\n",
 		"package p\n\nimport \"time\"\n\ntype C int8\n\ntype S struct {\n\tn C `json:\"n\"`\n\tB\n}\n\nvar t0 = time.Now()\n\nfunc f() bool { return time.Now().Year() < 2027 || time.Since(t0) > time.Hour || time.Now().Before(time.Unix(1, 0)) }\n",
+		"package p\n\nimport (\n\t\"text/template\"\n\tm \"example.com/m/v3\"\n)\n",
 		"package p\n\nfunc (",
 		"",
 	} {
@@ -61,6 +62,7 @@ func FuzzGoAnalyses(f *testing.F) {
 		checkFindings(t, GoProbes("p/x.go", base, src), RuleProbe, "p/x.go", lines)
 		checkFindings(t, GoProbesIn("p/x.go", base, src, func(string) bool { return true }), RuleProbe, "p/x.go", lines)
 		checkFindings(t, GoTypeChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}), RuleForeignCode, "p/x.go", lines)
+		checkFindings(t, GoImportChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}), RuleForeignCode, "p/x.go", lines)
 		checkFindings(t, GoHarnessReach("p/x.go", base, src, false), RuleHarnessReach, "p/x.go", lines)
 		checkFindings(t, GoHarnessReach(file, base, src, true), RuleHarnessReach, file, lines)
 		all := make([]int, lines)
