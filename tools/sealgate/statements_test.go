@@ -298,6 +298,22 @@ func TestVerifyStatementsJudgedByPosition(t *testing.T) {
 	if code != 0 || a["decision"] != "MERGE" {
 		t.Errorf("the honest fix of a label and its body on one line: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
+	// Honest (an eighth adversary's twin): `break` → `break loop` in a
+	// switch inside the loop, the Go pitfall: admins kept looping and
+	// renewed three times. No operator changed a labelled branch
+	// (INCONCLUSIVE, naming it, seen); its label dropped is killed.
+	looped := func(renew, brk string) string {
+		src := strings.NewReplacer("RENEW", renew, "EXTRA", "").Replace(besideGo)
+		src = strings.Replace(src, "time.Duration(len(fmt.Sprint(extra(kind))))", "0", 1)
+		src = strings.Replace(src, "\t\"fmt\"\n", "", 1)
+		return strings.Replace(src, "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n",
+			"loop:\n\tfor i := range 3 {\n\t\tswitch kind {\n\t\tcase \"admin\":\n\t\t\trenewals = i + 1\n\t\t\t"+brk+"\n\t\tdefault:\n\t\t\tcontinue loop\n\t\t}\n\t}\n", 1)
+	}
+	base = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": looped("3", "break"), "calc/lease_test.go": leaseRenewTest})
+	code, a = run(base, f.commit(base, map[string]string{"calc/lease.go": looped("5", "break loop")}))
+	if code != 0 || a["decision"] != "MERGE" {
+		t.Errorf("the honest fix giving a break its loop's label: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
 }
 
 // TestVerifyImportSwapped attacks what no statement holds: an import

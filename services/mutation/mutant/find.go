@@ -1823,7 +1823,11 @@ func (w *walker) exprStmt(n *ast.ExprStmt) {
 
 // branch handles break ↔ continue.
 func (w *walker) branch(n *ast.BranchStmt) {
-	if n.Label != nil || (n.Tok != token.BREAK && n.Tok != token.CONTINUE) || !w.at(n.TokPos) {
+	if n.Tok != token.BREAK && n.Tok != token.CONTINUE || !w.at(n.TokPos) {
+		return
+	}
+	if n.Label != nil {
+		w.labelDropped(n)
 		return
 	}
 	loop := w.innermostBreakable()
@@ -1847,6 +1851,49 @@ func (w *walker) branch(n *ast.BranchStmt) {
 		return
 	}
 	w.add(&candidate{how: rewriteNode, node: n, from: n.Tok, to: to, list: true}, n.TokPos, OpLoopControl, arrow(n.Tok, to))
+}
+
+// labelDropped handles a labelled break or continue (Extra): its label is
+// dropped, so that it leaves or continues the innermost statement it
+// would without one (break loop → break in a select inside the loop: the
+// Go pitfall a fix of that shape corrects). Not offered where that is the
+// labelled statement itself (the same program).
+func (w *walker) labelDropped(n *ast.BranchStmt) {
+	var target ast.Stmt
+	for i := len(w.stack) - 1; i >= 0 && target == nil; i-- {
+		switch m := w.stack[i].(type) {
+		case *ast.LabeledStmt:
+			if m.Label.Name == n.Label.Name {
+				target = m.Stmt
+			}
+		case *ast.FuncLit, *ast.FuncDecl:
+			return
+		}
+	}
+	inner := w.innermostBreakable()
+	if n.Tok == token.CONTINUE {
+		inner = w.innermostLoop()
+	}
+	if target == nil || inner == nil || inner == ast.Node(target) {
+		return
+	}
+	c := &candidate{how: rewriteNode, node: n, from: n.Tok, to: n.Tok, list: true}
+	c.site.Extra = true
+	w.add(c, n.TokPos, OpLoopControl, n.Tok.String()+" "+n.Label.Name+" → "+n.Tok.String())
+}
+
+// innermostLoop returns the innermost for or range statement around the
+// visited node within its function, or nil.
+func (w *walker) innermostLoop() ast.Node {
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		switch n := w.stack[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return n
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		}
+	}
+	return nil
 }
 
 // innermostBreakable returns the innermost for, range, switch or select

@@ -713,6 +713,65 @@ func TestFindErrors(t *testing.T) {
 // emptied (or filled), a return of zero values — and where each is not
 // offered. The site of a plain else is judged by the tests that reach the
 // branch's first line.
+// TestFindLabelDropped: a labelled break or continue whose label names
+// another statement than the one it would leave or continue without it
+// loses its label (Extra): `break loop` in a switch or select inside the
+// loop is the Go pitfall a fix of that shape corrects.
+func TestFindLabelDropped(t *testing.T) {
+	src := `package p
+
+func f(xs []int, ch chan int) int {
+	n := 0
+loop:
+	for _, x := range xs {
+		switch {
+		case x > 3:
+			break loop
+		case x < 0:
+			continue loop
+		}
+		select {
+		case <-ch:
+			break loop
+		default:
+		}
+		for x > 0 {
+			x--
+			continue loop
+		}
+		n++
+	}
+outer:
+	for n > 0 {
+		n--
+		break outer
+	}
+	return n
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		if s.Operator == OpLoopControl && strings.Contains(s.Description, " loop") || strings.Contains(s.Description, "outer") {
+			if !s.Extra {
+				t.Errorf("%v is not an extra", s)
+			}
+			got = append(got, fmt.Sprintf("%d:%d %s", s.Line, s.Col, s.Description))
+		}
+	}
+	// continue loop in the switch (11) continues the loop it would
+	// continue without the label; break outer (27) leaves the loop it
+	// would leave.
+	want := []string{"9:4 break loop → break", "15:4 break loop → break", "20:4 continue loop → continue"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestFindWiderOperators(t *testing.T) {
 	src := `package p
 

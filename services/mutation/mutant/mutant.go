@@ -91,6 +91,11 @@
 //	                        the type can be named at the case, in a
 //	                        select with a default (elsewhere the select
 //	                        could wait for ever)
+//	loop_control            break loop → break, continue loop → continue:
+//	                        a labelled branch loses its label, where the
+//	                        statement it then leaves or continues is
+//	                        another (a break in a switch or select inside
+//	                        the loop)
 //
 // A plain else's "else branch never runs" is judged by the tests that reach
 // the branch's first line (Site.Reach): its `} else {` line holds no

@@ -505,7 +505,11 @@ func (r *renderer) node(g *group) (string, error) {
 		if _, err := r.pieces(g); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("if %s { %s } else { %s }", on, c.to, c.from), nil
+		from := c.from.String()
+		if br, _ := c.node.(*ast.BranchStmt); br != nil && br.Label != nil {
+			from += " " + br.Label.Name // the label dropped, or kept with the token changed
+		}
+		return fmt.Sprintf("if %s { %s } else { %s }", on, c.to, from), nil
 	}
 	return "", fmt.Errorf("site %s: unexpected node %T", c.site, c.node)
 }

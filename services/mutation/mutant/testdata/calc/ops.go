@@ -205,3 +205,19 @@ func Double(t Timer) int64 {
 func Vowel(r rune, strict bool) bool {
 	return r == 'a' || r == 'e' || r == 'i' || r == 'o' || r == 'u' || !strict && r == 'y'
 }
+
+// FirstOver returns the index of the first x above limit, or -1: its
+// labelled break leaves the loop from inside a switch (dropping the label
+// leaves only the switch, and the last x above limit wins).
+func FirstOver(xs []int, limit int) (at int) {
+	at = -1
+loop:
+	for i, x := range xs {
+		switch {
+		case x > limit:
+			at = i
+			break loop
+		}
+	}
+	return at
+}

@@ -36,6 +36,7 @@ func Report() string {
 		line(fmt.Sprint("Bump ", x), func() interface{} { return Bump(x) })
 		line(fmt.Sprint("Capped ", x), func() interface{} { return Capped(x) })
 		line(fmt.Sprint("Hidden ", x), func() interface{} { return Hidden(x) })
+		line(fmt.Sprint("FirstOver ", x), func() interface{} { return FirstOver([]int{1, 5, 9, 12}, x) })
 	}
 	for _, a := range []bool{false, true} {
 		for _, c := range []bool{false, true} {
