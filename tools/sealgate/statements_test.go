@@ -267,11 +267,16 @@ func TestVerifyStatementsJudged(t *testing.T) {
 func TestVerifyStatementsJudgedByPosition(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
-	oneLine := func(renew, sw, body string) string {
-		src := strings.NewReplacer("RENEW", renew, "EXTRA", "type role string\n").Replace(besideGo)
+	// admins is the lease without extra's call, its admins' renewals set
+	// by code instead of the if.
+	admins := func(renew, decls, code string) string {
+		src := strings.NewReplacer("RENEW", renew, "EXTRA", decls).Replace(besideGo)
 		src = strings.Replace(src, "time.Duration(len(fmt.Sprint(extra(kind))))", "0", 1)
 		src = strings.Replace(src, "\t\"fmt\"\n", "", 1)
-		return strings.Replace(src, "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n", "\tswitch "+sw+": "+body+"\n\t}\n", 1)
+		return strings.Replace(src, "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n", code, 1)
+	}
+	oneLine := func(renew, sw, body string) string {
+		return admins(renew, "type role string\n", "\tswitch "+sw+": "+body+"\n\t}\n")
 	}
 	run := func(base, patch string) (int, map[string]any) {
 		return f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
@@ -303,11 +308,7 @@ func TestVerifyStatementsJudgedByPosition(t *testing.T) {
 	// renewed three times. No operator changed a labelled branch
 	// (INCONCLUSIVE, naming it, seen); its label dropped is killed.
 	looped := func(renew, brk string) string {
-		src := strings.NewReplacer("RENEW", renew, "EXTRA", "").Replace(besideGo)
-		src = strings.Replace(src, "time.Duration(len(fmt.Sprint(extra(kind))))", "0", 1)
-		src = strings.Replace(src, "\t\"fmt\"\n", "", 1)
-		return strings.Replace(src, "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n",
-			"loop:\n\tfor i := range 3 {\n\t\tswitch kind {\n\t\tcase \"admin\":\n\t\t\trenewals = i + 1\n\t\t\t"+brk+"\n\t\tdefault:\n\t\t\tcontinue loop\n\t\t}\n\t}\n", 1)
+		return admins(renew, "", "loop:\n\tfor i := range 3 {\n\t\tswitch kind {\n\t\tcase \"admin\":\n\t\t\trenewals = i + 1\n\t\t\t"+brk+"\n\t\tdefault:\n\t\t\tcontinue loop\n\t\t}\n\t}\n")
 	}
 	base = f.commit(f.honest().Commit, map[string]string{"calc/lease.go": looped("3", "break"), "calc/lease_test.go": leaseRenewTest})
 	code, a = run(base, f.commit(base, map[string]string{"calc/lease.go": looped("5", "break loop")}))
