@@ -741,8 +741,10 @@ func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
 // inspectGoTypes compares the type declarations of every package
 // directory in which the patch changes non-test Go source
 // (inspect.GoTypeChanges), all its non-test Go files on both sides: a
-// type moved to another file is the same type; and each file's imports
-// (inspect.GoImportChanges).
+// type moved to another file is the same type; each file's imports
+// (inspect.GoImportChanges); and the signatures of its functions and
+// methods and the declared types of its package-level variables and
+// constants (inspect.GoSignatureChanges).
 func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
 	paths, _ := c.changedGoSources()
 	dirs := map[string]bool{}
@@ -782,6 +784,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		}
 		c.Findings = append(c.Findings, inspect.GoTypeChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoImportChanges(b, p)...)
+		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
 	}
 	return nil
 }
