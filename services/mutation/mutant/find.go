@@ -56,7 +56,7 @@ type candidate struct {
 	// string_literal: a typed constant of a type that cannot be named at
 	// the site, sliced to "" (str[1] is "")
 	strSlice bool
-	zeros    []string // return_zero: the zero literals returned
+	zeros    []string // return_zero: the zero literals returned; return_nonnil: the values
 
 	edit    edit   // rewriteVariant: the change within the value
 	closure string // rewriteVariant: the value's type, as the function literal returns it
@@ -233,6 +233,7 @@ func (w *walker) visit(n ast.Node) {
 		}
 	case *ast.ReturnStmt:
 		w.returnZero(n)
+		w.returnNonNil(n)
 		w.returnRemoval(n)
 	case *ast.IfStmt:
 		w.ifStmt(n)
@@ -1439,22 +1440,9 @@ func (w *walker) returnZero(n *ast.ReturnStmt) {
 	if !w.a.typed() || !w.at(n.Return) || len(n.Results) == 0 {
 		return
 	}
-	var sig *types.Signature
-	for i := len(w.stack) - 1; i >= 0 && sig == nil; i-- {
-		switch f := w.stack[i].(type) {
-		case *ast.FuncLit:
-			sig, _ = w.a.info.Types[f].Type.(*types.Signature)
-		case *ast.FuncDecl:
-			if o := w.a.info.Defs[f.Name]; o != nil {
-				sig, _ = o.Type().(*types.Signature)
-			}
-		}
-		if _, isLit := w.stack[i].(*ast.FuncLit); isLit && sig == nil {
-			return
-		}
-	}
-	if sig == nil || sig.Results().Len() != len(n.Results) {
-		return // a call returning several values, or not found
+	sig := w.returnSignature(n)
+	if sig == nil {
+		return
 	}
 	zeros := make([]string, len(n.Results))
 	already := true
@@ -1478,6 +1466,103 @@ func (w *walker) returnZero(n *ast.ReturnStmt) {
 	c := &candidate{how: rewriteWrap, node: n, list: true, zeros: zeros}
 	c.site.Extra = true
 	w.add(c, n.Return, OpReturnZero, "return "+strings.Join(zeros, ", "))
+}
+
+// returnSignature is the signature of the function a return of values
+// returns from, nil when it is not found or the return's values are one
+// call's several.
+func (w *walker) returnSignature(n *ast.ReturnStmt) *types.Signature {
+	var sig *types.Signature
+	for i := len(w.stack) - 1; i >= 0 && sig == nil; i-- {
+		switch f := w.stack[i].(type) {
+		case *ast.FuncLit:
+			sig, _ = w.a.info.Types[f].Type.(*types.Signature)
+			if sig == nil {
+				return nil
+			}
+		case *ast.FuncDecl:
+			if o := w.a.info.Defs[f.Name]; o != nil {
+				sig, _ = o.Type().(*types.Signature)
+			}
+		}
+	}
+	if sig == nil || sig.Results().Len() != len(n.Results) {
+		return nil
+	}
+	return sig
+}
+
+// nonNilError stands, in a return_nonnil site's values, for a value of the
+// switch file's error type (its name is chosen with the schemata's).
+const nonNilError = "\x00error"
+
+// returnNonNil handles a return of nils only (Extra): each becomes a
+// value of its type that is not nil — an empty slice or map, a new zero
+// value for a pointer, an unbuffered channel, the switch file's error for
+// an interface it satisfies — when each has one. return nil carries no
+// operator of its own; one the patch rewrote (return err → return nil,
+// return []string{} → return nil) is judged by this one.
+func (w *walker) returnNonNil(n *ast.ReturnStmt) {
+	if !w.a.typed() || !w.at(n.Return) || len(n.Results) == 0 {
+		return
+	}
+	for _, r := range n.Results {
+		if !w.a.info.Types[r].IsNil() {
+			return
+		}
+	}
+	sig := w.returnSignature(n)
+	if sig == nil {
+		return
+	}
+	vals := make([]string, len(n.Results))
+	shown := make([]string, len(n.Results))
+	for i := range n.Results {
+		v, ok := w.a.nonNil(sig.Results().At(i).Type(), n.Pos())
+		if !ok {
+			return
+		}
+		vals[i], shown[i] = v, v
+		if v == nonNilError {
+			shown[i] = "an error"
+		}
+	}
+	c := &candidate{how: rewriteWrap, node: n, list: true, zeros: vals}
+	c.site.Extra = true
+	w.add(c, n.Return, OpReturnNonNil, "return "+strings.Join(shown, ", "))
+}
+
+// nonNil is a value of t that is not nil, written at pos (see
+// returnNonNil); false when t has none the site can write.
+func (a *analysis) nonNil(t types.Type, pos token.Pos) (string, bool) {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		if e, ok := a.siteType(u.Elem(), pos); ok {
+			return "new(" + e + ")", true
+		}
+	case *types.Slice, *types.Map:
+		if typ, ok := a.siteType(t, pos); ok {
+			return typ + "{}", true
+		}
+	case *types.Chan:
+		if typ, ok := a.chanType(t, pos); ok {
+			return "make(" + typ + ")", true
+		}
+	case *types.Interface:
+		// The switch file's error satisfies an interface whose methods
+		// are at most Error() string.
+		for i := range u.NumMethods() {
+			m := u.Method(i)
+			sig := m.Type().(*types.Signature)
+			if m.Name() != "Error" || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+				return "", false
+			}
+		}
+		if u.IsMethodSet() {
+			return nonNilError, true
+		}
+	}
+	return "", false
 }
 
 // zeroLiteral is the literal of t's zero value, or "" when it has none that

@@ -1278,3 +1278,59 @@ func f(xs []int, ch chan int, done func()) (int, error) {
 		t.Errorf("Schemata: %v", err)
 	}
 }
+
+// TestFindReturnNonNil: a return of nils only (which no other operator
+// changes) returns a value of each result's type that is not nil, when
+// every result has one the site can write.
+func TestFindReturnNonNil(t *testing.T) {
+	src := `package p
+
+type node struct{ next *node }
+
+type list []int
+
+type closer interface{ Close() error }
+
+func a() error                 { return nil }
+func b() []string              { return nil }
+func c() (map[string]int, error) { return nil, nil }
+func d() *node                 { return nil }
+func e() chan<- int            { return nil }
+func f() any                   { return nil }
+func g() list                  { return nil }
+func h() func()                { return nil }
+func i() closer                { return nil }
+func j() (*node, error)        { return &node{}, nil }
+func k() (n []int)             { return }
+func l() error {
+	err := a()
+	return err
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		if s.Operator == OpReturnNonNil {
+			if !s.Extra {
+				t.Errorf("%v is not an extra", s)
+			}
+			got = append(got, fmt.Sprintf("%d %s", s.Line, s.Description))
+		}
+	}
+	want := []string{
+		"9 return an error",
+		"10 return []string{}",
+		"11 return map[string]int{}, an error",
+		"12 return new(node)",
+		"13 return make(chan<- int)",
+		"14 return an error",
+		"15 return list{}",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("return_nonnil sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -65,6 +65,12 @@
 //	                        never to another label's value
 //	return_zero             return x, err → return 0, nil (every result has
 //	                        a zero literal and not all are zero already)
+//	return_nonnil           return nil → return []T{}, new(T), make(chan T)
+//	                        or an error of the switch file's, for each
+//	                        result of a return of nils only (an interface
+//	                        whose methods are at most Error() string takes
+//	                        the error; a func or another interface has no
+//	                        such value, so the return has no site)
 //	assign_zero             v := f(x) → v := f(x); v = 0: the first variable
 //	                        an assignment or a := sets (a name, not _) is
 //	                        zeroed after it, when its type has a zero
@@ -261,6 +267,7 @@ const (
 	OpConditionNegation = "condition_negation"
 	OpStringLiteral     = "string_literal"
 	OpReturnZero        = "return_zero"
+	OpReturnNonNil      = "return_nonnil"
 	OpAssignZero        = "assign_zero"
 	OpLoopNever         = "loop_never"
 	OpSwitchTag         = "switch_tag"

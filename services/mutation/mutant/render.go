@@ -688,6 +688,14 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("[2]%s{%s, nil}[%s]", c.typeText, text, one)
 	case OpReturnZero:
 		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
+	case OpReturnNonNil:
+		vals := slices.Clone(c.zeros)
+		for i, v := range vals {
+			if v == nonNilError {
+				vals[i] = r.names.id("Err") + "{}"
+			}
+		}
+		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(vals, ", "), text)
 	case OpBranchRemoval:
 		if c.to == token.ELSE {
 			return fmt.Sprintf("(%s || (%s))", r.on(id), text)

@@ -596,7 +596,7 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			text = "!(" + text + ")"
 		}
 		return replace(tf.Offset(tag.Pos()), tf.Offset(tag.End()), text)
-	case OpReturnZero:
+	case OpReturnZero, OpReturnNonNil:
 		var ret *ast.ReturnStmt
 		ast.Inspect(f, func(n ast.Node) bool {
 			if r, ok := n.(*ast.ReturnStmt); ok && r.Return == pos {
@@ -606,6 +606,12 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		})
 		if ret == nil {
 			t.Fatalf("%v: no return at the site", s)
+		}
+		if s.Operator == OpReturnNonNil {
+			// The switch file's error, declared by hand beside.
+			text := strings.ReplaceAll(s.Description, "an error", "handErr{}")
+			out := replace(tf.Offset(ret.Pos()), tf.Offset(ret.End()), text)
+			return append(out, "\ntype handErr struct{}\n\nfunc (handErr) Error() string { return \"sealgate mutant\" }\n"...)
 		}
 		return replace(tf.Offset(ret.Pos()), tf.Offset(ret.End()), s.Description)
 	case OpAssignZero:

@@ -160,6 +160,9 @@ func (n names) switchFile(pkgName string, sw Switch, ids []int, h *helpers, stub
 		fmt.Fprintf(&b, "import (\n\t%s\n)\n", strings.Join(imports, "\n\t"))
 	}
 	m, off, sel, pick := n.id("M"), n.id("Off"), n.id("Sel"), n.id("K")
+	// The error a return_nonnil mutant returns where the code returned a
+	// nil one.
+	fmt.Fprintf(&b, "\ntype %[1]s struct{}\n\nfunc (%[1]s) Error() string { return \"sealgate mutant\" }\n", n.id("Err"))
 	if stub {
 		fmt.Fprintf(&b, "\nfunc %s(id int) int { return id }\n\nfunc %s(id int) uint { return 0 }\n\nfunc %s(ids ...int) int { return 0 }\n\nfunc %s(pairs ...int) int { return 0 }\n", m, off, sel, pick)
 	} else {

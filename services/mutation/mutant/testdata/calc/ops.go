@@ -221,3 +221,13 @@ loop:
 	}
 	return at
 }
+
+// Empty returns nils for no values, and the values, the first one's place
+// and no error otherwise: its return of nils becomes one of values that
+// are not nil (return_nonnil).
+func Empty(xs []int) ([]int, *int, error) {
+	if len(xs) == 0 {
+		return nil, nil, nil
+	}
+	return xs, &xs[0], nil
+}

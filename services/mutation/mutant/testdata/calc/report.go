@@ -37,6 +37,10 @@ func Report() string {
 		line(fmt.Sprint("Capped ", x), func() interface{} { return Capped(x) })
 		line(fmt.Sprint("Hidden ", x), func() interface{} { return Hidden(x) })
 		line(fmt.Sprint("FirstOver ", x), func() interface{} { return FirstOver([]int{1, 5, 9, 12}, x) })
+		line(fmt.Sprint("Empty ", x), func() interface{} {
+			v, at, err := Empty(make([]int, x%3))
+			return fmt.Sprint(v == nil, len(v), at == nil, err)
+		})
 	}
 	for _, a := range []bool{false, true} {
 		for _, c := range []bool{false, true} {
