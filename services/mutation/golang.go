@@ -41,9 +41,11 @@ type goLang struct {
 	statements map[stmtRange][]int
 	stmtSites  map[stmtRange][]mutant.Site
 	// What the patch wrote, read by writes: the written token spans, the
-	// deletions and the token-identical lines of each modified Go file.
+	// deletions, the token-identical lines and the spans that rewrote
+	// tokens in place (see written) of each modified Go file.
 	wrote     map[string][][2]int
 	dels      map[string][]deletion
+	replaced  map[string][][2]int
 	same      map[lineRef]bool
 	texts     map[string][]byte
 	values    map[string]*valueChanges // by patch-side path; see valueComparison
@@ -191,6 +193,22 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				g.statements[st] = append(g.statements[st], ls...)
 			}
 		}
+		// What the patch rewrote in place where no operator reaches (a
+		// zero return or var, a signature, a struct field's type) is
+		// judged too, on any line, covered or not: nothing kills it.
+		for _, f := range slices.Sorted(maps.Keys(pkg.Files)) {
+			p := path.Join(d, f)
+			if len(g.replaced[p]) == 0 && len(g.dels[p]) == 0 {
+				continue
+			}
+			ix := index[f].ix
+			if ix == nil {
+				ix = indexStatements(p, pkg.Files[f])
+			}
+			for st, ls := range ix.rewrittenUnits(pkg.Files[f], g.replaced[p], g.dels[p]) {
+				g.statements[st] = append(g.statements[st], ls...)
+			}
+		}
 		for _, sk := range survey.Skipped {
 			p := path.Join(d, sk.Site.File)
 			if kind[fmt.Sprintf("%s:%d", sk.Site.File, sk.Site.Line)] == mutant.LineData || len(reaching[p][sk.Site.Line]) > 0 {
@@ -216,11 +234,16 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			if in := index[rel]; in.ix != nil && s.Line >= 1 && s.Line <= len(in.starts) {
 				// The unit the site lies in judges it, and so does its
 				// statement when that unit is one of its expressions.
-				if u, whole, ok := in.ix.at(in.starts[s.Line-1] + s.Col - 1); ok {
+				off := in.starts[s.Line-1] + s.Col - 1
+				if u, whole, ok := in.ix.at(off); ok {
 					g.stmtSites[u] = append(g.stmtSites[u], s)
 					if whole != u {
 						g.stmtSites[whole] = append(g.stmtSites[whole], s)
 					}
+				} else if u, ok := in.ix.rewrittenAt(off); ok {
+					// A statement judged only when rewritten (return
+					// nil: return_nonnil).
+					g.stmtSites[u] = append(g.stmtSites[u], s)
 				}
 			}
 		}
@@ -713,7 +736,7 @@ func (g *goLang) writes(ctx context.Context) {
 	root := g.in.Workspace.PristineDir(jobs.TreeOracle)
 	g.texts = map[string][]byte{}
 	var same map[string][]int
-	g.wrote, g.dels, same = written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
+	g.wrote, g.dels, same, g.replaced = written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		g.texts[p] = b
 		return b, err == nil

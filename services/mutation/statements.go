@@ -57,11 +57,14 @@ func (s stmtRange) String() string {
 
 // stmtUnit is a statement of the index: its range, its byte span
 // [from, to), and the expressions judged on their own inside it.
+// rewritten, for an exempt statement, says so when the patch rewrote
+// tokens of it in place (see rewrittenUnits).
 type stmtUnit struct {
 	stmtRange
 	from, to       int
 	exempt, header bool
 	parts          []stmtUnit
+	rewritten      string
 }
 
 // stmtIndex finds the statement judging a byte of one Go file.
@@ -85,8 +88,12 @@ func indexStatements(path string, src []byte) *stmtIndex {
 		if !from.IsValid() || !to.IsValid() {
 			return
 		}
-		ix.units = append(ix.units, stmtUnit{stmtRange: stmtRange{path: path, first: line(from), last: line(to), off: off(from)},
-			from: off(from), to: off(to) + 1, exempt: exempt, header: header, parts: parts})
+		u := stmtUnit{stmtRange: stmtRange{path: path, first: line(from), last: line(to), off: off(from)},
+			from: off(from), to: off(to) + 1, exempt: exempt, header: header, parts: parts}
+		if exempt {
+			u.rewritten = "rewritten in place"
+		}
+		ix.units = append(ix.units, u)
 	}
 	add := func(from, to token.Pos, exempt bool) { put(from, to, exempt, false, nil) }
 	// header adds a compound statement's header: if, for, a case label.
@@ -189,6 +196,86 @@ func indexStatements(path string, src []byte) *stmtIndex {
 // byte of an exempt statement, or of none, is judged by nothing. whole
 // is the statement itself where unit is one of its expressions.
 func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
+	best := ix.innermost(off)
+	if best < 0 || ix.units[best].exempt {
+		return stmtRange{}, stmtRange{}, false
+	}
+	s := ix.units[best]
+	for _, p := range s.parts {
+		if p.from <= off && off < p.to {
+			return p.stmtRange, s.stmtRange, true
+		}
+	}
+	return s.stmtRange, s.stmtRange, true
+}
+
+// rewrittenUnits returns the exempt statements of the Go source src
+// (indexed by ix) that the patch rewrote in place, each with the lines
+// where it did: one holding a byte of replaced (tokens written where the
+// run removed others: return err → return nil, var n int → var n int8, a
+// type switch's operand or a type case's type), or holding both ends of
+// a deletion that wrote nothing. A zero return or a zero var the patch
+// writes anew is judged by its uses and by what leads to it; one it
+// rewrites changes behaviour where no mutant can reach, so it is judged,
+// and nothing can kill it. (Signatures and declared types, which are in
+// no statement, are compared declaration by declaration at checkout.)
+func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deletion) map[stmtRange][]int {
+	if ix == nil {
+		return nil
+	}
+	starts := lineStarts(src)
+	lineOf := func(off int) int {
+		i, _ := slices.BinarySearch(starts, off+1)
+		return i
+	}
+	out := map[stmtRange][]int{}
+	add := func(i, off int) {
+		u := ix.rewrittenUnit(i)
+		if l := lineOf(off); !slices.Contains(out[u], l) {
+			out[u] = append(out[u], l)
+		}
+	}
+	for _, sp := range replaced {
+		for o := max(sp[0], 0); o < min(sp[1], len(src)); o++ {
+			if strings.IndexByte(" \t\r\n,;()", src[o]) >= 0 {
+				continue
+			}
+			if i := ix.innermost(o); i >= 0 && ix.units[i].exempt {
+				add(i, o)
+			}
+		}
+	}
+	for _, d := range cuts {
+		if d.Before < 0 || d.Wrote != [2]int{} {
+			continue
+		}
+		if i := ix.innermost(d.Before); i >= 0 && ix.units[i].exempt && i == ix.innermost(d.Off) {
+			add(i, d.Before)
+		}
+	}
+	return out
+}
+
+// rewrittenAt returns the unit rewrittenUnits gives for the exempt
+// statement holding byte off (innermost), if one does.
+func (ix *stmtIndex) rewrittenAt(off int) (stmtRange, bool) {
+	i := ix.innermost(off)
+	if i < 0 || !ix.units[i].exempt {
+		return stmtRange{}, false
+	}
+	return ix.rewrittenUnit(i), true
+}
+
+// rewrittenUnit is exempt unit i as rewrittenUnits names it.
+func (ix *stmtIndex) rewrittenUnit(i int) stmtRange {
+	u := ix.units[i].stmtRange
+	u.part = ix.units[i].rewritten
+	return u
+}
+
+// innermost returns the index of the smallest unit holding byte off (of
+// two with the same span, the judged one), -1 for none.
+func (ix *stmtIndex) innermost(off int) int {
 	best := -1
 	for i, u := range ix.units {
 		if u.from > off || off >= u.to {
@@ -202,16 +289,7 @@ func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
 			best = i
 		}
 	}
-	if best < 0 || ix.units[best].exempt {
-		return stmtRange{}, stmtRange{}, false
-	}
-	s := ix.units[best]
-	for _, p := range s.parts {
-		if p.from <= off && off < p.to {
-			return p.stmtRange, s.stmtRange, true
-		}
-	}
-	return s.stmtRange, s.stmtRange, true
+	return best
 }
 
 // statementsOf returns the units of the Go source src (indexed by ix)

@@ -2,7 +2,9 @@ package mutation
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -319,5 +321,95 @@ func f(kind string, n int) int {
 	}
 	if labelSpans([]byte("package p\nfunc {")) != nil {
 		t.Error("a file that does not parse has labels")
+	}
+}
+
+// TestRewrittenUnits: a statement no operator changes — a zero return or
+// var, a type switch's header or type case — is judged when the patch
+// rewrites its tokens in place (an eighth adversary's MERGEs: an error
+// swallowed, an empty slice returned as nil, a counter narrowed, a type
+// switch's operand swapped), and not when the patch writes beside it (a
+// statement added before a return of nil, a type added to a case) or
+// rewrites a statement whose mutants judge it.
+func TestRewrittenUnits(t *testing.T) {
+	const base = `package p
+
+type counter struct{ n int }
+
+var limit int
+
+func (c *counter) bump(by, step int) (n int) {
+	var m int
+	c.n += by * step
+	if c.n > limit {
+		return
+	}
+	m = c.n
+	return m
+}
+
+func check(err error) error {
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+func list(xs []int) []int {
+	if len(xs) == 0 {
+		return []int{}
+	}
+	return xs
+}
+
+func kind(x, y any) string {
+	switch v := y.(type) {
+	case int:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+`
+	for _, tc := range []struct {
+		name  string
+		line  int
+		after string // line's text on the patch side (may hold several lines)
+		want  []string
+	}{
+		{"an error swallowed", 19, "\t\treturn nil", []string{"p.go:19 (rewritten in place)"}},
+		{"an empty slice returned as nil", 26, "\t\treturn nil", []string{"p.go:26 (rewritten in place)"}},
+		{"an error swallowed beside a new call", 19, "\t\tprintln(err)\n\t\treturn nil", []string{"p.go:20 (rewritten in place)"}},
+		{"a zero var narrowed", 8, "\tvar m int8", []string{"p.go:8 (rewritten in place)"}},
+		{"a type switch's operand swapped", 32, "\tswitch v := x.(type) {", []string{"p.go:32 (rewritten in place)"}},
+		{"a type case's type changed", 33, "\tcase int8:", []string{"p.go:33 (rewritten in place)"}},
+		// Not statements: compared at checkout (inspect.GoSignatureChanges).
+		{"a pointer receiver made a value one", 7, "func (c counter) bump(by, step int) (n int) {", nil},
+		{"a struct field narrowed", 3, "type counter struct{ n int8 }", nil},
+		// Written beside: nothing rewritten in place.
+		{"a type case gaining a type", 33, "\tcase int, int8:", nil},
+		{"a statement added before a return of nil", 21, "\tprintln(err)\n\treturn nil", nil},
+		{"a struct field added", 3, "type counter struct{ n, max int }", nil},
+		// Judged by their mutants, not here.
+		{"an assignment rewritten", 9, "\tc.n -= by * step", nil},
+		{"a return's value rewritten", 14, "\treturn m + 1", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := strings.Split(base, "\n")
+			patched := strings.Join(slices.Concat(lines[:tc.line-1], []string{tc.after}, lines[tc.line:]), "\n")
+			added := strings.Split(tc.after, "\n")
+			diff := fmt.Sprintf("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -%d +%d,%d @@\n-%s\n+%s\n", tc.line, tc.line, len(added), lines[tc.line-1], strings.Join(added, "\n+"))
+			_, dels, _, replaced := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
+			var got []string
+			for u, ls := range indexStatements("p.go", []byte(patched)).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"]) {
+				got = append(got, u.String())
+				if len(ls) != 1 || ls[0] != u.first {
+					t.Errorf("%s: lines %v", u, ls)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("rewritten units %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

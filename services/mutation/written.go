@@ -24,12 +24,16 @@ const maxCompare = 1 << 22
 // A data line's mutant whose span holds no written token judges a value
 // the patch left as it was (the timeout beside the limit the fix raised):
 // its survival says nothing about the patch.
-func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string][][2]int, dels map[string][]deletion, same map[string][]int) {
+//
+// rewrote holds, of the written ranges, those that took the place of
+// tokens the run removed (err → nil, int → int8, []string{} → nil): the
+// patch rewrote what was there rather than adding beside it.
+func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string][][2]int, dels map[string][]deletion, same map[string][]int, rewrote map[string][][2]int) {
 	parsed, err := patch.Parse(diff)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	out, dels, same = map[string][][2]int{}, map[string][]deletion{}, map[string][]int{}
+	out, dels, same, rewrote = map[string][][2]int{}, map[string][]deletion{}, map[string][]int{}, map[string][][2]int{}
 	for _, f := range parsed.Files {
 		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") {
 			continue
@@ -39,7 +43,7 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 			continue
 		}
 		starts := lineStarts(text)
-		var spans [][2]int
+		var spans, replaced [][2]int
 		var gone []deletion
 		var kept []int
 		complete := true
@@ -48,9 +52,9 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 			first, last := 0, 0
 			flush := func() {
 				if first > 0 {
-					s, d, k, ok := runWritten(text, starts, first, last, removed)
+					s, d, k, r, ok := runWritten(text, starts, first, last, removed)
 					complete = complete && ok
-					spans, gone, kept = append(spans, s...), append(gone, d...), append(kept, k...)
+					spans, gone, kept, replaced = append(spans, s...), append(gone, d...), append(kept, k...), append(replaced, r...)
 				}
 				removed, first, last = nil, 0, 0
 			}
@@ -77,12 +81,15 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 			if len(kept) > 0 {
 				same[f.NewPath] = kept
 			}
+			if len(replaced) > 0 {
+				rewrote[f.NewPath] = replaced
+			}
 		}
 		if len(gone) > 0 {
 			dels[f.NewPath] = gone
 		}
 	}
-	return out, dels, same
+	return out, dels, same, rewrote
 }
 
 // deletion is where a run of changed lines deletes tokens between two it
@@ -125,9 +132,9 @@ func lineStarts(text []byte) []int {
 // the common subsequence borrows from a removed neighbour (mfa: true,
 // audit: false → mfa: false matches the audit's false) leaves a gap that
 // writes nothing.
-func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, dels []deletion, same []int, ok bool) {
+func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, dels []deletion, same []int, rewrote [][2]int, ok bool) {
 	if first < 1 || last < first || last > len(starts) {
-		return nil, nil, nil, false
+		return nil, nil, nil, nil, false
 	}
 	begin, end := starts[first-1], len(text)
 	if last < len(starts) {
@@ -135,8 +142,14 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 	}
 	added, okA := goTokens(text[begin:end])
 	old, okO := goTokens([]byte(strings.Join(removed, "\n") + "\n"))
-	if !okA || !okO || len(removed) == 0 || len(added)*len(old) > maxCompare {
-		return [][2]int{{begin, end}}, nil, nil, true
+	if len(removed) == 0 {
+		return [][2]int{{begin, end}}, nil, nil, nil, true
+	}
+	if !okA || !okO || len(added)*len(old) > maxCompare {
+		// Not compared: every token counts as written, and as rewriting
+		// what the run removed (a run padded past the bound hides no
+		// rewrite).
+		return [][2]int{{begin, end}}, nil, nil, [][2]int{{begin, end}}, true
 	}
 	pairs := lcs(added, old)
 	matched := make([]bool, len(added))
@@ -191,6 +204,9 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 			if len(words) > wrote {
 				dels = append(dels, deletion{Off: off, Before: before, Text: strings.Join(words, " "), Wrote: at})
 			}
+			if len(words) > 0 && wrote > 0 {
+				rewrote = append(rewrote, at)
+			}
 		}
 		pi, pj = ni, nj
 	}
@@ -206,7 +222,7 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 			same = append(same, l)
 		}
 	}
-	return spans, dels, same, true
+	return spans, dels, same, rewrote, true
 }
 
 // tok is a Go token with its text and byte range.

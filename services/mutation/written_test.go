@@ -43,7 +43,7 @@ func TestWritten(t *testing.T) {
 		}
 		return []byte("package p\n"), true
 	}
-	got, dels, same := written([]byte(writtenDiff), src)
+	got, dels, same, _ := written([]byte(writtenDiff), src)
 	// Line 5, {"api", 7, time.Second}, is context; lines 4 and 6 write.
 	if len(same) != 0 {
 		t.Errorf("token-identical lines %v, want none", same)
@@ -72,7 +72,7 @@ func TestWritten(t *testing.T) {
 		}
 	}
 	// A diff that does not parse gives no entry at all.
-	if got, _, _ := written([]byte("@@ nonsense"), src); len(got) != 0 {
+	if got, _, _, _ := written([]byte("@@ nonsense"), src); len(got) != 0 {
 		t.Errorf("written of a bad diff = %v", got)
 	}
 }
@@ -83,7 +83,7 @@ func FuzzWritten(f *testing.F) {
 	f.Add([]byte(writtenDiff), []byte(writtenPatch))
 	f.Add([]byte("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1 +1 @@\n-x\n+y\n"), []byte("y"))
 	f.Fuzz(func(t *testing.T, diff, text []byte) {
-		spans, dels, same := written(diff, func(string) ([]byte, bool) { return text, true })
+		spans, dels, same, _ := written(diff, func(string) ([]byte, bool) { return text, true })
 		for p, ls := range same {
 			for _, l := range ls {
 				if l < 1 || l > strings.Count(string(text), "\n")+1 {
@@ -130,7 +130,7 @@ func TestWrittenDeletions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			patchSide := "package p\n\nvar rows = []row{\n" + tc.after + "\n}\n"
 			diff := "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4 +4 @@ var rows = []row{\n-" + tc.before + "\n+" + tc.after + "\n"
-			_, dels, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			_, dels, _, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
 			if tc.want == "" {
 				if len(dels) != 0 {
 					t.Fatalf("deletions %v, want none", dels)
@@ -160,7 +160,7 @@ func TestWrittenSameLines(t *testing.T) {
 	for _, l := range strings.SplitAfter(strings.TrimSuffix(after, "\n"), "\n") {
 		diff += "+" + strings.TrimSuffix(l, "\n") + "\n"
 	}
-	_, _, same := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+	_, _, same, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
 	if got := same["p.go"]; !slices.Equal(got, []int{4}) {
 		t.Errorf("token-identical lines = %v, want [4] (the realigned admin row only)", got)
 	}
@@ -188,7 +188,7 @@ func TestWrittenDeletionAtALinesEnd(t *testing.T) {
 			for _, l := range strings.SplitAfter(strings.TrimSuffix(tc.after, "\n"), "\n") {
 				diff += "+" + strings.TrimSuffix(l, "\n") + "\n"
 			}
-			_, dels, same := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			_, dels, same, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
 			if slices.Contains(same["p.go"], 4) {
 				t.Errorf("line 4 lost tokens but counts as token-identical (same = %v)", same["p.go"])
 			}

@@ -347,3 +347,91 @@ func TestVerifyImportSwapped(t *testing.T) {
 		t.Errorf("the fix beside its file's imports regrouped: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// TestVerifyRewrittenInPlace attacks what no operator changed: a
+// statement the rules exempted because no mutant changes it (return nil,
+// var n int, a type switch's header and its cases of types), and a
+// signature, which is in no statement. An eighth adversary rewrote them
+// beside the fix, and each MERGEd:
+//   - an error swallowed, or an empty slice returned as nil, as a
+//     function's last statement;
+//   - a counter narrowed (var n int → var n int8);
+//   - a type switch's operand swapped, its case still run;
+//   - two parameters of a type swapped in the signature;
+//   - a pointer receiver made a value one.
+//
+// Each is now INCONCLUSIVE, naming it. A return of nils rewritten is now
+// judged by return_nonnil: the honest twins, an error swallowed and a
+// slice returned as nil on purpose, both pinned by the test, MERGE; so
+// does a parameter added at the end. A var's type widened on purpose is
+// INCONCLUSIVE: no mutant changes a type, and a human must look.
+func TestVerifyRewrittenInPlace(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	lease := func(renew, extra string) string {
+		return strings.NewReplacer("RENEW", renew, "EXTRA", extra).Replace(besideGo)
+	}
+	fn := func(body string) string { return "func extra(kind string) any {\n" + body + "}\n" }
+	const validate = "func validate(kind string) error {\n\tif len(kind) < 5 {\n\t\treturn fmt.Errorf(\"kind %q too short\", kind)\n\t}\n\treturn nil\n}\n\n"
+	checked := func(last string) string {
+		return validate + "func check(kind string) error {\n\terr := validate(kind)\n\tif err == nil {\n\t\treturn nil\n\t}\n\t" + last + "\n}\n\n" + fn("\treturn check(kind)\n")
+	}
+	tagged := func(last string) string {
+		return "func tags(kind string) []string {\n\tif !strings.HasPrefix(kind, \"u\") {\n\t\treturn []string{kind}\n\t}\n\t" + last + "\n}\n\n" + fn("\treturn tags(kind)\n")
+	}
+	counted := func(typ string) string {
+		return fn("\tvar n " + typ + "\n\tfor range kind {\n\t\tn += 60\n\t}\n\treturn n\n")
+	}
+	joined := func(sig, body, call string) string {
+		return "func join(" + sig + ") string {\n" + body + "\treturn prefix + \"/\" + name\n}\n\n" + fn("\treturn join("+call+")\n")
+	}
+	bumped := func(recv string) string {
+		return "type counter struct{ n int }\n\nfunc (c " + recv + ") bump(by int) {\n\tc.n += by\n}\n\n" + fn("\tc := &counter{}\n\tc.bump(len(kind))\n\treturn c.n\n")
+	}
+	switched := func(operand string) string {
+		return fn("\tvar a, b any = kind, kind + \"!\"\n\t_, _ = a, b\n\tswitch v := " + operand + ".(type) {\n\tcase string:\n\t\treturn v\n\t}\n\treturn \"other\"\n")
+	}
+	// pinned adds checks to the lease test (the baseline's test file).
+	pinned := func(checks string) string {
+		return strings.Replace(leaseRenewTest, "\tif _, n := Lease(\"admin\")", checks+"\tif _, n := Lease(\"admin\")", 1)
+	}
+	run := func(test, base, patch string) (int, map[string]any) {
+		b := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": base, "calc/lease_test.go": test})
+		return f.verifyJSON(b, f.commit(b, map[string]string{"calc/lease.go": patch}), criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	for _, at := range []struct{ name, base, patch, want string }{
+		{"an error swallowed, last return", checked("return err"), checked("return nil"), "(rewritten in place)"},
+		{"an empty slice returned as nil, last return", tagged("return []string{}"), tagged("return nil"), "(rewritten in place)"},
+		{"a counter narrowed", counted("int"), counted("int8"), "(rewritten in place)"},
+		{"a type switch's operand swapped, its case still run", switched("a"), switched("b"), "(rewritten in place)"},
+		{"parameters swapped", joined("prefix, name string", "", "\"kinds\", kind"), joined("name, prefix string", "", "\"kinds\", kind"), "changes the parameters of join"},
+		{"a pointer receiver made a value one", bumped("*counter"), bumped("counter"), "changes the receiver of counter.bump from *counter to counter"},
+	} {
+		code, a := run(leaseRenewTest, lease("3", at.base), lease("5", at.patch))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["reasons"], a["strength"]), at.want) {
+			t.Errorf("%s: exit %d, %v: %v\nstrength %v", at.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+	for _, h := range []struct{ name, test, base, patch string }{
+		// "<nil>" is five bytes of the TTL; the error's message is more.
+		{"an error swallowed on purpose", pinned("\tif ttl, _ := Lease(\"user\"); ttl != 24*time.Hour+5 {\n\t\tt.Fatalf(\"user leases last %v\", ttl)\n\t}\n"),
+			checked("return err"), checked("return nil")},
+		{"a slice returned as nil on purpose", pinned("\tif tags(\"user\") != nil {\n\t\tt.Fatal(\"users have tags\")\n\t}\n"),
+			tagged("return []string{}"), tagged("return nil")},
+		{"a parameter added at the end", pinned("\tif got := extra(\"user\"); got != \"kinds/USER\" {\n\t\tt.Fatalf(\"extra is %v\", got)\n\t}\n"),
+			joined("prefix, name string", "", "\"kinds\", kind"),
+			joined("prefix, name string, upper bool", "\tif upper {\n\t\tname = strings.ToUpper(name)\n\t}\n", "\"kinds\", kind, true")},
+	} {
+		test := strings.Replace(h.test, "import \"testing\"", "import (\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = time.Hour", 1)
+		code, a := run(test, lease("3", h.base), lease("5", h.patch))
+		if code != 0 || a["decision"] != "MERGE" {
+			t.Errorf("honest, %s: exit %d, %v: %v\nstrength %v", h.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+	// A counter widened on purpose, pinned by the test: no mutant
+	// changes a type.
+	code, a := run(pinned("\tif got := extra(\"user\"); got != 240 {\n\t\tt.Fatalf(\"extra is %v\", got)\n\t}\n"), lease("3", counted("int8")), lease("5", counted("int")))
+	if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "(rewritten in place)") {
+		t.Errorf("honest, a counter widened: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
+	}
+}
