@@ -229,6 +229,18 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				g.equivalent = append(g.equivalent, s)
 				continue
 			}
+			if s.Operator == mutant.OpReturnNonNil {
+				// A return of nils the patch writes anew is judged by
+				// what leads to it; only one it rewrote in place needs
+				// its values changed.
+				in := index[rel]
+				if in.ix == nil || s.Line < 1 || s.Line > len(in.starts) {
+					continue
+				}
+				if u, ok := in.ix.rewrittenAt(in.starts[s.Line-1] + s.Col - 1); !ok || g.statements[u] == nil {
+					continue
+				}
+			}
 			g.where[siteKey(s)] = located{dir: d, file: rel, data: data}
 			sites = append(sites, s)
 			if in := index[rel]; in.ix != nil && s.Line >= 1 && s.Line <= len(in.starts) {
