@@ -193,9 +193,9 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				g.statements[st] = append(g.statements[st], ls...)
 			}
 		}
-		// What the patch rewrote in place where no operator reaches (a
-		// zero return or var, a signature, a struct field's type) is
-		// judged too, on any line, covered or not: nothing kills it.
+		// An exempt statement the patch rewrote in place (a return of
+		// nils, a zero var, a type switch's header or case) is judged
+		// too, on any line, covered or not (see rewrittenUnits).
 		for _, f := range slices.Sorted(maps.Keys(pkg.Files)) {
 			p := path.Join(d, f)
 			if len(g.replaced[p]) == 0 && len(g.dels[p]) == 0 {

@@ -57,14 +57,11 @@ func (s stmtRange) String() string {
 
 // stmtUnit is a statement of the index: its range, its byte span
 // [from, to), and the expressions judged on their own inside it.
-// rewritten, for an exempt statement, says so when the patch rewrote
-// tokens of it in place (see rewrittenUnits).
 type stmtUnit struct {
 	stmtRange
 	from, to       int
 	exempt, header bool
 	parts          []stmtUnit
-	rewritten      string
 }
 
 // stmtIndex finds the statement judging a byte of one Go file.
@@ -88,12 +85,8 @@ func indexStatements(path string, src []byte) *stmtIndex {
 		if !from.IsValid() || !to.IsValid() {
 			return
 		}
-		u := stmtUnit{stmtRange: stmtRange{path: path, first: line(from), last: line(to), off: off(from)},
-			from: off(from), to: off(to) + 1, exempt: exempt, header: header, parts: parts}
-		if exempt {
-			u.rewritten = "rewritten in place"
-		}
-		ix.units = append(ix.units, u)
+		ix.units = append(ix.units, stmtUnit{stmtRange: stmtRange{path: path, first: line(from), last: line(to), off: off(from)},
+			from: off(from), to: off(to) + 1, exempt: exempt, header: header, parts: parts})
 	}
 	add := func(from, to token.Pos, exempt bool) { put(from, to, exempt, false, nil) }
 	// header adds a compound statement's header: if, for, a case label.
@@ -269,7 +262,7 @@ func (ix *stmtIndex) rewrittenAt(off int) (stmtRange, bool) {
 // rewrittenUnit is exempt unit i as rewrittenUnits names it.
 func (ix *stmtIndex) rewrittenUnit(i int) stmtRange {
 	u := ix.units[i].stmtRange
-	u.part = ix.units[i].rewritten
+	u.part = "rewritten in place"
 	return u
 }
 
