@@ -104,7 +104,7 @@ func written(diff []byte, src func(path string) ([]byte, bool)) edits {
 // edits is what written reads of a patch's modified Go files, by
 // patch-side path.
 type edits struct {
-	wrote    map[string][][2]int  // the spans of the tokens it wrote
+	wrote    map[string][][2]int   // the spans of the tokens it wrote
 	dels     map[string][]deletion // its deletions
 	same     map[string][]int      // its changed lines holding the tokens they held
 	replaced map[string][][2]int   // the written spans that took the place of removed tokens
