@@ -46,6 +46,7 @@ type goLang struct {
 	wrote     map[string][][2]int
 	dels      map[string][]deletion
 	replaced  map[string][][2]int
+	runs      map[string][]alignment
 	same      map[lineRef]bool
 	texts     map[string][]byte
 	values    map[string]*valueChanges // by patch-side path; see valueComparison
@@ -131,6 +132,15 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			g.fromSource = append(g.fromSource, fmt.Sprintf("%s (%v)", d, err))
 		} else {
 			pkg.Exports = x
+		}
+		// What the patch replaced, put back (see restoresOf).
+		g.writes(ctx)
+		next := 0
+		for _, f := range slices.Sorted(maps.Keys(pkg.Files)) {
+			p := path.Join(d, f)
+			var rs []mutant.Restore
+			rs, next = restoresOf(f, pkg.Files[f], indexStatements(p, pkg.Files[f]), g.runs[p], g.wrote[p], g.dels[p], next)
+			pkg.Restores = append(pkg.Restores, rs...)
 		}
 		g.pkgs[d] = pkg
 		survey, err := mutant.Inspect(pkg, byDir[d])
@@ -747,12 +757,13 @@ func (g *goLang) writes(ctx context.Context) {
 	g.writesRan = true
 	root := g.in.Workspace.PristineDir(jobs.TreeOracle)
 	g.texts = map[string][]byte{}
-	var same map[string][]int
-	g.wrote, g.dels, same, g.replaced = written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
+	e := written(g.in.Checkout.Diff, func(p string) ([]byte, bool) {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		g.texts[p] = b
 		return b, err == nil
 	})
+	g.wrote, g.dels, g.replaced, g.runs = e.wrote, e.dels, e.replaced, e.runs
+	same := e.same
 	g.values, g.gone = g.compareValues(ctx, root)
 	g.same = map[lineRef]bool{}
 	for p, ls := range same {

@@ -249,6 +249,22 @@ func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deleti
 	return out
 }
 
+// judging is at's unit with its byte span: the expression judged alone
+// holding off, else the statement.
+func (ix *stmtIndex) judging(off int) (stmtRange, [2]int, bool) {
+	i := ix.innermost(off)
+	if i < 0 || ix.units[i].exempt {
+		return stmtRange{}, [2]int{}, false
+	}
+	s := ix.units[i]
+	for _, p := range s.parts {
+		if p.from <= off && off < p.to {
+			return p.stmtRange, [2]int{p.from, p.to}, true
+		}
+	}
+	return s.stmtRange, [2]int{s.from, s.to}, true
+}
+
 // rewrittenAt returns the unit rewrittenUnits gives for the exempt
 // statement holding byte off (innermost), if one does.
 func (ix *stmtIndex) rewrittenAt(off int) (stmtRange, bool) {
@@ -387,6 +403,9 @@ type judgedStatement struct {
 	at    stmtRange
 	lines []int    // its changed, covered lines
 	sites []string // the keys (see siteKey) of the sites that judge it
+	// restores are those of its sites that put back what the patch
+	// replaced (mutant.OpRestore): each must be killed.
+	restores []string
 }
 
 // statementList turns lines by unit into units ordered by path and
@@ -401,6 +420,9 @@ func statementList(by map[stmtRange][]int, sites map[stmtRange][]mutant.Site) []
 		for _, s := range sites[at] {
 			if slices.Contains(st.lines, s.Line) {
 				st.sites = append(st.sites, siteKey(s))
+				if s.Operator == mutant.OpRestore {
+					st.restores = append(st.restores, siteKey(s))
+				}
 			}
 		}
 		out = append(out, st)
@@ -414,15 +436,21 @@ func statementList(by map[stmtRange][]int, sites map[stmtRange][]mutant.Site) []
 // unkilledStatements returns the units none of whose sites was killed
 // (outcomes: siteKey → the outcome of its mutant's job), in order: their
 // mutants survived, were stillborn or unjudged, none was selected, or
-// they offer none.
+// they offer none; and those with a restore site (what the patch
+// replaced, put back) that was not killed.
 func unkilledStatements(sts []judgedStatement, outcomes map[string]string) []judgedStatement {
 	var out []judgedStatement
+	killed := func(k string) bool { return outcomes[k] == jobs.OutcomeKilled }
 	for _, st := range sts {
-		if !slices.ContainsFunc(st.sites, func(k string) bool { return outcomes[k] == jobs.OutcomeKilled }) {
+		if !slices.ContainsFunc(st.sites, killed) || !every(st.restores, killed) {
 			out = append(out, st)
 		}
 	}
 	return out
+}
+
+func every[T any](xs []T, f func(T) bool) bool {
+	return !slices.ContainsFunc(xs, func(x T) bool { return !f(x) })
 }
 
 // statementFirst picks a mutant of every statement to run before the
@@ -434,6 +462,12 @@ func unkilledStatements(sts []judgedStatement, outcomes map[string]string) []jud
 func statementFirst(sts []judgedStatement, offered, all []mutant.Site) []mutant.Site {
 	var out []mutant.Site
 	for _, st := range sts {
+		// Every restore of it runs: each must be killed.
+		for _, s := range all {
+			if s.Equivalent == "" && slices.Contains(st.restores, siteKey(s)) {
+				out = append(out, s)
+			}
+		}
 		on := func(s mutant.Site) bool {
 			return s.Equivalent == "" && slices.Contains(st.sites, siteKey(s))
 		}

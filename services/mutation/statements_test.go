@@ -398,7 +398,8 @@ func kind(x, y any) string {
 			patched := strings.Join(slices.Concat(lines[:tc.line-1], []string{tc.after}, lines[tc.line:]), "\n")
 			added := strings.Split(tc.after, "\n")
 			diff := fmt.Sprintf("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -%d +%d,%d @@\n-%s\n+%s\n", tc.line, tc.line, len(added), lines[tc.line-1], strings.Join(added, "\n+"))
-			_, dels, _, replaced := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
+			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
+			dels, replaced := e.dels, e.replaced
 			var got []string
 			for u, ls := range indexStatements("p.go", []byte(patched)).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"]) {
 				got = append(got, u.String())

@@ -28,12 +28,14 @@ const maxCompare = 1 << 22
 // rewrote holds, of the written ranges, those that took the place of
 // tokens the run removed (err → nil, int → int8, []string{} → nil): the
 // patch rewrote what was there rather than adding beside it.
-func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string][][2]int, dels map[string][]deletion, same map[string][]int, rewrote map[string][][2]int) {
+//
+// runs holds the compared runs' alignments (see alignment.baselineOf).
+func written(diff []byte, src func(path string) ([]byte, bool)) edits {
 	parsed, err := patch.Parse(diff)
 	if err != nil {
-		return nil, nil, nil, nil
+		return edits{}
 	}
-	out, dels, same, rewrote = map[string][][2]int{}, map[string][]deletion{}, map[string][]int{}, map[string][][2]int{}
+	out, dels, same, rewrote, runs := map[string][][2]int{}, map[string][]deletion{}, map[string][]int{}, map[string][][2]int{}, map[string][]alignment{}
 	for _, f := range parsed.Files {
 		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") {
 			continue
@@ -46,15 +48,19 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 		var spans, replaced [][2]int
 		var gone []deletion
 		var kept []int
+		var aligned []alignment
 		complete := true
 		for _, h := range f.Hunks {
 			var removed []string
 			first, last := 0, 0
 			flush := func() {
 				if first > 0 {
-					s, d, k, r, ok := runWritten(text, starts, first, last, removed)
+					r, ok := runWritten(text, starts, first, last, removed)
 					complete = complete && ok
-					spans, gone, kept, replaced = append(spans, s...), append(gone, d...), append(kept, k...), append(replaced, r...)
+					spans, gone, kept, replaced = append(spans, r.spans...), append(gone, r.dels...), append(kept, r.same...), append(replaced, r.rewrote...)
+					if r.align != nil {
+						aligned = append(aligned, *r.align)
+					}
 				}
 				removed, first, last = nil, 0, 0
 			}
@@ -84,12 +90,79 @@ func written(diff []byte, src func(path string) ([]byte, bool)) (out map[string]
 			if len(replaced) > 0 {
 				rewrote[f.NewPath] = replaced
 			}
+			if len(aligned) > 0 {
+				runs[f.NewPath] = aligned
+			}
 		}
 		if len(gone) > 0 {
 			dels[f.NewPath] = gone
 		}
 	}
-	return out, dels, same, rewrote
+	return edits{wrote: out, dels: dels, same: same, replaced: rewrote, runs: runs}
+}
+
+// edits is what written reads of a patch's modified Go files, by
+// patch-side path.
+type edits struct {
+	wrote    map[string][][2]int   // the spans of the tokens it wrote
+	dels     map[string][]deletion // its deletions
+	same     map[string][]int      // its changed lines holding the tokens they held
+	replaced map[string][][2]int   // the written spans that took the place of removed tokens
+	runs     map[string][]alignment
+}
+
+// alignment is one compared run of changed lines: its patch-side byte
+// range, the tokens on each side (the patch's offsets relative to begin,
+// the baseline's into oldText, the run's removed lines) and the index
+// pairs of a longest common subsequence of them.
+type alignment struct {
+	begin, end int
+	added, old []tok
+	oldText    string
+	pairs      [][2]int
+}
+
+// baselineOf returns the baseline's text that stands where the patch's
+// tokens in the byte range [s, e) stand: the removed tokens between the
+// baseline's matches of the nearest matched tokens outside the range
+// (renewals := max(5, len(kind)) → 5 for the call, if strings.ToLower(kind)
+// == → kind for the call, if a { → a || b for a). ok is false when the
+// range is not in the run or holds no token, when no baseline token stands
+// there (the patch added beside), and when the baseline's tokens there are
+// the patch's.
+func (a alignment) baselineOf(s, e int) (string, bool) {
+	if s < a.begin || e > a.end {
+		return "", false
+	}
+	i0, i1 := -1, -1
+	for i, t := range a.added {
+		if a.begin+t.off >= s && a.begin+t.end <= e {
+			if i0 < 0 {
+				i0 = i
+			}
+			i1 = i
+		}
+	}
+	if i0 < 0 {
+		return "", false
+	}
+	jb, ja := -1, len(a.old)
+	for _, p := range a.pairs {
+		if p[0] < i0 {
+			jb = p[1]
+		}
+		if p[0] > i1 {
+			ja = p[1]
+			break
+		}
+	}
+	if jb+1 >= ja {
+		return "", false
+	}
+	if ja-jb-1 == i1-i0+1 && slices.EqualFunc(a.old[jb+1:ja], a.added[i0:i1+1], func(x, y tok) bool { return x.key == y.key }) {
+		return "", false
+	}
+	return a.oldText[a.old[jb+1].off:a.old[ja-1].end], true
 }
 
 // deletion is where a run of changed lines deletes tokens between two it
@@ -132,25 +205,29 @@ func lineStarts(text []byte) []int {
 // the common subsequence borrows from a removed neighbour (mfa: true,
 // audit: false → mfa: false matches the audit's false) leaves a gap that
 // writes nothing.
-func runWritten(text []byte, starts []int, first, last int, removed []string) (spans [][2]int, dels []deletion, same []int, rewrote [][2]int, ok bool) {
+func runWritten(text []byte, starts []int, first, last int, removed []string) (r runEdits, ok bool) {
 	if first < 1 || last < first || last > len(starts) {
-		return nil, nil, nil, nil, false
+		return runEdits{}, false
 	}
 	begin, end := starts[first-1], len(text)
 	if last < len(starts) {
 		end = starts[last]
 	}
 	added, okA := goTokens(text[begin:end])
-	old, okO := goTokens([]byte(strings.Join(removed, "\n") + "\n"))
+	oldText := strings.Join(removed, "\n") + "\n"
+	old, okO := goTokens([]byte(oldText))
 	if len(removed) == 0 {
-		return [][2]int{{begin, end}}, nil, nil, nil, true
+		return runEdits{spans: [][2]int{{begin, end}}}, true
 	}
 	if !okA || !okO || len(added)*len(old) > maxCompare {
 		// Not compared: every token counts as written, and as rewriting
 		// what the run removed (a run padded past the bound hides no
 		// rewrite).
-		return [][2]int{{begin, end}}, nil, nil, [][2]int{{begin, end}}, true
+		return runEdits{spans: [][2]int{{begin, end}}, rewrote: [][2]int{{begin, end}}}, true
 	}
+	var spans, rewrote [][2]int
+	var dels []deletion
+	var same []int
 	pairs := lcs(added, old)
 	matched := make([]bool, len(added))
 	for _, p := range pairs {
@@ -222,7 +299,16 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (s
 			same = append(same, l)
 		}
 	}
-	return spans, dels, same, rewrote, true
+	return runEdits{spans: spans, dels: dels, same: same, rewrote: rewrote,
+		align: &alignment{begin: begin, end: end, added: added, old: old, oldText: oldText, pairs: pairs}}, true
+}
+
+// runEdits is what runWritten reads of one run.
+type runEdits struct {
+	spans, rewrote [][2]int
+	dels           []deletion
+	same           []int
+	align          *alignment // nil when the run was not compared
 }
 
 // tok is a Go token with its text and byte range.

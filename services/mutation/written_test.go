@@ -43,7 +43,8 @@ func TestWritten(t *testing.T) {
 		}
 		return []byte("package p\n"), true
 	}
-	got, dels, same, _ := written([]byte(writtenDiff), src)
+	e := written([]byte(writtenDiff), src)
+	got, dels, same := e.wrote, e.dels, e.same
 	// Line 5, {"api", 7, time.Second}, is context; lines 4 and 6 write.
 	if len(same) != 0 {
 		t.Errorf("token-identical lines %v, want none", same)
@@ -72,7 +73,7 @@ func TestWritten(t *testing.T) {
 		}
 	}
 	// A diff that does not parse gives no entry at all.
-	if got, _, _, _ := written([]byte("@@ nonsense"), src); len(got) != 0 {
+	if got := written([]byte("@@ nonsense"), src).wrote; len(got) != 0 {
 		t.Errorf("written of a bad diff = %v", got)
 	}
 }
@@ -83,7 +84,8 @@ func FuzzWritten(f *testing.F) {
 	f.Add([]byte(writtenDiff), []byte(writtenPatch))
 	f.Add([]byte("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1 +1 @@\n-x\n+y\n"), []byte("y"))
 	f.Fuzz(func(t *testing.T, diff, text []byte) {
-		spans, dels, same, _ := written(diff, func(string) ([]byte, bool) { return text, true })
+		e := written(diff, func(string) ([]byte, bool) { return text, true })
+		spans, dels, same := e.wrote, e.dels, e.same
 		for p, ls := range same {
 			for _, l := range ls {
 				if l < 1 || l > strings.Count(string(text), "\n")+1 {
@@ -102,6 +104,21 @@ func FuzzWritten(f *testing.F) {
 			for _, d := range ds {
 				if d.Off < 0 || d.Off >= len(text) || d.Text == "" {
 					t.Fatalf("%s: deletion %+v outside the %d-byte source", p, d, len(text))
+				}
+			}
+		}
+		// What stood where the patch wrote, and the restores built on it.
+		for p, runs := range e.runs {
+			for _, r := range runs {
+				for s := r.begin; s <= r.end; s++ {
+					r.baselineOf(s, r.end)
+					r.baselineOf(r.begin, s)
+				}
+			}
+			rs, _ := restoresOf("x.go", text, indexStatements("x.go", text), runs, spans[p], dels[p], 0)
+			for _, r := range rs {
+				if r.Start < 0 || r.End > len(text) || r.Start >= r.End || r.Text == "" {
+					t.Fatalf("%s: restore %+v outside the %d-byte source", p, r, len(text))
 				}
 			}
 		}
@@ -130,7 +147,7 @@ func TestWrittenDeletions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			patchSide := "package p\n\nvar rows = []row{\n" + tc.after + "\n}\n"
 			diff := "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4 +4 @@ var rows = []row{\n-" + tc.before + "\n+" + tc.after + "\n"
-			_, dels, _, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			dels := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true }).dels
 			if tc.want == "" {
 				if len(dels) != 0 {
 					t.Fatalf("deletions %v, want none", dels)
@@ -160,7 +177,7 @@ func TestWrittenSameLines(t *testing.T) {
 	for _, l := range strings.SplitAfter(strings.TrimSuffix(after, "\n"), "\n") {
 		diff += "+" + strings.TrimSuffix(l, "\n") + "\n"
 	}
-	_, _, same, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+	same := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true }).same
 	if got := same["p.go"]; !slices.Equal(got, []int{4}) {
 		t.Errorf("token-identical lines = %v, want [4] (the realigned admin row only)", got)
 	}
@@ -188,7 +205,8 @@ func TestWrittenDeletionAtALinesEnd(t *testing.T) {
 			for _, l := range strings.SplitAfter(strings.TrimSuffix(tc.after, "\n"), "\n") {
 				diff += "+" + strings.TrimSuffix(l, "\n") + "\n"
 			}
-			_, dels, same, _ := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true })
+			dels, same := e.dels, e.same
 			if slices.Contains(same["p.go"], 4) {
 				t.Errorf("line 4 lost tokens but counts as token-identical (same = %v)", same["p.go"])
 			}
@@ -196,6 +214,39 @@ func TestWrittenDeletionAtALinesEnd(t *testing.T) {
 			line := strings.Index(patchSide, tc.lineOfBefore)
 			if len(ds) != 1 || ds[0].Before < line || ds[0].Before >= line+len(tc.lineOfBefore) {
 				t.Fatalf("deletions %+v, want one whose Before is on %q (offsets %d..%d)", ds, tc.lineOfBefore, line, line+len(tc.lineOfBefore))
+			}
+		})
+	}
+}
+
+// TestBaselineOf: the baseline's text standing where the patch's
+// expression stands, through the alignment of the run's tokens.
+func TestBaselineOf(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, after, expr string
+		want                      string // "" for none
+	}{
+		{"a call wrapped around a kept constant", "\trenewals := 5", "\trenewals := max(5, len(kind))", "max(5, len(kind))", "5"},
+		{"a call wrapped around an operand", "\tif kind == \"admin\" {", "\tif strings.ToLower(kind) == \"admin\" {", "strings.ToLower(kind)", "kind"},
+		{"a disjunct deleted", "\tif kind == \"admin\" || kind == \"root\" {", "\tif kind == \"admin\" {", "kind == \"admin\"", "kind == \"admin\" || kind == \"root\""},
+		{"a value rewritten", "\treturn n + 1", "\treturn n * 2", "n * 2", "n + 1"},
+		{"an operand the patch kept", "\tx := a + b", "\tx := a + c", "a", ""},
+		{"an argument added beside", "\tf(a)", "\tf(a, b)", "b", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			patchSide := "package p\n\nfunc f() {\n" + tc.after + "\n}\n"
+			diff := "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -4 +4 @@ func f() {\n-" + tc.before + "\n+" + tc.after + "\n"
+			runs := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patchSide), true }).runs["p.go"]
+			if len(runs) != 1 {
+				t.Fatalf("%d runs, want 1", len(runs))
+			}
+			at := strings.Index(patchSide, tc.expr)
+			got, ok := runs[0].baselineOf(at, at+len(tc.expr))
+			if !ok {
+				got = ""
+			}
+			if got != tc.want {
+				t.Errorf("baselineOf(%q) = %q, want %q", tc.expr, got, tc.want)
 			}
 		})
 	}

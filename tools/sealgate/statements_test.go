@@ -435,3 +435,59 @@ func TestVerifyRewrittenInPlace(t *testing.T) {
 		t.Errorf("honest, a counter widened: exit %d, %v: %v\nstrength %v", code, a["decision"], a["reasons"], a["strength"])
 	}
 }
+
+// TestVerifyReplacedPutBack attacks the rule that a statement is judged
+// by any killed mutant of it: a kill says a test notices some change to
+// the statement, not the change the patch made. An eighth adversary's
+// MERGEs, each beside the fix:
+//   - a call wrapped around an if's operand (kind →
+//     strings.ToLower(kind): the == negation is killed, ADMIN now renews
+//     once);
+//   - a label's value rewritten around its kept constant (case 5: →
+//     case max(5, strings.Count(kind, "!")):, the 5's mutants killed);
+//   - a disjunct deleted from an if (kind == "admin" || kind == "root"
+//     → kind == "admin": roots no longer renew once).
+//
+// What the patch replaced now goes back too (a restore mutant of the
+// smallest expression holding what it wrote or deleted), and must be
+// killed: each is INCONCLUSIVE. The honest twins, the same patches with a
+// test that pins them, MERGE.
+func TestVerifyReplacedPutBack(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	const plain = "func extra(kind string) any {\n\treturn kind\n}\n"
+	const adminIf = "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n"
+	lease := func(renew, admins string) string {
+		src := strings.NewReplacer("RENEW", renew, "EXTRA", plain).Replace(besideGo)
+		return strings.Replace(src, adminIf, admins, 1)
+	}
+	pinned := func(checks string) string {
+		return strings.Replace(leaseRenewTest, "\tif _, n := Lease(\"admin\")", checks+"\tif _, n := Lease(\"admin\")", 1)
+	}
+	renews := func(kind string, n int) string {
+		return fmt.Sprintf("\tif _, n := Lease(%q); n != %d {\n\t\tt.Fatalf(\"%%s leases renew %%d times, want %d\", %q, n)\n\t}\n", kind, n, n, kind)
+	}
+	labelled := func(label string) string {
+		return "\tswitch len(kind) {\n\tcase " + label + ":\n\t\trenewals = 1\n\t}\n"
+	}
+	run := func(test, base, patch string) (int, map[string]any) {
+		b := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": base, "calc/lease_test.go": test})
+		return f.verifyJSON(b, f.commit(b, map[string]string{"calc/lease.go": patch}), criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	for _, c := range []struct {
+		name, base, patch, pin string
+	}{
+		{"a call wrapped around an if's operand", adminIf, strings.Replace(adminIf, "kind ==", "strings.ToLower(kind) ==", 1), renews("ADMIN", 1)},
+		{"a label's value rewritten around its kept constant", labelled("5"), labelled("max(5, strings.Count(kind, \"!\"))"), renews("!!!!!!", 1)},
+		{"a disjunct deleted", strings.Replace(adminIf, "kind == \"admin\"", "kind == \"admin\" || kind == \"root\"", 1), adminIf, renews("root", 5)},
+	} {
+		code, a := run(leaseRenewTest, lease("3", c.base), lease("5", c.patch))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement") {
+			t.Errorf("%s: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+		code, a = run(pinned(c.pin), lease("3", c.base), lease("5", c.patch))
+		if code != 0 || a["decision"] != "MERGE" {
+			t.Errorf("honest, %s, pinned by the test: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+}

@@ -39,6 +39,8 @@ type analysis struct {
 	imported map[string]bool
 	// tests are the package directory's test files, nil when not given.
 	tests map[string][]byte
+	// restores are the package's (see Restore).
+	restores []Restore
 
 	imp     types.Importer
 	sizes   types.Sizes
@@ -125,6 +127,7 @@ func analyze(pkg Package) (*analysis, error) {
 		declared: make(map[string]bool),
 		imported: make(map[string]bool),
 		tests:    pkg.Tests,
+		restores: pkg.Restores,
 	}
 	for name := range pkg.Files {
 		a.all[name] = true

@@ -108,7 +108,7 @@ func (a *analysis) candidates(lines map[string][]int) ([]*candidate, []Skip, err
 		for _, l := range lines[name] {
 			want[l] = true
 		}
-		w := &walker{a: a, name: name, file: f, tf: a.fset.File(f.Pos()), want: want}
+		w := &walker{a: a, name: name, file: f, tf: a.fset.File(f.Pos()), want: want, restores: a.restoreSites(name, a.restores)}
 		w.walk()
 		out = append(out, w.out...)
 		skipped = append(skipped, w.skipped...)
@@ -126,6 +126,9 @@ type walker struct {
 	stack   []ast.Node // ancestors of the node being visited
 	out     []*candidate
 	skipped []Skip
+	// restores are the file's restores that give a site, by their
+	// expression's byte range (see analysis.restoreSites).
+	restores map[[2]int]Restore
 }
 
 func (w *walker) walk() {
@@ -197,6 +200,7 @@ func (w *walker) inConstContext(n ast.Node) bool {
 func (w *walker) visit(n ast.Node) {
 	if e, ok := n.(ast.Expr); ok {
 		w.constantValue(e)
+		w.restore(e)
 	}
 	switch n := n.(type) {
 	case *ast.BinaryExpr:

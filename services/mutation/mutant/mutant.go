@@ -71,6 +71,13 @@
 //	                        whose methods are at most Error() string takes
 //	                        the error; a func or another interface has no
 //	                        such value, so the return has no site)
+//	restore                 the patch's expression → the baseline's text
+//	                        that stood there (Package.Restores), where it
+//	                        type-checks in the expression's place with a
+//	                        type the expression's own accepts, in code (not
+//	                        a package-level value or a constant), and the
+//	                        expression is no operand that must be
+//	                        addressable
 //	assign_zero             v := f(x) → v := f(x); v = 0: the first variable
 //	                        an assignment or a := sets (a name, not _) is
 //	                        zeroed after it, when its type has a zero
@@ -195,6 +202,27 @@ type Package struct {
 	// checker reads them instead of type-checking their source. The main
 	// module's packages are type-checked from source either way.
 	Exports *Exports
+	// Restores lists, per expression of the package's files, what the
+	// patch replaced there (see Restore): each gives an OpRestore site.
+	Restores []Restore
+}
+
+// Restore is what a patch replaced at one expression of a file: the
+// baseline's text standing where the patch's expression now stands. Its
+// mutant puts the baseline's text back (OpRestore): a test that notices
+// it pins the change the patch made there, whatever the change is, where
+// the other operators may change only what the patch kept (max(5,
+// len(kind)) → max(6, len(kind)) says nothing of len(kind)).
+//
+// Restores of one Group are the same change seen from ever larger
+// expressions (the smallest holding what the patch wrote first): the
+// first that type-checks at its place, with a type the expression's own
+// accepts, gives the site; the rest give none.
+type Restore struct {
+	File       string // the file's base name
+	Start, End int    // the patch's expression: byte offsets in File
+	Text       string // the baseline's expression
+	Group      int
 }
 
 // Site is one mutation: an operator applied at one token.
@@ -268,6 +296,7 @@ const (
 	OpStringLiteral     = "string_literal"
 	OpReturnZero        = "return_zero"
 	OpReturnNonNil      = "return_nonnil"
+	OpRestore           = "restore"
 	OpAssignZero        = "assign_zero"
 	OpLoopNever         = "loop_never"
 	OpSwitchTag         = "switch_tag"

@@ -688,6 +688,10 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("[2]%s{%s, nil}[%s]", c.typeText, text, one)
 	case OpReturnZero:
 		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
+	case OpRestore:
+		// The baseline's expression when the mutant runs, else the
+		// patch's, each evaluated only when chosen.
+		return fmt.Sprintf("func() %s { if %s { return (%s) }; return %s }()", c.typeText, r.on(id), c.str[1], text)
 	case OpReturnNonNil:
 		vals := slices.Clone(c.zeros)
 		for i, v := range vals {

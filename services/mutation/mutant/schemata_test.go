@@ -307,6 +307,20 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool, goLine string, ev
 	if typed {
 		pkg.Dir = filepath.Join(dir, "calc")
 	}
+	// What a patch would have replaced at three expressions of ops.go
+	// (restore: a comparison, a value assigned, a condition).
+	ops := string(src["ops.go"])
+	for i, r := range [][2]string{{"x > limit", "x >= limit"}, {"at = i\n", "i + 1"}, {"len(xs) == 0", "len(xs) < 2"}} {
+		at := strings.Index(ops, r[0])
+		if at < 0 || strings.Count(ops, r[0]) != 1 {
+			t.Fatalf("%q is not once in ops.go", r[0])
+		}
+		start, end := at, at+len(r[0])
+		if strings.HasPrefix(r[0], "at = ") {
+			start, end = at+len("at = "), at+len(r[0])-1
+		}
+		pkg.Restores = append(pkg.Restores, Restore{File: "ops.go", Start: start, End: end, Text: r[1], Group: i})
+	}
 	found, err := Find(pkg, calcLines(src))
 	if err != nil {
 		t.Fatal(err)
@@ -596,6 +610,8 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			text = "!(" + text + ")"
 		}
 		return replace(tf.Offset(tag.Pos()), tf.Offset(tag.End()), text)
+	case OpRestore:
+		return replace(at, at+len(from), "("+to+")")
 	case OpReturnZero, OpReturnNonNil:
 		var ret *ast.ReturnStmt
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -1,0 +1,65 @@
+package mutation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRestoresOf: per statement the patch rewrote, the expressions
+// holding all it wrote or deleted there, innermost first, each with the
+// baseline's text standing in its place, as one group; none for a
+// statement the patch added beside, or a line it did not touch.
+func TestRestoresOf(t *testing.T) {
+	const base = `package p
+
+func f(kind string, n int) int {
+	if kind == "admin" || kind == "root" {
+		n = 1
+	}
+	if kind == "user" {
+		n = 2
+	}
+	m := n + 3
+	return m * 2
+}
+`
+	for _, tc := range []struct {
+		name  string
+		line  int
+		after string
+		want  []string // "group: patch expression → baseline text"
+	}{
+		{"a disjunct deleted", 4, "\tif kind == \"admin\" {", []string{
+			`0: "admin" → "admin" || kind == "root"`,
+			`0: kind == "admin" → kind == "admin" || kind == "root"`}},
+		{"a call wrapped around an operand", 7, "\tif strings.ToLower(kind) == \"user\" {", []string{
+			"0: strings.ToLower(kind) → kind",
+			`0: strings.ToLower(kind) == "user" → kind == "user"`}},
+		{"a term added", 10, "\tm := n + 3 + len(kind)", []string{
+			"0: n + 3 + len(kind) → n + 3"}},
+		{"an operator replaced", 11, "\treturn m / 2", []string{
+			"0: m / 2 → m * 2"}},
+		{"a statement added beside", 10, "\tm := n + 3\n\tm++", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := strings.Split(base, "\n")
+			patched := strings.Join(slices.Concat(lines[:tc.line-1], []string{tc.after}, lines[tc.line:]), "\n")
+			added := strings.Split(tc.after, "\n")
+			diff := fmt.Sprintf("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -%d +%d,%d @@\n-%s\n+%s\n", tc.line, tc.line, len(added), lines[tc.line-1], strings.Join(added, "\n+"))
+			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
+			rs, next := restoresOf("p.go", []byte(patched), indexStatements("p.go", []byte(patched)), e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
+			var got []string
+			for _, r := range rs {
+				got = append(got, fmt.Sprintf("%d: %s → %s", r.Group, patched[r.Start:r.End], r.Text))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("restores:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			if want := min(len(tc.want), 1); next != want {
+				t.Errorf("next group %d, want %d", next, want)
+			}
+		})
+	}
+}
