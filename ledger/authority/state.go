@@ -92,6 +92,9 @@ type Run struct {
 	tokens   map[string]*tokenState
 	nonces   map[string]bool
 	children map[string]uint32
+	// plans holds, per producer identity, the content keys of the run's
+	// admitted plans (record.ContentKey: what a plan says, not when).
+	plans map[string]bool
 }
 
 type tokenState struct {
@@ -284,6 +287,7 @@ func (s *State) decideRequest(rec *record.Decoded) (Decision, func()) {
 			tokens:        map[string]*tokenState{},
 			nonces:        map[string]bool{},
 			children:      map[string]uint32{},
+			plans:         map[string]bool{},
 		}
 	}
 }
@@ -394,8 +398,22 @@ func (s *State) decideRunRecord(rec *record.Decoded) (Decision, func()) {
 		return refuse(rec, CodeTokenUnknown, "a job result must consume the token of its job"), nil
 	}
 
-	var plan []*pb.ContinuationToken
+	var (
+		plan    []*pb.ContinuationToken
+		planKey string
+	)
 	if jp := r.GetJobPlanned(); jp != nil {
+		key, err := record.ContentKey(r)
+		if err != nil {
+			return refuse(rec, CodeMalformed, "%v", err), nil
+		}
+		planKey = r.Producer.GetIdentity() + "\x00" + key
+		if run.plans[planKey] {
+			// The same plan, made again by its planner (another replica
+			// took over the record it answers, or it appended again
+			// after a failed append): it issues nothing new.
+			return Decision{Outcome: Duplicate, Record: rec}, nil
+		}
 		var d Decision
 		plan, d = s.checkPlan(rec, run, jp, plannerDepth)
 		if d.Outcome == Refused {
@@ -409,6 +427,9 @@ func (s *State) decideRunRecord(rec *record.Decoded) (Decision, func()) {
 		if consumed != nil {
 			consumed.consumedBy = consumedKey
 			_ = run.Pool.Consume(r.Token, consumedUnits) // CheckConsume passed above
+		}
+		if planKey != "" {
+			run.plans[planKey] = true
 		}
 		if len(plan) > 0 {
 			reqs := make([]Request, 0, len(plan))

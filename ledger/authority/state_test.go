@@ -93,6 +93,35 @@ func TestValidRunIsAdmittedAndConserved(t *testing.T) {
 	}
 }
 
+// TestSamePlanAgainIsDuplicate: a plan made again with the same content —
+// another replica planned the same record, or the planner appended again
+// after an append it could not confirm — differs only in its time. It is
+// a duplicate: admitted once, issuing nothing the second time, and never
+// a refusal that would leave an honest run INCONCLUSIVE. The same plan
+// from another producer is not the planner's plan again.
+func TestSamePlanAgainIsDuplicate(t *testing.T) {
+	f := newFixture(t, 3)
+	s := authority.New(f.trust)
+	admitAll(t, s, f.run.Records()[:4]...)
+	again := f.sign(t, keyring.Executor, proto.Clone(f.run.Plan.Record).(*pb.Record))
+	if again.Digest == f.run.Plan.Digest {
+		t.Fatal("the plan signed again has the same digest: the test needs a later time")
+	}
+	if d := s.Admit(encode(t, again)); d.Outcome != authority.Duplicate {
+		t.Fatalf("the same plan at a later time: %v %q (%s), want duplicate", d.Outcome, d.Code, d.Detail)
+	}
+	// Nothing was issued twice: the run's results are still admitted
+	// once each, and the budget balances.
+	admitAll(t, s, f.run.Records()[4:]...)
+	if err := s.Run(f.run.ID).Pool.Check(); err != nil {
+		t.Fatal(err)
+	}
+	other := f.sign(t, keyring.Mutation, proto.Clone(f.run.Plan.Record).(*pb.Record))
+	if d := s.Admit(encode(t, other)); d.Outcome != authority.Refused {
+		t.Fatalf("the executor's plan signed by the mutation service: %v, want refused", d.Outcome)
+	}
+}
+
 func TestEmptyTrustRefusesEverything(t *testing.T) {
 	f := newFixture(t, 1)
 	empty, err := authority.NewTrust(nil)
@@ -181,7 +210,15 @@ func TestRefusals(t *testing.T) {
 			return encode(t, f.sign(t, keyring.Executor, r))
 		}},
 		{"replayed token", authority.CodeTokenReplayed, 4, func(t *testing.T, f *fixture) []byte {
+			// The plan again, but one of its jobs now runs something
+			// else under the token already issued.
 			r := proto.Clone(f.run.Plan.Record).(*pb.Record)
+			r.GetJobPlanned().Jobs[0].Argv = []string{"true"}
+			return encode(t, f.sign(t, keyring.Executor, r))
+		}},
+		{"replayed token under another parent", authority.CodeTokenReplayed, 4, func(t *testing.T, f *fixture) []byte {
+			r := proto.Clone(f.run.Plan.Record).(*pb.Record)
+			r.Parents = append(r.Parents, f.run.Seal.Digest)
 			return encode(t, f.sign(t, keyring.Executor, r))
 		}},
 		{"replayed nonce", authority.CodeTokenReplayed, 4, func(t *testing.T, f *fixture) []byte {

@@ -356,3 +356,37 @@ func TestReplicasWithTheirOwnModuleCaches(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicasPlanTheSameRecordAlike: when the records partition moves
+// while a replica's plan is on its way to the ledger (a broker restart, a
+// rebalance), the next owner plans the same trees record again. Both plans
+// must say the same thing — the same jobs under the same tokens, nonces
+// included — so that the ledger admits the first and takes the second for
+// a duplicate; two different plans issuing one token would be refused and
+// leave an honest run INCONCLUSIVE.
+func TestReplicasPlanTheSameRecordAlike(t *testing.T) {
+	ctx := context.Background()
+	executortest.Skip(t)
+	trees := moduleRun(t)
+	var keys []string
+	for _, name := range []string{"replica-1", "replica-2"} {
+		h := &Handler{Exec: executortest.New(t), Checkout: checkout.Rebuilder{Scratch: t.TempDir()}.Rebuild, Worker: name}
+		t.Cleanup(func() { h.Close() })
+		rec := runtimetest.NewRecorder(t, keyring.Executor)
+		if err := h.Handle(ctx, trees.Records[len(trees.Records)-1], trees, rec.Emit); err != nil {
+			t.Fatal(err)
+		}
+		emitted := rec.Emitted()
+		if len(emitted) != 1 || emitted[0].Kind != pb.Kind_KIND_JOB_PLANNED {
+			t.Fatalf("%s emitted %d records, want one plan", name, len(emitted))
+		}
+		key, err := record.ContentKey(emitted[0].Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, key)
+	}
+	if keys[0] != keys[1] {
+		t.Fatalf("two replicas planned the same trees record differently (content keys %.12s… and %.12s…)", keys[0], keys[1])
+	}
+}

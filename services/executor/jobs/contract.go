@@ -1,8 +1,7 @@
 package jobs
 
 import (
-	"crypto/rand"
-	"fmt"
+	"crypto/sha256"
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/ledger/record"
@@ -10,9 +9,18 @@ import (
 )
 
 // Plan is the job.planned body of specs: each job with its spec and a
-// fresh single-use token bound to the sealed run, derived from parent and
+// single-use token bound to the sealed run, derived from parent and
 // reserving the job's units of the budget dimension. It is the job
 // contract every service that plans jobs (executor, mutation) writes.
+//
+// A plan is a function of its inputs: the token's nonce is derived from
+// the run, its criteria, the parent and the job, not drawn at random. Two
+// replicas that plan the same record (one took the record over while the
+// other's append was still on its way) then write the same plan, which
+// the ledger admits once, instead of two plans issuing one token twice,
+// which it must refuse and which would leave the run INCONCLUSIVE. The
+// nonce still differs between runs, parents and jobs, which is all the
+// ledger asks of it: records are signed, so a nonce need not be secret.
 func Plan(sealed *criteria.Sealed, parent, dimension string, specs []*Spec) (*pb.JobPlanned, error) {
 	plan := &pb.JobPlanned{}
 	for _, s := range specs {
@@ -20,11 +28,8 @@ func Plan(sealed *criteria.Sealed, parent, dimension string, specs []*Spec) (*pb
 		if err != nil {
 			return nil, err
 		}
-		nonce := make([]byte, 16)
-		if _, err := rand.Read(nonce); err != nil {
-			return nil, fmt.Errorf("token nonce: %w", err)
-		}
 		id := s.ID()
+		nonce := tokenNonce(sealed.Criteria.RunID, sealed.Digest, parent, id)
 		plan.Jobs = append(plan.Jobs, &pb.Job{
 			JobId: id, JobKind: s.Purpose, Side: s.Side, Argv: s.Argv(), Spec: b,
 			Token: &pb.ContinuationToken{
@@ -34,6 +39,13 @@ func Plan(sealed *criteria.Sealed, parent, dimension string, specs []*Spec) (*pb
 		})
 	}
 	return plan, nil
+}
+
+// tokenNonce is the nonce of the token of job id, planned from parent in
+// the run sealed with criteria digest.
+func tokenNonce(runID, criteria, parent, id string) []byte {
+	sum := sha256.Sum256([]byte("sealgate token nonce\x00" + runID + "\x00" + criteria + "\x00" + parent + "\x00" + id))
+	return sum[:16]
 }
 
 // Answered lists the tokens a job.result of run consumed: a plan delivered
