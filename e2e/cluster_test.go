@@ -235,15 +235,36 @@ func (c *cluster) logKey() string {
 	return filepath.Join(c.dir, "state-signing-0", "tlog", "log.pub")
 }
 
+// dump logs the last lines of every process's log but kafka-go's
+// reconnection noise (a broker restart fills a log with it), counted.
 func (c *cluster) dump(t testing.TB) {
 	for _, p := range c.order {
 		b, _ := os.ReadFile(p.log)
-		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		var lines []string
+		noise := 0
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if reconnectNoise(l) {
+				noise++
+				continue
+			}
+			lines = append(lines, l)
+		}
 		if len(lines) > 25 {
 			lines = lines[len(lines)-25:]
 		}
-		t.Logf("--- %s (restarts %d) ---\n%s", p.log, p.restarts, strings.Join(lines, "\n"))
+		t.Logf("--- %s (restarts %d, %d kafka-go reconnection lines left out) ---\n%s", p.log, p.restarts, noise, strings.Join(lines, "\n"))
 	}
+}
+
+// reconnectNoise reports a kafka-go line about a connection lost or
+// refused, which a reader or a group retries on its own.
+func reconnectNoise(line string) bool {
+	for _, s := range []string{"the kafka reader got an unknown error reading partition", "error initializing the kafka reader", "Unable to establish connection to consumer group coordinator"} {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func waitTCP(t testing.TB, addr string) {

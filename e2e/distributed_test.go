@@ -309,7 +309,9 @@ func TestDistributedFaults(t *testing.T) {
 	})
 
 	t.Run("broker restart", func(t *testing.T) {
-		wait := c.remote(t, args...)
+		// A run stuck after the restart reaches its deadline and names
+		// what it misses, well before the test's own timeout.
+		wait := c.remote(t, append(slices.Clone(args), "--timeout", "5m")...)
 		time.Sleep(800 * time.Millisecond)
 		c.procs["broker"][0].kill(t, syscall.SIGKILL)
 		got := wait()
