@@ -14,13 +14,13 @@ import (
 func TestFindRestore(t *testing.T) {
 	src := `package p
 
-import "strings"
+func lower(s string) string { return s }
 
 type counter struct{ n int }
 
 func f(kind string, xs []int, c *counter) int {
 	renewals := max(5, len(kind))
-	if strings.ToLower(kind) == "admin" {
+	if lower(kind) == "admin" {
 		renewals = 1
 	}
 	if kind == "a" {
@@ -48,7 +48,7 @@ var table = []int{len("abc")}
 	add(1, "max(5, len(kind))", "5")
 	add(9, "max(5, len(kind))", "len(kind)") // a second restore of one expression: a projection
 	add(10, "max(5, len(kind))", "kind")     // a string for an int
-	add(2, "strings.ToLower(kind)", "kind")
+	add(2, "lower(kind)", "kind")
 	add(3, `kind == "a"`, `kind == "a" || kind == "b"`)
 	add(4, "xs[0]", "xs[1]")                // assigned to
 	add(5, "c.n", "c.n")                    // assigned to
@@ -73,7 +73,7 @@ var table = []int{len("abc")}
 	want := []string{
 		"8:14 max(5, len(kind)) → 5",
 		"8:14 max(5, len(kind)) → len(kind)",
-		"9:5 strings.ToLower(kind) → kind",
+		"9:5 lower(kind) → kind",
 		`12:5 kind == "a" → kind == "a" || kind == "b"`,
 		"17:9 renewals + len(xs) → renewals",
 	}
