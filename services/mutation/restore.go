@@ -20,6 +20,14 @@ import (
 // smallest expression holding what the patch wrote or deleted in the
 // unit (or, where that one cannot be written, of the next larger one).
 
+// Putting back is not enough where the patch wrote a term beside the fix:
+// renewals := max(5, len(kind)) in place of 3 has its restore (3) killed
+// by any test of the fix, and len(kind) still judged by nothing. So the
+// innermost expression holding what the patch wrote is also projected
+// onto each operand whose siblings the patch wrote (see projections):
+// max(5, len(kind)) → 5 survives unless a test notices len(kind), and
+// → len(kind) unless one notices the 5.
+
 // maxRestoreChain bounds the expressions tried per unit, innermost first.
 const maxRestoreChain = 4
 
@@ -41,9 +49,14 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 	}
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	var exprs [][2]int
+	nodes := map[[2]int]ast.Expr{} // the outermost expression of each range
 	ast.Inspect(f, func(n ast.Node) bool {
 		if e, ok := n.(ast.Expr); ok {
-			exprs = append(exprs, [2]int{off(e.Pos()), off(e.End())})
+			k := [2]int{off(e.Pos()), off(e.End())}
+			exprs = append(exprs, k)
+			if _, ok := nodes[k]; !ok {
+				nodes[k] = e
+			}
 		}
 		return true
 	})
@@ -93,6 +106,7 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 		slices.SortFunc(chain, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
 		chain = slices.Compact(chain)
 		added := 0
+		put := map[string]bool{} // what the innermost expression's restore writes
 		for _, e := range chain {
 			if added == maxRestoreChain {
 				break
@@ -100,6 +114,9 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			for _, r := range runs {
 				if text, ok := r.baselineOf(e[0], e[1]); ok {
 					out = append(out, mutant.Restore{File: name, Start: e[0], End: e[1], Text: text, Group: next})
+					if added == 0 && e == chain[0] {
+						put[strings.Join(strings.Fields(text), " ")] = true
+					}
 					added++
 					break
 				}
@@ -108,6 +125,91 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 		if added > 0 {
 			next++
 		}
+		if len(chain) == 0 {
+			continue
+		}
+		inner := chain[0]
+		for _, k := range projections(nodes[inner], off, func(lo, hi int) bool { return allWritten(src, wrote, lo, hi) }) {
+			text := string(src[k[0]:k[1]])
+			if put[strings.Join(strings.Fields(text), " ")] {
+				continue // the restore already writes it
+			}
+			out = append(out, mutant.Restore{File: name, Start: inner[0], End: inner[1], Text: text, Group: next})
+			next++
+		}
 	}
 	return out, next
+}
+
+// projections returns the byte ranges of the operands of e (a call's
+// arguments, a binary arithmetic or logical expression's operands) that e
+// may be replaced by to drop what the patch wrote beside them: those
+// whose sibling operands the patch wrote whole (and, for a call's only
+// argument, its function). A kept operand is never what is dropped: an
+// honest fix adding a condition beside the baseline's need not prove the
+// baseline's. Whether a projection can be written (its type) is the
+// mutant package's to check.
+func projections(e ast.Expr, off func(token.Pos) int, written func(lo, hi int) bool) [][2]int {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	span := func(x ast.Node) [2]int { return [2]int{off(x.Pos()), off(x.End())} }
+	var kids []ast.Expr
+	var others func(i int) []ast.Node
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		if e.Ellipsis.IsValid() {
+			return nil
+		}
+		kids = e.Args
+		others = func(i int) []ast.Node {
+			var o []ast.Node
+			for j, a := range e.Args {
+				if j != i {
+					o = append(o, a)
+				}
+			}
+			if len(o) == 0 {
+				o = append(o, e.Fun)
+			}
+			return o
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.AND, token.OR, token.XOR,
+			token.SHL, token.SHR, token.AND_NOT, token.LAND, token.LOR:
+		default:
+			return nil
+		}
+		kids = []ast.Expr{e.X, e.Y}
+		others = func(i int) []ast.Node { return []ast.Node{kids[1-i]} }
+	default:
+		return nil
+	}
+	var out [][2]int
+	for i, k := range kids {
+		if slices.ContainsFunc(others(i), func(n ast.Node) bool { s := span(n); return !written(s[0], s[1]) }) {
+			continue
+		}
+		out = append(out, span(k))
+	}
+	return out
+}
+
+// allWritten reports whether every byte of src[lo:hi] but blanks and
+// punctuation lies in a span of wrote.
+func allWritten(src []byte, wrote [][2]int, lo, hi int) bool {
+	for o := max(lo, 0); o < min(hi, len(src)); o++ {
+		if strings.IndexByte(" \t\r\n,;()", src[o]) >= 0 {
+			continue
+		}
+		if !slices.ContainsFunc(wrote, func(w [2]int) bool { return w[0] <= o && o < w[1] }) {
+			return false
+		}
+	}
+	return true
 }

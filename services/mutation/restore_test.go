@@ -41,6 +41,13 @@ func f(kind string, n int) int {
 			"0: n + 3 + len(kind) → n + 3"}},
 		{"an operator replaced", 11, "\treturn m / 2", []string{
 			"0: m / 2 → m * 2"}},
+		{"a wrong term beside the fix", 10, "\tm := n + max(5, len(kind))", []string{
+			"0: max(5, len(kind)) → 3",
+			"0: n + max(5, len(kind)) → n + 3",
+			"1: max(5, len(kind)) → 5",
+			"2: max(5, len(kind)) → len(kind)"}},
+		{"a condition added beside the baseline's", 7, "\tif kind == \"user\" && n > 0 {", []string{
+			`0: kind == "user" && n > 0 → kind == "user"`}},
 		{"a statement added beside", 10, "\tm := n + 3\n\tm++", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +64,11 @@ func f(kind string, n int) int {
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("restores:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
-			if want := min(len(tc.want), 1); next != want {
+			groups := map[string]bool{}
+			for _, w := range tc.want {
+				groups[w[:strings.Index(w, ":")]] = true
+			}
+			if want := len(groups); next != want {
 				t.Errorf("next group %d, want %d", next, want)
 			}
 		})

@@ -490,4 +490,21 @@ func TestVerifyReplacedPutBack(t *testing.T) {
 			t.Errorf("honest, %s, pinned by the test: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
 		}
 	}
+	// A wrong term beside the fix in the fix's own expression: kinds
+	// longer than five letters renew len(kind) times. Putting back the 3
+	// is killed by the fix's test; the term is noticed only by a test
+	// that tries a long kind.
+	for _, c := range []struct{ name, renew string }{
+		{"a wrong term beside the fix", "max(5, len(kind))"},
+		{"a wrong term beside the fix, on the statement's next line", "max(5,\n\t\tlen(kind))"},
+	} {
+		code, a := run(leaseRenewTest, lease("3", adminIf), lease(c.renew, adminIf))
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement") {
+			t.Errorf("%s: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+		code, a = run(pinned(renews("renewals", 8)), lease("3", adminIf), lease(c.renew, adminIf))
+		if code != 0 || a["decision"] != "MERGE" {
+			t.Errorf("honest, %s, pinned by the test: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
 }

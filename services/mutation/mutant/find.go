@@ -128,7 +128,7 @@ type walker struct {
 	skipped []Skip
 	// restores are the file's restores that give a site, by their
 	// expression's byte range (see analysis.restoreSites).
-	restores map[[2]int]Restore
+	restores map[[2]int][]Restore
 }
 
 func (w *walker) walk() {

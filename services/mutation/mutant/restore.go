@@ -11,8 +11,9 @@ import (
 
 // restoreSites picks, for each group of the package's restores (see
 // Restore), the first that can be written in the file named name, keyed
-// by its expression's byte range.
-func (a *analysis) restoreSites(name string, rs []Restore) map[[2]int]Restore {
+// by its expression's byte range (an expression may have several: what
+// stood there, and its projections).
+func (a *analysis) restoreSites(name string, rs []Restore) map[[2]int][]Restore {
 	if !a.typed() {
 		return nil
 	}
@@ -42,7 +43,7 @@ func (a *analysis) restoreSites(name string, rs []Restore) map[[2]int]Restore {
 		stack = append(stack, n)
 		return true
 	})
-	out := map[[2]int]Restore{}
+	out := map[[2]int][]Restore{}
 	done := map[int]bool{}
 	for _, r := range rs {
 		if r.File != name || done[r.Group] {
@@ -53,7 +54,8 @@ func (a *analysis) restoreSites(name string, rs []Restore) map[[2]int]Restore {
 			continue
 		}
 		done[r.Group] = true
-		out[[2]int{r.Start, r.End}] = r
+		k := [2]int{r.Start, r.End}
+		out[k] = append(out[k], r)
 	}
 	return out
 }
@@ -160,22 +162,24 @@ func (a *analysis) restorable(e ast.Expr, stack []ast.Node, text string) bool {
 // restore handles an expression the patch replaced (Extra): the baseline's
 // text in its place (see Restore).
 func (w *walker) restore(e ast.Expr) {
-	r, ok := w.restores[[2]int{w.off(e.Pos()), w.off(e.End())}]
-	if !ok || !w.at(e.Pos()) {
+	rs := w.restores[[2]int{w.off(e.Pos()), w.off(e.End())}]
+	if len(rs) == 0 || !w.at(e.Pos()) {
 		return
 	}
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	desc := flat(string(w.a.src[w.name][r.Start:r.End])) + " → " + flat(r.Text)
 	t := w.a.info.Types[e].Type
 	if b, isBasic := t.(*types.Basic); isBasic && b.Kind() == types.UntypedBool {
 		t = types.Typ[types.Bool]
 	}
-	typ, ok := w.a.siteType(t, e.Pos())
-	if !ok {
-		w.skip(e.Pos(), OpRestore, desc, "the expression's type cannot be named there")
-		return
+	typ, typed := w.a.siteType(t, e.Pos())
+	for _, r := range rs {
+		desc := flat(string(w.a.src[w.name][r.Start:r.End])) + " → " + flat(r.Text)
+		if !typed {
+			w.skip(e.Pos(), OpRestore, desc, "the expression's type cannot be named there")
+			continue
+		}
+		c := &candidate{how: rewriteWrap, node: e, typeText: typ, str: [2]string{"", r.Text}}
+		c.site.Extra = true
+		w.add(c, e.Pos(), OpRestore, desc)
 	}
-	c := &candidate{how: rewriteWrap, node: e, typeText: typ, str: [2]string{"", r.Text}}
-	c.site.Extra = true
-	w.add(c, e.Pos(), OpRestore, desc)
 }

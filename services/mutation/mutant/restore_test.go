@@ -46,6 +46,8 @@ var table = []int{len("abc")}
 		rs = append(rs, Restore{File: "p.go", Start: s, End: e, Text: text, Group: group})
 	}
 	add(1, "max(5, len(kind))", "5")
+	add(9, "max(5, len(kind))", "len(kind)") // a second restore of one expression: a projection
+	add(10, "max(5, len(kind))", "kind")     // a string for an int
 	add(2, "lower(kind)", "kind")
 	add(3, `kind == "a"`, `kind == "a" || kind == "b"`)
 	add(4, "xs[0]", "xs[1]")                // assigned to
@@ -70,6 +72,7 @@ var table = []int{len("abc")}
 	}
 	want := []string{
 		"8:14 max(5, len(kind)) → 5",
+		"8:14 max(5, len(kind)) → len(kind)",
 		"9:5 lower(kind) → kind",
 		`12:5 kind == "a" → kind == "a" || kind == "b"`,
 		"17:9 renewals + len(xs) → renewals",

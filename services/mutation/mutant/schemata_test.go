@@ -308,9 +308,10 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool, goLine string, ev
 		pkg.Dir = filepath.Join(dir, "calc")
 	}
 	// What a patch would have replaced at three expressions of ops.go
-	// (restore: a comparison, a value assigned, a condition).
+	// (restore: a comparison, a value assigned, a condition), and a
+	// second restore of the first expression (a projection).
 	ops := string(src["ops.go"])
-	for i, r := range [][2]string{{"x > limit", "x >= limit"}, {"at = i\n", "i + 1"}, {"len(xs) == 0", "len(xs) < 2"}} {
+	for i, r := range [][2]string{{"x > limit", "x >= limit"}, {"at = i\n", "i + 1"}, {"len(xs) == 0", "len(xs) < 2"}, {"x > limit", "limit > x"}} {
 		at := strings.Index(ops, r[0])
 		if at < 0 || strings.Count(ops, r[0]) != 1 {
 			t.Fatalf("%q is not once in ops.go", r[0])
