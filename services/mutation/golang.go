@@ -47,6 +47,7 @@ type goLang struct {
 	dels      map[string][]deletion
 	replaced  map[string][][2]int
 	runs      map[string][]alignment
+	removed   map[string][]removal
 	same      map[lineRef]bool
 	texts     map[string][]byte
 	values    map[string]*valueChanges // by patch-side path; see valueComparison
@@ -67,6 +68,9 @@ type goLang struct {
 type located struct {
 	dir, file string
 	data      bool
+	// gap marks a statement restore of a gap (see gapsOf): every covered
+	// test of its package judges it, as no changed line carries it.
+	gap bool
 }
 
 func (g *goLang) owns(s mutant.Site) bool {
@@ -118,6 +122,29 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	// sites count on the lines tests execute, data sites (package-level
 	// values, embedded files) on the data lines coverage cannot see.
 	byDir := goLines(root, co.Changes, reaching)
+	// The changes no statement holds (see gapsOf), by patch-side path;
+	// their packages are inspected even where no line was added.
+	g.writes(ctx)
+	gaps := map[string][]gap{}
+	for _, p := range slices.Sorted(maps.Keys(g.texts)) {
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || g.texts[p] == nil {
+			continue
+		}
+		if gs := gapsOf(g.texts[p], indexStatements(p, g.texts[p]), g.runs[p], g.wrote[p], g.dels[p], g.removed[p]); len(gs) > 0 {
+			gaps[p] = gs
+			d, f := path.Dir(p), path.Base(p)
+			if byDir[d] == nil {
+				byDir[d] = map[string][]int{}
+			}
+			byDir[d][f] = append(byDir[d][f], []int{}...)
+		}
+	}
+	// A gap's unit, by where its site stands: path, line, column.
+	type siteAt struct {
+		path      string
+		line, col int
+	}
+	gapUnits := map[siteAt]stmtRange{}
 	var sites []mutant.Site
 	var dataLines []string
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
@@ -141,6 +168,16 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			var rs []mutant.Restore
 			rs, next = restoresOf(f, pkg.Files[f], indexStatements(p, pkg.Files[f]), g.runs[p], g.wrote[p], g.dels[p], next)
 			pkg.Restores = append(pkg.Restores, rs...)
+			var units []gap
+			rs, units, next = gapRestores(f, pkg.Files[f], gaps[p], next)
+			pkg.Restores = append(pkg.Restores, rs...)
+			starts := lineStarts(pkg.Files[f])
+			for _, gp := range units {
+				i, _ := slices.BinarySearch(starts, gp.at+1)
+				u := stmtRange{path: p, first: i, last: i, part: gp.what, off: gp.at}
+				gapUnits[siteAt{p, i, gp.at - starts[i-1] + 1}] = u
+				g.statements[u] = append(g.statements[u], i)
+			}
 		}
 		g.pkgs[d] = pkg
 		survey, err := mutant.Inspect(pkg, byDir[d])
@@ -232,7 +269,11 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				continue // a data line holding the tokens it held
 			}
 			s.File = path.Join(d, s.File)
-			if _, dup := g.where[siteKey(s)]; dup || !data && len(reaching[s.File][s.ReachLine()]) == 0 {
+			gapUnit, gapSite := stmtRange{}, false
+			if s.Operator == mutant.OpRestore && strings.HasPrefix(s.Description, "statements: ") {
+				gapUnit, gapSite = gapUnits[siteAt{s.File, s.Line, s.Col}]
+			}
+			if _, dup := g.where[siteKey(s)]; dup || !data && !gapSite && len(reaching[s.File][s.ReachLine()]) == 0 {
 				continue // code no test executes, or a file two packages embed
 			}
 			if s.Equivalent != "" {
@@ -251,8 +292,13 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 					continue
 				}
 			}
-			g.where[siteKey(s)] = located{dir: d, file: rel, data: data}
+			g.where[siteKey(s)] = located{dir: d, file: rel, data: data, gap: gapSite}
 			sites = append(sites, s)
+			if gapSite {
+				// Its gap's unit alone judges it.
+				g.stmtSites[gapUnit] = append(g.stmtSites[gapUnit], s)
+				continue
+			}
 			if in := index[rel]; in.ix != nil && s.Line >= 1 && s.Line <= len(in.starts) {
 				// The unit the site lies in judges it, and so does its
 				// statement when that unit is one of its expressions.
@@ -347,9 +393,11 @@ func (g *goLang) spec(s mutant.Site) (*jobs.Spec, bool) {
 			Var: g.sw.Var, Token: g.sw.Tokens[s.ID], Ref: g.sw.Refs[s.ID]}}
 	byPkg := map[string][]string{}
 	tests := g.reaching[s.File][s.ReachLine()]
-	if at := g.where[siteKey(s)]; at.data {
+	if at := g.where[siteKey(s)]; at.data || at.gap {
 		// Data is read when the package initializes, or any time
-		// after: every test of the package judges it.
+		// after: every test of the package judges it. So does every
+		// test of the package judge a gap's restore, which no changed
+		// line carries to coverage.
 		tests = g.covered[importPathOf(targetsOf, at.dir)]
 	}
 	for _, test := range tests {
@@ -762,7 +810,7 @@ func (g *goLang) writes(ctx context.Context) {
 		g.texts[p] = b
 		return b, err == nil
 	})
-	g.wrote, g.dels, g.replaced, g.runs = e.wrote, e.dels, e.replaced, e.runs
+	g.wrote, g.dels, g.replaced, g.runs, g.removed = e.wrote, e.dels, e.replaced, e.runs, e.removed
 	same := e.same
 	g.values, g.gone = g.compareValues(ctx, root)
 	g.same = map[lineRef]bool{}

@@ -36,6 +36,7 @@ func written(diff []byte, src func(path string) ([]byte, bool)) edits {
 		return edits{}
 	}
 	out, dels, same, rewrote, runs := map[string][][2]int{}, map[string][]deletion{}, map[string][]int{}, map[string][][2]int{}, map[string][]alignment{}
+	pure := map[string][]removal{}
 	for _, f := range parsed.Files {
 		if f.Binary || f.Op == patch.OpAdded || f.Op == patch.OpDeleted || !strings.HasSuffix(f.NewPath, ".go") {
 			continue
@@ -49,15 +50,30 @@ func written(diff []byte, src func(path string) ([]byte, bool)) edits {
 		var gone []deletion
 		var kept []int
 		var aligned []alignment
+		var cut []removal
 		complete := true
 		for _, h := range f.Hunks {
 			var removed []string
 			first, last := 0, 0
+			// next is the patch-side line after the last one seen: where
+			// lines removed with none added in their place stood.
+			next := h.NewStart
+			if h.NewLines == 0 {
+				next++
+			}
 			flush := func() {
+				if first == 0 && len(removed) > 0 {
+					at := len(text)
+					if next <= len(starts) {
+						at = starts[next-1]
+					}
+					cut = append(cut, removal{At: at, Src: strings.Join(removed, "\n") + "\n"})
+				}
 				if first > 0 {
 					r, ok := runWritten(text, starts, first, last, removed)
 					complete = complete && ok
 					spans, gone, kept, replaced = append(spans, r.spans...), append(gone, r.dels...), append(kept, r.same...), append(replaced, r.rewrote...)
+					cut = append(cut, r.cut...)
 					if r.align != nil {
 						aligned = append(aligned, *r.align)
 					}
@@ -76,11 +92,16 @@ func written(diff []byte, src func(path string) ([]byte, bool)) edits {
 						first = l.NewLine
 					}
 					last = l.NewLine
+					next = l.NewLine + 1
 				default:
 					flush()
+					next = l.NewLine + 1
 				}
 			}
 			flush()
+		}
+		if len(cut) > 0 {
+			pure[f.NewPath] = cut
 		}
 		if complete {
 			out[f.NewPath] = spans
@@ -98,7 +119,7 @@ func written(diff []byte, src func(path string) ([]byte, bool)) edits {
 			dels[f.NewPath] = gone
 		}
 	}
-	return edits{wrote: out, dels: dels, same: same, replaced: rewrote, runs: runs}
+	return edits{wrote: out, dels: dels, same: same, replaced: rewrote, runs: runs, removed: pure}
 }
 
 // edits is what written reads of a patch's modified Go files, by
@@ -109,6 +130,15 @@ type edits struct {
 	same     map[string][]int      // its changed lines holding the tokens they held
 	replaced map[string][][2]int   // the written spans that took the place of removed tokens
 	runs     map[string][]alignment
+	removed  map[string][]removal // lines removed with none added in their place
+}
+
+// removal is a run of lines a patch removes with no line added in their
+// place: At is the patch-side offset of the line after them (the file's
+// length at its end), Src the lines, each with its line break.
+type removal struct {
+	At  int
+	Src string
 }
 
 // alignment is one compared run of changed lines: its patch-side byte
@@ -179,6 +209,12 @@ type deletion struct {
 	// (`break outer` → `break`).
 	Before int
 	Text   string
+	// Src is the baseline's source of the deleted tokens, punctuation and
+	// all.
+	Src string
+	// Cut is set when they lie on lines the run deleted whole (see
+	// removal).
+	Cut bool
 	// Wrote is the byte range of the tokens the gap wrote in place of the
 	// deleted ones (time.Hour → forever), zero when it wrote none.
 	Wrote [2]int
@@ -238,6 +274,64 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			spans = append(spans, [2]int{begin + t.off, begin + t.end})
 		}
 	}
+	// A removed line none of whose tokens the run kept, where no added
+	// line is written whole (which might be its rewrite), is a line the
+	// run deleted: it stood after the line holding the last kept token
+	// before it (a line deleted beside the fix, in the fix's run).
+	var cut []removal
+	cutOld := map[int]bool{} // the tokens of those lines
+	addedLine := func(off int) int {
+		i, _ := slices.BinarySearch(starts, begin+off+1)
+		return i
+	}
+	keptOld := make([]bool, len(old))
+	for _, p := range pairs {
+		keptOld[p[1]] = true
+	}
+	oldToks := make([][]int, len(removed)) // per removed line, its tokens
+	// k is the line of oldText[seen].
+	k, seen := 0, 0
+	for j, t := range old {
+		k += strings.Count(oldText[seen:t.off], "\n")
+		seen = t.off
+		if k < len(removed) {
+			oldToks[k] = append(oldToks[k], j)
+		}
+	}
+	anyTok, keptTok := map[int]bool{}, map[int]bool{} // per added line
+	for i, t := range added {
+		l := addedLine(t.off)
+		anyTok[l], keptTok[l] = true, keptTok[l] || matched[i]
+	}
+	wholeWritten := false
+	for l := range anyTok {
+		wholeWritten = wholeWritten || !keptTok[l]
+	}
+	if !wholeWritten {
+		for k := range removed {
+			toks := oldToks[k]
+			if len(toks) == 0 || slices.ContainsFunc(toks, func(j int) bool { return keptOld[j] }) {
+				continue
+			}
+			at := begin
+			for _, p := range pairs {
+				if p[1] < toks[0] {
+					at = end
+					if l := addedLine(added[p[0]].off); l < len(starts) {
+						at = starts[l]
+					}
+				}
+			}
+			for _, j := range toks {
+				cutOld[j] = true
+			}
+			if n := len(cut); n > 0 && cut[n-1].At == at {
+				cut[n-1].Src += removed[k] + "\n"
+			} else {
+				cut = append(cut, removal{At: at, Src: removed[k] + "\n"})
+			}
+		}
+	}
 	// The gaps between consecutive matches (and before the first, after
 	// the last).
 	var touched []int // where a gap removes tokens, punctuation included
@@ -262,9 +356,11 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			}
 			touched = append(touched, off)
 			var words []string
-			for _, t := range old[pj+1 : nj] {
+			whole := true // every token deleted lies on a line deleted whole
+			for j, t := range old[pj+1 : nj] {
 				if !t.punct() {
 					words = append(words, t.text())
+					whole = whole && cutOld[pj+1+j]
 				}
 			}
 			wrote := 0
@@ -279,7 +375,8 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 				}
 			}
 			if len(words) > wrote {
-				dels = append(dels, deletion{Off: off, Before: before, Text: strings.Join(words, " "), Wrote: at})
+				src := oldText[old[pj+1].off:old[nj-1].end]
+				dels = append(dels, deletion{Off: off, Before: before, Text: strings.Join(words, " "), Src: src, Wrote: at, Cut: whole})
 			}
 			if len(words) > 0 && wrote > 0 {
 				rewrote = append(rewrote, at)
@@ -299,7 +396,7 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			same = append(same, l)
 		}
 	}
-	return runEdits{spans: spans, dels: dels, same: same, rewrote: rewrote,
+	return runEdits{spans: spans, dels: dels, same: same, rewrote: rewrote, cut: cut,
 		align: &alignment{begin: begin, end: end, added: added, old: old, oldText: oldText, pairs: pairs}}, true
 }
 
@@ -308,6 +405,7 @@ type runEdits struct {
 	spans, rewrote [][2]int
 	dels           []deletion
 	same           []int
+	cut            []removal  // the removed lines it deleted whole
 	align          *alignment // nil when the run was not compared
 }
 

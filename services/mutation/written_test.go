@@ -83,6 +83,8 @@ func TestWritten(t *testing.T) {
 func FuzzWritten(f *testing.F) {
 	f.Add([]byte(writtenDiff), []byte(writtenPatch))
 	f.Add([]byte("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1 +1 @@\n-x\n+y\n"), []byte("y"))
+	label := "package p\n\nfunc f(k string) int {\n\tn := 5\n\tfor i := range 3 {\n\touter:\n\t\tfor range k {\n\t\t\tn += i\n\t\t\tcontinue outer\n\t\t}\n\t}\n\treturn n\n}\n"
+	f.Add([]byte(wholeDiff(strings.NewReplacer("n := 5", "n := 3\n\tn *= 2", "\touter:\n", "", "\tfor i", "outer:\n\tfor i").Replace(label), label)), []byte(label))
 	f.Fuzz(func(t *testing.T, diff, text []byte) {
 		e := written(diff, func(string) ([]byte, bool) { return text, true })
 		spans, dels, same := e.wrote, e.dels, e.same
@@ -119,6 +121,27 @@ func FuzzWritten(f *testing.F) {
 			for _, r := range rs {
 				if r.Start < 0 || r.End > len(text) || r.Start >= r.End || r.Text == "" {
 					t.Fatalf("%s: restore %+v outside the %d-byte source", p, r, len(text))
+				}
+			}
+		}
+		// The lines removed whole, and the gaps and restores built on
+		// them.
+		for p, rs := range e.removed {
+			for _, r := range rs {
+				if r.At < 0 || r.At > len(text) || r.Src == "" {
+					t.Fatalf("%s: removal %+v outside the %d-byte source", p, r, len(text))
+				}
+			}
+		}
+		for p := range spans {
+			gaps := gapsOf(text, indexStatements("x.go", text), e.runs[p], spans[p], dels[p], e.removed[p])
+			rs, units, _ := gapRestores("x.go", text, gaps, 0)
+			if len(units) > len(gaps) {
+				t.Fatalf("%s: %d units of %d gaps", p, len(units), len(gaps))
+			}
+			for _, r := range rs {
+				if !r.Stmt || r.Start < 0 || r.End > len(text) || r.Start >= r.End || r.At < 0 || r.At > len(text) {
+					t.Fatalf("%s: statement restore %+v outside the %d-byte source", p, r, len(text))
 				}
 			}
 		}

@@ -508,3 +508,61 @@ func TestVerifyReplacedPutBack(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyGapsJudged attacks what no statement holds (an eighth
+// adversary's D1 and D2, and what followed from them): an else written
+// between two ifs (superadmins now renew 9 times), an else deleted, a
+// label moved to the inner loop (continue outer now continues it), lines
+// deleted on their own, a block deleted, a line deleted in the fix's own
+// run. No expression holds the change and the kills beside it vouched for
+// it: MERGE, each. Now each is a gap whose statement restore (the
+// baseline put back there, the fix kept) must be killed: INCONCLUSIVE.
+// The honest twins, a test pinning each change, MERGE.
+func TestVerifyGapsJudged(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	const plain = "func extra(kind string) any {\n\treturn kind\n}\n"
+	const adminIf = "\tif kind == \"admin\" {\n\t\trenewals = 1\n\t}\n"
+	lease := func(renew, admins, extra string) string {
+		src := strings.NewReplacer("RENEW", renew, "EXTRA", extra).Replace(besideGo)
+		return strings.Replace(src, adminIf, admins, 1)
+	}
+	fn := func(body string) string { return "func extra(kind string) any {\n" + body + "}\n" }
+	run := func(test, base, patch string) (int, map[string]any) {
+		b := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": base, "calc/lease_test.go": test})
+		return f.verifyJSON(b, f.commit(b, map[string]string{"calc/lease.go": patch}), criteria.DefaultStrengthFloor, "go:./calc:TestLeaseRenewals")
+	}
+	renews := func(kind string, n int) string {
+		return fmt.Sprintf("\tif _, n := Lease(%q); n != %d {\n\t\tt.Fatalf(\"%%s leases renew %%d times, want %d\", %q, n)\n\t}\n", kind, n, n, kind)
+	}
+	extraIs := func(kind string, v int) string {
+		return fmt.Sprintf("\tif got := extra(%q); got != %d {\n\t\tt.Fatalf(\"extra(%%q) = %%v, want %d\", %q, got)\n\t}\n", kind, v, v, kind)
+	}
+	two := "\tif strings.HasPrefix(kind, \"super\") {\n\t\trenewals = 9\n\t}\n\tif strings.HasSuffix(kind, \"admin\") {\n\t\trenewals = 1\n\t}\n"
+	elsed := "\tif strings.HasPrefix(kind, \"super\") {\n\t\trenewals = 9\n\t} else if strings.HasSuffix(kind, \"admin\") {\n\t\trenewals = 1\n\t}\n"
+	loops := func(outer, inner string) string {
+		return fn("\tn := 0\n" + outer + "\tfor i := range 3 {\n" + inner + "\t\tfor range kind {\n\t\t\tn += i\n\t\t\tcontinue outer\n\t\t}\n\t}\n\treturn n\n")
+	}
+	beside := func(renew, after string) string {
+		return strings.Replace(lease(renew, adminIf, plain), "\trenewals := "+renew+"\n", "\trenewals := "+renew+"\n"+after, 1)
+	}
+	for _, c := range []struct{ name, base, patch, pin string }{
+		{"a label moved to the inner loop", lease("3", adminIf, loops("outer:\n", "")), lease("5", adminIf, loops("", "\touter:\n")), extraIs("ab", 6)},
+		{"an else inserted between two ifs", lease("3", two, plain), lease("5", elsed, plain), renews("superadmin", 9)},
+		{"an else deleted", lease("3", elsed, plain), lease("5", two, plain), renews("superadmin", 1)},
+		{"a line deleted", lease("3", adminIf, fn("\tn := len(kind)\n\tn *= 2\n\treturn n\n")), lease("5", adminIf, fn("\tn := len(kind)\n\treturn n\n")), extraIs("abc", 3)},
+		{"a block deleted", lease("3", adminIf, fn("\tn := len(kind)\n\tif n > 3 {\n\t\tn = 3\n\t}\n\treturn n\n")), lease("5", adminIf, fn("\tn := len(kind)\n\treturn n\n")), extraIs("abcde", 5)},
+		{"a line deleted in the fix's run", beside("3", "\tttl += time.Duration(len(kind))\n"), beside("5", ""),
+			"\tif ttl, _ := Lease(\"abc\"); ttl%1000 != 3 {\n\t\tt.Fatalf(\"ttl %v\", ttl)\n\t}\n"},
+	} {
+		code, a := run(leaseRenewTest, c.base, c.patch)
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement") {
+			t.Errorf("%s: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+		pinned := strings.Replace(leaseRenewTest, "\tif _, n := Lease(\"admin\")", c.pin+"\tif _, n := Lease(\"admin\")", 1)
+		code, a = run(pinned, c.base, c.patch)
+		if code != 0 || a["decision"] != "MERGE" {
+			t.Errorf("honest, %s, pinned by the test: exit %d, %v: %v\nstrength %v", c.name, code, a["decision"], a["reasons"], a["strength"])
+		}
+	}
+}

@@ -43,6 +43,7 @@ type candidate struct {
 	from, to   token.Token
 	form       form // how a node rewrite is written
 	list       bool // statements: the statement is in a statement list
+	stmts      bool // restore: a statement restore (Restore.Stmt)
 
 	typ     types.Type     // formHelper, formLocal: the operands' type
 	pos     token.Pos      // formLocal: where the type is named
@@ -101,14 +102,15 @@ func (a *analysis) candidates(lines map[string][]int) ([]*candidate, []Skip, err
 	var skipped []Skip
 	for _, name := range names {
 		f, ok := a.files[name]
-		if !ok || len(lines[name]) == 0 {
+		stmts := a.stmtRestoreSites(name, a.restores)
+		if !ok || len(lines[name]) == 0 && len(stmts) == 0 {
 			continue // excluded by the host build, or no lines
 		}
 		want := make(map[int]bool, len(lines[name]))
 		for _, l := range lines[name] {
 			want[l] = true
 		}
-		w := &walker{a: a, name: name, file: f, tf: a.fset.File(f.Pos()), want: want, restores: a.restoreSites(name, a.restores)}
+		w := &walker{a: a, name: name, file: f, tf: a.fset.File(f.Pos()), want: want, restores: a.restoreSites(name, a.restores), stmtRestores: stmts}
 		w.walk()
 		out = append(out, w.out...)
 		skipped = append(skipped, w.skipped...)
@@ -129,6 +131,9 @@ type walker struct {
 	// restores are the file's restores that give a site, by their
 	// expression's byte range (see analysis.restoreSites).
 	restores map[[2]int][]Restore
+	// stmtRestores are its statement restores that give a site, by their
+	// statement's range (see analysis.stmtRestoreSites).
+	stmtRestores map[[2]int][]Restore
 }
 
 func (w *walker) walk() {
@@ -201,6 +206,9 @@ func (w *walker) visit(n ast.Node) {
 	if e, ok := n.(ast.Expr); ok {
 		w.constantValue(e)
 		w.restore(e)
+	}
+	if st, ok := n.(ast.Stmt); ok {
+		w.stmtRestore(st)
 	}
 	switch n := n.(type) {
 	case *ast.BinaryExpr:

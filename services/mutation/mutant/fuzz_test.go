@@ -1,6 +1,7 @@
 package mutant
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -196,6 +197,18 @@ L:
 		// Without a directory, imports resolve in GOROOT only, without
 		// the go command: fast enough to fuzz.
 		pkg := Package{Files: files, Tests: map[string][]byte{}}
+		// Statement restores of the first blocks, each its own text put
+		// back: the labels renamed and the one-line form are what runs.
+		fset := token.NewFileSet()
+		if f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution); err == nil {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if b, ok := n.(*ast.BlockStmt); ok && len(pkg.Restores) < 3 {
+					start, end := fset.Position(b.Pos()).Offset, fset.Position(b.End()).Offset
+					pkg.Restores = append(pkg.Restores, Restore{File: "p.go", Start: start, End: end, Text: string(src[start:end]), Group: len(pkg.Restores), Stmt: true, At: start})
+				}
+				return true
+			})
+		}
 		sites, err := Find(pkg, lines)
 		if err != nil {
 			return

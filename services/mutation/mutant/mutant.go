@@ -77,7 +77,10 @@
 //	                        type the expression's own accepts, in code (not
 //	                        a package-level value or a constant), and the
 //	                        expression is no operand that must be
-//	                        addressable
+//	                        addressable; a statement restore: the patch's
+//	                        statement or block → the baseline's statements
+//	                        there, their labels renamed, where the package
+//	                        type-checks with them in its place
 //	assign_zero             v := f(x) → v := f(x); v = 0: the first variable
 //	                        an assignment or a := sets (a name, not _) is
 //	                        zeroed after it, when its type has a zero
@@ -218,11 +221,21 @@ type Package struct {
 // expressions (the smallest holding what the patch wrote first): the
 // first that type-checks at its place, with a type the expression's own
 // accepts, gives the site; the rest give none.
+//
+// A statement restore (Stmt) puts back the baseline's statements where
+// the patch's statement or block stands: what the patch deleted, or wrote
+// outside any expression (an else, a label), has no expression to put
+// back into. Its site stands at byte At, the place of the change it
+// judges, whatever line that is on.
 type Restore struct {
 	File       string // the file's base name
 	Start, End int    // the patch's expression: byte offsets in File
 	Text       string // the baseline's expression
 	Group      int
+	// Stmt marks a statement restore: Start and End are a statement's or
+	// a block's, Text the baseline's statements there.
+	Stmt bool
+	At   int
 }
 
 // Site is one mutation: an operator applied at one token.

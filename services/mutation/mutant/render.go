@@ -689,6 +689,11 @@ func (r *renderer) wrap(c *candidate, text string) string {
 	case OpReturnZero:
 		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
 	case OpRestore:
+		if c.stmts {
+			// The baseline's statements when the mutant runs, else the
+			// patch's: one block, whatever the range was.
+			return fmt.Sprintf("{ if %s { %s } else { %s } }", r.on(id), c.str[1], text)
+		}
 		// The baseline's expression when the mutant runs, else the
 		// patch's, each evaluated only when chosen.
 		return fmt.Sprintf("func() %s { if %s { return (%s) }; return %s }()", c.typeText, r.on(id), c.str[1], text)

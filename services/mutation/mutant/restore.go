@@ -1,11 +1,14 @@
 package mutant
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -46,7 +49,7 @@ func (a *analysis) restoreSites(name string, rs []Restore) map[[2]int][]Restore 
 	out := map[[2]int][]Restore{}
 	done := map[int]bool{}
 	for _, r := range rs {
-		if r.File != name || done[r.Group] {
+		if r.File != name || r.Stmt || done[r.Group] {
 			continue
 		}
 		fd, ok := byRange[[2]int{r.Start, r.End}]
@@ -181,5 +184,235 @@ func (w *walker) restore(e ast.Expr) {
 		c := &candidate{how: rewriteWrap, node: e, typeText: typ, str: [2]string{"", r.Text}}
 		c.site.Extra = true
 		w.add(c, e.Pos(), OpRestore, desc)
+	}
+}
+
+// stmtRestoreSites picks, for each group of the file's statement restores
+// (Restore.Stmt), the first whose statements can stand in place of the
+// patch's (see stmtRestorable), keyed by its range, with the statements
+// as they are written there.
+func (a *analysis) stmtRestoreSites(name string, rs []Restore) map[[2]int][]Restore {
+	if !a.typed() {
+		return nil
+	}
+	f, ok := a.files[name]
+	if !ok {
+		return nil
+	}
+	tf := a.fset.File(f.Pos())
+	byRange := map[[2]int]ast.Stmt{}
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if st, ok := n.(ast.Stmt); ok && replaceable(st, stack) {
+			k := [2]int{tf.Offset(st.Pos()), tf.Offset(st.End())}
+			if _, dup := byRange[k]; !dup {
+				byRange[k] = st
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	out := map[[2]int][]Restore{}
+	done := map[int]bool{}
+	for _, r := range rs {
+		if r.File != name || !r.Stmt || done[r.Group] {
+			continue
+		}
+		k := [2]int{r.Start, r.End}
+		if _, ok := byRange[k]; !ok {
+			continue
+		}
+		text, ok := a.stmtRestorable(name, r, fmt.Sprintf("%d", r.Group))
+		if !ok {
+			continue
+		}
+		done[r.Group] = true
+		r.Text = text
+		out[k] = append(out[k], r)
+	}
+	return out
+}
+
+// replaceable reports whether the statement st (its ancestors stack) can
+// become a block: a block itself, or a statement of a statement list, in
+// a function's body.
+func replaceable(st ast.Stmt, stack []ast.Node) bool {
+	switch st.(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		return false
+	}
+	inFunc := false
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			inFunc = true
+		}
+	}
+	if !inFunc || len(stack) == 0 {
+		return false
+	}
+	if _, ok := st.(*ast.BlockStmt); ok {
+		return true
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.LabeledStmt:
+		return true
+	case *ast.IfStmt:
+		return p.Else == st
+	}
+	return false
+}
+
+// stmtRestorable returns the baseline's statements of r as they are
+// written in place of the patch's: on one line, without comments (none
+// can swallow the code after it), their labels renamed apart from the
+// patch's (a label is declared once per function); ok is false when the
+// package does not type-check with them there.
+func (a *analysis) stmtRestorable(name string, r Restore, tag string) (string, bool) {
+	text, ok := a.oneLine(r.Text, tag)
+	if !ok {
+		return "", false
+	}
+	src := a.src[name]
+	if r.Start < 0 || r.End > len(src) || r.Start >= r.End {
+		return "", false
+	}
+	var b strings.Builder
+	b.Write(src[:r.Start])
+	b.WriteString("{ if true { " + text + " } else { ")
+	b.Write(src[r.Start:r.End])
+	b.WriteString(" } }")
+	b.Write(src[r.End:])
+	f, err := parser.ParseFile(a.fset, a.path(name), b.String(), parser.SkipObjectResolution)
+	if err != nil {
+		return "", false
+	}
+	files := make([]*ast.File, len(a.names))
+	for i, n := range a.names {
+		files[i] = a.files[n]
+		if n == name {
+			files[i] = f
+		}
+	}
+	if _, err := a.newConfig().Check(a.pkgName, a.fset, files, nil); err != nil {
+		return "", false
+	}
+	return text, true
+}
+
+// oneLine writes the statements text on one line: its tokens, the
+// semicolons the line breaks stood for, a raw string holding a line break
+// as an interpreted one; its labels renamed with tag (and a name no
+// identifier of the package has). ok is false when text is no statement
+// list.
+func (a *analysis) oneLine(text, tag string) (string, bool) {
+	const head = "package p; func _() {\n"
+	f, err := parser.ParseFile(token.NewFileSet(), "", head+text+"\n}", parser.SkipObjectResolution)
+	if err != nil {
+		return "", false
+	}
+	// The labels the text declares, by name.
+	declared := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			declared[l.Label.Name] = true
+		}
+		return true
+	})
+	renamed := map[int]string{} // offset in text → the label's new name
+	ast.Inspect(f, func(n ast.Node) bool {
+		var id *ast.Ident
+		switch n := n.(type) {
+		case *ast.LabeledStmt:
+			id = n.Label
+		case *ast.BranchStmt:
+			id = n.Label
+		}
+		if id != nil && declared[id.Name] {
+			fresh := id.Name + "Restored" + tag
+			for a.idents[fresh] {
+				fresh += "_"
+			}
+			renamed[int(id.Pos())-1-len(head)] = fresh
+		}
+		return true
+	})
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(text))
+	broken := false
+	s.Init(file, []byte(text), func(token.Position, string) { broken = true }, 0)
+	var out []string
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		switch {
+		case tok == token.SEMICOLON:
+			out = append(out, ";")
+		case tok == token.IDENT && renamed[off] != "":
+			out = append(out, renamed[off])
+		case tok == token.STRING && strings.HasPrefix(lit, "`") && strings.ContainsAny(lit, "\r\n"):
+			v, err := strconv.Unquote(strings.ReplaceAll(lit, "\r", ""))
+			if err != nil {
+				return "", false
+			}
+			out = append(out, strconv.Quote(v))
+		case lit != "":
+			out = append(out, lit)
+		default:
+			out = append(out, tok.String())
+		}
+	}
+	if broken {
+		return "", false
+	}
+	var b strings.Builder
+	for i, tok := range out {
+		if i > 0 && !tight(out[i-1], tok) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(tok)
+	}
+	return b.String(), true
+}
+
+// tight reports whether the token next follows prev without a space
+// (x.f, f(x), a[i], x, y; outer:): only around punctuation no token
+// merges with.
+func tight(prev, next string) bool {
+	switch next {
+	case ".", ",", ")", "]", ";", ":":
+		return true
+	case "(", "[":
+		return prev != "" && (isIdentByte(prev[len(prev)-1]) || prev == ")" || prev == "]")
+	}
+	switch prev {
+	case ".", "(", "[":
+		return true
+	}
+	return false
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80
+}
+
+// stmtRestore handles a statement or block the patch changed outside any
+// expression (see Restore.Stmt): the baseline's statements in its place.
+// Its site stands at the change it judges, on whatever line.
+func (w *walker) stmtRestore(st ast.Stmt) {
+	rs := w.stmtRestores[[2]int{w.off(st.Pos()), w.off(st.End())}]
+	for _, r := range rs {
+		desc := "statements: " + clip(string(w.a.src[w.name][r.Start:r.End])) + " → " + clip(r.Text)
+		c := &candidate{how: rewriteWrap, node: st, list: true, stmts: true, str: [2]string{"", r.Text}}
+		c.site.Extra = true
+		w.add(c, w.tf.Pos(r.At), OpRestore, desc)
 	}
 }

@@ -2,6 +2,7 @@ package mutant
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -79,5 +80,152 @@ var table = []int{len("abc")}
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("restore sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStmtRestore: a statement restore puts the baseline's statements in
+// place of the patch's statement or block (an else the patch wrote, a
+// label it moved, a statement it deleted), written on one line with the
+// baseline's labels renamed; of a group, the first whose statements
+// type-check there. Built and run, each mutant behaves as the baseline.
+func TestStmtRestore(t *testing.T) {
+	goBin := goTool(t)
+	// The patch's p.go, and the baseline's text of three ranges of it.
+	src := `package p
+
+import "strings"
+
+// Renew: the patch made the second if an else (superadmins renew 9).
+func Renew(kind string) int {
+	n := 3
+	if strings.HasPrefix(kind, "super") {
+		n = 9
+	} else if strings.HasSuffix(kind, "admin") {
+		n = 1
+	}
+	return n
+}
+
+// Count: the patch moved the label to the inner loop.
+func Count(kind string) int {
+	n := 0
+	for i := range 3 {
+	outer:
+		for range kind {
+			n += i
+			continue outer
+		}
+	}
+	return n
+}
+
+// Clamp: the patch deleted the clamp.
+func Clamp(n int) int {
+	m := n * 2
+	return m
+}
+`
+	elseIf := "if strings.HasPrefix(kind, \"super\") {\n\t\tn = 9\n\t} else if strings.HasSuffix(kind, \"admin\") {\n\t\tn = 1\n\t}"
+	count := src[strings.Index(src, "func Count(kind string) int ")+len("func Count(kind string) int ") : strings.Index(src, "\n\n// Clamp")]
+	clamp := src[strings.Index(src, "func Clamp(n int) int ")+len("func Clamp(n int) int ") : len(src)-1]
+	at := func(s string) int {
+		i := strings.Index(src, s)
+		if i < 0 || strings.Count(src, s) != 1 {
+			t.Fatalf("%q is not once in the source", s)
+		}
+		return i
+	}
+	rs := []Restore{
+		{File: "p.go", Start: at(elseIf), End: at(elseIf) + len(elseIf), Stmt: true, Group: 1, At: at("else if"),
+			Text: "if strings.HasPrefix(kind, \"super\") {\n\t\tn = 9\n\t}\n\tif strings.HasSuffix(kind, \"admin\") {\n\t\tn = 1\n\t}"},
+		// The loop alone does not compile: its continue names a label
+		// the patch moved away; the body does, its label renamed.
+		{File: "p.go", Start: at("for i := range 3"), End: at(count[:len(count)-len("\n\treturn n\n}")]) + len(count) - len("\n\treturn n\n}") - 1, Stmt: true, Group: 2, At: at("outer:"),
+			Text: "for i := range 3 {\n\t\tfor range kind {\n\t\t\tn += i\n\t\t\tcontinue outer\n\t\t}\n\t}"},
+		{File: "p.go", Start: at(count), End: at(count) + len(count), Stmt: true, Group: 2, At: at("outer:"),
+			Text: "{\n\tn := 0\nouter:\n\tfor i := range 3 {\n\t\tfor range kind {\n\t\t\tn += i\n\t\t\tcontinue outer // the baseline's\n\t\t}\n\t}\n\treturn n\n}"},
+		{File: "p.go", Start: at(clamp), End: at(clamp) + len(clamp), Stmt: true, Group: 3, At: at("return m"),
+			Text: "{\n\tm := n * 2\n\tif m > 10 && `a\nb` != \"\" {\n\t\tm = 10\n\t}\n\treturn m\n}"},
+		// Not a statement of the file.
+		{File: "p.go", Start: at("n * 2"), End: at("n * 2") + 5, Stmt: true, Group: 4, At: at("n * 2"), Text: "n"},
+	}
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Files: files, Restores: rs}, map[string][]int{"p.go": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		if s.Operator != OpRestore || !s.Extra {
+			t.Errorf("%v: not a restore of the extras", s)
+		}
+		got = append(got, fmt.Sprintf("%d:%d %s", s.Line, s.Col, s.Description))
+	}
+	want := []string{
+		`10:4 statements: if strings.HasPrefix(kind, "super") {... → if strings.HasPrefix(kind, "super") {...`,
+		`20:2 statements: { n := 0 for i := range 3 { outer: fo... → { n := 0; outerRestored2: for i := ra...`,
+		`32:2 statements: { m := n * 2 return m } → { m := n * 2; if m > 10 && "a\nb" != ...`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("restore sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Built and run: each restore behaves as the baseline there.
+	sites = Select(sites, len(sites), []byte("baseline\x00patch"))
+	sw := testSwitch(t, sites)
+	out, err := Schemata(Package{Files: files, Restores: rs}, sites, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string][]byte{
+		"go.mod": []byte("module example.com/p\n\ngo 1.22\n"),
+		"p_test.go": []byte(`package p
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestReport(t *testing.T) {
+	fmt.Printf("<<<REPORT\n%d %d %d\nREPORT>>>\n", Renew("superadmin"), Count("ab"), Clamp(7))
+}
+`),
+	})
+	for name, b := range out {
+		writeFiles(t, dir, map[string][]byte{name: b})
+	}
+	run(t, dir, nil, goBin, "vet", "./...")
+	run(t, dir, nil, goBin, "test", "-c", "-o", "p.test", ".")
+	report := func(id int) string {
+		marker := filepath.Join(dir, fmt.Sprintf("marker-%d", id))
+		env, err := sw.Env(id, marker)
+		if id == 0 {
+			env, err = noneEnv(t, sw, marker), nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout := run(t, dir, []string{env}, filepath.Join(dir, "p.test"), "-test.run=^TestReport$", "-test.count=1")
+		_, after, _ := strings.Cut(stdout, "<<<REPORT\n")
+		body, _, _ := strings.Cut(after, "\nREPORT>>>")
+		return body
+	}
+	// The patch: 9 6 14; the baseline of each: 1, 3, 10.
+	wantOut := map[int]string{0: "9 6 14"}
+	for _, s := range sites {
+		switch s.Line {
+		case 10:
+			wantOut[s.ID] = "1 6 14"
+		case 20:
+			wantOut[s.ID] = "9 3 14"
+		case 32:
+			wantOut[s.ID] = "9 6 10"
+		}
+	}
+	for id, w := range wantOut {
+		if got := report(id); got != w {
+			t.Errorf("mutant %d: %q, want %q", id, got, w)
+		}
 	}
 }

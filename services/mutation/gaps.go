@@ -1,0 +1,244 @@
+package mutation
+
+import (
+	"cmp"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/services/mutation/mutant"
+)
+
+// A change no statement holds is judged by nothing the statements offer:
+// an else written between two ifs (superadmins now renew 9 times, not
+// once), a label moved to the inner loop (continue outer now continues
+// it), lines removed with none added in their place (a clamp deleted), a
+// statement's tokens deleted across a line break. No expression holds
+// them, so no restore of an expression puts them back, and the kills of
+// the statements beside them say nothing of them.
+//
+// Each such change is a gap: a unit of its own (see stmtRange), judged
+// only by a statement restore (mutant.Restore.Stmt) that puts the
+// baseline's text back into the smallest statement or block holding the
+// change — that change, and the other gaps inside the same statement (a
+// label moved is a deletion and a write; neither compiles alone), and
+// nothing else the patch changed there: a restore that also undid the fix
+// would be killed by the fix's own test. When no restore can be written,
+// the gap has no site, and a unit without a killed site leaves the run
+// INCONCLUSIVE.
+
+// maxGapChain bounds the statements tried per gap, innermost first.
+const maxGapChain = 5
+
+// gap is one change outside every statement (see above).
+type gap struct {
+	at     int    // where its site stands: the first byte changed, or the token after a deletion
+	lo, hi int    // the patch's bytes a restoring statement must hold; lo == hi: a point between lines
+	edit   [2]int // the patch's bytes the restore replaces
+	text   string // with what stood there in the baseline
+	what   string // the change, for the unit's name
+}
+
+// gapsOf returns the gaps of the Go source src (a patch-side file indexed
+// by ix): its written tokens in no statement (braces aside: a block's
+// statements carry it), its deletions that cross from one statement to
+// another or out of every statement, and its removed lines, each inside
+// a function's body. A gap whose restore would write back the tokens
+// that stand there already (a comment removed) is none.
+func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []deletion, removed []removal) []gap {
+	if ix == nil {
+		return nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	var bodies [][2]int
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body != nil {
+				bodies = append(bodies, [2]int{off(n.Body.Lbrace), off(n.Body.End())})
+			}
+		case *ast.FuncLit:
+			bodies = append(bodies, [2]int{off(n.Body.Lbrace), off(n.Body.End())})
+		}
+		return true
+	})
+	inBody := func(o int) bool {
+		return slices.ContainsFunc(bodies, func(b [2]int) bool { return b[0] < o && o < b[1] })
+	}
+	var out []gap
+	for _, w := range wrote {
+		lo, hi := -1, -1
+		for o := max(w[0], 0); o < min(w[1], len(src)); o++ {
+			if strings.IndexByte(" \t\r\n,;(){}", src[o]) >= 0 || ix.innermost(o) >= 0 || !inBody(o) {
+				continue
+			}
+			if lo < 0 {
+				lo = o
+			}
+			hi = o + 1
+		}
+		if lo < 0 {
+			continue
+		}
+		// What stood there, or nothing: a statement's end, so that an
+		// else taken out leaves two statements.
+		text := ";"
+		for _, r := range runs {
+			if t, ok := r.baselineOf(lo, hi); ok {
+				text = t
+				break
+			}
+		}
+		out = append(out, gap{at: lo, lo: lo, hi: hi, edit: [2]int{lo, hi}, text: text, what: "written outside any statement: " + clipText(string(src[lo:hi]))})
+	}
+	for _, d := range dels {
+		if d.Wrote != [2]int{} || d.Cut || d.Before < 0 || d.Off >= len(src) || !inBody(d.Before) || !hasTokens(d.Src) {
+			continue
+		}
+		if b, a := ix.innermost(d.Before), ix.innermost(d.Off); b >= 0 && b == a {
+			continue // inside one statement: its restores put it back
+		}
+		out = append(out, gap{at: d.Off, lo: d.Before, hi: d.Off + 1, edit: [2]int{d.Before + 1, d.Before + 1}, text: " " + d.Src + " ", what: "deleted: " + clipText(d.Src)})
+	}
+	for _, r := range removed {
+		if r.At <= 0 || r.At >= len(src) || !inBody(r.At) || !hasTokens(r.Src) {
+			continue
+		}
+		at := r.At
+		for at < len(src) && strings.IndexByte(" \t\r\n", src[at]) >= 0 {
+			at++
+		}
+		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: "lines deleted: " + clipText(r.Src)})
+	}
+	slices.SortFunc(out, func(a, b gap) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.lo, b.lo)) })
+	return out
+}
+
+// gapRestores returns the statement restores of the gaps of the Go source
+// src, a patch-side file with base name name: per gap, the statements and
+// blocks holding it, innermost first, each with its text and every gap's
+// edit inside it applied, as one group numbered from next; and the gaps
+// to judge. A gap whose innermost restore writes the tokens standing
+// there already changed nothing a test could notice, and is neither
+// restored nor judged; one that no statement holds is judged and has no
+// restore.
+func gapRestores(name string, src []byte, gaps []gap, next int) ([]mutant.Restore, []gap, int) {
+	if len(gaps) == 0 {
+		return nil, nil, next
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, gaps, next // judged, and none restored
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	var stmts [][2]int
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+		case ast.Stmt:
+			stmts = append(stmts, [2]int{off(n.Pos()), off(n.End())})
+		}
+		return true
+	})
+	slices.SortFunc(stmts, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
+	stmts = slices.Compact(stmts)
+	holds := func(s [2]int, lo, hi int) bool {
+		if lo == hi {
+			return s[0] < lo && lo < s[1]
+		}
+		return s[0] <= lo && hi <= s[1]
+	}
+	var out []mutant.Restore
+	var kept []gap
+	for _, g := range gaps {
+		tried, noop := 0, false
+		for _, s := range stmts {
+			if tried == maxGapChain {
+				break
+			}
+			if !holds(s, g.lo, g.hi) {
+				continue
+			}
+			text, ok := applyGaps(src, s, gaps)
+			if !ok {
+				continue
+			}
+			if tried == 0 && sameTokens(text, string(src[s[0]:s[1]])) {
+				noop = true
+				break // nothing a test could notice
+			}
+			out = append(out, mutant.Restore{File: name, Start: s[0], End: s[1], Text: text, Group: next, Stmt: true, At: g.at})
+			tried++
+		}
+		if tried > 0 {
+			next++
+		}
+		if !noop {
+			kept = append(kept, g)
+		}
+	}
+	return out, kept, next
+}
+
+// applyGaps returns the text of src's range s with the edit of every gap
+// inside it applied; ok is false when two of them overlap.
+func applyGaps(src []byte, s [2]int, gaps []gap) (string, bool) {
+	var in []gap
+	for _, g := range gaps {
+		inside := s[0] <= g.edit[0] && g.edit[1] <= s[1]
+		if g.edit[0] == g.edit[1] {
+			inside = s[0] < g.edit[0] && g.edit[0] < s[1]
+		}
+		if inside {
+			in = append(in, g)
+		}
+	}
+	slices.SortFunc(in, func(a, b gap) int { return cmp.Compare(a.edit[0], b.edit[0]) })
+	var b strings.Builder
+	at := s[0]
+	for _, g := range in {
+		if g.edit[0] < at {
+			return "", false
+		}
+		b.Write(src[at:g.edit[0]])
+		b.WriteString(g.text)
+		at = g.edit[1]
+	}
+	b.Write(src[at:s[1]])
+	return b.String(), true
+}
+
+// hasTokens reports whether the Go text holds a token (a comment is
+// none).
+func hasTokens(text string) bool {
+	ts, ok := goTokens([]byte(text))
+	return !ok || len(ts) > 0
+}
+
+// sameTokens reports whether the Go texts a and b hold the same tokens.
+func sameTokens(a, b string) bool {
+	ta, okA := goTokens([]byte(a))
+	tb, okB := goTokens([]byte(b))
+	return okA && okB && slices.EqualFunc(ta, tb, func(x, y tok) bool { return x.key == y.key })
+}
+
+// clipText is text on one line, at most 40 bytes of it.
+func clipText(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if len(s) > 40 {
+		i := 37
+		for i > 0 && s[i]&0xC0 == 0x80 {
+			i--
+		}
+		s = s[:i] + "..."
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package mutation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wholeDiff is a unified diff of one file p.go from base to patched: one
+// hunk of every line, the lines of a longest common subsequence kept, the
+// removed lines of each change before the added ones (as git writes them).
+func wholeDiff(base, patched string) string {
+	a := strings.Split(strings.TrimSuffix(base, "\n"), "\n")
+	b := strings.Split(strings.TrimSuffix(patched, "\n"), "\n")
+	pairs := lcsIndex(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+	var out strings.Builder
+	fmt.Fprintf(&out, "diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -1,%d +1,%d @@\n", len(a), len(b))
+	i, j := 0, 0
+	for _, p := range append(pairs, [2]int{len(a), len(b)}) {
+		for ; i < p[0]; i++ {
+			out.WriteString("-" + a[i] + "\n")
+		}
+		for ; j < p[1]; j++ {
+			out.WriteString("+" + b[j] + "\n")
+		}
+		if p[0] < len(a) {
+			out.WriteString(" " + a[p[0]] + "\n")
+			i, j = p[0]+1, p[1]+1
+		}
+	}
+	return out.String()
+}
+
+// TestGaps: what a patch changes outside every statement — an else
+// written or deleted, a label moved, lines deleted on their own or in the
+// fix's run, a statement's tokens deleted across a line break — is a gap,
+// restored in the smallest statement holding it with the other gaps there
+// (and nothing else the patch changed: the fix stays); a comment removed,
+// a declaration deleted, a line rewritten, a term deleted inside a
+// statement are none.
+func TestGaps(t *testing.T) {
+	const fix = "\tn := 5 // the fix: 3 before\n"
+	wrap := func(body string) string {
+		return "package p\n\nimport \"strings\"\n\nvar _ = strings.ToUpper\n\nfunc f(kind string) int {\n" + body + "}\n\nfunc g() int { return 1 }\n"
+	}
+	two := "\tif strings.HasPrefix(kind, \"super\") {\n\t\tn = 9\n\t}\n\tif kind == \"admin\" {\n\t\tn = 1\n\t}\n"
+	elsed := "\tif strings.HasPrefix(kind, \"super\") {\n\t\tn = 9\n\t} else if kind == \"admin\" {\n\t\tn = 1\n\t}\n"
+	loops := func(outer, inner string) string {
+		return "\tm := 0\n" + outer + "\tfor i := range 3 {\n" + inner + "\t\tfor range kind {\n\t\t\tm += i\n\t\t\tcontinue outer\n\t\t}\n\t}\n\treturn n + m\n"
+	}
+	for _, tc := range []struct {
+		name        string
+		base, patch string
+		want        []string // "what | patch statement → restore", innermost of each gap first
+	}{
+		{"an else written", wrap("\tn := 3\n" + two + "\treturn n\n"), wrap(fix + elsed + "\treturn n\n"), []string{
+			"written outside any statement: else | " + flat(elsed) + " → " + flat(strings.Replace(elsed, "} else if", "} ; if", 1)),
+		}},
+		{"an else deleted", wrap("\tn := 3\n" + elsed + "\treturn n\n"), wrap(fix + two + "\treturn n\n"), []string{
+			"deleted: else | " + flat("{\n"+fix+two+"\treturn n\n}") + " → " + flat("{\n"+fix+strings.Replace(two, "}\n\tif kind", "} else \n\tif kind", 1)+"\treturn n\n}"),
+		}},
+		{"a label moved", wrap("\tn := 3\n" + loops("outer:\n", "")), wrap(fix + loops("", "\touter:\n")), []string{
+			"lines deleted: outer: | " + flat("{\n"+fix+loops("", "\touter:\n")+"}") + " → " + flat("{\n"+fix+loops("outer:\n", ";\n")+"}"),
+			"written outside any statement: outer: | " + flat("outer:\n\t\tfor range kind {\n\t\t\tm += i\n\t\t\tcontinue outer\n\t\t}") + " → " + flat(";\n\t\tfor range kind {\n\t\t\tm += i\n\t\t\tcontinue outer\n\t\t}"),
+		}},
+		{"lines deleted", wrap("\tn := 3\n\tn *= len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), []string{
+			"lines deleted: n *= len(kind) | " + flat("{\n"+fix+"\treturn n\n}") + " → " + flat("{\n"+fix+"\tn *= len(kind)\n\treturn n\n}"),
+		}},
+		{"a line deleted in the fix's run", wrap("\tn := 3\n\tn *= len(kind)\n\treturn n\n"), wrap("\tn := 5\n\treturn n\n"), []string{
+			"lines deleted: n *= len(kind) | " + flat("{\n\tn := 5\n\treturn n\n}") + " → " + flat("{\n\tn := 5\n\tn *= len(kind)\n\treturn n\n}"),
+		}},
+		{"a block deleted", wrap("\tn := 3\n\tif n > len(kind) {\n\t\tn = 0\n\t}\n\treturn n\n"), wrap(fix + "\treturn n\n"), []string{
+			"lines deleted: if n > len(kind) { n = 0 } | " + flat("{\n"+fix+"\treturn n\n}") + " → " + flat("{\n"+fix+"\tif n > len(kind) {\n\t\tn = 0\n\t}\n\treturn n\n}"),
+		}},
+		{"a comment deleted", wrap("\tn := 3\n\t// three\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
+		{"a line rewritten whole", wrap("\tn := 3\n\treturn n\n"), wrap("\tn := 3\n\tm := len(kind)\n\treturn m\n"), nil},
+		{"a term deleted inside a statement", wrap("\tn := 3 + len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
+		{"a function deleted", wrap("\tn := 3\n\treturn n\n") + "\nfunc h() int { return 2 }\n", wrap(fix + "\treturn n\n"), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diff := wholeDiff(tc.base, tc.patch)
+			src := []byte(tc.patch)
+			e := written([]byte(diff), func(string) ([]byte, bool) { return src, true })
+			gaps := gapsOf(src, indexStatements("p.go", src), e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], e.removed["p.go"])
+			rs, units, _ := gapRestores("p.go", src, gaps, 0)
+			var got []string
+			for _, u := range units {
+				for _, r := range rs {
+					if r.At == u.at && r.Stmt {
+						got = append(got, u.what+" | "+flat(tc.patch[r.Start:r.End])+" → "+flat(r.Text))
+						break
+					}
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("gaps, their innermost restores:\n%s\nwant:\n%s\ndiff:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"), diff)
+			}
+		})
+	}
+}
+
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
