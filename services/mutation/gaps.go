@@ -72,17 +72,37 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 	inBody := func(o int) bool {
 		return slices.ContainsFunc(bodies, func(b [2]int) bool { return b[0] < o && o < b[1] })
 	}
+	// An else after a body that ends in a return, a branch or a panic
+	// changes nothing written or taken out: by the else keyword's
+	// offset, and by the offset of the if after an else deleted there.
+	ends := map[int]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if is, ok := n.(*ast.IfStmt); ok && terminates(is.Body) {
+			if is.Else != nil {
+				for o := off(is.Body.End()); o < off(is.Else.Pos()); o++ {
+					ends[o] = true
+				}
+			}
+			ends[off(is.Body.End())-1] = true // its closing brace
+		}
+		return true
+	})
+	toks, _ := goTokens(src)
 	var out []gap
 	for _, w := range wrote {
 		lo, hi := -1, -1
-		for o := max(w[0], 0); o < min(w[1], len(src)); o++ {
-			if strings.IndexByte(" \t\r\n,;(){}", src[o]) >= 0 || ix.innermost(o) >= 0 || !inBody(o) {
+		for _, t := range toks {
+			o := t.off
+			if o < w[0] || o >= w[1] || strings.Contains(",;(){}", t.text()) || ix.innermost(o) >= 0 || !inBody(o) {
+				continue
+			}
+			if t.text() == "else" && ends[o] {
 				continue
 			}
 			if lo < 0 {
 				lo = o
 			}
-			hi = o + 1
+			hi = t.end
 		}
 		if lo < 0 {
 			continue
@@ -105,10 +125,51 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		if b, a := ix.innermost(d.Before), ix.innermost(d.Off); b >= 0 && b == a {
 			continue // inside one statement: its restores put it back
 		}
+		if ends[d.Before] && strings.HasPrefix(strings.TrimSpace(d.Src), "else") {
+			continue // an else deleted after a body that does not go on
+		}
 		out = append(out, gap{at: d.Off, lo: d.Before, hi: d.Off + 1, edit: [2]int{d.Before + 1, d.Before + 1}, text: " " + d.Src + " ", what: "deleted: " + clipText(d.Src)})
 	}
+	// The statement lists, to find what runs before a removal's place.
+	type list struct {
+		span  [2]int
+		stmts []ast.Stmt
+	}
+	var lists []list
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			lists = append(lists, list{[2]int{off(n.Lbrace), off(n.End())}, n.List})
+		case *ast.CaseClause:
+			lists = append(lists, list{[2]int{off(n.Colon), off(n.End())}, n.Body})
+		case *ast.CommClause:
+			lists = append(lists, list{[2]int{off(n.Colon), off(n.End())}, n.Body})
+		}
+		return true
+	})
+	// unreachable reports whether lines put back at o would follow a
+	// statement that never goes on to the next (a return, or an if
+	// whose branches all return): put back there, they never run.
+	unreachable := func(o int) bool {
+		var in *list
+		for i := range lists {
+			if l := &lists[i]; l.span[0] < o && o < l.span[1] && (in == nil || l.span[1]-l.span[0] < in.span[1]-in.span[0]) {
+				in = l
+			}
+		}
+		if in == nil {
+			return false
+		}
+		var last ast.Stmt
+		for _, st := range in.stmts {
+			if off(st.End()) <= o {
+				last = st
+			}
+		}
+		return last != nil && endsFlow(last)
+	}
 	for _, r := range removed {
-		if r.At <= 0 || r.At >= len(src) || !inBody(r.At) || !hasTokens(r.Src) {
+		if r.At <= 0 || r.At >= len(src) || !inBody(r.At) || !hasTokens(r.Src) || unreachable(r.At) {
 			continue
 		}
 		at := r.At
@@ -241,4 +302,33 @@ func clipText(text string) string {
 		s = s[:i] + "..."
 	}
 	return s
+}
+
+// terminates reports whether a block's last statement leaves it for good
+// (see endsFlow).
+func terminates(b *ast.BlockStmt) bool {
+	return b != nil && len(b.List) > 0 && endsFlow(b.List[len(b.List)-1])
+}
+
+// endsFlow reports whether control never passes from the statement st to
+// the next: a return, a break, continue or goto, a call of panic, a block
+// ending in one, an if whose branches all end in one.
+func endsFlow(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := st.X.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	case *ast.BlockStmt:
+		return terminates(st)
+	case *ast.LabeledStmt:
+		return endsFlow(st.Stmt)
+	case *ast.IfStmt:
+		return st.Else != nil && terminates(st.Body) && endsFlow(st.Else)
+	}
+	return false
 }

@@ -73,6 +73,9 @@ func TestGaps(t *testing.T) {
 		{"a block deleted", wrap("\tn := 3\n\tif n > len(kind) {\n\t\tn = 0\n\t}\n\treturn n\n"), wrap(fix + "\treturn n\n"), []string{
 			"lines deleted: if n > len(kind) { n = 0 } | " + flat("{\n"+fix+"\treturn n\n}") + " → " + flat("{\n"+fix+"\tif n > len(kind) {\n\t\tn = 0\n\t}\n\treturn n\n}"),
 		}},
+		{"an else written after a return", wrap("\tn := 3\n\tif kind == \"\" {\n\t\treturn 0\n\t}\n\treturn n\n"), wrap(fix + "\tif kind == \"\" {\n\t\treturn 0\n\t} else {\n\t\treturn n\n\t}\n"), nil},
+		{"an else deleted after a return", wrap("\tn := 3\n\tif kind == \"\" {\n\t\treturn 0\n\t} else if kind == \"a\" {\n\t\tn = 1\n\t}\n\treturn n\n"), wrap(fix + "\tif kind == \"\" {\n\t\treturn 0\n\t}\n\tif kind == \"a\" {\n\t\tn = 1\n\t}\n\treturn n\n"), nil},
+		{"a function added, comments after its statements", wrap("\tn := 3\n\treturn n\n"), wrap(fix+"\treturn n\n") + "\nfunc h(s []byte) bool {\n\treturn s[0] == 'i' || // inf\n\t\ts[0] == 'n' // nan\n}\n", nil},
 		{"a comment deleted", wrap("\tn := 3\n\t// three\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
 		{"a line rewritten whole", wrap("\tn := 3\n\treturn n\n"), wrap("\tn := 3\n\tm := len(kind)\n\treturn m\n"), nil},
 		{"a term deleted inside a statement", wrap("\tn := 3 + len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
