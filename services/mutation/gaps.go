@@ -38,7 +38,11 @@ type gap struct {
 	lo, hi int    // the patch's bytes a restoring statement must hold; lo == hi: a point between lines
 	edit   [2]int // the patch's bytes the restore replaces
 	text   string // with what stood there in the baseline
-	what   string // the change, for the unit's name
+	// alt and altText, when set, are another place to put it back: a
+	// deletion stood after the token before it or before the one after.
+	alt     *[2]int
+	altText string
+	what    string // the change, for the unit's name
 }
 
 // gapsOf returns the gaps of the Go source src (a patch-side file indexed
@@ -47,7 +51,7 @@ type gap struct {
 // another or out of every statement, and its removed lines, each inside
 // a function's body. A gap whose restore would write back the tokens
 // that stand there already (a comment removed) is none.
-func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []deletion, removed []removal) []gap {
+func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []deletion, removed []removal, restores []mutant.Restore) []gap {
 	if ix == nil {
 		return nil
 	}
@@ -88,6 +92,11 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		return true
 	})
 	toks, _ := goTokens(src)
+	// held reports whether an expression restore holds bytes lo..hi: a
+	// deletion inside it is put back by it.
+	held := func(lo, hi int) bool {
+		return slices.ContainsFunc(restores, func(r mutant.Restore) bool { return !r.Stmt && r.Start <= lo && hi <= r.End })
+	}
 	var out []gap
 	for _, w := range wrote {
 		lo, hi := -1, -1
@@ -119,16 +128,32 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		out = append(out, gap{at: lo, lo: lo, hi: hi, edit: [2]int{lo, hi}, text: text, what: "written outside any statement: " + clipText(string(src[lo:hi]))})
 	}
 	for _, d := range dels {
-		if d.Wrote != [2]int{} || d.Cut || d.Before < 0 || d.Off >= len(src) || !inBody(d.Before) || !hasTokens(d.Src) {
+		if d.Wrote != [2]int{} || d.Cut || d.Off < 0 || d.Off >= len(src) || !hasTokens(d.Src) {
 			continue
 		}
-		if b, a := ix.innermost(d.Before), ix.innermost(d.Off); b >= 0 && b == a {
-			continue // inside one statement: its restores put it back
+		before := d.Before
+		if before < 0 {
+			// Deleted where the run begins (defer mu.Unlock() →
+			// mu.Unlock()): the token before is the line before's.
+			for _, t := range toks {
+				if t.end <= d.Off {
+					before = t.end - 1
+				}
+			}
 		}
-		if ends[d.Before] && strings.HasPrefix(strings.TrimSpace(d.Src), "else") {
+		if before < 0 || !inBody(before) {
+			continue
+		}
+		if b, a := ix.innermost(before), ix.innermost(d.Off); b >= 0 && b == a && held(before, d.Off+1) {
+			continue // inside one statement, whose restores put it back
+		}
+		if ends[before] && strings.HasPrefix(strings.TrimSpace(d.Src), "else") {
 			continue // an else deleted after a body that does not go on
 		}
-		out = append(out, gap{at: d.Off, lo: d.Before, hi: d.Off + 1, edit: [2]int{d.Before + 1, d.Before + 1}, text: " " + d.Src + " ", what: "deleted: " + clipText(d.Src)})
+		// Put back after the token before (} else), or before the token
+		// after (defer mu.Unlock()): whichever parses.
+		out = append(out, gap{at: d.Off, lo: before, hi: d.Off + 1, edit: [2]int{before + 1, before + 1}, text: " " + d.Src + " ",
+			alt: &[2]int{d.Off, d.Off}, altText: d.Src + " ", what: "deleted: " + clipText(d.Src)})
 	}
 	// The statement lists, to find what runs before a removal's place.
 	type list struct {
@@ -201,11 +226,22 @@ func gapRestores(name string, src []byte, gaps []gap, next int) ([]mutant.Restor
 	}
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	var stmts [][2]int
+	clauses := map[ast.Node]bool{} // the bodies of switches and selects: lists of clauses
 	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SwitchStmt:
+			clauses[n.Body] = true
+		case *ast.TypeSwitchStmt:
+			clauses[n.Body] = true
+		case *ast.SelectStmt:
+			clauses[n.Body] = true
+		}
 		switch n.(type) {
 		case *ast.CaseClause, *ast.CommClause:
 		case ast.Stmt:
-			stmts = append(stmts, [2]int{off(n.Pos()), off(n.End())})
+			if !clauses[n] {
+				stmts = append(stmts, [2]int{off(n.Pos()), off(n.End())})
+			}
 		}
 		return true
 	})
@@ -220,24 +256,44 @@ func gapRestores(name string, src []byte, gaps []gap, next int) ([]mutant.Restor
 	var out []mutant.Restore
 	var kept []gap
 	for _, g := range gaps {
+		// The gap alone reverted first; then with the other gaps inside
+		// the statement (a label moved compiles only whole). A restore
+		// that reverts another gap too is tried last: that gap may be
+		// the fix, whose test kills it.
 		tried, noop := 0, false
-		for _, s := range stmts {
-			if tried == maxGapChain {
-				break
+		seen := map[[2]int]string{}
+		variants := [][]gap{{g}, gaps}
+		if g.alt != nil {
+			a := g
+			a.edit, a.text, a.alt = *g.alt, g.altText, nil
+			others := slices.DeleteFunc(slices.Clone(gaps), func(x gap) bool { return x.at == g.at && x.lo == g.lo })
+			variants = [][]gap{{g}, {a}, gaps, append(others, a)}
+		}
+		for _, with := range variants {
+			n := 0
+			for _, s := range stmts {
+				if n == maxGapChain || noop {
+					break
+				}
+				if !holds(s, g.lo, g.hi) {
+					continue
+				}
+				text, ok := applyGaps(src, s, with)
+				if !ok {
+					continue
+				}
+				if tried == 0 && sameTokens(text, string(src[s[0]:s[1]])) {
+					noop = true
+					break // nothing a test could notice
+				}
+				n++
+				if t, dup := seen[s]; dup && t == text {
+					continue
+				}
+				seen[s] = text
+				out = append(out, mutant.Restore{File: name, Start: s[0], End: s[1], Text: text, Group: next, Stmt: true, At: g.at})
+				tried++
 			}
-			if !holds(s, g.lo, g.hi) {
-				continue
-			}
-			text, ok := applyGaps(src, s, gaps)
-			if !ok {
-				continue
-			}
-			if tried == 0 && sameTokens(text, string(src[s[0]:s[1]])) {
-				noop = true
-				break // nothing a test could notice
-			}
-			out = append(out, mutant.Restore{File: name, Start: s[0], End: s[1], Text: text, Group: next, Stmt: true, At: g.at})
-			tried++
 		}
 		if tried > 0 {
 			next++

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sealgate/sealgate/services/mutation/mutant"
 )
 
 // wholeDiff is a unified diff of one file p.go from base to patched: one
@@ -61,7 +63,7 @@ func TestGaps(t *testing.T) {
 			"deleted: else | " + flat("{\n"+fix+two+"\treturn n\n}") + " → " + flat("{\n"+fix+strings.Replace(two, "}\n\tif kind", "} else \n\tif kind", 1)+"\treturn n\n}"),
 		}},
 		{"a label moved", wrap("\tn := 3\n" + loops("outer:\n", "")), wrap(fix + loops("", "\touter:\n")), []string{
-			"lines deleted: outer: | " + flat("{\n"+fix+loops("", "\touter:\n")+"}") + " → " + flat("{\n"+fix+loops("outer:\n", ";\n")+"}"),
+			"lines deleted: outer: | " + flat("{\n"+fix+loops("", "\touter:\n")+"}") + " → " + flat("{\n"+fix+loops("outer:\n", "\touter:\n")+"}"),
 			"written outside any statement: outer: | " + flat("outer:\n\t\tfor range kind {\n\t\t\tm += i\n\t\t\tcontinue outer\n\t\t}") + " → " + flat(";\n\t\tfor range kind {\n\t\t\tm += i\n\t\t\tcontinue outer\n\t\t}"),
 		}},
 		{"lines deleted", wrap("\tn := 3\n\tn *= len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), []string{
@@ -76,6 +78,16 @@ func TestGaps(t *testing.T) {
 		{"an else written after a return", wrap("\tn := 3\n\tif kind == \"\" {\n\t\treturn 0\n\t}\n\treturn n\n"), wrap(fix + "\tif kind == \"\" {\n\t\treturn 0\n\t} else {\n\t\treturn n\n\t}\n"), nil},
 		{"an else deleted after a return", wrap("\tn := 3\n\tif kind == \"\" {\n\t\treturn 0\n\t} else if kind == \"a\" {\n\t\tn = 1\n\t}\n\treturn n\n"), wrap(fix + "\tif kind == \"\" {\n\t\treturn 0\n\t}\n\tif kind == \"a\" {\n\t\tn = 1\n\t}\n\treturn n\n"), nil},
 		{"a function added, comments after its statements", wrap("\tn := 3\n\treturn n\n"), wrap(fix+"\treturn n\n") + "\nfunc h(s []byte) bool {\n\treturn s[0] == 'i' || // inf\n\t\ts[0] == 'n' // nan\n}\n", nil},
+		{"a wrong deletion beside a fix that deletes", wrap("\tn := 3\n\tn--\n\tif kind == \"\" {\n\t\tn = 0\n\t}\n\tn += len(kind)\n\treturn n\n"), wrap("\tn := 3\n\tif kind == \"\" {\n\t\tn = 0\n\t}\n\treturn n\n"), []string{
+			"lines deleted: n-- | " + flat("{\n\tn := 3\n\tif kind == \"\" {\n\t\tn = 0\n\t}\n\treturn n\n}") + " → " + flat("{\n\tn := 3\n\tn--\n\tif kind == \"\" {\n\t\tn = 0\n\t}\n\treturn n\n}"),
+			"lines deleted: n += len(kind) | " + flat("{\n\tn := 3\n\tif kind == \"\" {\n\t\tn = 0\n\t}\n\treturn n\n}") + " → " + flat("{\n\tn := 3\n\tif kind == \"\" {\n\t\tn = 0\n\t}\n\tn += len(kind)\n\treturn n\n}"),
+		}},
+		{"a label's first value deleted", wrap("\tn := 3\n\tswitch kind {\n\tcase \"root\", \"admin\":\n\t\tn = 1\n\t}\n\treturn n\n"), wrap(fix + "\tswitch kind {\n\tcase \"admin\":\n\t\tn = 1\n\t}\n\treturn n\n"), []string{
+			`deleted: "root", | switch kind { case "admin": n = 1 }` + ` → switch kind { case "root", "admin": n = 1 }`,
+		}},
+		{"defer dropped", wrap("\tn := 3\n\tmu.Lock()\n\tdefer mu.Unlock()\n\treturn n\n"), wrap(fix + "\tmu.Lock()\n\tmu.Unlock()\n\treturn n\n"), []string{
+			"deleted: defer | " + flat("{\n"+fix+"\tmu.Lock()\n\tmu.Unlock()\n\treturn n\n}") + " → " + flat("{\n"+fix+"\tmu.Lock() defer \n\tmu.Unlock()\n\treturn n\n}"),
+		}},
 		{"a comment deleted", wrap("\tn := 3\n\t// three\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
 		{"a line rewritten whole", wrap("\tn := 3\n\treturn n\n"), wrap("\tn := 3\n\tm := len(kind)\n\treturn m\n"), nil},
 		{"a term deleted inside a statement", wrap("\tn := 3 + len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
@@ -85,7 +97,9 @@ func TestGaps(t *testing.T) {
 			diff := wholeDiff(tc.base, tc.patch)
 			src := []byte(tc.patch)
 			e := written([]byte(diff), func(string) ([]byte, bool) { return src, true })
-			gaps := gapsOf(src, indexStatements("p.go", src), e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], e.removed["p.go"])
+			ix := indexStatements("p.go", src)
+			exprs, _ := restoresOf("p.go", src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
+			gaps := gapsOf(src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], e.removed["p.go"], exprs)
 			rs, units, _ := gapRestores("p.go", src, gaps, 0)
 			var got []string
 			for _, u := range units {
@@ -93,6 +107,16 @@ func TestGaps(t *testing.T) {
 					if r.At == u.at && r.Stmt {
 						got = append(got, u.what+" | "+flat(tc.patch[r.Start:r.End])+" → "+flat(r.Text))
 						break
+					}
+				}
+			}
+			if tc.name == "a label moved" {
+				// Each half alone does not compile; reverted together,
+				// the fix kept, they do.
+				both := flat("{\n" + fix + loops("outer:\n", ";\n") + "}")
+				for _, u := range units {
+					if !slices.ContainsFunc(rs, func(r mutant.Restore) bool { return r.At == u.at && flat(r.Text) == both }) {
+						t.Errorf("%s: no restore reverts both halves of the label: %s", u.what, both)
 					}
 				}
 			}

@@ -130,7 +130,9 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || g.texts[p] == nil {
 			continue
 		}
-		if gs := gapsOf(g.texts[p], indexStatements(p, g.texts[p]), g.runs[p], g.wrote[p], g.dels[p], g.removed[p]); len(gs) > 0 {
+		ix := indexStatements(p, g.texts[p])
+		rs, _ := restoresOf(path.Base(p), g.texts[p], ix, g.runs[p], g.wrote[p], g.dels[p], 0)
+		if gs := gapsOf(g.texts[p], ix, g.runs[p], g.wrote[p], g.dels[p], g.removed[p], rs); len(gs) > 0 {
 			gaps[p] = gs
 			d, f := path.Dir(p), path.Base(p)
 			if byDir[d] == nil {

@@ -163,6 +163,17 @@ func valueComparison(base, patch map[string][]byte, changed map[string]bool) (by
 			after = append(after, d[r])
 		}
 	}
+	// Names the changed files still declare with no value: a value taken
+	// away from them (var bonus = time.Minute → var bonus time.Duration)
+	// is gone, calls or not.
+	bare := map[string]bool{}
+	for _, p := range slices.Sorted(maps.Keys(patch)) {
+		if changed[p] {
+			for _, n := range bareVars(patch[p]) {
+				bare[n] = true
+			}
+		}
+	}
 	c := &comparer{byFile: byFile}
 	seen := map[string]bool{}
 	for _, a := range after {
@@ -171,8 +182,28 @@ func valueComparison(base, patch map[string][]byte, changed map[string]bool) (by
 		c.pair(b, b.expr, a, a.expr, a.root)
 	}
 	for _, r := range slices.Sorted(maps.Keys(before)) {
-		if !seen[r] && before[r].calls {
+		if !seen[r] && (before[r].calls || bare[r]) {
 			c.gone(before[r], before[r].expr, r)
+		}
+	}
+	// Functions that run without a call naming them: an init, and a
+	// method (through an interface: String, Error, ServeHTTP). One the
+	// patch deletes takes behaviour away that no mutant can put back.
+	// A plain function deleted compiles only unused.
+	baseFns, patchFns := map[string]int{}, map[string]int{}
+	for _, p := range slices.Sorted(maps.Keys(base)) {
+		for _, k := range implicitFuncs(base[p]) {
+			baseFns[k]++
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(patch)) {
+		for _, k := range implicitFuncs(patch[p]) {
+			patchFns[k]++
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(baseFns)) {
+		if baseFns[k] > patchFns[k] {
+			c.goneList = append(c.goneList, k)
 		}
 	}
 	for _, vc := range byFile {
@@ -487,4 +518,63 @@ func (vc *valueChanges) within(span [2]int) bool {
 		}
 	}
 	return false
+}
+
+// bareVars returns the package-level variables the Go source src declares
+// with no value; none when it does not parse.
+func bareVars(src []byte) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, spec := range gd.Specs {
+				if vs := spec.(*ast.ValueSpec); len(vs.Values) == 0 {
+					for _, n := range vs.Names {
+						out = append(out, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// implicitFuncs returns the functions of the Go source src that run
+// without a call naming them: each init, as "func init()" (a package may
+// have several), and each method, as "func (T) Name"; none when it does
+// not parse.
+func implicitFuncs(src []byte) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		switch {
+		case fd.Recv == nil && fd.Name.Name == "init":
+			out = append(out, "func init()") // one per init: an init edited is judged by its lines
+		case fd.Recv != nil && len(fd.Recv.List) == 1:
+			t := fd.Recv.List[0].Type
+			if st, ok := t.(*ast.StarExpr); ok {
+				t = st.X
+			}
+			if ix, ok := t.(*ast.IndexExpr); ok {
+				t = ix.X
+			}
+			if ix, ok := t.(*ast.IndexListExpr); ok {
+				t = ix.X
+			}
+			if id, ok := t.(*ast.Ident); ok {
+				out = append(out, "func ("+id.Name+") "+fd.Name.Name)
+			}
+		}
+	}
+	return out
 }

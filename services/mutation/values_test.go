@@ -103,6 +103,33 @@ func TestChangedValuesDeletions(t *testing.T) {
 	}
 }
 
+// TestChangedValuesTakenAway: what runs without a call naming it, taken
+// away, is gone (an adversary's MERGEs): a variable's value deleted while
+// the variable stays (its uses see zero), an init deleted, a method
+// deleted (String, through fmt). An init edited, a method moved to
+// another file and a plain function deleted (it compiles only unused)
+// are not.
+func TestChangedValuesTakenAway(t *testing.T) {
+	const head = "package p\n\nimport \"time\"\n\ntype grade int\n\n"
+	for _, tc := range []struct {
+		name          string
+		before, after map[string][]byte
+		want          []string
+	}{
+		{"a value deleted, the variable kept", map[string][]byte{"p.go": []byte(head + "var bonus = time.Minute\n")}, map[string][]byte{"p.go": []byte(head + "var bonus time.Duration\n")}, []string{"bonus = time.Minute"}},
+		{"an init deleted", map[string][]byte{"p.go": []byte(head + "var bonus time.Duration\n\nfunc init() { bonus = time.Minute }\n")}, map[string][]byte{"p.go": []byte(head + "var bonus time.Duration\n")}, []string{"func init()"}},
+		{"a method deleted", map[string][]byte{"p.go": []byte(head + "func (g grade) String() string { return \"g\" }\n")}, map[string][]byte{"p.go": []byte(head)}, []string{"func (grade) String"}},
+		{"an init edited", map[string][]byte{"p.go": []byte(head + "var bonus time.Duration\n\nfunc init() { bonus = time.Minute }\n")}, map[string][]byte{"p.go": []byte(head + "var bonus time.Duration\n\nfunc init() { bonus = time.Hour }\n")}, nil},
+		{"a method moved", map[string][]byte{"p.go": []byte(head + "func (g *grade) String() string { return \"g\" }\n")}, map[string][]byte{"p.go": []byte(head), "q.go": []byte("package p\n\nfunc (g *grade) String() string { return \"g\" }\n")}, nil},
+		{"a function deleted", map[string][]byte{"p.go": []byte(head + "func unused() int { return 1 }\n")}, map[string][]byte{"p.go": []byte(head)}, nil},
+	} {
+		_, gone := changedIn(t, tc.before, tc.after)
+		if !slices.Equal(gone, tc.want) {
+			t.Errorf("%s: gone %q, want %q", tc.name, gone, tc.want)
+		}
+	}
+}
+
 // TestChangedValuesUnderThem: values whose tokens stay as they were but
 // whose meaning moves are changed (a fourth adversary's MERGEs): a row
 // type swapped for one with another field order, an import re-pointed

@@ -134,7 +134,9 @@ func FuzzWritten(f *testing.F) {
 			}
 		}
 		for p := range spans {
-			gaps := gapsOf(text, indexStatements("x.go", text), e.runs[p], spans[p], dels[p], e.removed[p])
+			ix := indexStatements("x.go", text)
+			exprs, _ := restoresOf("x.go", text, ix, e.runs[p], spans[p], dels[p], 0)
+			gaps := gapsOf(text, ix, e.runs[p], spans[p], dels[p], e.removed[p], exprs)
 			rs, units, _ := gapRestores("x.go", text, gaps, 0)
 			if len(units) > len(gaps) {
 				t.Fatalf("%s: %d units of %d gaps", p, len(units), len(gaps))

@@ -255,6 +255,10 @@ func replaceable(st ast.Stmt, stack []ast.Node) bool {
 	if !inFunc || len(stack) == 0 {
 		return false
 	}
+	switch stack[len(stack)-1].(type) {
+	case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+		return false // a list of clauses
+	}
 	if _, ok := st.(*ast.BlockStmt); ok {
 		return true
 	}
