@@ -61,7 +61,10 @@ type stmtUnit struct {
 	stmtRange
 	from, to       int
 	exempt, header bool
-	parts          []stmtUnit
+	// early marks a return of nils that is not its function's last
+	// statement: written anew, it skips what follows, and is judged.
+	early bool
+	parts []stmtUnit
 }
 
 // stmtIndex finds the statement judging a byte of one Go file.
@@ -118,6 +121,22 @@ func indexStatements(path string, src []byte) *stmtIndex {
 	// moves behaviour to other values, and its values have mutants — and
 	// a default with a body (default_never); coverage counts a label as
 	// run whenever its switch runs.
+	// The last statement of each function's body: a return of nils
+	// there ends what would end anyway.
+	finals := map[ast.Stmt]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+		if body != nil && len(body.List) > 0 {
+			finals[body.List[len(body.List)-1]] = true
+		}
+		return true
+	})
 	typeCases := map[*ast.CaseClause]bool{}
 	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -175,6 +194,9 @@ func indexStatements(path string, src []byte) *stmtIndex {
 			add(n.Pos(), n.End()-1, zero)
 		case *ast.ReturnStmt:
 			add(n.Pos(), n.End()-1, zeroResults(n))
+			if zeroResults(n) && !finals[n] {
+				ix.units[len(ix.units)-1].early = true
+			}
 		case ast.Stmt:
 			add(n.Pos(), n.End()-1, typeGuards[n])
 		}
@@ -186,11 +208,13 @@ func indexStatements(path string, src []byte) *stmtIndex {
 // at returns what judges byte off: the innermost statement holding it
 // (of two with the same span, the judged one: a type switch's guard is
 // its header's), or the expression of it judged alone that holds it. A
-// byte of an exempt statement, or of none, is judged by nothing. whole
+// byte of an exempt statement, or of none, is judged by nothing — but
+// the return keyword of a return of nils before its function's end: one
+// the patch writes there skips what follows (its removal judges it). whole
 // is the statement itself where unit is one of its expressions.
 func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
 	best := ix.innermost(off)
-	if best < 0 || ix.units[best].exempt {
+	if best < 0 || ix.units[best].exempt && !(ix.units[best].early && off == ix.units[best].from) {
 		return stmtRange{}, stmtRange{}, false
 	}
 	s := ix.units[best]

@@ -126,23 +126,24 @@ func s(ch chan int, done chan struct{}) error {
 		23: {"p.go:23"},
 		24: {"p.go:24"},
 		26: {"p.go:26"},
-		// A label's or a condition's last line holding an exempt
-		// `return nil`: the label's value, the condition.
+		// A label's or a condition's last line holding a `return nil`
+		// written there: the label's value, the condition, and the
+		// return (not its function's end: it skips what follows).
 		40: {`p.go:40 (case value "user")`, "p.go:40-41"},
-		41: {"p.go:40-41", "p.go:41 (case value guest)"},
+		41: {"p.go:40-41", "p.go:41", "p.go:41 (case value guest)"},
 		43: {"p.go:43-44"},
-		44: {"p.go:43-44"},
+		44: {"p.go:43-44", "p.go:44"},
 		// A switch without a tag: its init statement, its conditions.
 		49: {"p.go:49"},
 		50: {"p.go:50", "p.go:50 (case value n > 3)"},
 		// A default with a body, and the statement on its line.
 		63: {"p.go:63", "p.go:63"},
 		// A select's case, by the receive or send it holds, one whose
-		// line ends in an exempt `return nil` too; a select's default
+		// line ends in a `return nil` too; a select's default
 		// with a body; a send, its channel and its value each on its
 		// own.
 		73: {"p.go:73"},
-		75: {"p.go:75"},
+		75: {"p.go:75", "p.go:75"},
 		78: {"p.go:78"},
 		79: {"p.go:79", "p.go:79", "p.go:79 (channel ch)", "p.go:79 (sent value 1)"},
 		86: {"p.go:86"},
