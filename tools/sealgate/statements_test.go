@@ -117,7 +117,9 @@ func TestVerifyStatementsJudged(t *testing.T) {
 	for _, at := range attacks {
 		base := f.commit(f.honest().Commit, map[string]string{"calc/lease.go": lease("3", at.base), "calc/lease_test.go": leaseRenewTest})
 		code, a := run(base, f.commit(base, map[string]string{"calc/lease.go": lease("5", at.patch)}))
-		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement at calc/lease.go:") {
+		// (The statement, or statements: a deletion beside it is a
+		// unit of its own too.)
+		if code == 0 || a["decision"] != "INCONCLUSIVE" || !strings.Contains(fmt.Sprint(a["strength"]), "no test notices a change to the changed statement") {
 			t.Errorf("%s beside the fix: exit %d, %v: %v\nstrength %v", at.name, code, a["decision"], a["reasons"], a["strength"])
 		}
 	}
