@@ -43,6 +43,9 @@ type gap struct {
 	alt     *[2]int
 	altText string
 	what    string // the change, for the unit's name
+	// maybe marks a gap that may be no change at all (see
+	// removal.Maybe): without a restore that compiles it is not judged.
+	maybe bool
 }
 
 // gapsOf returns the gaps of the Go source src (a patch-side file indexed
@@ -201,7 +204,7 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		for at < len(src) && strings.IndexByte(" \t\r\n", src[at]) >= 0 {
 			at++
 		}
-		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: "lines deleted: " + clipText(r.Src)})
+		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: "lines deleted: " + clipText(r.Src), maybe: r.Maybe})
 	}
 	slices.SortFunc(out, func(a, b gap) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.lo, b.lo)) })
 	return out

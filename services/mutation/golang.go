@@ -147,6 +147,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		line, col int
 	}
 	gapUnits := map[siteAt]stmtRange{}
+	maybeUnits := map[stmtRange]bool{} // judged only if a restore of theirs was written
 	var sites []mutant.Site
 	var dataLines []string
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
@@ -179,6 +180,9 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				u := stmtRange{path: p, first: i, last: i, part: gp.what, off: gp.at}
 				gapUnits[siteAt{p, i, gp.at - starts[i-1] + 1}] = u
 				g.statements[u] = append(g.statements[u], i)
+				if gp.maybe {
+					maybeUnits[u] = true
+				}
 			}
 		}
 		g.pkgs[d] = pkg
@@ -316,6 +320,13 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 					g.stmtSites[u] = append(g.stmtSites[u], s)
 				}
 			}
+		}
+	}
+	// Lines that may have been rewritten rather than deleted, which do
+	// not compile put back: a rewrite.
+	for u := range maybeUnits {
+		if len(g.stmtSites[u]) == 0 {
+			delete(g.statements, u)
 		}
 	}
 	// Changed data files non-test source reads by name (not embedded,

@@ -138,7 +138,72 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			next++
 		}
 	}
+	// A term deleted beside what the patch wrote in its place
+	// (renewals := 3 + strings.Count(kind, "+") → renewals := 5): the
+	// restore puts back both, and the fix's test kills it. So the written
+	// expression is also given each operand of the deleted binary
+	// expression beside it: 5 + strings.Count(kind, "+"), and 3 + 5 —
+	// as statement restores of the statement holding it (a constant's
+	// type cannot be named where it stands).
+	// (The statement, then the blocks around it: a := statement
+	// declares what a block around it alone would hide.)
+	var stmts [][2]int
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+		case ast.Stmt:
+			stmts = append(stmts, [2]int{off(n.Pos()), off(n.End())})
+		}
+		return true
+	})
+	slices.SortFunc(stmts, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
+	for _, d := range dels {
+		if d.Wrote == [2]int{} || d.Src == "" {
+			continue
+		}
+		x, err := parser.ParseExpr(d.Src)
+		if err != nil {
+			continue
+		}
+		b, ok := ast.Unparen(x).(*ast.BinaryExpr)
+		if !ok || !arithOrLogical(b.Op) {
+			continue
+		}
+		if _, ok := nodes[d.Wrote]; !ok {
+			continue
+		}
+		if _, _, judged := ix.judging(d.Wrote[0]); !judged {
+			continue
+		}
+		var around [][2]int
+		for _, st := range stmts {
+			if st[0] <= d.Wrote[0] && d.Wrote[1] <= st[1] && len(around) < maxRestoreChain {
+				around = append(around, st)
+			}
+		}
+		w := string(src[d.Wrote[0]:d.Wrote[1]])
+		left, right := d.Src[b.X.Pos()-1:b.X.End()-1], d.Src[b.Y.Pos()-1:b.Y.End()-1]
+		for _, term := range []string{"(" + w + ") " + b.Op.String() + " " + right, left + " " + b.Op.String() + " (" + w + ")"} {
+			for _, st := range around {
+				text := string(src[st[0]:d.Wrote[0]]) + "(" + term + ")" + string(src[d.Wrote[1]:st[1]])
+				out = append(out, mutant.Restore{File: name, Start: st[0], End: st[1], Text: text, Group: next, Stmt: true, At: d.Wrote[0]})
+			}
+			if len(around) > 0 {
+				next++
+			}
+		}
+	}
 	return out, next
+}
+
+// arithOrLogical reports whether op is a binary arithmetic or logical
+// operator: one whose operand, dropped, leaves a value of the same kind.
+func arithOrLogical(op token.Token) bool {
+	switch op {
+	case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.AND, token.OR, token.XOR, token.SHL, token.SHR, token.AND_NOT, token.LAND, token.LOR:
+		return true
+	}
+	return false
 }
 
 // projections returns the byte ranges of the operands of e (a call's

@@ -49,6 +49,11 @@ func f(kind string, n int) int {
 		{"a condition added beside the baseline's", 7, "\tif kind == \"user\" && n > 0 {", []string{
 			`0: kind == "user" && n > 0 → kind == "user"`}},
 		{"a statement added beside", 10, "\tm := n + 3\n\tm++", nil},
+		{"a term deleted beside what the patch wrote", 10, "\tm := 7", []string{
+			"0: m := 7 → m := ((7) + 3)",
+			"0: { … m := 7 … } → { … m := ((7) + 3) … }",
+			"1: m := 7 → m := (n + (7))",
+			"1: { … m := 7 … } → { … m := (n + (7)) … }"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := strings.Split(base, "\n")
@@ -58,8 +63,20 @@ func f(kind string, n int) int {
 			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
 			rs, next := restoresOf("p.go", []byte(patched), indexStatements("p.go", []byte(patched)), e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
 			var got []string
+			// A block shows the line that differs.
+			short := func(text string) string {
+				if !strings.HasPrefix(text, "{") {
+					return text
+				}
+				for _, l := range strings.Split(text, "\n") {
+					if strings.Contains(l, "m :=") {
+						return "{ … " + strings.TrimSpace(l) + " … }"
+					}
+				}
+				return text
+			}
 			for _, r := range rs {
-				got = append(got, fmt.Sprintf("%d: %s → %s", r.Group, patched[r.Start:r.End], r.Text))
+				got = append(got, fmt.Sprintf("%d: %s → %s", r.Group, short(patched[r.Start:r.End]), short(r.Text)))
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("restores:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))

@@ -139,6 +139,9 @@ type edits struct {
 type removal struct {
 	At  int
 	Src string
+	// Maybe marks lines that may have been rewritten rather than
+	// deleted (see runWritten): judged only where put back they compile.
+	Maybe bool
 }
 
 // alignment is one compared run of changed lines: its patch-side byte
@@ -277,7 +280,10 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 	// A removed line none of whose tokens the run kept, where no added
 	// line is written whole (which might be its rewrite), is a line the
 	// run deleted: it stood after the line holding the last kept token
-	// before it (a line deleted beside the fix, in the fix's run).
+	// before it (a line deleted beside the fix, in the fix's run). Where
+	// an added line is written whole, or the line lent one token of five
+	// or more to the common subsequence (its 5 to the fix's), it may be
+	// one: put back, if the program still compiles it is judged.
 	var cut []removal
 	cutOld := map[int]bool{} // the tokens of those lines
 	addedLine := func(off int) int {
@@ -307,12 +313,20 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 	for l := range anyTok {
 		wholeWritten = wholeWritten || !keptTok[l]
 	}
-	if !wholeWritten {
+	{
 		for k := range removed {
 			toks := oldToks[k]
-			if len(toks) == 0 || slices.ContainsFunc(toks, func(j int) bool { return keptOld[j] }) {
+			kept := 0
+			for _, j := range toks {
+				if keptOld[j] {
+					kept++
+				}
+			}
+			lent := kept == 1 && len(toks) >= 5
+			if len(toks) == 0 || kept > 0 && !lent {
 				continue
 			}
+			maybe := wholeWritten || lent
 			at := begin
 			for _, p := range pairs {
 				if p[1] < toks[0] {
@@ -325,10 +339,10 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			for _, j := range toks {
 				cutOld[j] = true
 			}
-			if n := len(cut); n > 0 && cut[n-1].At == at {
+			if n := len(cut); n > 0 && cut[n-1].At == at && cut[n-1].Maybe == maybe {
 				cut[n-1].Src += removed[k] + "\n"
 			} else {
-				cut = append(cut, removal{At: at, Src: removed[k] + "\n"})
+				cut = append(cut, removal{At: at, Src: removed[k] + "\n", Maybe: maybe})
 			}
 		}
 	}

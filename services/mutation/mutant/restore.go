@@ -1,6 +1,7 @@
 package mutant
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -395,7 +396,7 @@ func tight(prev, next string) bool {
 	case ".", ",", ")", "]", ";", ":":
 		return true
 	case "(", "[":
-		return prev != "" && (isIdentByte(prev[len(prev)-1]) || prev == ")" || prev == "]")
+		return prev != "" && (isIdentByte(prev[len(prev)-1]) || strings.Contains("()[]", prev))
 	}
 	switch prev {
 	case ".", "(", "[":
@@ -414,7 +415,9 @@ func isIdentByte(b byte) bool {
 func (w *walker) stmtRestore(st ast.Stmt) {
 	rs := w.stmtRestores[[2]int{w.off(st.Pos()), w.off(st.End())}]
 	for _, r := range rs {
-		desc := "statements: " + clip(string(w.a.src[w.name][r.Start:r.End])) + " → " + clip(r.Text)
+		// The texts clipped may read alike; the digest tells them apart.
+		sum := sha256.Sum256([]byte(r.Text))
+		desc := fmt.Sprintf("statements: %s → %s (%x)", clip(string(w.a.src[w.name][r.Start:r.End])), clip(r.Text), sum[:4])
 		c := &candidate{how: rewriteWrap, node: st, list: true, stmts: true, str: [2]string{"", r.Text}}
 		c.site.Extra = true
 		w.add(c, w.tf.Pos(r.At), OpRestore, desc)

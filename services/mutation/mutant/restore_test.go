@@ -162,9 +162,9 @@ func Clamp(n int) int {
 		got = append(got, fmt.Sprintf("%d:%d %s", s.Line, s.Col, s.Description))
 	}
 	want := []string{
-		`10:4 statements: if strings.HasPrefix(kind, "super") {... → if strings.HasPrefix(kind, "super") {...`,
-		`20:2 statements: { n := 0 for i := range 3 { outer: fo... → { n := 0; outerRestored2: for i := ra...`,
-		`32:2 statements: { m := n * 2 return m } → { m := n * 2; if m > 10 && "a\nb" != ...`,
+		`10:4 statements: if strings.HasPrefix(kind, "super") {... → if strings.HasPrefix(kind, "super") {... (5d10fcbb)`,
+		`20:2 statements: { n := 0 for i := range 3 { outer: fo... → { n := 0; outerRestored2: for i := ra... (402eb5fc)`,
+		`32:2 statements: { m := n * 2 return m } → { m := n * 2; if m > 10 && "a\nb" != ... (22d814e6)`,
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("restore sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
