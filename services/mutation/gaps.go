@@ -131,7 +131,7 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		out = append(out, gap{at: lo, lo: lo, hi: hi, edit: [2]int{lo, hi}, text: text, what: "written outside any statement: " + clipText(string(src[lo:hi]))})
 	}
 	for _, d := range dels {
-		if d.Wrote != [2]int{} || d.Cut || d.Off < 0 || d.Off >= len(src) || !hasTokens(d.Src) {
+		if d.Wrote != [2]int{} || d.Cut || d.Off < 0 || d.Off >= len(src) || !hasWords(d.Src) {
 			continue
 		}
 		before := d.Before
@@ -341,6 +341,14 @@ func applyGaps(src []byte, s [2]int, gaps []gap) (string, bool) {
 func hasTokens(text string) bool {
 	ts, ok := goTokens([]byte(text))
 	return !ok || len(ts) > 0
+}
+
+// hasWords reports whether the Go text holds a token other than
+// brackets and separators: a lone ] the alignment left over when a line
+// was rewritten into several deletes nothing.
+func hasWords(text string) bool {
+	ts, ok := goTokens([]byte(text))
+	return !ok || slices.ContainsFunc(ts, func(t tok) bool { return !strings.Contains("()[]{},;:.", t.text()) })
 }
 
 // sameTokens reports whether the Go texts a and b hold the same tokens.

@@ -88,6 +88,8 @@ func TestGaps(t *testing.T) {
 		{"defer dropped", wrap("\tn := 3\n\tmu.Lock()\n\tdefer mu.Unlock()\n\treturn n\n"), wrap(fix + "\tmu.Lock()\n\tmu.Unlock()\n\treturn n\n"), []string{
 			"deleted: defer | " + flat("{\n"+fix+"\tmu.Lock()\n\tmu.Unlock()\n\treturn n\n}") + " → " + flat("{\n"+fix+"\tmu.Lock() defer \n\tmu.Unlock()\n\treturn n\n}"),
 		}},
+		{"a line rewritten into several, a bracket left over", "package p\n\nfunc f(s []float64) float64 {\n\treturn s[len(s)/2]\n}\n",
+			"package p\n\nfunc f(s []float64) float64 {\n\tn := len(s)\n\tif n%2 == 1 {\n\t\treturn s[n/2]\n\t}\n\treturn (s[n/2-1] + s[n/2]) / 2\n}\n", nil},
 		{"a comment deleted", wrap("\tn := 3\n\t// three\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
 		{"a line rewritten whole", wrap("\tn := 3\n\treturn n\n"), wrap("\tn := 3\n\tm := len(kind)\n\treturn m\n"), nil},
 		{"a term deleted inside a statement", wrap("\tn := 3 + len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
