@@ -155,8 +155,11 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		}
 		// Put back after the token before (} else), or before the token
 		// after (defer mu.Unlock()): whichever parses.
+		// Between kept tokens, judged where, put back, it compiles: in
+		// a line rewritten whole, the alignment scatters deletions that
+		// are none. Where the run begins, judged (defer dropped).
 		out = append(out, gap{at: d.Off, lo: before, hi: d.Off + 1, edit: [2]int{before + 1, before + 1}, text: " " + d.Src + " ",
-			alt: &[2]int{d.Off, d.Off}, altText: d.Src + " ", what: "deleted: " + clipText(d.Src)})
+			alt: &[2]int{d.Off, d.Off}, altText: d.Src + " ", what: "deleted: " + clipText(d.Src), maybe: d.Before >= 0})
 	}
 	// The statement lists, to find what runs before a removal's place.
 	type list struct {

@@ -277,13 +277,15 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			spans = append(spans, [2]int{begin + t.off, begin + t.end})
 		}
 	}
-	// A removed line none of whose tokens the run kept, where no added
-	// line is written whole (which might be its rewrite), is a line the
-	// run deleted: it stood after the line holding the last kept token
-	// before it (a line deleted beside the fix, in the fix's run). Where
-	// an added line is written whole, or the line lent one token of five
-	// or more to the common subsequence (its 5 to the fix's), it may be
-	// one: put back, if the program still compiles it is judged.
+	// A removed line none of whose tokens the run kept may be a line
+	// the run deleted (a line deleted beside the fix, in the fix's run),
+	// and so may one that lent one token of five or more to the common
+	// subsequence (its 5 to the fix's): it stood after the line holding
+	// the last kept token before it. Or it was rewritten into the added
+	// lines, the alignment scattering its tokens (ifs folded into one
+	// return): so it is judged only where, put back, the program still
+	// compiles. A line of brackets alone goes with the deleted line
+	// before it.
 	var cut []removal
 	cutOld := map[int]bool{} // the tokens of those lines
 	addedLine := func(off int) int {
@@ -304,18 +306,13 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			oldToks[k] = append(oldToks[k], j)
 		}
 	}
-	anyTok, keptTok := map[int]bool{}, map[int]bool{} // per added line
-	for i, t := range added {
-		l := addedLine(t.off)
-		anyTok[l], keptTok[l] = true, keptTok[l] || matched[i]
-	}
-	wholeWritten := false
-	for l := range anyTok {
-		wholeWritten = wholeWritten || !keptTok[l]
-	}
 	{
+		prevCut := false // the last removed line with a word was deleted
 		for k := range removed {
 			toks := oldToks[k]
+			if len(toks) == 0 {
+				continue
+			}
 			kept := 0
 			for _, j := range toks {
 				if keptOld[j] {
@@ -323,10 +320,12 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 				}
 			}
 			lent := kept == 1 && len(toks) >= 5
-			if len(toks) == 0 || kept > 0 && !lent {
-				continue
+			brackets := !slices.ContainsFunc(toks, func(j int) bool { return !strings.Contains("()[]{},;:.", old[j].text()) })
+			if kept > 0 && !lent || brackets && !prevCut {
+				prevCut = prevCut && brackets
+				continue // kept; or brackets alone, not closing a deleted line: a block's end folded into a rewrite
 			}
-			maybe := wholeWritten || lent
+			prevCut = true
 			at := begin
 			for _, p := range pairs {
 				if p[1] < toks[0] {
@@ -339,10 +338,10 @@ func runWritten(text []byte, starts []int, first, last int, removed []string) (r
 			for _, j := range toks {
 				cutOld[j] = true
 			}
-			if n := len(cut); n > 0 && cut[n-1].At == at && cut[n-1].Maybe == maybe {
+			if n := len(cut); n > 0 && cut[n-1].At == at {
 				cut[n-1].Src += removed[k] + "\n"
 			} else {
-				cut = append(cut, removal{At: at, Src: removed[k] + "\n", Maybe: maybe})
+				cut = append(cut, removal{At: at, Src: removed[k] + "\n", Maybe: true})
 			}
 		}
 	}
