@@ -244,10 +244,7 @@ func projections(e ast.Expr, off func(token.Pos) int, written func(lo, hi int) b
 			return o
 		}
 	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.AND, token.OR, token.XOR,
-			token.SHL, token.SHR, token.AND_NOT, token.LAND, token.LOR:
-		default:
+		if !arithOrLogical(e.Op) {
 			return nil
 		}
 		kids = []ast.Expr{e.X, e.Y}
