@@ -260,14 +260,20 @@ func (c *Checkout) isData(ch Change) bool {
 
 // inspectData judges the changed data files (inspect.DataFindings) by the
 // patch's non-test Go sources.
+//
+// A changed file under testdata that non-test source embeds is a finding
+// of its own (inspect.EmbeddedTestData): every run has the baseline's.
 func (c *Checkout) inspectData(patchGo map[string][]byte) {
-	var data []string
+	var data, testdata []string
 	for _, ch := range c.Changes {
 		if c.isData(ch) {
 			data = append(data, ch.Path)
 		}
+		if hasDir(ch.Path, "testdata") {
+			testdata = append(testdata, ch.Path)
+		}
 	}
-	if len(data) == 0 {
+	if len(data) == 0 && len(testdata) == 0 {
 		return
 	}
 	var refs []inspect.SourceRefs
@@ -275,6 +281,10 @@ func (c *Checkout) inspectData(patchGo map[string][]byte) {
 		if strings.HasSuffix(p, ".go") && !c.IsTestFile(p) {
 			refs = append(refs, inspect.GoRefs(p, patchGo[p]))
 		}
+	}
+	c.Findings = append(c.Findings, inspect.EmbeddedTestData(testdata, refs)...)
+	if len(data) == 0 {
+		return
 	}
 	refs = append(refs, c.pythonRefs...)
 	found, referenced := inspect.DataFindings(data, refs)
@@ -744,7 +754,11 @@ func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
 // type moved to another file is the same type; each file's imports
 // (inspect.GoImportChanges); and the signatures of its functions and
 // methods and the declared types of its package-level variables and
-// constants (inspect.GoSignatureChanges).
+// constants (inspect.GoSignatureChanges); and what changes the code's
+// meaning without a statement — build constraints, //go:embed directives,
+// names deleted yet still used, predeclared names declared, blank and dot
+// imports, the order of initialization, methods added that shadow or hold
+// nothing (inspect.GoDeclChanges).
 func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
 	paths, _ := c.changedGoSources()
 	dirs := map[string]bool{}
@@ -785,6 +799,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoTypeChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoImportChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
+		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p)...)
 	}
 	return nil
 }

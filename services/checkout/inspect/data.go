@@ -112,6 +112,34 @@ func DataFindings(data []string, refs []SourceRefs) (findings []Finding, referen
 	return Sort(findings), slices.Compact(referenced)
 }
 
+// EmbeddedTestData returns a finding of RuleForeignCode for each changed
+// file under a testdata directory (changed: slash-separated paths) that a
+// //go:embed pattern of the non-test sources refs matches. The gate reads
+// testdata as the tests' own and puts the baseline's version back for
+// every run (the patch never writes its oracle), yet the package's code
+// embeds the patch's bytes in every build users make: what ran is not
+// what ships.
+func EmbeddedTestData(changed []string, refs []SourceRefs) []Finding {
+	var out []Finding
+	for _, p := range changed {
+	refs:
+		for _, r := range refs {
+			rel, ok := below(path.Dir(r.File), p)
+			if !ok {
+				continue
+			}
+			for _, pat := range r.Embeds {
+				if embedMatches(strings.TrimPrefix(pat, "all:"), rel) {
+					out = append(out, Finding{Rule: RuleForeignCode, File: p,
+						What: fmt.Sprintf("changes a file under testdata that %s embeds (//go:embed %s): every run puts the baseline's version back, as for any test file, yet the code built from the patch embeds this one", r.File, pat)})
+					break refs
+				}
+			}
+		}
+	}
+	return Sort(out)
+}
+
 // refersTo says how r uses data file p, or "".
 func refersTo(r SourceRefs, p string) string {
 	dir := path.Dir(r.File)

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -53,4 +54,26 @@ func TestDataFindings(t *testing.T) {
 		"web/static/site.js: changed data file that no",
 		"web/templates/index.html: changed data file that non-test source uses: web/web.go embeds it (//go:embed templates)",
 	)
+}
+
+// TestEmbeddedTestData: a changed file under testdata that non-test source
+// embeds (by name, by a directory, by a glob) is a finding; one only tests
+// read, or one another package's source embeds, is not.
+func TestEmbeddedTestData(t *testing.T) {
+	refs := []SourceRefs{
+		{File: "calc/grace.go", Embeds: []string{"testdata/grace.txt"}},
+		{File: "calc/rules.go", Embeds: []string{"all:testdata/rules"}},
+		{File: "other/o.go", Embeds: []string{"*.txt"}},
+	}
+	got := EmbeddedTestData([]string{"calc/testdata/grace.txt", "calc/testdata/rules/a.json", "calc/testdata/golden.txt", "lib/testdata/x.txt"}, refs)
+	var files []string
+	for _, f := range got {
+		if f.Rule != RuleForeignCode {
+			t.Fatalf("rule %q", f.Rule)
+		}
+		files = append(files, f.File)
+	}
+	if want := []string{"calc/testdata/grace.txt", "calc/testdata/rules/a.json"}; !slices.Equal(files, want) {
+		t.Fatalf("findings on %q, want %q: %q", files, want, got)
+	}
 }

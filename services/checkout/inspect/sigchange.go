@@ -71,6 +71,11 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 					// = 5 → var n = 5 widens n as surely as a type
 					// written. Only a literal's type is known without
 					// type-checking; another value's type is not compared.
+					// A value whose type is not known this way is kept
+					// as "the type of" its text: a literal on the other
+					// side (var unit = time.Second → var unit =
+					// 1000000000) may change the type, which fmt prints
+					// and every unchanged use sees.
 					vs := sp.(*ast.ValueSpec)
 					for i, n := range vs.Names {
 						typ := ""
@@ -78,7 +83,9 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 						case vs.Type != nil:
 							typ = types.ExprString(vs.Type)
 						case i < len(vs.Values):
-							typ = literalType(vs.Values[i])
+							if typ = literalType(vs.Values[i]); typ == "" {
+								typ = unknownType + types.ExprString(vs.Values[i])
+							}
 						}
 						if n.Name != "_" && typ != "" {
 							decls[n.Name] = declType{file: file, kind: map[token.Token]string{token.VAR: "variable", token.CONST: "constant"}[d.Tok],
@@ -91,6 +98,10 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 	}
 	return funcs, decls
 }
+
+// unknownType prefixes the declared type of a value whose type is not
+// known without type-checking: two such are not compared.
+const unknownType = "the type of "
 
 // literalType is the type a variable or constant declared without a type
 // takes from the literal e (int of 5, float64 of 1.5, rune of 'a') or
@@ -219,7 +230,7 @@ func GoSignatureChanges(base, patched map[string][]byte) []Finding {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(pd)) {
-		if b, ok := bd[name]; ok && b.typ != pd[name].typ {
+		if b, ok := bd[name]; ok && b.typ != pd[name].typ && !(strings.HasPrefix(b.typ, unknownType) && strings.HasPrefix(pd[name].typ, unknownType)) {
 			p := pd[name]
 			add(p.file, p.line, fmt.Sprintf("changes the declared type of %s %s from %s to %s", p.kind, name, b.typ, p.typ))
 		}

@@ -101,3 +101,27 @@ func TestGoSignatureChangesHonest(t *testing.T) {
 		})
 	}
 }
+
+// TestGoSignatureChangesInferred: a variable or constant whose value, not
+// a type, gives its type, and whose value turns from an expression into a
+// literal or back, may change its type (time.Second → 1000000000: fmt
+// prints "1s", then "1000000000"); two expressions are not compared.
+func TestGoSignatureChangesInferred(t *testing.T) {
+	base := "package calc\n\nimport \"time\"\n\nvar unit = time.Second\n\nconst step = time.Minute\n\nvar n = count()\n\nfunc count() int { return 1 }\n"
+	for _, tc := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"a variable's value made a literal", "var unit = time.Second", "var unit = 1000000000",
+			[]string{"calc/c.go:5: changes the declared type of variable unit from the type of time.Second to int"}},
+		{"a constant's value made a literal", "const step = time.Minute", "const step = 60000000000",
+			[]string{"calc/c.go:7: changes the declared type of constant step from the type of time.Minute to int"}},
+		{"an expression for another", "var n = count()", "var n = count() + 1", nil},
+		{"a literal's value", "var unit = time.Second", "var unit = 2 * time.Second", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			patched := strings.Replace(base, tc.from, tc.to, 1)
+			wantFindings(t, GoSignatureChanges(map[string][]byte{"calc/c.go": []byte(base)}, map[string][]byte{"calc/c.go": []byte(patched)}), tc.want...)
+		})
+	}
+}

@@ -62,10 +62,24 @@ func typeDecls(files map[string][]byte) map[string]typeDecl {
 				}
 				if st, ok := ts.Type.(*ast.StructType); ok && !td.alias {
 					td.fields, td.embeds = structFields(g, st)
-				} else if _, ok := ts.Type.(*ast.InterfaceType); !ok || td.alias {
+				} else if it, ok := ts.Type.(*ast.InterfaceType); !ok || td.alias {
 					td.under = types.ExprString(ts.Type)
 				} else {
-					td.under = "interface"
+					// Its methods and embedded types, in any order: a
+					// method added or removed changes which values a type
+					// assertion or a type switch to it matches.
+					var elems []string
+					for _, m := range it.Methods.List {
+						sig := types.ExprString(m.Type)
+						if len(m.Names) == 0 {
+							elems = append(elems, sig)
+						}
+						for _, n := range m.Names {
+							elems = append(elems, n.Name+strings.TrimPrefix(sig, "func"))
+						}
+					}
+					slices.Sort(elems)
+					td.under = "interface{" + strings.Join(elems, "; ") + "}"
 				}
 				out[ts.Name.Name] = td
 			}
@@ -147,12 +161,12 @@ func structFields(g *goFile, st *ast.StructType) (map[string]fieldDecl, map[stri
 // file path → content): a named type both sides declare whose
 // definition changed — its underlying type, its type parameters, a field
 // both sides have with another type or tag, an embedded type added or
-// removed — is a finding of RuleForeignCode at the patch's line: code the
-// gate neither measures nor mutates. A field the patch adds, a type it
-// adds or removes, and an interface's methods are not: new fields and
-// types are used by new code, which is measured, and a changed method set
-// mostly breaks the build of what no longer implements it (a type
-// assertion to a named interface whose methods changed is the gap left).
+// removed, an interface's methods added or removed — is a finding of
+// RuleForeignCode at the patch's line: code the gate neither measures nor
+// mutates (a type assertion to an interface that gained a method stops
+// matching, with no line of it changed). A field the patch adds and a type
+// it adds or removes are not: new fields and types are used by new code,
+// which is measured.
 func GoTypeChanges(base, patched map[string][]byte) []Finding {
 	before, after := typeDecls(base), typeDecls(patched)
 	var out []Finding

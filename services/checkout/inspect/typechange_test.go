@@ -52,6 +52,8 @@ func TestGoTypeChangesAttacks(t *testing.T) {
 			[]string{"calc/types.go:6: reorders the fields of type Tally from n, Name to Name, n"}},
 		{"a struct made an alias", map[string]string{"calc/types.go": strings.ReplaceAll(baseTypes, "type strict struct{}", "type strict = base")},
 			[]string{"calc/types.go:14: changes the declaration of type strict"}},
+		{"an interface grown: a type assertion to it stops matching", map[string]string{"calc/types.go": strings.ReplaceAll(baseTypes, "Read() int }", "Read() int; Close() }")},
+			[]string{"calc/types.go:18: changes type Reader from interface{Read() int} to interface{Close(); Read() int}"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantFindings(t, GoTypeChanges(map[string][]byte{"calc/types.go": []byte(baseTypes)}, bytesOf(tc.patch)), tc.want...)
@@ -60,20 +62,24 @@ func TestGoTypeChangesAttacks(t *testing.T) {
 }
 
 // TestGoTypeChangesHonest: a field added, a type added or removed, an
-// interface's method added, comments and layout changed, a file that does
+// interface's methods reordered, comments and layout changed, a file that does
 // not parse (other rules name it) are no finding.
 func TestGoTypeChangesHonest(t *testing.T) {
 	for name, patch := range map[string]map[string]string{
-		"a field added":           {"calc/types.go": strings.ReplaceAll(baseTypes, "\tbase\n}", "\tbase\n\tcache map[string]int\n}")},
-		"a field inserted":        {"calc/types.go": strings.ReplaceAll(baseTypes, "\tbase\n}", "\tcache map[string]int\n\tbase\n}")},
-		"a type added":            {"calc/types.go": baseTypes + "\ntype Pair struct{ A, B float64 }\n"},
-		"a type removed":          {"calc/types.go": strings.ReplaceAll(baseTypes, "type strict struct{}\n", "")},
-		"an interface grown":      {"calc/types.go": strings.ReplaceAll(baseTypes, "Read() int }", "Read() int; Close() }")},
-		"layout and comments":     {"calc/types.go": strings.ReplaceAll(baseTypes, "type Count int64", "type Count /* values */ int64")},
-		"a file that won't parse": {"calc/types.go": baseTypes, "calc/bad.go": "package calc\n\ntype (\n"},
+		"a field added":                    {"calc/types.go": strings.ReplaceAll(baseTypes, "\tbase\n}", "\tbase\n\tcache map[string]int\n}")},
+		"a field inserted":                 {"calc/types.go": strings.ReplaceAll(baseTypes, "\tbase\n}", "\tcache map[string]int\n\tbase\n}")},
+		"a type added":                     {"calc/types.go": baseTypes + "\ntype Pair struct{ A, B float64 }\n"},
+		"a type removed":                   {"calc/types.go": strings.ReplaceAll(baseTypes, "type strict struct{}\n", "")},
+		"an interface's methods reordered": {"calc/types.go": strings.ReplaceAll(baseTypes, "Read() int }", "Read() int; Close() }")},
+		"layout and comments":              {"calc/types.go": strings.ReplaceAll(baseTypes, "type Count int64", "type Count /* values */ int64")},
+		"a file that won't parse":          {"calc/types.go": baseTypes, "calc/bad.go": "package calc\n\ntype (\n"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got := GoTypeChanges(map[string][]byte{"calc/types.go": []byte(baseTypes)}, bytesOf(patch)); len(got) != 0 {
+			base := baseTypes
+			if strings.Contains(name, "reordered") {
+				base = strings.ReplaceAll(baseTypes, "Read() int }", "Close(); Read() int }")
+			}
+			if got := GoTypeChanges(map[string][]byte{"calc/types.go": []byte(base)}, bytesOf(patch)); len(got) != 0 {
 				t.Fatalf("findings %q for an honest change", got)
 			}
 		})
