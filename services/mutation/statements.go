@@ -139,6 +139,7 @@ func indexStatements(path string, src []byte) *stmtIndex {
 	})
 	typeCases := map[*ast.CaseClause]bool{}
 	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
+	shadowing := shadowingVars(f)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IfStmt:
@@ -172,7 +173,10 @@ func indexStatements(path string, src []byte) *stmtIndex {
 					parts = append(parts, part("case value", e))
 				}
 			}
-			put(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n], true, parts)
+			// A case of types with an empty body is judged: written
+			// anew, it takes the values of its types from the cases
+			// below it, and does nothing with them.
+			put(n.Case, n.Colon, len(n.List) == 0 && len(n.Body) == 0 || len(n.List) > 0 && typeCases[n] && len(n.Body) > 0, true, parts)
 		case *ast.CommClause:
 			// A case is judged by the receive or send it holds; a
 			// default with a body as a switch's is (default_never). An
@@ -184,8 +188,11 @@ func indexStatements(path string, src []byte) *stmtIndex {
 			put(n.Pos(), n.End()-1, false, false, []stmtUnit{part("channel", n.Chan), part("sent value", n.Value)})
 		case *ast.BlockStmt, *ast.LabeledStmt, *ast.EmptyStmt:
 		case *ast.DeclStmt:
+			// var v T is exempt unless it shadows a name of an enclosing
+			// scope: then the unchanged code after it reads and writes the
+			// new variable, not the outer one, and nothing judges that.
 			d, _ := n.Decl.(*ast.GenDecl)
-			zero := d != nil && d.Tok == token.VAR
+			zero := d != nil && d.Tok == token.VAR && !shadowing[n]
 			for _, sp := range d.Specs {
 				if vs, ok := sp.(*ast.ValueSpec); !ok || len(vs.Values) > 0 {
 					zero = false
@@ -503,6 +510,123 @@ func statementFirst(sts []judgedStatement, offered, all []mutant.Site) []mutant.
 			if i := slices.IndexFunc(pick.from, pick.ok); i >= 0 {
 				out = append(out, pick.from[i])
 				break
+			}
+		}
+	}
+	return out
+}
+
+// shadowingVars returns the var statements of f that declare a name an
+// enclosing scope of their function already declares (a parameter, a
+// variable of an outer block declared before them) or the file declares
+// at package level.
+func shadowingVars(f *ast.File) map[*ast.DeclStmt]bool {
+	pkg := map[string]bool{}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok {
+			for _, sp := range gd.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok {
+					for _, n := range vs.Names {
+						pkg[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	type decl struct {
+		pos   token.Pos
+		scope ast.Node
+	}
+	decls := map[string][]decl{}
+	type varStmt struct {
+		stmt  *ast.DeclStmt
+		names []string
+		scope ast.Node
+	}
+	var vars []varStmt
+	var stack []ast.Node
+	innermost := func() ast.Node {
+		for i := len(stack) - 1; i >= 0; i-- {
+			switch stack[i].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt,
+				*ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.FuncDecl, *ast.FuncLit:
+				return stack[i]
+			}
+		}
+		return nil
+	}
+	declare := func(scope ast.Node, ids ...*ast.Ident) {
+		for _, id := range ids {
+			if id != nil && id.Name != "_" {
+				decls[id.Name] = append(decls[id.Name], decl{id.Pos(), scope})
+			}
+		}
+	}
+	fields := func(scope ast.Node, fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, fd := range fl.List {
+			declare(scope, fd.Names...)
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			fields(n, n.Recv)
+			fields(n, n.Type.Params)
+			fields(n, n.Type.Results)
+		case *ast.FuncLit:
+			fields(n, n.Type.Params)
+			fields(n, n.Type.Results)
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, e := range n.Lhs {
+					if id, ok := e.(*ast.Ident); ok {
+						declare(innermost(), id)
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				k, _ := n.Key.(*ast.Ident)
+				v, _ := n.Value.(*ast.Ident)
+				declare(n, k, v)
+			}
+		case *ast.DeclStmt:
+			if gd, ok := n.Decl.(*ast.GenDecl); ok {
+				var names []string
+				for _, sp := range gd.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok {
+						declare(innermost(), vs.Names...)
+						for _, id := range vs.Names {
+							names = append(names, id.Name)
+						}
+					}
+				}
+				if gd.Tok == token.VAR {
+					vars = append(vars, varStmt{n, names, innermost()})
+				}
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	out := map[*ast.DeclStmt]bool{}
+	for _, v := range vars {
+		for _, name := range v.names {
+			if pkg[name] {
+				out[v.stmt] = true
+			}
+			for _, d := range decls[name] {
+				if v.scope != nil && d.scope != nil && d.scope != v.scope && d.pos < v.stmt.Pos() &&
+					d.scope.Pos() <= v.scope.Pos() && v.scope.End() <= d.scope.End() {
+					out[v.stmt] = true
+				}
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package mutation
 import (
 	"bytes"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"slices"
 	"strings"
 	"testing"
@@ -149,6 +151,9 @@ func s(ch chan int, done chan struct{}) error {
 		86: {"p.go:86"},
 		// A select's empty default: it stops the select waiting.
 		82: {"p.go:82"},
+		// A case of types with an empty body: it takes its values from
+		// the cases below it.
+		33: {"p.go:33"},
 	}
 	for _, l := range lines {
 		if !slices.Equal(got[l], want[l]) {
@@ -157,7 +162,7 @@ func s(ch chan int, done chan struct{}) error {
 	}
 	// An import, a brace, var v T, a return of nil only, a package-level
 	// variable, a type switch's header (and its guard) and its case of
-	// types, a switch's empty default, a select's header: none (above,
+	// types with a body, a switch's empty default, a select's header: none (above,
 	// no want).
 
 	// Only what the patch wrote, or deleted before, is judged.
@@ -413,5 +418,56 @@ func kind(x, y any) string {
 				t.Errorf("rewritten units %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestShadowingVars: var v T that declares a name an enclosing scope
+// holds (a parameter, an outer variable declared before it, a
+// package-level variable) shadows it; one in a sibling block, one declared
+// after, or a new name does not.
+func TestShadowingVars(t *testing.T) {
+	src := `package p
+
+var total int
+
+func f(kind string, n int) int {
+	ttl := 3
+	if n > 1 {
+		var ttl int
+		ttl = n
+	}
+	if n > 2 {
+		var kind string
+		_ = kind
+	}
+	for i := 0; i < n; i++ {
+		var total int
+		total += i
+	}
+	{
+		var fresh int
+		fresh++
+	}
+	{
+		var later int
+		_ = later
+	}
+	later := 1
+	_ = later
+	return ttl
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for st := range shadowingVars(f) {
+		got = append(got, fmt.Sprintf("%d", fset.Position(st.Pos()).Line))
+	}
+	slices.Sort(got)
+	if want := []string{"12", "16", "8"}; !slices.Equal(got, want) {
+		t.Fatalf("shadowing var statements at lines %q, want %q", got, want)
 	}
 }
