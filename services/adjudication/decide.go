@@ -122,6 +122,10 @@ type Strength struct {
 	// Unjudged are mutants no test could judge: every test that reaches
 	// one fails in its reference run. Strength is then unverified.
 	Unjudged []Mutant
+	// Complete: every distinct mutant the changed lines offer ran (none
+	// stillborn, none left out by --mutation-max): Killed and Survived
+	// are the whole population, not a sample of it.
+	Complete bool
 	Reason   string
 }
 
@@ -541,6 +545,13 @@ func Decide(p Policy, e Evidence) Verdict {
 			if few := tooFewMutants(s); few != "" {
 				step(AddTest, few)
 			}
+		case *lower < p.StrengthFloor && s.Complete && s.Survived == 0:
+			// Every mutant the change offers ran and every one was
+			// killed: the Wilson bound estimates a kill rate from a
+			// sample, and here there is no sample to doubt — a change
+			// too small to offer the floor's count is not for that
+			// unjudged (every changed statement, value and gap was
+			// judged above, each by a killed mutant of its own).
 		case *lower < p.StrengthFloor:
 			few := tooFewMutants(s)
 			gap := fmt.Sprintf("suite strength: %d of %d mutants killed, Wilson lower bound %.3f at %.0f%% confidence is below the floor %.3f",

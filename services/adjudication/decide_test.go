@@ -149,6 +149,15 @@ func TestDecide(t *testing.T) {
 		{name: "too few mutants, all killed", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 2, Reason: "the change offers 2 distinct mutants; the floor needs at least 5: 2 mutants on the changed, covered lines: 2 killed"}
 		}, want: Inconclusive, reason: "below the floor 0.750: the change offers 2 distinct mutants; the floor needs at least 5", step: AddTest},
+		{name: "too few mutants, every one offered ran and was killed", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 2, Complete: true, Reason: "the change offers 2 distinct mutants; the floor needs at least 5: 2 mutants on the changed, covered lines: 2 killed"}
+		}, want: Merge},
+		{name: "every mutant offered ran, one survived", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 3, Survived: 1, Complete: true, Survivors: []Mutant{{Line{"calc/calc.go", 9}, "< → <="}}}
+		}, want: Inconclusive, reason: "3 of 4", step: KillMutant},
+		{name: "every mutant offered ran and was killed, a data line unwitnessed", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 2, Complete: true, Unwitnessed: []Line{{"calc/roles.go", 6}}}
+		}, want: Inconclusive, reason: "no test notices a change to calc/roles.go:6"},
 		{name: "too few mutants for --mutation-max", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 3, Reason: "--mutation-max 3 allows only 3 mutants; the floor needs at least 5: 3 mutants on the changed, covered lines: 3 killed"}
 		}, want: Inconclusive, reason: "--mutation-max 3 allows only 3 mutants", step: RaiseLimit},

@@ -664,7 +664,7 @@ func (r *Run) strength() *Strength {
 	if m == nil {
 		return &Strength{Source: None, Reason: "no mutation measurement is on the ledger", Unjudgeable: r.unjudgeable()}
 	}
-	s := &Strength{Source: sourceOf(m.Source), Killed: int(m.Killed), Survived: int(m.Survived), Reason: m.Reason, Unjudgeable: r.unjudgeable()}
+	s := &Strength{Source: sourceOf(m.Source), Killed: int(m.Killed), Survived: int(m.Survived), Complete: m.Complete, Reason: m.Reason, Unjudgeable: r.unjudgeable()}
 	for _, mu := range m.Mutants {
 		if mu.At == nil {
 			continue

@@ -68,6 +68,7 @@ type Notes struct {
 	// code.
 	pyEquivalent []*pb.Mutant
 	distinct     int      // distinct mutants the change offers
+	complete     bool     // every one of them was chosen to run
 	need         int      // killed mutants the floor needs (0: none; -1: unreachable)
 	skipped      []string // sites the schemata cannot write, with why
 	// fromSource names the packages whose imports were type-checked
@@ -216,6 +217,7 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 	// has one, else one of the wider set (return err → return nil).
 	first = append(first, statementFirst(notes.statements, offered, sites)...)
 	chosen := mutant.SelectFirst(first, offered, c.MutationMax, []byte(runTrees(in.Run)))
+	notes.complete = distinct > 0 && len(chosen) >= distinct
 	if len(chosen) == 0 {
 		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
 		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {

@@ -87,6 +87,7 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	if notes == nil {
 		return m, parents
 	}
+	m.Complete = notes.complete && m.Stillborn == 0 && int(m.Killed+m.Survived) >= notes.distinct
 	if eq := notes.pyEquivalent; len(eq) > 0 {
 		m.Mutants = append(m.Mutants, eq...)
 		m.Reason += fmt.Sprintf("; %d Python equivalent (they compile to the original's bytecode; left out of the ratio)", len(eq))

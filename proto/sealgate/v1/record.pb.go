@@ -2366,7 +2366,11 @@ type StrengthMeasured struct {
 	// files) no killed mutant witnesses: no test notices a change to them.
 	// Coverage cannot see data; a changed data line counts as judged only
 	// when a test fails on a change to it. Strength is then unverified.
-	Unwitnessed   []*LineRef `protobuf:"bytes,10,rep,name=unwitnessed,proto3" json:"unwitnessed,omitempty"`
+	Unwitnessed []*LineRef `protobuf:"bytes,10,rep,name=unwitnessed,proto3" json:"unwitnessed,omitempty"`
+	// Every distinct mutant the changed lines offer ran, none stillborn and
+	// none left out by --mutation-max: killed and survived count the whole
+	// population, not a sample of it.
+	Complete      bool `protobuf:"varint,11,opt,name=complete,proto3" json:"complete,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2469,6 +2473,13 @@ func (x *StrengthMeasured) GetUnwitnessed() []*LineRef {
 		return x.Unwitnessed
 	}
 	return nil
+}
+
+func (x *StrengthMeasured) GetComplete() bool {
+	if x != nil {
+		return x.Complete
+	}
+	return false
 }
 
 type NextStep struct {
@@ -3171,7 +3182,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\boperator\x18\x03 \x01(\tR\boperator\x12 \n" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06status\x18\x05 \x01(\tR\x06status\x12\x1b\n" +
-	"\tkilled_by\x18\x06 \x01(\tR\bkilledBy\"\x99\x03\n" +
+	"\tkilled_by\x18\x06 \x01(\tR\bkilledBy\"\xb5\x03\n" +
 	"\x10StrengthMeasured\x126\n" +
 	"\x06source\x18\x01 \x01(\x0e2\x1e.sealgate.v1.MeasurementSourceR\x06source\x12\x16\n" +
 	"\x06killed\x18\x02 \x01(\rR\x06killed\x12\x1a\n" +
@@ -3185,7 +3196,8 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\amutants\x18\b \x03(\v2\x13.sealgate.v1.MutantR\amutants\x12\x16\n" +
 	"\x06reason\x18\t \x01(\tR\x06reason\x126\n" +
 	"\vunwitnessed\x18\n" +
-	" \x03(\v2\x14.sealgate.v1.LineRefR\vunwitnessedB\b\n" +
+	" \x03(\v2\x14.sealgate.v1.LineRefR\vunwitnessed\x12\x1a\n" +
+	"\bcomplete\x18\v \x01(\bR\bcompleteB\b\n" +
 	"\x06_scoreB\x0f\n" +
 	"\r_wilson_lower\"R\n" +
 	"\bNextStep\x12\x16\n" +
