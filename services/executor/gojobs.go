@@ -61,6 +61,17 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 			run.Reason = why
 			return jobs.OutcomeAbsent, why, run, nil
 		}
+		if b.failed != "" && s.Side == jobs.Patch && s.Tree == jobs.TreeOracle && len(s.Transplant) == 0 && len(s.Splice) == 0 &&
+			w.testFilesUnchanged(path.Join(s.Module, s.Package)) && testTypeError(b.failed) {
+			// The package's test files are the patch's own, byte for
+			// byte the baseline's, and the compiler rejects them over the
+			// patch's code: the patch took away or changed what they use.
+			// Tests that build on the baseline cannot run at all: a
+			// failure of the patch's, not of the gate's environment.
+			why = "the patch breaks the build of the package's tests, which it leaves unchanged: " + why
+			run.Reason = why
+			return jobs.OutcomeFail, why, run, nil
+		}
 		return jobs.OutcomeUnrunnable, why, run, nil
 	}
 	dir, out, cleanup, err := e.runTree(w, src)
@@ -739,6 +750,47 @@ func (w *Workspace) trustedGoTestsIn(dir string) bool {
 	for _, p := range w.co.Trusted {
 		if strings.HasSuffix(p, "_test.go") && path.Dir(p) == path.Clean(dir) {
 			return true
+		}
+	}
+	return false
+}
+
+// testFilesUnchanged reports whether the patch adds, changes or deletes
+// no Go test file in the repository directory dir.
+func (w *Workspace) testFilesUnchanged(dir string) bool {
+	for _, ch := range w.co.Changes {
+		if strings.HasSuffix(ch.Path, "_test.go") && path.Dir(ch.Path) == path.Clean(dir) {
+			return false
+		}
+	}
+	return true
+}
+
+// testTypeError reports whether a failed build's cause (buildCause) is
+// the type checker's rejection of a test file — `x_test.go:12:5:
+// undefined: splitToken` — and nothing the environment could cause: a
+// module or package not found, a checksum, an import that cannot be
+// read.
+func testTypeError(cause string) bool {
+	for _, env := range []string{"no required module", "cannot find package", "missing go.sum", "go.sum", "could not import",
+		"is not in std", "build constraints exclude", "go: ", "no such file", "permission denied", "signal: ", "killed"} {
+		if strings.Contains(cause, env) {
+			return false
+		}
+	}
+	for _, part := range strings.Split(cause, "; ") {
+		file, rest, ok := strings.Cut(part, "_test.go:")
+		if !ok || file == "" {
+			continue
+		}
+		line, rest, ok := strings.Cut(rest, ":")
+		if _, err := strconv.Atoi(line); !ok || err != nil {
+			continue
+		}
+		if col, msg, ok := strings.Cut(rest, ": "); ok {
+			if _, err := strconv.Atoi(col); err == nil && msg != "" {
+				return true
+			}
 		}
 	}
 	return false
