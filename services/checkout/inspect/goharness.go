@@ -102,9 +102,16 @@ func GoTestHarness(tests []Version, sources [][]byte) []Finding {
 				had = append(had, r.text)
 			}
 		}
+		var baseRoots []root
+		if b := baseByFile[f.path]; b != nil {
+			baseRoots = b.roots(scopeOf(baseScopes, b))
+		}
 		for _, r := range rs {
 			if i := slices.Index(had, r.text); i >= 0 {
 				had = slices.Delete(had, i, i+1)
+				continue
+			}
+			if f.onlyInertElementsAdded(r, baseRoots, scopeOf(scopes, f)) {
 				continue
 			}
 			out = append(out, Finding{Rule: RuleTestHarness, File: f.path, Line: r.line, What: r.what})
@@ -321,6 +328,19 @@ func semanticsFindings(patchFiles, baseFiles, srcFiles []*goFile) []Finding {
 		}
 	}
 	inPackage := func(f *goFile) bool { return pkgs[f.f.Name.Name] }
+	ifaceMethods := map[string]bool{} // method names of the interfaces the non-test files declare
+	for _, f := range srcFiles {
+		ast.Inspect(f.f, func(n ast.Node) bool {
+			if it, ok := n.(*ast.InterfaceType); ok {
+				for _, m := range it.Methods.List {
+					for _, id := range m.Names {
+						ifaceMethods[id.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
 	for _, f := range patchFiles {
 		if !inPackage(f) {
 			continue
@@ -366,6 +386,11 @@ func semanticsFindings(patchFiles, baseFiles, srcFiles []*goFile) []Finding {
 						continue
 					}
 					if typ, ok := production(id); ok {
+						if !ast.IsExported(d.Name.Name) && !ifaceMethods[d.Name.Name] {
+							// An unexported method satisfies only interfaces of
+							// this package, and reflection does not list it.
+							continue
+						}
 						out = append(out, semantic{text: f.text(d), line: f.line(d.Pos()),
 							what: fmt.Sprintf("declares method %s on %s, a type of the package's non-test code: inside the test binary that code behaves otherwise (an interface it satisfies there, fmt.Stringer or error, changes what it does)", d.Name.Name, typ)})
 					}
@@ -768,4 +793,68 @@ func callCode(c *ast.CallExpr, imports map[string]string, types map[string]bool)
 		return "it calls the method " + f.Sel.Name
 	}
 	return "it calls a function value"
+}
+
+// onlyInertElementsAdded reports whether root r, a package-level var of
+// the patch's version of a test file, is a baseline root of the same
+// names whose single composite-literal value the patch changed only by
+// adding elements that run no code (rows of constants added to a table):
+// every element of the patch's literal that runs code is, byte for byte,
+// one of the baseline literal's elements.
+func (g *goFile) onlyInertElementsAdded(r root, base []root, types map[string]bool) bool {
+	vs, ok := r.node.(*ast.ValueSpec)
+	if !ok || len(vs.Values) != 1 {
+		return false
+	}
+	lit, ok := unparenExpr(vs.Values[0]).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	names := func(v *ast.ValueSpec) string {
+		var n []string
+		for _, id := range v.Names {
+			n = append(n, id.Name)
+		}
+		return strings.Join(n, ",")
+	}
+	for _, b := range base {
+		bvs, ok := b.node.(*ast.ValueSpec)
+		if !ok || names(bvs) != names(vs) || len(bvs.Values) != 1 {
+			continue
+		}
+		blit, ok := unparenExpr(bvs.Values[0]).(*ast.CompositeLit)
+		if !ok {
+			return false
+		}
+		// The literal's type must be the same text.
+		if (lit.Type == nil) != (blit.Type == nil) || lit.Type != nil && g.text(lit.Type) != baseText(b, blit.Type) {
+			return false
+		}
+		var had []string
+		for _, e := range blit.Elts {
+			had = append(had, baseText(b, e))
+		}
+		for _, e := range lit.Elts {
+			t := g.text(e)
+			if i := slices.Index(had, t); i >= 0 {
+				had = slices.Delete(had, i, i+1)
+				continue
+			}
+			if why, _ := RunsCode(e, g.imports, types); why != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// baseText returns the source of node n inside root b's text.
+func baseText(b root, n ast.Node) string {
+	off := int(n.Pos() - b.node.Pos())
+	end := int(n.End() - b.node.Pos())
+	if off < 0 || end > len(b.text) || off > end {
+		return ""
+	}
+	return b.text[off:end]
 }

@@ -107,6 +107,10 @@ func TestMain(m *testing.M) {
 			"package calc\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { m.Run() }\n",
 			"package calc\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { m.Run(); cases = nil }\n")}, []string{"calc/main_test.go:5: declares TestMain"}},
 		{"a changed test file that does not parse", []Version{changed("calc/median_test.go", baseTest, baseTest+"\nfunc (")}, []string{"calc/median_test.go: does not parse"}},
+		{"a row that calls code added to a table whose rows call code", []Version{changed("calc/rows_test.go",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n}\n",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n\t{\"reset\", reset()},\n}\n")},
+			[]string{"calc/rows_test.go:9: package-level var rows runs code before the package's tests"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantFindings(t, GoTestHarness(tc.tests, nil), tc.want...)
@@ -179,6 +183,9 @@ func TestClamp(t *testing.T) {
 			added("calc/c_test.go", "package calc\n\nfunc setup() bool { return true }\n"),
 		}, nil},
 		{"an unchanged test file that does not parse", []Version{same("calc/old_test.go", "package calc\n\nfunc (")}, nil},
+		{"a row of constants added to a table whose rows call code", []Version{changed("calc/rows_test.go",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n}\n",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n\t{\"epoch\", 0},\n}\n")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var srcs [][]byte
@@ -258,6 +265,10 @@ func TestGoTestHarnessSemantics(t *testing.T) {
 			"calc/even_test.go:5: declares const iota",
 			"calc/even_test.go:8: declares type error",
 		}},
+		{"an unexported method an interface of the package names", []Version{added("calc/rate_test.go",
+			"package calc\n\nfunc (c Cents) rate() float64 { return 2 }\n")}, []string{
+			"calc/rate_test.go:3: declares method rate on Cents",
+		}},
 		{"a method added to a changed test file", []Version{changed("calc/format_test.go",
 			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n",
 			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n\nfunc (c Cents) GoString() string { return \"g\" }\n")}, []string{
@@ -265,7 +276,7 @@ func TestGoTestHarnessSemantics(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := GoTestHarness(tc.tests, [][]byte{[]byte(moneySource)})
+			got := GoTestHarness(tc.tests, [][]byte{[]byte(moneySource + "\ntype rater interface{ rate() float64 }\n")})
 			for _, f := range got {
 				if f.Rule != RuleHarnessReach {
 					t.Fatalf("finding %q is of rule %s", f, f.Rule)
@@ -287,6 +298,8 @@ func TestGoTestHarnessSemantics(t *testing.T) {
 			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n",
 			"package calc\n\nfunc (c Cents) String() string { return \"c\" }\n\nfunc TestNew(t *testing.T) {}\n")}},
 		{"an unchanged file", []Version{same("calc/format_test.go", "package calc\n\nfunc max(a, b int) int { return a }\n")}},
+		{"an unexported helper method no interface of the package names", []Version{added("calc/keys_test.go",
+			"package calc\n\nimport \"testing\"\n\nfunc (c Cents) wantPositive(t *testing.T) {\n\tif c <= 0 {\n\t\tt.Fatal(c)\n\t}\n}\n")}},
 	} {
 		t.Run("honest: "+tc.name, func(t *testing.T) {
 			if got := GoTestHarness(tc.tests, [][]byte{[]byte(moneySource)}); len(got) != 0 {
