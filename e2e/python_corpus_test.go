@@ -112,10 +112,9 @@ def test_empty_collection():
     assert list(split_before([], lambda c: bool(c))) == []
 `},
 	claim: "tests/test_split_before.py::test_empty_collection",
-	// Two changed lines, four distinct mutants, every one run and
-	// killed: fewer than a sampled bound needs, which the reason says,
-	// but no sample — the whole population was killed.
-	want: merge, why: "the change offers 4 distinct mutants; the floor needs at least 5",
+	// Two changed lines, four distinct mutants, all killed: too few for
+	// the floor, and the artefact says so.
+	want: inconclusive, why: "the change offers 4 distinct mutants; the floor needs at least 5",
 }, {
 	name: "packaging marker environment with extra None",
 	lib:  packagingLib, file: "markers.py",

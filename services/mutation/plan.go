@@ -217,7 +217,10 @@ func Make(ctx context.Context, in Input) (*Plan, error) {
 	// has one, else one of the wider set (return err → return nil).
 	first = append(first, statementFirst(notes.statements, offered, sites)...)
 	chosen := mutant.SelectFirst(first, offered, c.MutationMax, []byte(runTrees(in.Run)))
-	notes.complete = distinct > 0 && len(chosen) >= distinct
+	// A census, for Go only: Python's changed statements are not yet
+	// each judged by a killed mutant of their own, so there the floor's
+	// count of mutants stays the only guard against a line beside the fix.
+	notes.complete = distinct > 0 && len(chosen) >= distinct && !slices.ContainsFunc(chosen, py.owns)
 	if len(chosen) == 0 {
 		reason := fmt.Sprintf("no mutation site on the %d changed, covered lines", countLines(reaching))
 		if few := TooFew(0, c.StrengthFloor, c.StrengthConfidence); few != "" {
