@@ -301,7 +301,8 @@ func packageNames(files map[string]*goFile, kind token.Token) map[string]at {
 // unresolvedNames returns the identifiers the files use that no
 // declaration of their own file holds (the go/parser's unresolved
 // identifiers: package-level names of other files, predeclared ones,
-// those a dot import brings), by name, first use.
+// those a dot import brings), by name, first use. A name the package no
+// longer declares anywhere is unresolved wherever it is still used.
 func unresolvedNames(files map[string]*goFile) map[string]at {
 	out := map[string]at{}
 	for _, file := range slices.Sorted(maps.Keys(files)) {
@@ -316,35 +317,8 @@ func unresolvedNames(files map[string]*goFile) map[string]at {
 				out[id.Name] = at{file, fset.Position(id.Pos()).Line}
 			}
 		}
-		// Names the file's own package-level declarations hold are
-		// resolved within it; a use of one in a function is a use too.
-		for _, obj := range f.Scope.Objects {
-			if _, ok := out[obj.Name]; !ok {
-				if id := firstUse(f, obj); id != nil {
-					out[obj.Name] = at{file, fset.Position(id.Pos()).Line}
-				}
-			}
-		}
 	}
 	return out
-}
-
-// firstUse returns the first identifier of f that resolves to obj other
-// than its declaration.
-func firstUse(f *ast.File, obj *ast.Object) *ast.Ident {
-	var use *ast.Ident
-	ast.Inspect(f, func(n ast.Node) bool {
-		if use != nil {
-			return false
-		}
-		if id, ok := n.(*ast.Ident); ok && id.Obj == obj && id.Obj.Decl != nil {
-			if decl, ok := obj.Decl.(ast.Node); ok && (id.Pos() < decl.Pos() || id.Pos() >= decl.End()) {
-				use = id
-			}
-		}
-		return true
-	})
-	return use
 }
 
 // initBodies returns the bodies of the package's init functions in the
