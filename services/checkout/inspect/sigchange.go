@@ -33,6 +33,7 @@ type declType struct {
 	file, kind string
 	line       int
 	typ        string
+	literal    bool // typ is a literal's or a conversion's, not written
 }
 
 // goSignatures returns the functions and methods the files declare, by
@@ -78,18 +79,20 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 					// and every unchanged use sees.
 					vs := sp.(*ast.ValueSpec)
 					for i, n := range vs.Names {
-						typ := ""
+						typ, literal := "", false
 						switch {
 						case vs.Type != nil:
 							typ = types.ExprString(vs.Type)
 						case i < len(vs.Values):
 							if typ = literalType(vs.Values[i]); typ == "" {
 								typ = unknownType + types.ExprString(vs.Values[i])
+							} else {
+								literal = true
 							}
 						}
 						if n.Name != "_" && typ != "" {
 							decls[n.Name] = declType{file: file, kind: map[token.Token]string{token.VAR: "variable", token.CONST: "constant"}[d.Tok],
-								line: g.line(n.Pos()), typ: typ}
+								line: g.line(n.Pos()), typ: typ, literal: literal}
 						}
 					}
 				}
@@ -97,6 +100,24 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 		}
 	}
 	return funcs, decls
+}
+
+// comparable reports whether two declared types say something of each
+// other: both known, or one unknown and the other a literal's (var unit =
+// time.Second → var unit = 1000000000). A type written out beside an
+// unknown one (var next = f() → var next bool = f()) compiles only if it
+// is f's, and two unknown ones are not compared.
+func comparable(b, p declType) bool {
+	bu, pu := strings.HasPrefix(b.typ, unknownType), strings.HasPrefix(p.typ, unknownType)
+	switch {
+	case bu && pu:
+		return false
+	case bu:
+		return p.literal
+	case pu:
+		return b.literal
+	}
+	return true
 }
 
 // unknownType prefixes the declared type of a value whose type is not
@@ -230,7 +251,7 @@ func GoSignatureChanges(base, patched map[string][]byte) []Finding {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(pd)) {
-		if b, ok := bd[name]; ok && b.typ != pd[name].typ && !(strings.HasPrefix(b.typ, unknownType) && strings.HasPrefix(pd[name].typ, unknownType)) {
+		if b, ok := bd[name]; ok && b.typ != pd[name].typ && comparable(b, pd[name]) {
 			p := pd[name]
 			add(p.file, p.line, fmt.Sprintf("changes the declared type of %s %s from %s to %s", p.kind, name, b.typ, p.typ))
 		}

@@ -118,6 +118,7 @@ func TestGoSignatureChangesInferred(t *testing.T) {
 			[]string{"calc/c.go:7: changes the declared type of constant step from the type of time.Minute to int"}},
 		{"an expression for another", "var n = count()", "var n = count() + 1", nil},
 		{"a literal's value", "var unit = time.Second", "var unit = 2 * time.Second", nil},
+		{"a type written beside an expression", "var n = count()", "var n int = count()", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			patched := strings.Replace(base, tc.from, tc.to, 1)
