@@ -12,8 +12,8 @@ import (
 )
 
 // realworldEnv switches TestRealWorld on: it downloads module zips through
-// the Go module proxy (cached in the module cache) and runs twenty full
-// verifications.
+// the Go module proxy (cached in the module cache) and runs two full
+// verifications per fix.
 const realworldEnv = "SEALGATE_E2E_REALWORLD"
 
 // TestRealWorld verifies the real-world corpus (package e2e/realworld) with
