@@ -644,7 +644,13 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 		argv = append(argv, "-cover", "-covermode=set", "-coverpkg="+strings.Join(t.cover, ","))
 	}
 	argv = append(argv, "-o", path.Join(filepath.ToSlash(v.out), name), t.pkg)
-	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, timeout: timeout})
+	// A build is no test that could hang: it gets four times the job's
+	// process limit (a claim's is a quarter of the run's deadline, so the
+	// whole run), and the run's deadline still bounds it. The first build
+	// on a fresh machine compiles the standard library into the gate's
+	// cache: on two loaded cores the demo's took more than its claim's
+	// 150 s, and both sides read as unrunnable.
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, timeout: 4 * timeout})
 	if err != nil {
 		return err
 	}
