@@ -23,15 +23,6 @@ func Fixes() []Fix {
 			About:  `ToTime applies the numeric zone offset of "2006-01-02 15:04:05 -0700" layouts instead of treating them as named zones: the fix changes only rows of a package-level table; the test is rows added to an existing table (go.mod has no go line and requires testify)`,
 		},
 		{
-			Name:   "chi-route-headers-empty",
-			Module: "github.com/go-chi/chi/v5",
-			Before: Version{"v5.2.4", "h1:WtFKPHwlywe8Srng8j2BhOD9312j9cGUxG1SP4V2cR4="},
-			After:  Version{"v5.2.5", "h1:Eg4myHZBjyvJmAFjFvWgrqDTXFyOzjj7YIm3L3mu6Ug="},
-			Claims: []string{"go:./middleware:TestRouteHeaders"},
-			Commit: "https://github.com/go-chi/chi/commit/05f1ef7bb50b8a8cb33a9dd3ba1c5b94bff0f723",
-			About:  "an empty middleware.RouteHeaders router calls the next handler once, not twice: one missing return (#1045); the test is a new file in the middleware subpackage, whose other tests find their certificates through runtime.Caller",
-		},
-		{
 			Name:   "gjson-unwrap-panic",
 			Module: "github.com/tidwall/gjson",
 			Before: Version{"v1.6.5", "h1:P/K9r+1pt9AK54uap7HcoIp6T3a7AoMg3v18tUis+Cg="},
