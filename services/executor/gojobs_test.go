@@ -1,6 +1,10 @@
 package executor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sealgate/sealgate/services/executor/jobs"
+)
 
 // TestTestTypeError: a test file the compiler rejects is the patch's doing;
 // a module, package, checksum or process problem could be the
@@ -19,5 +23,31 @@ func TestTestTypeError(t *testing.T) {
 		if got := testTypeError(cause); got != want {
 			t.Errorf("testTypeError(%q) = %v, want %v", cause, got, want)
 		}
+	}
+}
+
+// TestKeepSuiteRefusesWhatTheMachineMade: a baseline suite's pass or
+// plain failure is kept; a failure with a build that failed, or a process
+// that did not exit by itself, is not — the machine's load could have made
+// it, and every later run against the baseline would read it red.
+func TestKeepSuiteRefusesWhatTheMachineMade(t *testing.T) {
+	const key = "0123456789abcdef0123456789abcdef"
+	for name, tc := range map[string]struct {
+		detail jobs.Detail
+		kept   bool
+	}{
+		"a pass":          {jobs.Detail{Outcome: jobs.OutcomePass, Reason: "exit 0, 5 tests in 1 packages"}, true},
+		"a test failed":   {jobs.Detail{Outcome: jobs.OutcomeFail, Reason: "exit 1, 1 of 5 tests failed", Runs: []jobs.Run{{Verdict: "FAIL", Termination: "EXITED"}}}, true},
+		"a build failed":  {jobs.Detail{Outcome: jobs.OutcomeFail, Reason: "the test build of example.com/calc failed (TIMEOUT, exit -1): no message"}, false},
+		"a run timed out": {jobs.Detail{Outcome: jobs.OutcomeFail, Reason: "exit 1", Runs: []jobs.Run{{Verdict: "FAIL", Termination: "TIMEOUT"}}}, false},
+		"a timeout":       {jobs.Detail{Outcome: jobs.OutcomeTimeout}, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := &Executor{SuiteCache: t.TempDir()}
+			e.keepSuite(key, &Answer{Detail: tc.detail})
+			if got := e.cachedSuite(t.Context(), key) != nil; got != tc.kept {
+				t.Fatalf("kept %v, want %v", got, tc.kept)
+			}
+		})
 	}
 }

@@ -25,7 +25,7 @@ import (
 // reason and names the key; the gate made it itself on an earlier run.
 
 // suiteCacheVersion changes whenever what a suite answer holds changes.
-const suiteCacheVersion = "sealgate suite cache v1"
+const suiteCacheVersion = "sealgate suite cache v2"
 
 // cachedAnswer is what the cache keeps of an Answer.
 type cachedAnswer struct {
@@ -116,10 +116,23 @@ func (e *Executor) cachedSuite(ctx context.Context, key string) *Answer {
 
 // keepSuite stores a baseline suite's answer under key: only a pass or a
 // failure, never an answer the machine's state may have made (a timeout,
-// a death, a suite that could not run).
+// a death, a suite that could not run) — nor a failure with a process
+// that did not exit by itself in it, or a build that failed: a test
+// binary whose build ran out of time on a loaded machine failed the
+// suite, and every later run against this baseline read it red.
 func (e *Executor) keepSuite(key string, a *Answer) {
 	if key == "" || (a.Detail.Outcome != jobs.OutcomePass && a.Detail.Outcome != jobs.OutcomeFail) {
 		return
+	}
+	if a.Detail.Outcome == jobs.OutcomeFail {
+		if strings.Contains(a.Detail.Reason, "build") {
+			return
+		}
+		for _, r := range a.Detail.Runs {
+			if r.Termination != "" && r.Termination != sandbox.Exited.String() || strings.Contains(r.Verdict, "BUILD") && r.Verdict != "BUILD" {
+				return
+			}
+		}
 	}
 	c := cachedAnswer{Detail: a.Detail, Cases: a.Cases, Artefacts: a.Artefacts, Termination: a.Termination, ExitCode: a.ExitCode,
 		WallMillis: a.Wall.Milliseconds(), CPUMillis: a.CPU.Milliseconds(), Sandbox: a.Sandbox, At: time.Now()}
