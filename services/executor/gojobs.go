@@ -772,7 +772,7 @@ func (w *Workspace) testFilesUnchanged(dir string) bool {
 // module or package not found, a checksum, an import that cannot be
 // read.
 func testTypeError(cause string) bool {
-	for _, env := range []string{"no required module", "cannot find package", "missing go.sum", "go.sum", "could not import",
+	for _, env := range []string{"no required module", "cannot find package", "go.sum", "could not import",
 		"is not in std", "build constraints exclude", "go: ", "no such file", "permission denied", "signal: ", "killed"} {
 		if strings.Contains(cause, env) {
 			return false

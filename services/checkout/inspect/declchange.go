@@ -441,7 +441,7 @@ func methodsOf(files map[string]*goFile) map[string]method {
 // nils.
 func zeroResults(r *ast.ReturnStmt) bool {
 	for _, e := range r.Results {
-		if id, ok := e.(*ast.Ident); !ok || id.Name != "nil" {
+		if id, ok := ast.Unparen(e).(*ast.Ident); !ok || id.Name != "nil" {
 			return false
 		}
 	}
