@@ -38,10 +38,20 @@ func TestTamperedByteIsNamed(t *testing.T) {
 	if len(seqs) < 10 {
 		t.Fatalf("only %d entries stored", len(seqs))
 	}
+	// Every byte of every record; under -short (CI's race step, where
+	// each verify is several times slower and the detector sees the same
+	// code each time) every 13th byte and each record's last.
+	every := 1
+	if testing.Short() {
+		every = 13
+	}
 	flips := 0
 	for _, seq := range seqs {
 		orig := stored[seq]
 		for i := range orig {
+			if i%every != 0 && i != len(orig)-1 {
+				continue
+			}
 			bad := append([]byte(nil), orig...)
 			bad[i] ^= 0x20
 			put(t, path, seq, bad)

@@ -27,6 +27,7 @@ func classes(s Survey, file string) []string {
 }
 
 func TestInspectData(t *testing.T) {
+	skipInRaceStep(t)
 	if os.Getenv("TEST_SRCDIR") != "" {
 		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
 	}
@@ -219,6 +220,7 @@ func use() (string, int, float64) { return unexported + "!", len(grid), half }
 // format, a constant of this one — has a mutant of its own; without it a
 // row's time.Hour could become time.Nanosecond under other values' kills.
 func TestInspectOtherConstants(t *testing.T) {
+	skipInRaceStep(t)
 	if os.Getenv("TEST_SRCDIR") != "" {
 		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
 	}
@@ -313,6 +315,7 @@ func f() (string, int) { return name, max }
 }
 
 func TestInspectEmbed(t *testing.T) {
+	skipInRaceStep(t)
 	root := t.TempDir()
 	writeFiles(t, root, map[string][]byte{
 		"go.mod":           []byte("module example.com/e\n\ngo 1.16\n"),

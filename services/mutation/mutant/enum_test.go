@@ -73,6 +73,7 @@ func enumSites(t *testing.T, src string, tests map[string][]byte) []string {
 // with a constant that answers the same for both members and no value
 // holding the field leaves the package's own code.
 func TestEnumMembers(t *testing.T) {
+	skipInRaceStep(t)
 	if os.Getenv("TEST_SRCDIR") != "" {
 		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
 	}
@@ -155,6 +156,7 @@ func TestPrint(t *testing.T) {
 // another declaration can spell again with fields of its own: never proven
 // equivalent.
 func TestEnumMembersAnonymousRow(t *testing.T) {
+	skipInRaceStep(t)
 	if os.Getenv("TEST_SRCDIR") != "" {
 		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
 	}

@@ -15,6 +15,7 @@ import (
 // Schemata must rewrite all of its sites into sources that parse (and, for a
 // package that type-checks, type-check: Schemata verifies that itself).
 func FuzzFind(f *testing.F) {
+	skipInRaceStep(f)
 	for _, name := range []string{"ops.go", "more.go"} {
 		if b, err := os.ReadFile(filepath.Join("testdata", "calc", name)); err == nil {
 			f.Add(b, uint16(0))

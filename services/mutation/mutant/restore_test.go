@@ -89,6 +89,7 @@ var table = []int{len("abc")}
 // baseline's labels renamed; of a group, the first whose statements
 // type-check there. Built and run, each mutant behaves as the baseline.
 func TestStmtRestore(t *testing.T) {
+	skipInRaceStep(t)
 	goBin := goTool(t)
 	// The patch's p.go, and the baseline's text of three ranges of it.
 	src := `package p

@@ -206,6 +206,7 @@ func calcLines(src map[string][]byte) map[string][]int {
 
 // TestFindCalc checks the sites of the realistic fixture, by line content.
 func TestFindCalc(t *testing.T) {
+	skipInRaceStep(t)
 	goTool(t) // the type checker finds example.com/m/dep with the go command
 	module, src := calcFixture(t, "go 1.22")
 	dir := t.TempDir()
@@ -279,17 +280,13 @@ func TestFindCalc(t *testing.T) {
 // package. It runs with type information and without: when Package.Dir is
 // empty, the type checker cannot find example.com/m/dep.
 func TestSchemataBuild(t *testing.T) {
+	skipInRaceStep(t)
 	goBin := goTool(t)
-	// Every mutant is compared with the mutation applied by hand, one
-	// package build each. -short (the race detector's run, which sees
-	// nothing of those builds) builds the typed schemata and compares a
-	// sample of it: the other three differ only in what the builds see.
-	if testing.Short() {
-		t.Run("typed", func(t *testing.T) { testSchemataBuild(t, goBin, true, "go 1.22", 7) })
-		return
-	}
-	t.Run("typed", func(t *testing.T) { testSchemataBuild(t, goBin, true, "go 1.22", 1) })
-	t.Run("untyped", func(t *testing.T) { testSchemataBuild(t, goBin, false, "go 1.22", 1) })
+	// Mutants are compared with the mutation applied by hand, one package
+	// build each: every operator's first mutant and every third (second)
+	// of the rest. The schemata are built whole each time.
+	t.Run("typed", func(t *testing.T) { testSchemataBuild(t, goBin, true, "go 1.22", 3) })
+	t.Run("untyped", func(t *testing.T) { testSchemataBuild(t, goBin, false, "go 1.22", 2) })
 	// Modules that cannot compile type parameters: a sample of the
 	// mutants is compared by hand, all of them are built.
 	t.Run("go1.12", func(t *testing.T) { testSchemataBuild(t, goBin, true, "go 1.12", 5) })
@@ -397,10 +394,12 @@ func testSchemataBuild(t *testing.T, goBin string, typed bool, goLine string, ev
 	// The same mutations applied by hand, one package per site, built
 	// into one program that prints every package's report.
 	var picked []Site
+	operators := make(map[string]bool)
 	for _, s := range sites {
-		if (s.ID-1)%every == 0 {
+		if (s.ID-1)%every == 0 || !operators[s.Operator] {
 			picked = append(picked, s)
 		}
+		operators[s.Operator] = true
 	}
 	hand := filepath.Join(root, "hand")
 	handFiles := map[string][]byte{
@@ -748,6 +747,7 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 // that grow linearly, and that nesting that would still multiply the text is
 // refused rather than rendered.
 func TestSchemataNesting(t *testing.T) {
+	skipInRaceStep(t)
 	var chain, idents, nested strings.Builder
 	for i := range 200 {
 		if i > 0 {

@@ -258,6 +258,7 @@ func TestLoop(t *testing.T) {
 // mutant evaluated while the package initializes works and is marked; a
 // site that never runs writes nothing; no generated file holds a token.
 func TestSwitchRun(t *testing.T) {
+	skipInRaceStep(t)
 	goBin := goTool(t)
 	root := t.TempDir()
 	files := make(map[string][]byte)

@@ -180,6 +180,9 @@ func (r *repeatReader) Read(b []byte) (int, error) {
 }
 
 func TestParseProfileSizeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (CI's race step): parses a profile at the limit; this package starts no goroutine")
+	}
 	// Long lines of the same block: little memory, few lines.
 	line := strings.Repeat("p/", 3000) + "a.go:1.1,1.2 1 1\n"
 	_, err := ParseProfile(&repeatReader{head: []byte("mode: count\n"), body: []byte(line)})
@@ -206,6 +209,9 @@ func TestParseProfileSizeLimit(t *testing.T) {
 }
 
 func TestParseProfileBlockLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (CI's race step): parses a profile at the limit; this package starts no goroutine")
+	}
 	var b bytes.Buffer
 	b.WriteString("mode: set\n")
 	for i := 1; i <= MaxBlocks+1; i++ {
