@@ -49,6 +49,9 @@ func TestRealWorld(t *testing.T) {
 	needBinary(t)
 	for _, f := range realworld.Fixes() {
 		t.Run(f.Name, func(t *testing.T) {
+			if f.Measured != "" {
+				t.Skipf("measured by `go run ./tools/corpus measure -run %s`: %s", f.Name, f.Measured)
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			repo, err := realworld.Build(ctx, filepath.Join(t.TempDir(), f.Name), f, realworld.Proxy{})

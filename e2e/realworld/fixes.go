@@ -39,6 +39,9 @@ func Fixes() []Fix {
 			Claims: []string{"go:.:TestEmptyValueQuery"},
 			Commit: "https://github.com/tidwall/gjson/commit/0b52f9a3618fb33e3cde84f9db7b73e324dff643",
 			About:  `a query comparing with the empty string, #(!="")#, matches: one off-by-one in the quoted-value check (#246)`,
+			// Its suite takes about 9 s a run, and gjson-unwrap-panic
+			// covers the same module, its dependencies and its go 1.12.
+			Measured: "the corpus's slowest fix (112 s of CI's time), the same module as gjson-unwrap-panic",
 		},
 		{
 			Name:   "goversion-equal-nil",

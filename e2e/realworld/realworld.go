@@ -90,6 +90,10 @@ type Fix struct {
 	Commit string
 	// About says in one line what the fix fixes.
 	About string
+	// Measured, when set, says why the acceptance tests leave the fix to
+	// `corpus measure` (which measures every fix) instead of verifying it
+	// on every CI run.
+	Measured string
 }
 
 // Repo is a built fix repository.
