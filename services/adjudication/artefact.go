@@ -207,7 +207,11 @@ type StrengthRef struct {
 	Confidence  float64  `json:"confidence"`
 	Floor       float64  `json:"floor"`
 	Required    bool     `json:"required"`
-	Survivors   []string `json:"survivors"`
+	// Complete: every distinct mutant the changed lines offer ran (none
+	// stillborn, none left out by the mutant cap). Killed all, it meets
+	// the floor whatever the Wilson bound of so few says.
+	Complete  bool     `json:"complete,omitempty"`
+	Survivors []string `json:"survivors"`
 	// Unwitnessed are changed data lines no killed mutant witnesses
 	// ("path:line"); Unjudged the mutants no test could judge ("path:line
 	// mutation"). Either makes strength unverified.
@@ -341,6 +345,7 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 	a.Strength.Source, a.Strength.Survivors = None, []string{}
 	if s := e.Strength; s != nil {
 		a.Strength.Source, a.Strength.Killed, a.Strength.Survived, a.Strength.Reason = s.Source, s.Killed, s.Survived, s.Reason
+		a.Strength.Complete = s.Complete
 		for _, m := range s.Survivors {
 			a.Strength.Survivors = append(a.Strength.Survivors, m.At.String()+" "+m.Mutation)
 		}

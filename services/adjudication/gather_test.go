@@ -264,13 +264,16 @@ func TestRunMeasurementsDecide(t *testing.T) {
 		uncovered []uint32
 		killed    uint32
 		survived  uint32
+		complete  bool
 		want      Decision
 		reason    string
 	}{
-		{"covered and strong", 1, nil, 5, 0, Merge, "strength lower bound 0.753"},
-		{"uncovered lines are named", 0.5, []uint32{7, 9}, 5, 0, Inconclusive, "uncovered: calc/calc.go:7, calc/calc.go:9"},
-		{"4 of 4 is below the Wilson floor", 1, nil, 4, 0, Inconclusive, "4 of 4 mutants killed"},
-		{"survivors", 1, nil, 5, 2, Inconclusive, "5 of 7 mutants killed"},
+		{"covered and strong", 1, nil, 5, 0, false, Merge, "strength lower bound 0.753"},
+		{"uncovered lines are named", 0.5, []uint32{7, 9}, 5, 0, false, Inconclusive, "uncovered: calc/calc.go:7, calc/calc.go:9"},
+		{"4 of 4 is below the Wilson floor", 1, nil, 4, 0, false, Inconclusive, "4 of 4 mutants killed"},
+		{"4 of 4, every mutant the change offers", 1, nil, 4, 0, true, Merge, ""},
+		{"survivors", 1, nil, 5, 2, false, Inconclusive, "5 of 7 mutants killed"},
+		{"survivors of every mutant the change offers", 1, nil, 3, 1, true, Inconclusive, "3 of 4 mutants killed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -281,9 +284,15 @@ func TestRunMeasurementsDecide(t *testing.T) {
 			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass")
 			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass")
 			measured(b, c.ratio, c.uncovered, c.killed, c.survived)
+			b.recs[len(b.recs)-1].Record.GetStrengthMeasured().Complete = c.complete
 			v, a := decide(t, b)
 			if v.Decision != c.want || !strings.Contains(v.Reason, c.reason) {
 				t.Fatalf("got %s: %s", v.Decision, v.Reason)
+			}
+			// What the census found is in the artefact, for anyone who
+			// recomputes the floor.
+			if a.Strength.Complete != c.complete {
+				t.Fatalf("artefact strength complete %v, want %v", a.Strength.Complete, c.complete)
 			}
 			if c.survived > 0 && len(a.Strength.Survivors) != int(c.survived) {
 				t.Fatalf("survivors %v", a.Strength.Survivors)
