@@ -774,9 +774,10 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		return nil
 	}
 	nonTest := func(p string) bool { return strings.HasSuffix(p, ".go") && !isGoTestFile(p) && dirs[path.Dir(p)] }
+	test := func(p string) bool { return isGoTestFile(p) && dirs[path.Dir(p)] }
 	var reads []string
 	for _, e := range c.Baseline.Entries() {
-		if e.Mode != tree.ModeSymlink && nonTest(e.Path) {
+		if e.Mode != tree.ModeSymlink && (nonTest(e.Path) || test(e.Path)) {
 			reads = append(reads, e.Path)
 		}
 	}
@@ -785,10 +786,14 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
 	}
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		b, p := map[string][]byte{}, map[string][]byte{}
+		b, p, bt := map[string][]byte{}, map[string][]byte{}, map[string][]byte{}
 		for f, src := range base {
-			if path.Dir(f) == d {
+			switch {
+			case path.Dir(f) != d:
+			case nonTest(f):
 				b[f] = src
+			default:
+				bt[f] = src
 			}
 		}
 		for f, src := range patchGo {
@@ -799,7 +804,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoTypeChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoImportChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
-		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p)...)
+		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p, bt)...)
 	}
 	return nil
 }

@@ -40,9 +40,11 @@ import (
 
 // GoDeclChanges compares one package directory's non-test Go files on
 // both sides (base and patched: file path → content) for the changes
-// above. A package with a file that does not parse is left out: other
-// analyses name it.
-func GoDeclChanges(base, patched map[string][]byte) []Finding {
+// above. baseTests are the directory's test files on the baseline: a
+// predeclared name declared anew changes what they mean by it too. A
+// package with a file that does not parse is left out: other analyses
+// name it.
+func GoDeclChanges(base, patched, baseTests map[string][]byte) []Finding {
 	b, p := parseAll(base), parseAll(patched)
 	if len(b) != len(base) || len(p) != len(patched) {
 		return nil // a file that does not parse: other analyses name it, and a comparison without it would mislead
@@ -100,10 +102,24 @@ func GoDeclChanges(base, patched map[string][]byte) []Finding {
 			add(at.file, at.line, fmt.Sprintf("deletes the declaration of %s, yet the name is still used: it now resolves to %s, and the code that uses it did not change", name, to))
 		}
 	}
+	// A predeclared name declared anew matters where code the patch did
+	// not write used it: the baseline's files and its tests of the same
+	// package. An old module's own min helper, where nothing used the
+	// builtin (its go line may not even allow it), changes nothing that
+	// was there.
+	bUsed := unresolvedNames(b)
+	for name, at := range unresolvedNames(samePackage(parseAll(baseTests), packageName(b))) {
+		if _, ok := bUsed[name]; !ok {
+			bUsed[name] = at
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(pDecls)) {
-		if _, ok := bDecls[name]; !ok && predeclared(name) {
+		if _, ok := bDecls[name]; ok || !predeclared(name) {
+			continue
+		}
+		if was, ok := bUsed[name]; ok {
 			at := pDecls[name]
-			add(at.file, at.line, fmt.Sprintf("declares %s, a predeclared name: every use of it in the package now means the new declaration, though none of them changed", name))
+			add(at.file, at.line, fmt.Sprintf("declares %s, a predeclared name the package's code already used (%s:%d): every such use now means the new declaration, though none of them changed", name, was.file, was.line))
 		}
 	}
 
@@ -293,6 +309,31 @@ func packageNames(files map[string]*goFile, kind token.Token) map[string]at {
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// packageName is the package clause the files share, "" when there is
+// none or they disagree.
+func packageName(files map[string]*goFile) string {
+	name := ""
+	for _, g := range files {
+		if name != "" && g.f.Name.Name != name {
+			return ""
+		}
+		name = g.f.Name.Name
+	}
+	return name
+}
+
+// samePackage returns the files of package name: a test file of the
+// external package (name_test) cannot see the package's own declarations.
+func samePackage(files map[string]*goFile, name string) map[string]*goFile {
+	out := map[string]*goFile{}
+	for file, g := range files {
+		if name != "" && g.f.Name.Name == name {
+			out[file] = g
 		}
 	}
 	return out

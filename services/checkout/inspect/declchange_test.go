@@ -43,6 +43,14 @@ func Lease(kind string) time.Duration {
 func register(kind string) string { return kind }
 `
 
+// declTests are the baseline's tests of declBase's directory: the
+// package's own (they use uint) and an external one (it uses min, which
+// the package's declarations cannot reach).
+var declTests = map[string][]byte{
+	"calc/lease_test.go":   []byte("package calc\n\nimport \"testing\"\n\nfunc TestLease(t *testing.T) {\n\tif got := Lease(\"user\"); got != 24*3600*1e9 {\n\t\tt.Fatal(uint(got))\n\t}\n}\n"),
+	"calc/example_test.go": []byte("package calc_test\n\nimport \"fmt\"\n\nfunc Example() {\n\tfmt.Println(min(1, 2))\n\t// Output: 1\n}\n"),
+}
+
 const declInitA = "package calc\n\nvar bonus int\n\nfunc init() {\n\tbonus = 1\n}\n"
 const declInitZ = "package calc\n\nfunc init() {\n\tbonus *= 2\n}\n"
 
@@ -76,7 +84,8 @@ func TestGoDeclChangesAttacks(t *testing.T) {
 			"calc/lease.go:13: deletes the declaration of register, yet the name is still used: it now resolves to a name another file"},
 		{"an exported function deleted", declFiles(r(declBase, "func Lease(kind string) time.Duration {\n\treturn max(24*time.Hour, time.Duration(len(kind))*time.Hour)\n}\n", "", 1)), "calc/lease.go: deletes the exported Lease"},
 		{"a dot import added", declFiles(r(declBase, "\"time\"\n", "\"time\"\n\t. \"example.com/calc/kinds\"\n", 1)), `calc/lease.go:1: changes the file's dot imports from [] to ["example.com/calc/kinds"]`},
-		{"a predeclared type declared", declFiles(declBase, "calc/octet.go", "package calc\n\ntype uint = uint8\n"), "calc/octet.go:3: declares uint, a predeclared name"},
+		{"a predeclared function declared", declFiles(declBase, "calc/octet.go", "package calc\n\nfunc len(s string) int { return 1 }\n"), "calc/octet.go:3: declares len, a predeclared name the package's code already used (calc/lease.go:"},
+		{"a predeclared type the package's tests use declared", declFiles(declBase, "calc/octet.go", "package calc\n\ntype uint = uint8\n"), "calc/octet.go:3: declares uint, a predeclared name the package's code already used (calc/lease_test.go:"},
 		{"a blank import removed", declFiles(r(declBase, "\t_ \"example.com/calc/gold\"\n", "", 1)), `calc/lease.go: removes the blank import of "example.com/calc/gold"`},
 		{"init order by a file renamed", declFiles(declBase, "calc/zone.go", "", "calc/azone.go", declInitZ), "calc/azone.go:3: changes the order in which the package's init functions run"},
 		{"initializers swapped", declFiles(r(declBase, "var userKind = register(\"user\")\nvar adminKind = register(\"admin\")", "var adminKind = register(\"admin\")\nvar userKind = register(\"user\")", 1)), "calc/lease.go:12: changes the order of package variables whose initializers call code"},
@@ -84,7 +93,7 @@ func TestGoDeclChangesAttacks(t *testing.T) {
 		{"an empty method", declFiles(declBase + "\nfunc (checker) Format(f fmt.State, verb rune) {}\n"), "calc/lease.go:38: adds method checker.Format, whose body holds nothing to judge"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := GoDeclChanges(declFiles(declBase), tc.patch)
+			got := GoDeclChanges(declFiles(declBase), tc.patch, declTests)
 			for _, f := range got {
 				if strings.Contains(f.String(), tc.want) {
 					if f.Rule != RuleForeignCode {
@@ -115,13 +124,14 @@ func TestGoDeclChangesHonest(t *testing.T) {
 		"comments and layout":            declFiles(r(declBase, "// max returns", "// max returns, as before,", 1)),
 		"an embed variable's doc":        declFiles(r(declBase, "//go:embed grace.txt\n", "// graceText is the grace.\n//go:embed grace.txt\n", 1)),
 		"a constraint's comment moved":   declFiles(declBase, "calc/zone.go", "// zone doubles.\n\n"+declInitZ),
+		"an old module's own min helper": declFiles(declBase, "calc/clamp.go", "package calc\n\nfunc min(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			base := declFiles(declBase)
 			if name == "an unused function deleted" {
 				base, patch = patch, base
 			}
-			if got := GoDeclChanges(base, patch); len(got) != 0 {
+			if got := GoDeclChanges(base, patch, declTests); len(got) != 0 {
 				t.Fatalf("findings %q for an honest change", got)
 			}
 		})

@@ -64,7 +64,7 @@ func FuzzGoAnalyses(f *testing.F) {
 		checkFindings(t, GoTypeChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}), RuleForeignCode, "p/x.go", lines)
 		checkFindings(t, GoImportChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}), RuleForeignCode, "p/x.go", lines)
 		checkFindings(t, GoSignatureChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}), RuleForeignCode, "p/x.go", lines)
-		checkFindings(t, GoDeclChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}), RuleForeignCode, "p/x.go", lines)
+		checkFindings(t, GoDeclChanges(map[string][]byte{"p/x.go": base}, map[string][]byte{"p/x.go": src}, nil), RuleForeignCode, "p/x.go", lines)
 		checkFindings(t, GoHarnessReach("p/x.go", base, src, false), RuleHarnessReach, "p/x.go", lines)
 		checkFindings(t, GoHarnessReach(file, base, src, true), RuleHarnessReach, file, lines)
 		all := make([]int, lines)
