@@ -38,7 +38,7 @@ const percentFixed = `package calc
 
 // Percent clamps x to a percentage.
 func Percent(x int) int {
-	return min(max(x, 0), 100)
+	return max(0, min(x, 100))
 }
 
 // min returns the smaller of a and b.
@@ -94,7 +94,7 @@ func TestVerifyOwnMinHelper(t *testing.T) {
 			case !c.attack && (named || strings.Contains(reasons, "predeclared")):
 				t.Fatalf("nothing used the builtins, yet: %s", reasons)
 			}
-			t.Logf("%v: %s", a["decision"], reasons)
+			t.Logf("%v: %s %v", a["decision"], reasons, a["strength"])
 		})
 	}
 }

@@ -632,6 +632,8 @@ func (w *walker) ordering(n *ast.BinaryExpr, to token.Token, extra bool) {
 	operator := OpRelationalBoundary
 	if to != boundary(n.Op) || n.Op == token.EQL || n.Op == token.NEQ {
 		operator = OpRelationalReplace
+	} else {
+		c.site.Equivalent = w.boundaryIdentity(n)
 	}
 	switch {
 	case w.untypedOperand(n.X) && w.untypedOperand(n.Y) && !w.effects(n.X) && !w.effects(n.Y):
@@ -653,6 +655,84 @@ func (w *walker) ordering(n *ast.BinaryExpr, to token.Token, extra bool) {
 		}
 	}
 	w.add(c, n.OpPos, operator, desc)
+}
+
+// boundaryIdentity says why moving the boundary of the comparison n (<
+// ↔ <=, > ↔ >=) changes nothing, or "". That is so where n is an if's
+// whole condition, the if's body is return of one operand and what runs
+// when the condition is false is return of the other — min, max and
+// clamps: `if b < a { return b }; return a`, `if x > hi { return hi };
+// return x`. The boundary decides only where the operands are equal, and
+// there both returns give the same value. Only for integers and strings,
+// whose equal values are the same value (a float's -0 == +0 is not), and
+// operands without effects, evaluated again by the return.
+func (w *walker) boundaryIdentity(n *ast.BinaryExpr) string {
+	if !w.a.typed() || w.effects(n.X) || w.effects(n.Y) {
+		return ""
+	}
+	t := w.operandType(n)
+	if t == nil {
+		return ""
+	}
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&(types.IsInteger|types.IsString) == 0 {
+		return ""
+	}
+	parent, child := w.parent(n)
+	ifs, ok := parent.(*ast.IfStmt)
+	// An if's own declarations may shadow what the return after it reads.
+	if !ok || ifs.Cond != child || ifs.Init != nil {
+		return ""
+	}
+	taken := loneReturn(ifs.Body.List)
+	var other ast.Expr
+	switch e := ifs.Else.(type) {
+	case *ast.BlockStmt:
+		other = loneReturn(e.List)
+	case nil:
+		// The statement after the if, in the block that holds it.
+		at := len(w.stack) - 1
+		for at >= 0 && w.stack[at] != ifs {
+			at--
+		}
+		if at < 1 {
+			return ""
+		}
+		if block, ok := w.stack[at-1].(*ast.BlockStmt); ok {
+			for i, st := range block.List {
+				if st == ifs && i+1 < len(block.List) {
+					other = loneReturn(block.List[i+1 : i+2])
+				}
+			}
+		}
+	}
+	if taken == nil || other == nil {
+		return ""
+	}
+	// Returned as the same type: a constant returned as an interface
+	// takes its default type, which the other operand may not have.
+	tt, ok1 := w.a.info.Types[taken]
+	ot, ok2 := w.a.info.Types[other]
+	if !ok1 || !ok2 || !types.Identical(tt.Type, ot.Type) {
+		return ""
+	}
+	x, y := types.ExprString(ast.Unparen(n.X)), types.ExprString(ast.Unparen(n.Y))
+	a, b := types.ExprString(ast.Unparen(taken)), types.ExprString(ast.Unparen(other))
+	if a == b || !(a == x && b == y || a == y && b == x) {
+		return ""
+	}
+	return "the boundary decides only where the operands are equal, and there both returns give the same value"
+}
+
+// loneReturn returns the one result of list when list is a single return
+// of one value, else nil.
+func loneReturn(list []ast.Stmt) ast.Expr {
+	if len(list) != 1 {
+		return nil
+	}
+	if r, ok := list[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+		return r.Results[0]
+	}
+	return nil
 }
 
 // constant reports whether e is a constant expression, by types.

@@ -1334,3 +1334,105 @@ func l() error {
 		t.Errorf("return_nonnil sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFindBoundaryIdentity: where an if returns one operand of its
+// comparison and what follows returns the other, moving the boundary
+// changes nothing (min, max, clamps) for integers and strings; a float's
+// -0 == +0, an operand with effects, an if's own declaration, returns of
+// something else and two statements in the body keep the mutant.
+func TestFindBoundaryIdentity(t *testing.T) {
+	src := `package p
+
+func min(a, b int) int {
+	if b < a {
+		return b
+	}
+	return a
+}
+
+func clamp(x int) int {
+	if x > 100 {
+		return 100
+	} else {
+		return x
+	}
+}
+
+func last(a, b string) string {
+	if (a >= b) {
+		return (a)
+	}
+	return b
+}
+
+func fmin(a, b float64) float64 {
+	if b < a {
+		return b
+	}
+	return a
+}
+
+func next() int { return 1 }
+
+func calls(a int) int {
+	if next() < a {
+		return next()
+	}
+	return a
+}
+
+func shadow(a, v int) int {
+	if v := a * 2; a < v {
+		return a
+	}
+	return v
+}
+
+func other(a, b int) int {
+	if b < a {
+		return a
+	}
+	return a
+}
+
+func two(a, b int) int {
+	if b < a {
+		b++
+		return b
+	}
+	return a
+}
+
+func boxed(x int8) any {
+	if x > 100 {
+		return 100
+	}
+	return x
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	sites, err := Find(Package{Dir: t.TempDir(), Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	equivalent := map[int]bool{}
+	boundaries := map[int]bool{}
+	for _, s := range sites {
+		if s.Operator == OpRelationalBoundary {
+			boundaries[s.Line] = true
+			if s.Equivalent != "" {
+				equivalent[s.Line] = true
+			}
+		}
+	}
+	// min, clamp, last: equivalent. fmin, calls, shadow, other, two and
+	// boxed (100 returned as any is an int, x an int8): not.
+	for line, want := range map[int]bool{4: true, 11: true, 19: true, 26: false, 35: false, 42: false, 49: false, 56: false, 64: false} {
+		if !boundaries[line] {
+			t.Errorf("line %d: no boundary mutant", line)
+		}
+		if equivalent[line] != want {
+			t.Errorf("line %d: boundary mutant equivalent %v, want %v", line, equivalent[line], want)
+		}
+	}
+}
