@@ -344,6 +344,22 @@ func (w *Workspace) jobTree(variantDir string) (dir, out string, cleanup func(),
 	return dir, out, cleanup, nil
 }
 
+// buildTree is where a build sees its tree: the variant's pristine tree
+// itself, read-only under bwrap (goProc.readOnlyTree; the go command
+// writes nothing into the tree: its outputs go to -o, its work files to
+// its own temporary directory), and a fresh output directory. No copy per
+// build, and without bwrap the source paths compiled into the binary
+// (runtime.Caller's, by which tests find their fixtures) name a tree that
+// stays for the whole run, not a copy removed after the build.
+func (w *Workspace) buildTree(variantDir string) (dir, out string, cleanup func(), err error) {
+	out = w.jobDir() + ".out"
+	cleanup = func() { os.RemoveAll(out) }
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", "", cleanup, err
+	}
+	return variantDir, out, cleanup, nil
+}
+
 // runTree is where one run of a test binary sees its tree: under bwrap,
 // which binds the tree read-only for a test run (sandbox.Spec.ReadOnlyDir),
 // the variant's pristine tree itself — no run can change it, and a copy
@@ -416,8 +432,12 @@ type goProc struct {
 	workdir  string // the working directory relative to the tree ("" = root)
 	argv     []string
 	build    bool
-	env      []string
-	timeout  time.Duration
+	// readOnlyTree binds the tree read-only for a build too (a test
+	// binary's run always has it read-only): set when dir is a pristine
+	// tree, not a copy of the job's own.
+	readOnlyTree bool
+	env          []string
+	timeout      time.Duration
 	// stderrApart keeps stderr out of the stream (go list's JSON).
 	stderrApart bool
 }
@@ -462,7 +482,7 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 		// golden file or a fixture would change what a later test of the
 		// same process judges by. Its outputs go to the job's output
 		// directory, its scratch files to TMPDIR.
-		ReadOnlyDir: !p.build,
+		ReadOnlyDir: !p.build || p.readOnlyTree,
 	}
 	if v.moved {
 		spec.Root = v.root
@@ -481,8 +501,8 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 	return procResult{res: res, stdout: stream.Bytes(), stderr: errBuf.String(), dropped: stream.dropped}, nil
 }
 
-// buildTest builds t's test binary, once per workspace: `go test -c` in a
-// copy of the tree. A failed build is a goBin with failed set, not an
+// buildTest builds t's test binary, once per workspace: `go test -c` in
+// the variant's pristine tree. A failed build is a goBin with failed set, not an
 // error; an error means the gate could not try.
 func (e *Executor) buildTest(ctx context.Context, w *Workspace, a *Answer, t goTarget, timeout time.Duration) (*goBin, error) {
 	return e.buildOnce(ctx, w, a, t, timeout, false)
@@ -628,7 +648,7 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 	if err != nil {
 		return err
 	}
-	dir, out, cleanup, err := w.jobTree(src)
+	dir, out, cleanup, err := w.buildTree(src)
 	defer cleanup()
 	if err != nil {
 		return err
@@ -650,7 +670,7 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 	// on a fresh machine compiles the standard library into the gate's
 	// cache: on two loaded cores the demo's took more than its claim's
 	// 150 s, and both sides read as unrunnable.
-	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, timeout: 4 * timeout})
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, readOnlyTree: true, timeout: 4 * timeout})
 	if err != nil {
 		return err
 	}

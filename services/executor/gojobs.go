@@ -286,7 +286,7 @@ func (e *Executor) buildMany(ctx context.Context, w *Workspace, a *Answer, targe
 }
 
 func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi int, module, src string, targets []goTarget, timeout time.Duration) error {
-	dir, out, cleanup, err := w.jobTree(src)
+	dir, out, cleanup, err := w.buildTree(src)
 	defer cleanup()
 	if err != nil {
 		return err
@@ -301,7 +301,7 @@ func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi i
 	for _, t := range targets {
 		argv = append(argv, t.pkg)
 	}
-	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, timeout: timeout})
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, out: out, argv: argv, build: true, readOnlyTree: true, timeout: timeout})
 	if err != nil {
 		return err
 	}
