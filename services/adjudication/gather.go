@@ -532,7 +532,11 @@ func (r *Run) collateral() *Collateral {
 		case patch.Detail.Count != nil:
 			total += *patch.Detail.Count
 		case patch.Spec.Runner == jobs.RunnerGo:
-			total += len(patch.Cases)
+			for _, top := range jobs.TopLevel(patch.Cases) {
+				if top == "" {
+					total++
+				}
+			}
 		default:
 			counted = false
 		}
@@ -559,8 +563,15 @@ func (r *Run) collateral() *Collateral {
 				edited[t] = true
 			}
 		}
+		// A subtest (Case) is judged only where its top-level test
+		// passes on the patch: a parent that fails, stops or is missing
+		// is named itself. A failing subtest fails its parent; one
+		// skipped or gone leaves the parent passing, and is missing.
+		tops := jobs.TopLevel(base.Cases)
 		for _, cs := range base.Cases {
+			top := tops[cs.Name]
 			switch {
+			case top != "" && now[top] != "pass":
 			case cs.Outcome != "pass" || now[cs.Name] == "pass":
 			case now[cs.Name] == jobs.CaseStopped:
 				c.Stopped = append(c.Stopped, cs.Name)

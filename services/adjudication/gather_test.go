@@ -748,3 +748,59 @@ func TestRunEditedClaimRepinnedIsForAHuman(t *testing.T) {
 		})
 	}
 }
+
+// TestRunCollateralSubtests: the suites list subtests beside their
+// top-level tests. A subtest that passes on the baseline and is skipped
+// or gone on the patch, under a parent that still passes, is missing; a
+// subtest under a parent that fails or is gone is left to the parent;
+// only top-level tests are counted.
+func TestRunCollateralSubtests(t *testing.T) {
+	base := []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=pass", "m/units.TestToMeters/in=pass",
+		"m/units.TestToMeters/in/big=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}
+	for _, c := range []struct {
+		name     string
+		patch    []string
+		decision Decision
+		missing  []string
+		regress  []string
+	}{
+		{name: "every subtest passes, and one more", decision: Merge,
+			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=pass", "m/units.TestToMeters/in=pass",
+				"m/units.TestToMeters/in/big=pass", "m/units.TestToMeters/yd=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
+		{name: "a subtest skipped, one gone", decision: Inconclusive, missing: []string{"m/units.TestToMeters/ft", "m/units.TestToMeters/in/big"},
+			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=skip", "m/units.TestToMeters/in=pass",
+				"m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
+		{name: "a parent fails with its subtest", decision: Block, regress: []string{"m/units.TestRound"},
+			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=pass", "m/units.TestToMeters/in=pass",
+				"m/units.TestToMeters/in/big=pass", "m/units.TestRound=fail", "m/units.TestRound/half=fail"}},
+		{name: "a parent gone with its subtests", decision: Inconclusive, missing: []string{"m/units.TestToMeters"},
+			patch: []string{"m/calc.TestMedian=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newRun(t, []string{claim}, 0, 0)
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			outcome := jobs.OutcomePass
+			if c.regress != nil {
+				outcome = jobs.OutcomeFail
+			}
+			b.answer(collSpec(jobs.Patch), outcome, c.patch...)
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, base...)
+			v, a := decide(t, b)
+			if v.Decision != c.decision || !slices.Equal(a.Collateral.Missing, c.missing) || !slices.Equal(a.Collateral.Regressions, c.regress) {
+				t.Fatalf("got %s: %s; missing %v, regressions %v", v.Decision, v.Reason, a.Collateral.Missing, a.Collateral.Regressions)
+			}
+			top := 0
+			for _, p := range c.patch {
+				if !strings.Contains(strings.SplitN(p, ".Test", 2)[1], "/") {
+					top++
+				}
+			}
+			if a.Collateral.Tests == nil || *a.Collateral.Tests != top {
+				t.Fatalf("tests %v, want the %d top-level tests", a.Collateral.Tests, top)
+			}
+			validate(t, a)
+		})
+	}
+}

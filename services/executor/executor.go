@@ -314,23 +314,39 @@ func suiteOutcome(report *gotest.Report, res sandbox.Result) (string, string) {
 	return jobs.OutcomeFail, fmt.Sprintf("exit %d, %d of %d tests failed", res.ExitCode, failed, n)
 }
 
-// suiteCases lists every top-level test of a suite run with its result,
-// keyed "<import path>.<Test>": a failing subtest fails its parent, so the
-// parents carry the comparison.
-func suiteCases(report *gotest.Report) []jobs.Case {
+// maxSuiteSubtests bounds the subtests a suite run lists (each is a name
+// on the ledger).
+const maxSuiteSubtests = 20_000
+
+// suiteCases lists every test of a suite run with its result, keyed
+// "<import path>.<Test>" and "<import path>.<Test>/<subtest>": a failing
+// subtest fails its parent, but a parent passes with a subtest skipped or
+// gone, so a subtest the baseline passes is owed a pass on the patch too.
+// Past maxSuiteSubtests subtests only the top-level tests are listed, and
+// unlisted says how many were left out: a patch-side run over the bound
+// then lacks every baseline subtest, which reads as missing.
+func suiteCases(report *gotest.Report) (cases []jobs.Case, unlisted int) {
 	results := gotest.SuiteResults(report)
-	var out []jobs.Case
+	var top, sub []jobs.Case
 	for _, pkg := range report.PackagePaths() {
 		for _, name := range report.Packages[pkg].TestNames() {
-			if strings.Contains(name, "/") {
-				continue
-			}
 			key := gotest.SuiteKey(pkg, name)
-			out = append(out, jobs.Case{Name: key, Outcome: results[key].String()})
+			c := jobs.Case{Name: key, Outcome: results[key].String()}
+			if strings.Contains(name, "/") {
+				sub = append(sub, c)
+			} else {
+				top = append(top, c)
+			}
 		}
 	}
+	out := top
+	if len(sub) > maxSuiteSubtests {
+		unlisted = len(sub)
+	} else {
+		out = append(out, sub...)
+	}
 	slices.SortFunc(out, func(a, b jobs.Case) int { return strings.Compare(a.Name, b.Name) })
-	return nonNil(out)
+	return nonNil(out), unlisted
 }
 
 func termination(t sandbox.Termination) gotest.Termination {

@@ -202,7 +202,11 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 		return fail("the suite's streams could not be read: %v", err)
 	}
 	a.Detail.Outcome, a.Detail.Reason = suiteOutcome(report, agg)
-	a.Cases = suiteCases(report)
+	var unlisted int
+	a.Cases, unlisted = suiteCases(report)
+	if unlisted > 0 {
+		a.Detail.Reason += fmt.Sprintf("; %d subtests not listed (over the bound of %d)", unlisted, maxSuiteSubtests)
+	}
 	if s.Side == jobs.Patch {
 		w.keepSuiteTimes(report)
 	}

@@ -1,8 +1,12 @@
 package executor
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/sealgate/sealgate/services/executor/gotest"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 )
 
@@ -49,5 +53,46 @@ func TestKeepSuiteRefusesWhatTheMachineMade(t *testing.T) {
 				t.Fatalf("kept %v, want %v", got, tc.kept)
 			}
 		})
+	}
+}
+
+// TestSuiteCasesListSubtests: a suite run lists its subtests beside their
+// top-level tests, up to maxSuiteSubtests; past it, only the top-level
+// tests, and how many subtests were left out.
+func TestSuiteCasesListSubtests(t *testing.T) {
+	stream := func(subtests int) *gotest.Report {
+		var b strings.Builder
+		ev := func(action, test string) {
+			fmt.Fprintf(&b, `{"Action":%q,"Package":"m/units","Test":%q}`+"\n", action, test)
+		}
+		ev("run", "TestToMeters")
+		for i := range subtests {
+			name := fmt.Sprintf("TestToMeters/u%d", i)
+			ev("run", name)
+			if i == 0 {
+				ev("skip", name)
+			} else {
+				ev("pass", name)
+			}
+		}
+		ev("pass", "TestToMeters")
+		ev("run", "TestRound")
+		ev("pass", "TestRound")
+		fmt.Fprintf(&b, `{"Action":"pass","Package":"m/units"}`+"\n")
+		r, err := gotest.Read(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	cases, unlisted := suiteCases(stream(2))
+	want := []jobs.Case{{Name: "m/units.TestRound", Outcome: "pass"}, {Name: "m/units.TestToMeters", Outcome: "pass"},
+		{Name: "m/units.TestToMeters/u0", Outcome: "skip"}, {Name: "m/units.TestToMeters/u1", Outcome: "pass"}}
+	if !slices.Equal(cases, want) || unlisted != 0 {
+		t.Fatalf("cases %v (unlisted %d), want %v", cases, unlisted, want)
+	}
+	cases, unlisted = suiteCases(stream(maxSuiteSubtests + 1))
+	if len(cases) != 2 || unlisted != maxSuiteSubtests+1 {
+		t.Fatalf("over the bound: %d cases, %d unlisted; want the 2 top-level tests and %d unlisted", len(cases), unlisted, maxSuiteSubtests+1)
 	}
 }

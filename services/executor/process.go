@@ -404,7 +404,7 @@ func (e *Executor) commandProc(dir, out string, s *jobs.Spec) (proc, func(procRe
 				n += p.Counts.Run
 			}
 			j.count = &n
-			j.cases = suiteCases(rep)
+			j.cases, _ = suiteCases(rep)
 		case "unittest":
 			m := regexp.MustCompile(unittestRan).FindAllStringSubmatch(r.stderr, -1)
 			if len(m) != 1 {

@@ -25,7 +25,7 @@ import (
 // reason and names the key; the gate made it itself on an earlier run.
 
 // suiteCacheVersion changes whenever what a suite answer holds changes.
-const suiteCacheVersion = "sealgate suite cache v2"
+const suiteCacheVersion = "sealgate suite cache v3"
 
 // cachedAnswer is what the cache keeps of an Answer.
 type cachedAnswer struct {

@@ -420,11 +420,35 @@ func ParseDetail(b []byte) (*Detail, error) {
 
 // Case is one test's result in a suite job (collateral, discovery).
 type Case struct {
-	// Name is "<import path>.<test name>" for go test, the node id for
-	// pytest.
+	// Name is "<import path>.<test name>" for go test ("<import
+	// path>.<test name>/<subtest>" for a subtest of a suite run), the
+	// node id for pytest.
 	Name string
 	// Outcome is pass, fail, skip, none, inconsistent, or CaseStopped.
 	Outcome string
+}
+
+// TopLevel returns, for each case of cases, the name of the listed case it
+// is a subtest of, outermost first ("" for a case that is no listed case's
+// subtest): a go test subtest "p.TestX/a/b" is listed with its parents
+// "p.TestX/a" and "p.TestX", so a name is a subtest exactly when a prefix
+// of it up to a slash is a listed name.
+func TopLevel(cases []Case) map[string]string {
+	names := make(map[string]bool, len(cases))
+	for _, c := range cases {
+		names[c.Name] = true
+	}
+	out := make(map[string]string, len(cases))
+	for _, c := range cases {
+		out[c.Name] = ""
+		for i := 0; i < len(c.Name); i++ {
+			if c.Name[i] == '/' && names[c.Name[:i]] {
+				out[c.Name] = c.Name[:i]
+				break
+			}
+		}
+	}
+	return out
 }
 
 // CaseStopped is the outcome of a test a resource limit stopped (Python's
