@@ -566,13 +566,20 @@ func (r *Run) collateral() *Collateral {
 		// A subtest (Case) is judged only where its top-level test
 		// passes on the patch: a parent that fails, stops or is missing
 		// is named itself. A failing subtest fails its parent; one
-		// skipped or gone leaves the parent passing, and is missing.
+		// skipped leaves the parent passing, and is missing. One gone is
+		// missing only when fewer subtests of its top-level test pass on
+		// the patch than on the baseline: a subtest named after data the
+		// patch changes (a row of the package's own table) comes back
+		// under its new name.
 		tops := jobs.TopLevel(base.Cases)
+		basePassing, patchPassing := passingSubtests(base.Cases), passingSubtests(patch.Cases)
 		for _, cs := range base.Cases {
 			top := tops[cs.Name]
+			_, listed := now[cs.Name]
 			switch {
 			case top != "" && now[top] != "pass":
 			case cs.Outcome != "pass" || now[cs.Name] == "pass":
+			case top != "" && !listed && patchPassing[top] >= basePassing[top]:
 			case now[cs.Name] == jobs.CaseStopped:
 				c.Stopped = append(c.Stopped, cs.Name)
 			case now[cs.Name] == "fail" && edited[cs.Name]:
@@ -593,6 +600,19 @@ func (r *Run) collateral() *Collateral {
 		*l = slices.Compact(*l)
 	}
 	return c
+}
+
+// passingSubtests counts, per top-level test, its subtests (at any depth)
+// that pass.
+func passingSubtests(cases []jobs.Case) map[string]int {
+	out := map[string]int{}
+	tops := jobs.TopLevel(cases)
+	for _, c := range cases {
+		if top := tops[c.Name]; top != "" && c.Outcome == "pass" {
+			out[top]++
+		}
+	}
+	return out
 }
 
 // dependencies reads the modules jobs: dependencies that could not be

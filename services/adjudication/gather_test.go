@@ -750,10 +750,11 @@ func TestRunEditedClaimRepinnedIsForAHuman(t *testing.T) {
 }
 
 // TestRunCollateralSubtests: the suites list subtests beside their
-// top-level tests. A subtest that passes on the baseline and is skipped
-// or gone on the patch, under a parent that still passes, is missing; a
-// subtest under a parent that fails or is gone is left to the parent;
-// only top-level tests are counted.
+// top-level tests. A subtest that passes on the baseline and is skipped on
+// the patch, under a parent that still passes, is missing; so is one gone
+// when fewer subtests of its top-level test pass (not when as many pass:
+// renamed); a subtest under a parent that fails or is gone is left to the
+// parent; only top-level tests are counted.
 func TestRunCollateralSubtests(t *testing.T) {
 	base := []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=pass", "m/units.TestToMeters/in=pass",
 		"m/units.TestToMeters/in/big=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}
@@ -770,6 +771,9 @@ func TestRunCollateralSubtests(t *testing.T) {
 		{name: "a subtest skipped, one gone", decision: Inconclusive, missing: []string{"m/units.TestToMeters/ft", "m/units.TestToMeters/in/big"},
 			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=skip", "m/units.TestToMeters/in=pass",
 				"m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
+		{name: "a subtest renamed: as many pass under its test", decision: Merge,
+			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/feet=pass", "m/units.TestToMeters/in=pass",
+				"m/units.TestToMeters/in/big=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
 		{name: "a parent fails with its subtest", decision: Block, regress: []string{"m/units.TestRound"},
 			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=pass", "m/units.TestToMeters/in=pass",
 				"m/units.TestToMeters/in/big=pass", "m/units.TestRound=fail", "m/units.TestRound/half=fail"}},
