@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"slices"
@@ -715,12 +716,48 @@ func (w *walker) boundaryIdentity(n *ast.BinaryExpr) string {
 	if !ok1 || !ok2 || !types.Identical(tt.Type, ot.Type) {
 		return ""
 	}
-	x, y := types.ExprString(ast.Unparen(n.X)), types.ExprString(ast.Unparen(n.Y))
-	a, b := types.ExprString(ast.Unparen(taken)), types.ExprString(ast.Unparen(other))
-	if a == b || !(a == x && b == y || a == y && b == x) {
+	// The operands' and the results' own tokens: types.ExprString
+	// prints every composite literal as T{…}, so [3]int{10, 20, 30}[i]
+	// and [3]int{99, 199, 299}[i] would read as one expression.
+	x, y := w.tokens(ast.Unparen(n.X)), w.tokens(ast.Unparen(n.Y))
+	a, b := w.tokens(ast.Unparen(taken)), w.tokens(ast.Unparen(other))
+	if a == "" || b == "" || a == b || !(a == x && b == y || a == y && b == x) {
 		return ""
 	}
 	return "the boundary decides only where the operands are equal, and there both returns give the same value"
+}
+
+// tokens returns the tokens of e's source, one space apart, without its
+// comments; "" when they cannot be read.
+func (w *walker) tokens(e ast.Expr) string {
+	src := w.a.src[w.name]
+	lo, hi := w.off(e.Pos()), w.off(e.End())
+	if lo < 0 || hi > len(src) || lo >= hi {
+		return ""
+	}
+	fset := token.NewFileSet()
+	text := src[lo:hi]
+	var sc scanner.Scanner
+	sc.Init(fset.AddFile("", -1, len(text)), text, nil, 0)
+	var b strings.Builder
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.ILLEGAL || sc.ErrorCount > 0 {
+			return ""
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue // inserted at a line break
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		b.WriteString(lit)
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 // loneReturn returns the one result of list when list is a single return

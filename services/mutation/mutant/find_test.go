@@ -1409,6 +1409,20 @@ func boxed(x int8) any {
 	}
 	return x
 }
+
+func tiers(n, tier int) int {
+	if n > [3]int{10, 20, 30}[tier] {
+		return [3]int{99, 199, 299}[tier]
+	}
+	return n
+}
+
+func table(n, tier int) int {
+	if n > [3]int{10, 20, 30}[tier] {
+		return [3]int{10, 20, /* the same */ 30}[tier]
+	}
+	return n
+}
 `
 	files := map[string][]byte{"p.go": []byte(src)}
 	sites, err := Find(Package{Dir: t.TempDir(), Files: files}, allLines(files))
@@ -1425,9 +1439,11 @@ func boxed(x int8) any {
 			}
 		}
 	}
-	// min, clamp, last: equivalent. fmin, calls, shadow, other, two and
-	// boxed (100 returned as any is an int, x an int8): not.
-	for line, want := range map[int]bool{4: true, 11: true, 19: true, 26: false, 35: false, 42: false, 49: false, 56: false, 64: false} {
+	// min, clamp, last and table (the same tokens, a comment apart):
+	// equivalent. fmin, calls, shadow, other, two, boxed (100 returned as
+	// any is an int, x an int8) and tiers (another table: types.ExprString
+	// prints both as [3]int{…}[tier]): not.
+	for line, want := range map[int]bool{4: true, 11: true, 19: true, 26: false, 35: false, 42: false, 49: false, 56: false, 64: false, 71: false, 78: true} {
 		if !boundaries[line] {
 			t.Errorf("line %d: no boundary mutant", line)
 		}
