@@ -102,7 +102,7 @@ func TestGaps(t *testing.T) {
 			diff := wholeDiff(tc.base, tc.patch)
 			src := []byte(tc.patch)
 			e := written([]byte(diff), func(string) ([]byte, bool) { return src, true })
-			ix := indexStatements("p.go", src)
+			ix := indexStatements("p.go", src, nil)
 			exprs, _ := restoresOf("p.go", src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
 			gaps := gapsOf(src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], e.removed["p.go"], exprs)
 			rs, units, _ := gapRestores("p.go", src, gaps, 0)

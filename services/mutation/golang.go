@@ -126,11 +126,25 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	// their packages are inspected even where no line was added.
 	g.writes(ctx)
 	gaps := map[string][]gap{}
+	// What each package declares at package level, in all its files: a
+	// var statement declaring one of those names shadows it.
+	outer := map[string]map[string]bool{}
+	outerOf := func(d string) map[string]bool {
+		if names, ok := outer[d]; ok {
+			return names
+		}
+		var names map[string]bool
+		if pkg, err := readPackage(root, d); err == nil {
+			names = packageNamesOf(pkg.Files)
+		}
+		outer[d] = names
+		return names
+	}
 	for _, p := range slices.Sorted(maps.Keys(g.texts)) {
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || g.texts[p] == nil {
 			continue
 		}
-		ix := indexStatements(p, g.texts[p])
+		ix := indexStatements(p, g.texts[p], outerOf(path.Dir(p)))
 		rs, _ := restoresOf(path.Base(p), g.texts[p], ix, g.runs[p], g.wrote[p], g.dels[p], 0)
 		if gs := gapsOf(g.texts[p], ix, g.runs[p], g.wrote[p], g.dels[p], g.removed[p], rs); len(gs) > 0 {
 			gaps[p] = gs
@@ -169,7 +183,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		for _, f := range slices.Sorted(maps.Keys(pkg.Files)) {
 			p := path.Join(d, f)
 			var rs []mutant.Restore
-			rs, next = restoresOf(f, pkg.Files[f], indexStatements(p, pkg.Files[f]), g.runs[p], g.wrote[p], g.dels[p], next)
+			rs, next = restoresOf(f, pkg.Files[f], indexStatements(p, pkg.Files[f], outerOf(d)), g.runs[p], g.wrote[p], g.dels[p], next)
 			pkg.Restores = append(pkg.Restores, rs...)
 			var units []gap
 			rs, units, next = gapRestores(f, pkg.Files[f], gaps[p], next)
@@ -232,7 +246,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 		index := map[string]indexed{}
 		for _, f := range slices.Sorted(maps.Keys(code)) {
 			p := path.Join(d, f)
-			ix := indexStatements(p, pkg.Files[f])
+			ix := indexStatements(p, pkg.Files[f], outerOf(d))
 			index[f] = indexed{ix, lineStarts(pkg.Files[f])}
 			wrote, compared := g.wrote[p]
 			var deleted []int
@@ -256,7 +270,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 			ix := index[f].ix
 			if ix == nil {
-				ix = indexStatements(p, pkg.Files[f])
+				ix = indexStatements(p, pkg.Files[f], outerOf(d))
 			}
 			for st, ls := range ix.rewrittenUnits(pkg.Files[f], g.replaced[p], g.dels[p]) {
 				g.statements[st] = append(g.statements[st], ls...)

@@ -61,7 +61,7 @@ func f(kind string, n int) int {
 			added := strings.Split(tc.after, "\n")
 			diff := fmt.Sprintf("diff --git a/p.go b/p.go\n--- a/p.go\n+++ b/p.go\n@@ -%d +%d,%d @@\n-%s\n+%s\n", tc.line, tc.line, len(added), lines[tc.line-1], strings.Join(added, "\n+"))
 			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
-			rs, next := restoresOf("p.go", []byte(patched), indexStatements("p.go", []byte(patched)), e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
+			rs, next := restoresOf("p.go", []byte(patched), indexStatements("p.go", []byte(patched), nil), e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
 			var got []string
 			// A block shows the line that differs.
 			short := func(text string) string {

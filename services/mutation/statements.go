@@ -6,7 +6,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"maps"
+	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sealgate/sealgate/services/executor/jobs"
@@ -74,7 +78,10 @@ type stmtIndex struct {
 
 // indexStatements indexes the statements of the Go source src at path;
 // src that does not parse gives nil.
-func indexStatements(path string, src []byte) *stmtIndex {
+//
+// outer names what other files of the package declare at package level
+// (packageNamesOf): a var statement declaring one of them shadows it.
+func indexStatements(path string, src []byte, outer map[string]bool) *stmtIndex {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -139,7 +146,7 @@ func indexStatements(path string, src []byte) *stmtIndex {
 	})
 	typeCases := map[*ast.CaseClause]bool{}
 	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
-	shadowing := shadowingVars(f)
+	shadowing := shadowingVars(f, outer)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IfStmt:
@@ -518,21 +525,15 @@ func statementFirst(sts []judgedStatement, offered, all []mutant.Site) []mutant.
 
 // shadowingVars returns the var statements of f that declare a name an
 // enclosing scope of their function already declares (a parameter, a
-// variable of an outer block declared before them) or the file declares
-// at package level.
-func shadowingVars(f *ast.File) map[*ast.DeclStmt]bool {
-	pkg := map[string]bool{}
-	for _, d := range f.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok {
-			for _, sp := range gd.Specs {
-				if vs, ok := sp.(*ast.ValueSpec); ok {
-					for _, n := range vs.Names {
-						pkg[n.Name] = true
-					}
-				}
-			}
-		}
+// variable of an outer block declared before them), the package declares
+// (in f or another of its files: outer), or the universe does (true, nil,
+// len, error).
+func shadowingVars(f *ast.File, outer map[string]bool) map[*ast.DeclStmt]bool {
+	pkg := maps.Clone(outer)
+	if pkg == nil {
+		pkg = map[string]bool{}
 	}
+	maps.Copy(pkg, packageNames(f))
 	type decl struct {
 		pos   token.Pos
 		scope ast.Node
@@ -619,7 +620,7 @@ func shadowingVars(f *ast.File) map[*ast.DeclStmt]bool {
 	out := map[*ast.DeclStmt]bool{}
 	for _, v := range vars {
 		for _, name := range v.names {
-			if pkg[name] {
+			if pkg[name] || types.Universe.Lookup(name) != nil {
 				out[v.stmt] = true
 			}
 			for _, d := range decls[name] {
@@ -629,6 +630,57 @@ func shadowingVars(f *ast.File) map[*ast.DeclStmt]bool {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// packageNames returns the names f declares at package level: its
+// constants, variables, types and functions (not methods), and the names
+// its imports bind.
+func packageNames(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				out[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						out[n.Name] = true
+					}
+				case *ast.TypeSpec:
+					out[sp.Name.Name] = true
+				case *ast.ImportSpec:
+					if sp.Name != nil {
+						out[sp.Name.Name] = true
+					} else if ip, err := strconv.Unquote(sp.Path.Value); err == nil {
+						out[path.Base(ip)] = true
+					}
+				}
+			}
+		}
+	}
+	delete(out, "_")
+	return out
+}
+
+// packageNamesOf returns the names the Go files (name → source) declare at
+// package level (see packageNames); files that do not parse add none.
+func packageNamesOf(files map[string][]byte) map[string]bool {
+	out := map[string]bool{}
+	for name, src := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		maps.Copy(out, packageNames(f))
 	}
 	return out
 }

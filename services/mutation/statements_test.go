@@ -196,7 +196,7 @@ func s(ch chan int, done chan struct{}) error {
 			t.Errorf("written only: line %d: got %q, want %q", l, got[l], w)
 		}
 	}
-	if indexStatements("p.go", []byte("package p\nfunc {")) != nil {
+	if indexStatements("p.go", []byte("package p\nfunc {"), nil) != nil {
 		t.Error("a file that does not parse has statements")
 	}
 }
@@ -206,7 +206,7 @@ func s(ch chan int, done chan struct{}) error {
 func units(t *testing.T, src []byte, lines []int, written [][2]int, deleted []int, all bool) map[int][]string {
 	t.Helper()
 	got := map[int][]string{}
-	for u, ls := range indexStatements("p.go", src).statementsOf(src, lines, written, deleted, all) {
+	for u, ls := range indexStatements("p.go", src, nil).statementsOf(src, lines, written, deleted, all) {
 		for _, l := range ls {
 			got[l] = append(got[l], u.String())
 		}
@@ -407,7 +407,7 @@ func kind(x, y any) string {
 			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
 			dels, replaced := e.dels, e.replaced
 			var got []string
-			for u, ls := range indexStatements("p.go", []byte(patched)).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"]) {
+			for u, ls := range indexStatements("p.go", []byte(patched), nil).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"]) {
 				got = append(got, u.String())
 				if len(ls) != 1 || ls[0] != u.first {
 					t.Errorf("%s: lines %v", u, ls)
@@ -423,7 +423,8 @@ func kind(x, y any) string {
 
 // TestShadowingVars: var v T that declares a name an enclosing scope
 // holds (a parameter, an outer variable declared before it, a
-// package-level variable) shadows it; one in a sibling block, one declared
+// package-level name of this file or another file of the package, a
+// predeclared name) shadows it; one in a sibling block, one declared
 // after, or a new name does not.
 func TestShadowingVars(t *testing.T) {
 	src := `package p
@@ -454,8 +455,22 @@ func f(kind string, n int) int {
 	}
 	later := 1
 	_ = later
+	{
+		var true bool
+		_ = true
+	}
+	{
+		var grace int
+		_ = grace
+	}
+	{
+		var helper func()
+		_ = helper
+	}
 	return ttl
 }
+
+func helper() {}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
@@ -463,11 +478,11 @@ func f(kind string, n int) int {
 		t.Fatal(err)
 	}
 	var got []string
-	for st := range shadowingVars(f) {
+	for st := range shadowingVars(f, map[string]bool{"grace": true}) { // grace: another file's
 		got = append(got, fmt.Sprintf("%d", fset.Position(st.Pos()).Line))
 	}
 	slices.Sort(got)
-	if want := []string{"12", "16", "8"}; !slices.Equal(got, want) {
+	if want := []string{"12", "16", "30", "34", "38", "8"}; !slices.Equal(got, want) {
 		t.Fatalf("shadowing var statements at lines %q, want %q", got, want)
 	}
 }

@@ -117,7 +117,7 @@ func FuzzWritten(f *testing.F) {
 					r.baselineOf(r.begin, s)
 				}
 			}
-			rs, _ := restoresOf("x.go", text, indexStatements("x.go", text), runs, spans[p], dels[p], 0)
+			rs, _ := restoresOf("x.go", text, indexStatements("x.go", text, nil), runs, spans[p], dels[p], 0)
 			for _, r := range rs {
 				if r.Start < 0 || r.End > len(text) || r.Start >= r.End || r.Text == "" {
 					t.Fatalf("%s: restore %+v outside the %d-byte source", p, r, len(text))
@@ -134,7 +134,7 @@ func FuzzWritten(f *testing.F) {
 			}
 		}
 		for p := range spans {
-			ix := indexStatements("x.go", text)
+			ix := indexStatements("x.go", text, nil)
 			exprs, _ := restoresOf("x.go", text, ix, e.runs[p], spans[p], dels[p], 0)
 			gaps := gapsOf(text, ix, e.runs[p], spans[p], dels[p], e.removed[p], exprs)
 			rs, units, _ := gapRestores("x.go", text, gaps, 0)
