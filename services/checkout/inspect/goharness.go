@@ -36,7 +36,7 @@ type Version struct {
 //
 // Code that runs before the tests is, in a test file: a TestMain or init
 // function; a package-level variable whose initializer runs code (see
-// RunsCode); a //go:linkname directive. A finding is made for such a
+// RunsCode); a //go:linkname or //go:debug directive. A finding is made for such a
 // declaration in a changed test file that the baseline version of the
 // file does not hold byte for byte, and for every test-file function or
 // method (by name) such a declaration in any test file of the directory
@@ -514,10 +514,19 @@ func (g *goFile) roots(types map[string]bool) []root {
 	}
 	for _, cg := range g.f.Comments {
 		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:linkname") {
+			switch {
+			case strings.HasPrefix(c.Text, "//go:linkname"):
 				out = append(out, root{node: c, text: c.Text, line: g.line(c.Pos()),
 					what:  "has a //go:linkname directive, which can replace any function of the test binary",
 					label: "a //go:linkname directive in " + g.path})
+			case strings.HasPrefix(c.Text, "//go:debug"):
+				// A test file's //go:debug sets GODEBUG for the whole
+				// test binary (panicnil=1 makes panic(nil) recover as
+				// nil): the code under test runs as no program built
+				// from it does.
+				out = append(out, root{node: c, text: c.Text, line: g.line(c.Pos()),
+					what:  "has a //go:debug directive, which changes the runtime's behaviour for the whole test binary",
+					label: "a //go:debug directive in " + g.path})
 			}
 		}
 	}

@@ -95,6 +95,8 @@ func TestMain(m *testing.M) {
 		{"a func literal assigned at package level", []Version{added("calc/zz_test.go", "package calc\n\nvar hook = func() {}\n")}, []string{"it is a func literal"}},
 		{"a channel receive", []Version{added("calc/zz_test.go", "package calc\n\nvar v = <-ready\n")}, []string{"it receives from a channel"}},
 		{"a linkname directive", []Version{added("calc/zz_test.go", "package calc\n\nimport _ \"unsafe\"\n\n//go:linkname now time.now\nfunc now() (int64, int32, int64)\n")}, []string{"calc/zz_test.go:5: has a //go:linkname directive"}},
+		{"a go:debug directive", []Version{added("calc/zz_test.go", "//go:debug panicnil=1\npackage calc\n\nfunc TestPanicNil(t *testing.T) {}\n")}, []string{"calc/zz_test.go:1: has a //go:debug directive"}},
+		{"a go:debug directive added to a test file", []Version{changed("calc/a_test.go", "package calc\n\nfunc TestA(t *testing.T) {}\n", "//go:debug panicnil=1\n\npackage calc\n\nfunc TestA(t *testing.T) {}\n")}, []string{"calc/a_test.go:1: has a //go:debug directive"}},
 		{"a changed helper an unchanged init calls", []Version{
 			same("calc/a_test.go", "package calc\n\nvar _ = setup()\n"),
 			changed("calc/b_test.go", "package calc\n\nfunc setup() bool { return true }\n", "package calc\n\nfunc setup() bool { cases[0].want = 2; return true }\n"),
