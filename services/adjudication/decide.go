@@ -642,9 +642,15 @@ func mergeReason(p Policy, e Evidence, fixed []string, lower *float64) string {
 	default:
 		parts = append(parts, "diff coverage not required (floor 0)")
 	}
-	if p.StrengthFloor > 0 {
+	switch {
+	case p.StrengthFloor > 0 && *lower < p.StrengthFloor:
+		// Complete, every mutant killed (see the strength gaps): the
+		// bound does not meet the floor, and the message says so.
+		s := e.Strength
+		parts = append(parts, fmt.Sprintf("all %d mutants the change offers killed (too few for the lower bound, %.3f, to reach %.3f)", s.Killed, *lower, p.StrengthFloor))
+	case p.StrengthFloor > 0:
 		parts = append(parts, fmt.Sprintf("strength lower bound %.3f meets %.3f", *lower, p.StrengthFloor))
-	} else {
+	default:
 		parts = append(parts, "suite strength not required (floor 0)")
 	}
 	return "MERGE: " + strings.Join(parts, "; ")

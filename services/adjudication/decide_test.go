@@ -151,7 +151,7 @@ func TestDecide(t *testing.T) {
 		}, want: Inconclusive, reason: "below the floor 0.750: the change offers 2 distinct mutants; the floor needs at least 5", step: AddTest},
 		{name: "too few mutants, every one offered ran and was killed", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 2, Complete: true, Reason: "the change offers 2 distinct mutants; the floor needs at least 5: 2 mutants on the changed, covered lines: 2 killed"}
-		}, want: Merge},
+		}, want: Merge, reason: "all 2 mutants the change offers killed (too few for the lower bound, 0.549, to reach 0.750)"},
 		{name: "every mutant offered ran, one survived", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 3, Survived: 1, Complete: true, Survivors: []Mutant{{Line{"calc/calc.go", 9}, "< → <="}}}
 		}, want: Inconclusive, reason: "3 of 4", step: KillMutant},

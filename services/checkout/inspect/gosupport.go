@@ -626,20 +626,35 @@ type SupportWrite struct {
 // SupportWrites returns, for the package in dir, the writes of
 // declarations production reaches into package-level variables no
 // production code reads (see TestOnlyDecls) or named in alsoTestOnly (what
-// only tests read elsewhere: on the baseline), sorted by file and line:
-// production code that changes what only tests judge by. ok is false as
-// for TestOnlyDecls.
+// only tests read elsewhere: on the baseline) and that tests do read (a
+// test-only declaration uses it, or a test file of the directory names
+// it), sorted by file and line: production code that changes what only
+// tests judge by. (A variable production only writes — or only reaches
+// through its address, as atomic.AddUint32(&counter, 1) does — is no
+// test support when no test reads it.) ok is false as for TestOnlyDecls.
 func (g GoTestSupport) SupportWrites(dir string, alsoTestOnly map[string]bool) (out []SupportWrite, ok bool) {
 	pa, ok := g.analyse(dir)
 	if !ok {
 		return nil, false
+	}
+	testNames := g.testFileNames(dir)
+	readByTests := func(v *types.Var) bool {
+		if testNames[v.Name()] {
+			return true
+		}
+		for _, n := range pa.nodes {
+			if !pa.prod[n] && slices.Contains(n.uses, types.Object(v)) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, n := range pa.nodes {
 		if !pa.prod[n] {
 			continue
 		}
 		for _, w := range n.writes {
-			if v := pa.byObj[w.obj]; v != nil && (!pa.prod[v] || alsoTestOnly[w.obj.Name()]) {
+			if v := pa.byObj[w.obj]; v != nil && (!pa.prod[v] || alsoTestOnly[w.obj.Name()]) && readByTests(w.obj) {
 				out = append(out, SupportWrite{Writer: n.decl, Line: w.line, Var: w.obj.Name()})
 			}
 		}
@@ -654,6 +669,32 @@ func (g GoTestSupport) SupportWrites(dir string, alsoTestOnly map[string]bool) (
 		return strings.Compare(a.Var, b.Var)
 	})
 	return out, true
+}
+
+// testFileNames returns every identifier the test files of dir name (a
+// file that does not parse names none).
+func (g GoTestSupport) testFileNames(dir string) map[string]bool {
+	out := map[string]bool{}
+	gr := g.graph
+	if gr == nil {
+		return out
+	}
+	for _, s := range gr.srcs {
+		if s.dir != dir || !s.test {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), s.path, gr.files[s.path], parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				out[id.Name] = true
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // directive reports whether a doc comment holds a directive that makes
