@@ -59,6 +59,10 @@ type candidate struct {
 	// the site, sliced to "" (str[1] is "")
 	strSlice bool
 	zeros    []string // return_zero: the zero literals returned; return_nonnil: the values
+	// assign_zero of an if's init statement: node is the if's condition,
+	// in front of which the variable is zeroed (an init is no statement
+	// of a list).
+	inCond bool
 
 	edit    edit   // rewriteVariant: the change within the value
 	closure string // rewriteVariant: the value's type, as the function literal returns it
@@ -451,7 +455,7 @@ func (w *walker) declZero(n *ast.DeclStmt) {
 	for i, id := range vs.Names {
 		lhs[i] = id
 	}
-	w.zeroAfter(n, lhs, vs.Values)
+	w.zeroAfter(n, lhs, vs.Values, nil)
 }
 
 // returnRemoval handles a return that ends the body of an if without an
@@ -1874,16 +1878,30 @@ func (w *walker) assign(n *ast.AssignStmt) {
 // notices no change to what it was set to. The statement's first
 // requested line, when it is not the first line (a call's argument on
 // the next), is the line whose tests judge it.
+//
+// An if's init (`if n, err := strconv.Atoi(s); err == nil {`, `if _, ok
+// := r.(T); ok {`) is no statement of a list: there the variable is zeroed
+// in front of the condition, which runs right after the init and sees its
+// variables.
 func (w *walker) assignZero(n *ast.AssignStmt) {
-	if n.Tok != token.DEFINE && n.Tok != token.ASSIGN || !w.stmtInList(n) {
+	if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
 		return
 	}
-	w.zeroAfter(n, n.Lhs, n.Rhs)
+	if w.stmtInList(n) {
+		w.zeroAfter(n, n.Lhs, n.Rhs, nil)
+		return
+	}
+	if parent, _ := w.parent(n); parent != nil {
+		if ifs, ok := parent.(*ast.IfStmt); ok && ifs.Init == n {
+			w.zeroAfter(n, n.Lhs, n.Rhs, ifs.Cond)
+		}
+	}
 }
 
 // zeroAfter adds the assign_zero site of statement n, which sets lhs to
-// rhs.
-func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr) {
+// rhs: after n in its list, or, for an if's init, in front of the if's
+// condition cond.
+func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr, cond ast.Expr) {
 	reach := w.wantedIn(n.Pos(), n.End())
 	if !w.a.typed() || reach == 0 {
 		return
@@ -1906,6 +1924,9 @@ func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr) {
 			return
 		}
 		c := &candidate{how: rewriteWrap, node: n, list: true, zeros: []string{z}, str: [2]string{id.Name}}
+		if cond != nil {
+			c.node, c.list, c.inCond = cond, false, true
+		}
 		c.site.Extra, c.site.Reach = true, max(reach, 0)
 		if len(lhs) == len(rhs) {
 			tv := w.a.info.Types[rhs[i]]

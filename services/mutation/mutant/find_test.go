@@ -1123,8 +1123,9 @@ const maxByte uint8 = 255
 // TestAssignZero checks the variable an assignment sets zeroed after it:
 // found on a later line of the statement too (judged by that line's
 // tests), equivalent when the value is zero already, not offered without
-// a zero literal, outside a statement list or for a field, and compiled
-// behind the switch.
+// a zero literal or for a field; an if's init zeroes its first named
+// variable in front of the condition (of a named boolean type too); all
+// compile behind the switch.
 func TestAssignZero(t *testing.T) {
 	files := map[string][]byte{"p.go": []byte(`package p
 
@@ -1145,10 +1146,20 @@ func f(kind string, m map[string]int) (string, int, error) {
 		n = w
 	}
 	_ = ok
+	if _, found := m[v]; found {
+		n++
+	}
+	if b := flag(n); b {
+		n--
+	}
 	return v, n + p.a, err
 }
 
 func g(s string, n int) (int, error) { return n, nil }
+
+type yes bool
+
+func flag(n int) yes { return n > 2 }
 `)}
 	pkg := Package{Files: files}
 	sites, err := Find(pkg, allLines(files))
@@ -1172,8 +1183,11 @@ func g(s string, n int) (int, error) { return n, nil }
 		"11 then err = nil reach 11 equivalent \"it is assigned its zero value\"",
 		"12 then err = nil reach 12 equivalent \"\"",
 		// p := pair{}: a struct has no zero literal; p.a = n sets a
-		// field; w := len(v) is an if's init statement.
+		// field.
+		"16 then w = 0 reach 16 equivalent \"\"",
 		"17 then n = 0 reach 17 equivalent \"\"",
+		"20 then found = false reach 20 equivalent \"\"",
+		"23 then b = false reach 23 equivalent \"\"",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

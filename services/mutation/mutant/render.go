@@ -728,6 +728,12 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		// and of its own type.
 		return fmt.Sprintf("((%s) * (1 - (1 >> %s(%d))))", text, r.names.id("Off"), id)
 	case OpAssignZero:
+		if c.inCond {
+			// An if's condition, its init's variable zeroed first when
+			// the mutant runs; == true keeps the result an untyped
+			// boolean, so a named boolean type stays right.
+			return fmt.Sprintf("(func() bool { if %s { %s = %s }; return true }() == true && (%s))", r.on(id), c.str[0], c.zeros[0], text)
+		}
 		// The statement, then its variable zeroed when the mutant runs.
 		return fmt.Sprintf("%s; if %s { %s = %s }", text, r.on(id), c.str[0], c.zeros[0])
 	}

@@ -644,7 +644,19 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 		if as == nil {
 			t.Fatalf("%v: no assignment at the site", s)
 		}
-		return replace(tf.Offset(as.End()), tf.Offset(as.End()), "; "+strings.TrimPrefix(s.Description, "then "))
+		zero := strings.TrimPrefix(s.Description, "then ")
+		var cond ast.Expr // the if whose init the assignment is
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ifs, ok := n.(*ast.IfStmt); ok && ifs.Init == as {
+				cond = ifs.Cond
+			}
+			return cond == nil
+		})
+		if cond != nil {
+			text := "func() bool { " + zero + "; return true }() == true && (" + string(src[tf.Offset(cond.Pos()):tf.Offset(cond.End())]) + ")"
+			return replace(tf.Offset(cond.Pos()), tf.Offset(cond.End()), text)
+		}
+		return replace(tf.Offset(as.End()), tf.Offset(as.End()), "; "+zero)
 	case OpLoopNever:
 		var body *ast.BlockStmt
 		ast.Inspect(f, func(n ast.Node) bool {
