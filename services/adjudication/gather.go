@@ -571,6 +571,9 @@ func (r *Run) collateral() *Collateral {
 		// the patch than on the baseline: a subtest named after data the
 		// patch changes (a row of the package's own table) comes back
 		// under its new name.
+		// Go names a second subtest of one name X#01: a gone X#01 whose X
+		// passes is the same subtest (a duplicate row dropped), and
+		// duplicates do not stand in for other names gone.
 		tops := jobs.TopLevel(base.Cases)
 		basePassing, patchPassing := passingSubtests(base.Cases), passingSubtests(patch.Cases)
 		for _, cs := range base.Cases {
@@ -579,6 +582,7 @@ func (r *Run) collateral() *Collateral {
 			switch {
 			case top != "" && now[top] != "pass":
 			case cs.Outcome != "pass" || now[cs.Name] == "pass":
+			case top != "" && !listed && undeduplicated(cs.Name) != cs.Name && now[undeduplicated(cs.Name)] == "pass":
 			case top != "" && !listed && patchPassing[top] >= basePassing[top]:
 			case now[cs.Name] == jobs.CaseStopped:
 				c.Stopped = append(c.Stopped, cs.Name)
@@ -602,17 +606,36 @@ func (r *Run) collateral() *Collateral {
 	return c
 }
 
-// passingSubtests counts, per top-level test, its subtests (at any depth)
-// that pass.
+// passingSubtests counts, per top-level test, its distinct subtests (at
+// any depth) that pass: X, X#01 and X#02 count once (see undeduplicated).
 func passingSubtests(cases []jobs.Case) map[string]int {
 	out := map[string]int{}
+	seen := map[string]bool{}
 	tops := jobs.TopLevel(cases)
 	for _, c := range cases {
-		if top := tops[c.Name]; top != "" && c.Outcome == "pass" {
+		name := undeduplicated(c.Name)
+		if top := tops[c.Name]; top != "" && c.Outcome == "pass" && !seen[name] {
+			seen[name] = true
 			out[top]++
 		}
 	}
 	return out
+}
+
+// undeduplicated is a subtest's name without the #NN go test adds to a
+// second subtest of the same name under one parent ("p.TestX/upper#01" →
+// "p.TestX/upper").
+func undeduplicated(name string) string {
+	i := strings.LastIndexByte(name, '#')
+	if i < 0 || i < strings.LastIndexByte(name, '/') || i == len(name)-1 {
+		return name
+	}
+	for _, r := range name[i+1:] {
+		if r < '0' || r > '9' {
+			return name
+		}
+	}
+	return name[:i]
 }
 
 // dependencies reads the modules jobs: dependencies that could not be

@@ -774,6 +774,10 @@ func TestRunCollateralSubtests(t *testing.T) {
 		{name: "a subtest renamed: as many pass under its test", decision: Merge,
 			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/feet=pass", "m/units.TestToMeters/in=pass",
 				"m/units.TestToMeters/in/big=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
+		{name: "duplicates of one subtest do not stand in for others gone", decision: Inconclusive,
+			missing: []string{"m/units.TestToMeters/ft", "m/units.TestToMeters/in/big"},
+			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/in=pass", "m/units.TestToMeters/in#01=pass",
+				"m/units.TestToMeters/in#02=pass", "m/units.TestRound=pass", "m/units.TestRound/half=pass"}},
 		{name: "a parent fails with its subtest", decision: Block, regress: []string{"m/units.TestRound"},
 			patch: []string{"m/calc.TestMedian=pass", "m/units.TestToMeters=pass", "m/units.TestToMeters/ft=pass", "m/units.TestToMeters/in=pass",
 				"m/units.TestToMeters/in/big=pass", "m/units.TestRound=fail", "m/units.TestRound/half=fail"}},
@@ -806,5 +810,27 @@ func TestRunCollateralSubtests(t *testing.T) {
 			}
 			validate(t, a)
 		})
+	}
+}
+
+// TestRunCollateralDuplicateSubtestDropped: the baseline runs one subtest
+// name twice (upper, upper#01); the honest fix drops the duplicate row:
+// upper#01 is gone while upper passes, and nothing is missing.
+func TestRunCollateralDuplicateSubtestDropped(t *testing.T) {
+	b := newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMedian=pass", "m/codec.TestCodecs=pass", "m/codec.TestCodecs/upper=pass", "m/codec.TestCodecs/lower=pass")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMedian=pass", "m/codec.TestCodecs=pass", "m/codec.TestCodecs/upper=pass",
+		"m/codec.TestCodecs/upper#01=pass", "m/codec.TestCodecs/lower=pass")
+	v, a := decide(t, b)
+	if v.Decision != Merge || len(a.Collateral.Missing) != 0 {
+		t.Fatalf("got %s: %s; missing %v", v.Decision, v.Reason, a.Collateral.Missing)
+	}
+	for name, want := range map[string]string{"p.TestX/upper#01": "p.TestX/upper", "p.TestX/upper#1a": "p.TestX/upper#1a", "p.TestX/a#1/b": "p.TestX/a#1/b", "p.TestX/#": "p.TestX/#", "p.TestX/x#12": "p.TestX/x"} {
+		if got := undeduplicated(name); got != want {
+			t.Errorf("undeduplicated(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
