@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -620,7 +619,7 @@ func shadowingVars(f *ast.File, outer map[string]bool) map[*ast.DeclStmt]bool {
 	out := map[*ast.DeclStmt]bool{}
 	for _, v := range vars {
 		for _, name := range v.names {
-			if pkg[name] || types.Universe.Lookup(name) != nil {
+			if pkg[name] || pkg[dotImport] || types.Universe.Lookup(name) != nil {
 				out[v.stmt] = true
 			}
 			for _, d := range decls[name] {
@@ -655,10 +654,19 @@ func packageNames(f *ast.File) map[string]bool {
 				case *ast.TypeSpec:
 					out[sp.Name.Name] = true
 				case *ast.ImportSpec:
-					if sp.Name != nil {
+					switch {
+					case sp.Name != nil && sp.Name.Name == ".":
+						// Every exported name of the package is in
+						// scope, and which they are is not known here.
+						out[dotImport] = true
+					case sp.Name != nil:
 						out[sp.Name.Name] = true
-					} else if ip, err := strconv.Unquote(sp.Path.Value); err == nil {
-						out[path.Base(ip)] = true
+					default:
+						if ip, err := strconv.Unquote(sp.Path.Value); err == nil {
+							for _, n := range importNames(ip) {
+								out[n] = true
+							}
+						}
 					}
 				}
 			}
@@ -666,6 +674,44 @@ func packageNames(f *ast.File) map[string]bool {
 	}
 	delete(out, "_")
 	return out
+}
+
+// dotImport stands, in a set of package-level names, for a dot import:
+// every name may be the package's.
+const dotImport = "."
+
+// importNames returns the names an import of path may bind without a
+// name of its own: the package's name is its clause's, which is usually
+// the path's last element — but math/rand/v2 binds rand, gopkg.in/yaml.v3
+// yaml, github.com/x/go-foo foo (or go-foo's spelling as written).
+func importNames(ip string) []string {
+	elems := strings.Split(ip, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && isMajor(last) {
+		last = elems[len(elems)-2]
+	}
+	out := []string{last}
+	if i := strings.LastIndex(last, ".v"); i > 0 && isMajor(last[i+1:]) {
+		last = last[:i]
+		out = append(out, last)
+	}
+	for _, n := range []string{strings.TrimPrefix(last, "go-"), strings.TrimSuffix(last, "-go"), strings.ReplaceAll(last, "-", ""), strings.ReplaceAll(last, "-", "_")} {
+		out = append(out, n)
+	}
+	return out
+}
+
+// isMajor reports whether s is a major version element: v2, v10.
+func isMajor(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // packageNamesOf returns the names the Go files (name → source) declare at

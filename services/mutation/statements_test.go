@@ -486,3 +486,39 @@ func helper() {}
 		t.Fatalf("shadowing var statements at lines %q, want %q", got, want)
 	}
 }
+
+// TestPackageNamesOfImports: an import binds its package's name, which the
+// path's last element does not always spell: math/rand/v2 binds rand,
+// gopkg.in/yaml.v3 yaml, go-foo foo; a dot import may bind any name.
+func TestPackageNamesOfImports(t *testing.T) {
+	src := `package p
+
+import (
+	"math/rand/v2"
+	"gopkg.in/yaml.v3"
+	"github.com/x/go-colorful"
+	str "strings"
+	"net/http"
+)
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := packageNames(f)
+	for _, n := range []string{"rand", "yaml", "colorful", "str", "http"} {
+		if !names[n] {
+			t.Errorf("%s not bound: %v", n, names)
+		}
+	}
+	if names[dotImport] {
+		t.Errorf("no dot import, yet %v", names)
+	}
+	dot, err := parser.ParseFile(token.NewFileSet(), "p.go", "package p\n\nimport . \"math\"\n\nfunc f() float64 {\n\tvar Pi float64\n\treturn Pi\n}\n", parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shadowingVars(dot, nil)) != 1 {
+		t.Errorf("var Pi under import . \"math\" does not shadow")
+	}
+}
