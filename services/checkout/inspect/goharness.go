@@ -530,6 +530,24 @@ func (g *goFile) roots(types map[string]bool) []root {
 			}
 		}
 	}
+	// GODEBUG set while the tests run (t.Setenv, os.Setenv: the runtime
+	// reads it again) changes the runtime as //go:debug does. Named by
+	// the declaration holding the string, so an unchanged one is not new.
+	consts := g.stringConsts()
+	for _, d := range g.f.Decls {
+		found := false
+		ast.Inspect(d, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok && !found {
+				if v, ok := constString(e, consts); ok && strings.Contains(v, "GODEBUG") {
+					found = true
+					out = append(out, root{node: d, text: g.text(d), line: g.line(e.Pos()),
+						what:  "names GODEBUG, whose setting changes the runtime's behaviour for the rest of the test binary",
+						label: "the GODEBUG setting in " + g.path})
+				}
+			}
+			return !found
+		})
+	}
 	return out
 }
 
