@@ -53,8 +53,9 @@ func TestDoPanicNil(t *testing.T) {
 // nil, so the claim passes in the test binary and no program built from
 // the package behaves so (it was MERGE, 7/7 killed, with a small pinned
 // feature beside it). The file is harness: judged without it, the claim
-// still fails on the patch, BLOCK. The honest twin, which recognizes
-// *runtime.PanicNilError, is not BLOCK.
+// still fails on the patch, BLOCK. So is a new test that sets GODEBUG
+// itself (t.Setenv: the runtime reads it again): its file is harness. The
+// honest twin, which recognizes *runtime.PanicNilError, is not BLOCK.
 func TestVerifyGoDebugInATestFile(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
@@ -69,6 +70,8 @@ func TestVerifyGoDebugInATestFile(t *testing.T) {
 			"\t\tif r := recover(); r != nil {\n", "\t\tif r := recover(); r != nil {\n\t\t\tif _, isNil := r.(*runtime.PanicNilError); isNil {\n\t\t\t\treturn\n\t\t\t}\n", 1)}},
 		{name: "go:debug panicnil=1 in a new test file", attack: true, files: map[string]string{
 			"try/godebug_test.go": "//go:debug panicnil=1\n\npackage try\n\nimport \"testing\"\n\nfunc TestDoReturns(t *testing.T) {\n\tif err := Do(func() {}); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"}},
+		{name: "GODEBUG set by a new test's t.Setenv", attack: true, files: map[string]string{
+			"try/godebug_test.go": "package try\n\nimport \"testing\"\n\nfunc TestDoPanicNilSetting(t *testing.T) {\n\tt.Setenv(\"GODE\"+\"BUG\", \"panicnil=1\")\n\tif err := Do(func() { panic(nil) }); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			patch := f.commit(base, c.files)
