@@ -695,10 +695,7 @@ func importNames(ip string) []string {
 		last = last[:i]
 		out = append(out, last)
 	}
-	for _, n := range []string{strings.TrimPrefix(last, "go-"), strings.TrimSuffix(last, "-go"), strings.ReplaceAll(last, "-", ""), strings.ReplaceAll(last, "-", "_")} {
-		out = append(out, n)
-	}
-	return out
+	return append(out, strings.TrimPrefix(last, "go-"), strings.TrimSuffix(last, "-go"), strings.ReplaceAll(last, "-", ""), strings.ReplaceAll(last, "-", "_"))
 }
 
 // isMajor reports whether s is a major version element: v2, v10.
