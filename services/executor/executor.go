@@ -58,9 +58,17 @@ type Executor struct {
 	// Proxy is the GOPROXY module downloads use; "" leaves the go
 	// command's own setting (its go env file, or the toolchain's default).
 	Proxy string
+	// BinCache, when set, is the directory where test binaries built
+	// under bwrap are kept across runs and processes, by the content of
+	// what they are built from (see bincache.go); written only outside
+	// the sandbox. Empty builds every run's binaries anew.
+	BinCache string
 
 	cfgOnce sync.Once
 	cfgDir  string
+
+	ccOnce sync.Once
+	cc     string
 
 	toolMu  sync.Mutex
 	tool    string

@@ -653,6 +653,13 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 	if err != nil {
 		return err
 	}
+	var key string
+	if t.variant != treeSchemata {
+		key = e.binKey(t, e.cacheableTree(src))
+	}
+	if ok, err := e.reuse(w, t, key, b.goBin); err != nil || ok {
+		return err
+	}
 	v := e.viewOf(w, dir, out)
 	name := fmt.Sprintf("b%03d.test", w.binCount.Add(1)) // written by the build, then stored by digest
 	argv := []string{"go"}
@@ -694,6 +701,7 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 	if err := w.store(data, b.goBin); err != nil {
 		return err
 	}
+	e.keepBin(key, data)
 	b.run.Reason = fmt.Sprintf("built %s's test binary", t.importPath)
 	b.run.Binary = b.sha256
 	return nil

@@ -255,6 +255,38 @@ func (e *Executor) buildMany(ctx context.Context, w *Workspace, a *Answer, targe
 		}
 	}
 	w.mu.Unlock()
+	// Binaries a run of this build cache built from the same content are
+	// reused (bincache.go); the rest are built.
+	keys := map[string]string{}
+	trees := map[string]string{}
+	built := todo[:0]
+	for _, t := range todo {
+		tree, ok := trees[t.variant]
+		if !ok {
+			if _, src, err := w.variantOf(t.variant); err == nil {
+				tree = e.cacheableTree(src)
+			}
+			trees[t.variant] = tree
+		}
+		key := e.binKey(t, tree)
+		b := &builtBin{goBin: &goBin{}}
+		reused, err := e.reuse(w, t, key, b.goBin)
+		if err != nil {
+			return err
+		}
+		if !reused {
+			keys[t.key()] = key
+			built = append(built, t)
+			continue
+		}
+		b.done = true
+		w.mu.Lock()
+		if _, ok := w.bins[t.key()]; !ok {
+			w.bins[t.key()] = b
+		}
+		w.mu.Unlock()
+	}
+	todo = built
 	if len(todo) == 0 {
 		return nil
 	}
@@ -282,14 +314,14 @@ func (e *Executor) buildMany(ctx context.Context, w *Workspace, a *Answer, targe
 		if err != nil {
 			return err
 		}
-		if err := e.buildGroup(ctx, w, a, gi, g.module, src, g.targets, timeout); err != nil {
+		if err := e.buildGroup(ctx, w, a, gi, g.module, src, g.targets, keys, timeout); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi int, module, src string, targets []goTarget, timeout time.Duration) error {
+func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi int, module, src string, targets []goTarget, keys map[string]string, timeout time.Duration) error {
 	dir, out, cleanup, err := w.buildTree(src)
 	defer cleanup()
 	if err != nil {
@@ -330,9 +362,11 @@ func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi i
 			b.failed = fmt.Sprintf("the test build of %s failed: %s", t.importPath, buildCauseOf(report, t.importPath))
 			b.stream = buildEvents(r.stdout, t.importPath)
 		default:
-			if err := w.adopt(out, execName(t.importPath)+".test", b.goBin); err != nil {
+			data, err := w.adopt(out, execName(t.importPath)+".test", b.goBin)
+			if err != nil {
 				return err
 			}
+			e.keepBin(keys[t.key()], data)
 			if b.name == "" && r.res.ExitCode != 0 {
 				b.failed = fmt.Sprintf("the test build of %s failed (exit %d): %s", t.importPath, r.res.ExitCode, buildCause(r.stdout))
 			}
@@ -346,18 +380,18 @@ func (e *Executor) buildGroup(ctx context.Context, w *Workspace, a *Answer, gi i
 	return nil
 }
 
-// adopt moves a binary the build wrote into the workspace's bin directory;
-// a package without test files has none.
-func (w *Workspace) adopt(out, file string, b *goBin) error {
+// adopt moves a binary the build wrote into the workspace's bin directory
+// and returns its content; a package without test files has none.
+func (w *Workspace) adopt(out, file string, b *goBin) ([]byte, error) {
 	data, err := jobfile.Read(out, file, maxBinaryBytes)
 	if err != nil {
 		if isNotExist(err) {
 			b.noTests = true
-			return nil
+			return nil, nil
 		}
-		return fmt.Errorf("the test binary %s: %w", file, err)
+		return nil, fmt.Errorf("the test binary %s: %w", file, err)
 	}
-	return w.store(data, b)
+	return data, w.store(data, b)
 }
 
 // buildPackage is the import path of a build event's ImportPath

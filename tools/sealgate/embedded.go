@@ -50,7 +50,11 @@ type serviceDeps struct {
 	suiteCache string
 	// tools keeps the toolchain's tools the executor builds, across
 	// states (toolsDir).
-	tools    string
+	tools string
+	// bins keeps test binaries across runs and states, by the content
+	// they are built from and the build cache they are built with
+	// (binCacheDir).
+	bins     string
 	box      *sandbox.Runner
 	goenv    executor.Go
 	progress func(runID, jobID, state string)
@@ -71,7 +75,7 @@ func (d *serviceDeps) spec(name string) (serviceSpec, error) {
 	blobs, scratch := d.blobs, d.scratch
 	if (name == "executor" || name == "mutation") && d.exec == nil {
 		d.exec = &executor.Executor{Sandbox: d.box, Go: d.goenv, Scratch: scratch, Blobs: blobs,
-			SuiteCache: d.suiteCache, Tools: d.tools, Proxy: os.Getenv(callerProxyEnv)}
+			SuiteCache: d.suiteCache, Tools: d.tools, BinCache: d.bins, Proxy: os.Getenv(callerProxyEnv)}
 	}
 	switch name {
 	case "checkout":
@@ -120,6 +124,17 @@ func toolsDir(state string) string {
 	return filepath.Join(state, "tools")
 }
 
+// binCacheDir is where the executor keeps test binaries across runs
+// (executor.Executor.BinCache): beside the tools, in the user's cache
+// directory, else the state directory. A binary is served only to runs of
+// the build cache it was built with.
+func binCacheDir(state string) string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "sealgate", "testbin")
+	}
+	return filepath.Join(state, "testbin")
+}
+
 // goToolchain finds the Go toolchain the jobs run with.
 func goToolchain(ctx context.Context, cache string) (executor.Go, error) {
 	bin, err := exec.LookPath("go")
@@ -151,7 +166,7 @@ func startServices(ctx context.Context, st *state, blobs *blob.Store, box *sandb
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, infraErrorf("%v", err)
 	}
-	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(st.dir, suiteCacheDir), tools: toolsDir(st.dir), box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
+	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(st.dir, suiteCacheDir), tools: toolsDir(st.dir), bins: binCacheDir(st.dir), box: box, goenv: goenv, progress: progress, signer: signer, tlog: tl}
 	bus := &roleBus{
 		subscribe: func(group string) (message.Subscriber, error) {
 			return local.NewSubscriber(st.log, local.SubscriberConfig{ConsumerGroup: group})

@@ -231,7 +231,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string, o *serveOptions
 		return err
 	}
 	defer releaseScratch()
-	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(state, suiteCacheDir), tools: toolsDir(state)}
+	deps := &serviceDeps{blobs: blobs, scratch: scratch, suiteCache: filepath.Join(state, suiteCacheDir), tools: toolsDir(state), bins: binCacheDir(state)}
 	if slices.Contains(names, roleExecutor) || slices.Contains(names, roleMutation) {
 		mode := map[string]sandbox.Mode{"auto": sandbox.Auto, "bwrap": sandbox.Require, "none": sandbox.None}[o.sandbox]
 		if deps.box, err = sandbox.New(ctx, sandbox.Config{Mode: mode}); err != nil {

@@ -24,7 +24,9 @@ func Skip(t testing.TB) {
 	}
 }
 
-// New returns an executor for t.
+// New returns an executor for t. Its test binaries are kept across tests
+// and runs, as the gate's are (Executor.BinCache): the tests meet a cache
+// that is not fresh.
 func New(t testing.TB) *executor.Executor {
 	t.Helper()
 	box, err := sandbox.New(context.Background(), sandbox.Config{Mode: sandbox.Auto})
@@ -44,5 +46,5 @@ func New(t testing.TB) *executor.Executor {
 		t.Fatal(err)
 	}
 	return &executor.Executor{Sandbox: box, Go: executor.Go{Root: env.GOROOT, Cache: cache, ModCache: env.GOMODCACHE}, Scratch: t.TempDir(),
-		Tools: filepath.Join(os.TempDir(), "sealgate-test-tools")}
+		Tools: filepath.Join(os.TempDir(), "sealgate-test-tools"), BinCache: filepath.Join(os.TempDir(), "sealgate-test-testbin")}
 }
