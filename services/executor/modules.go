@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/sealgate/sealgate/services/executor/jobfile"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 )
@@ -183,6 +185,9 @@ func (e *Executor) download(ctx context.Context, w *Workspace, s *jobs.Spec, kee
 	if fi, err := os.Stat(filepath.Join(modDir, "vendor", "modules.txt")); err == nil && fi.Mode().IsRegular() {
 		return done(jobs.OutcomePass, "%s vendors its dependencies (vendor/modules.txt): nothing to download", s.Module)
 	}
+	if requiresNothing(src, modDir) {
+		return done(jobs.OutcomePass, "%s/go.mod requires no module and no go.work is above it: nothing to download", s.Module)
+	}
 	dir, _, cleanup, err := w.jobTree(src)
 	defer cleanup()
 	if err != nil {
@@ -259,6 +264,31 @@ func (e *Executor) download(ctx context.Context, w *Workspace, s *jobs.Spec, kee
 		return done(jobs.OutcomeUnrunnable, "the dependencies of %s could not be downloaded: %s", s.Module, jobfile.Excerpt(why))
 	}
 	return done(jobs.OutcomePass, "%d module dependencies of %s in the module cache, verified against go.sum", len(mods), s.Module)
+}
+
+// requiresNothing reports whether the module in modDir, inside the tree
+// root, has no dependency to download: its go.mod parses and requires
+// nothing, and no go.work in its directory or above it, up to the root,
+// brings in other modules' requirements. Anything else is left to go mod
+// download.
+func requiresNothing(root, modDir string) bool {
+	data, err := os.ReadFile(filepath.Join(modDir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	f, err := modfile.Parse("go.mod", data, nil)
+	if err != nil || len(f.Require) > 0 || f.Toolchain != nil {
+		return false
+	}
+	root, modDir = filepath.Clean(root), filepath.Clean(modDir)
+	for dir := modDir; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, "go.work")); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		if dir == root || !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			return dir == root
+		}
+	}
 }
 
 // downloadEnv is the environment of go mod download: the caller's (its
