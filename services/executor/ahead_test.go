@@ -38,7 +38,10 @@ func TestPrebuildServesTheJobs(t *testing.T) {
 	c := &criteria.Criteria{Claims: []string{"go:./calc:TestMedian"}, CoverageFloor: 1, Limits: limits().Limits}
 	ctx := context.Background()
 
+	// Builds are what this test accounts for: binaries kept from an
+	// earlier run (bincache.go) have none.
 	e, w := workspace(t, nil)
+	e.BinCache = ""
 	want := map[string]string{}
 	for _, s := range goJobs(t, w, c) {
 		a := e.Execute(ctx, w, s)
@@ -46,6 +49,7 @@ func TestPrebuildServesTheJobs(t *testing.T) {
 	}
 
 	e, w = workspace(t, nil)
+	e.BinCache = ""
 	specs := goJobs(t, w, c)
 	e.Prebuild(ctx, w, specs, 2)
 	seen := map[string]bool{}
