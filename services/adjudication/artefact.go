@@ -376,6 +376,9 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 		// A cached suite answer's runs happened in an earlier run.
 		if d := r.Done[id]; d != nil && d.Spec.Purpose != jobs.Modules && d.Detail.Cached == "" {
 			for _, run := range d.Detail.Runs {
+				if run.Reused() {
+					continue // a binary kept from an earlier run: no process
+				}
 				if run.Verdict == "BUILD" && run.Binary != "" {
 					if builds[run.Binary] {
 						continue

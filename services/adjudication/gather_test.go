@@ -140,7 +140,8 @@ func TestRunFixedMergesWithFloorsOff(t *testing.T) {
 // TestRunTimingCountsThisRunsProcesses: the artefact's timing counts the
 // processes this run started: a test binary's build, evidence of every
 // job that runs the binary, once; a cached baseline suite's runs (made by
-// an earlier run) not at all.
+// an earlier run) not at all, nor a build that reused a binary kept from
+// an earlier run.
 func TestRunTimingCountsThisRunsProcesses(t *testing.T) {
 	b := newRun(t, []string{claim}, 0, 0)
 	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
@@ -154,13 +155,13 @@ func TestRunTimingCountsThisRunsProcesses(t *testing.T) {
 		}
 		b.add(&pb.Record{Body: &pb.Record_JobResult{JobResult: res}})
 	}
-	detail(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail, "", jobs.Run{Verdict: "BUILD", WallMillis: 900, Binary: "b0"}, jobs.Run{Verdict: "FAIL", WallMillis: 10})
+	detail(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail, "", jobs.Run{Verdict: "BUILD", Reason: jobs.ReusedBuild + "m/calc's test binary", WallMillis: 900, Binary: "b0"}, jobs.Run{Verdict: "FAIL", WallMillis: 10})
 	detail(claimSpec(claim, jobs.Patch), jobs.OutcomePass, "", build, jobs.Run{Verdict: "PASS", WallMillis: 10})
 	detail(collSpec(jobs.Patch), jobs.OutcomePass, "", build, jobs.Run{Verdict: "PASS", WallMillis: 50})
 	detail(collSpec(jobs.Baseline), jobs.OutcomePass, "0123456789abcdef", jobs.Run{Verdict: "BUILD", WallMillis: 20000, Binary: "old"}, jobs.Run{Verdict: "PASS", WallMillis: 50})
 	_, a := decide(t, b)
-	if a.Timing.TestProcesses != 5 || a.Timing.TestProcessesMillis != 900+10+1000+10+50 {
-		t.Fatalf("timing %+v, want 5 processes, 1970 ms", a.Timing)
+	if a.Timing.TestProcesses != 4 || a.Timing.TestProcessesMillis != 10+1000+10+50 {
+		t.Fatalf("timing %+v, want 4 processes, 1070 ms", a.Timing)
 	}
 }
 

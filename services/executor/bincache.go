@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sealgate/sealgate/services/executor/jobs"
 	"github.com/sealgate/sealgate/services/executor/sandbox"
 )
 
@@ -141,7 +142,7 @@ func treeDigest(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// cachedBin returns the binary cached under key and its digest, or nil.
+// cachedBin returns the binary cached under key, or nil.
 func (e *Executor) cachedBin(key string) []byte {
 	if key == "" {
 		return nil
@@ -252,7 +253,7 @@ func (e *Executor) reuse(w *Workspace, t goTarget, key string, b *goBin) (bool, 
 	b.run.Verdict = "BUILD"
 	b.run.Termination = sandbox.Exited.String()
 	b.run.WallMillis = max(time.Since(start).Milliseconds(), 1)
-	b.run.Reason = fmt.Sprintf("reused %s's test binary: built by an earlier run with this build cache from a tree of the same content, toolchain and flags (key %s)", t.importPath, key[:16])
+	b.run.Reason = jobs.ReusedBuild + fmt.Sprintf("%s's test binary: built by an earlier run with this build cache from a tree of the same content, toolchain and flags (key %s)", t.importPath, key[:16])
 	b.run.Binary = b.sha256
 	return true, nil
 }

@@ -378,6 +378,15 @@ type Run struct {
 	Binary string `json:"binary,omitempty"`
 }
 
+// ReusedBuild starts the reason of a BUILD run that started no process:
+// its test binary was kept from an earlier run of the same build cache
+// (the executor's binary cache).
+const ReusedBuild = "reused "
+
+// Reused reports whether r is a build that reused a kept binary instead of
+// running the go command.
+func (r Run) Reused() bool { return r.Verdict == "BUILD" && strings.HasPrefix(r.Reason, ReusedBuild) }
+
 // Detail is a job result's detail: every run and the side outcome.
 type Detail struct {
 	Outcome string `json:"outcome"`
