@@ -40,25 +40,39 @@ const binCacheVersion = "sealgate test binary cache v1"
 // maxBinCacheBytes bounds the binary cache directory.
 const maxBinCacheBytes = 2 << 30
 
-// cacheableTree returns the digest of the tree in dir when its builds may
-// be cached, else "".
-func (e *Executor) cacheableTree(dir string) string {
-	if e.BinCache == "" || e.Sandbox.Name() != sandbox.NameBwrap {
+// cacheableTree returns the digest of the pristine tree of variant, in
+// dir, when its builds may be kept, else "": hashed once per workspace (a
+// pristine tree never changes; the schemata, which are made anew, are
+// never kept).
+func (e *Executor) cacheableTree(w *Workspace, variant, dir string) string {
+	if e.BinCache == "" || e.Sandbox.Name() != sandbox.NameBwrap || variant == treeSchemata {
 		return ""
+	}
+	w.mu.Lock()
+	tree, ok := w.digests[variant]
+	w.mu.Unlock()
+	if ok {
+		return tree
 	}
 	tree, err := treeDigest(dir)
 	if err != nil {
-		return ""
+		tree = ""
 	}
+	w.mu.Lock()
+	if w.digests == nil {
+		w.digests = map[string]string{}
+	}
+	w.digests[variant] = tree
+	w.mu.Unlock()
 	return tree
 }
 
 // binKey returns the cache key of t's test binary built from the tree
-// whose digest is tree, "" when it must not be cached (tree "").
+// whose digest is tree, "" when it must not be cached (tree ""; the
+// schemata hold the run's own switch tokens: no other run builds the same
+// program).
 func (e *Executor) binKey(t goTarget, tree string) string {
-	if tree == "" || t.variant == treeSchemata {
-		// The schemata hold the run's own switch tokens: no other run
-		// builds the same program.
+	if tree == "" {
 		return ""
 	}
 	h := sha256.New()

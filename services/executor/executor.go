@@ -99,6 +99,9 @@ type Workspace struct {
 	treesMu  sync.RWMutex
 	pristine map[string]string
 	bins     map[string]*builtBin
+	// digests holds each pristine tree's content digest, once hashed
+	// (bincache.go), guarded by mu.
+	digests  map[string]string
 	binCount atomic.Int64
 	// refWalls holds each test's longest passing reference run in mutant
 	// jobs (multi.go), guarded by mu.

@@ -653,10 +653,7 @@ func (e *Executor) build(ctx context.Context, w *Workspace, a *Answer, t goTarge
 	if err != nil {
 		return err
 	}
-	var key string
-	if t.variant != treeSchemata {
-		key = e.binKey(t, e.cacheableTree(src))
-	}
+	key := e.binKey(t, e.cacheableTree(w, t.variant, src))
 	if ok, err := e.reuse(w, t, key, b.goBin); err != nil || ok {
 		return err
 	}

@@ -258,15 +258,11 @@ func (e *Executor) buildMany(ctx context.Context, w *Workspace, a *Answer, targe
 	// Binaries a run of this build cache built from the same content are
 	// reused (bincache.go); the rest are built.
 	keys := map[string]string{}
-	trees := map[string]string{}
 	built := todo[:0]
 	for _, t := range todo {
-		tree, ok := trees[t.variant]
-		if !ok {
-			if _, src, err := w.variantOf(t.variant); err == nil {
-				tree = e.cacheableTree(src)
-			}
-			trees[t.variant] = tree
+		var tree string
+		if _, src, err := w.variantOf(t.variant); err == nil {
+			tree = e.cacheableTree(w, t.variant, src)
 		}
 		key := e.binKey(t, tree)
 		b := &builtBin{goBin: &goBin{}}
