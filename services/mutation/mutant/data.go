@@ -417,13 +417,16 @@ func (d *dataFinder) spec(name string, tf *token.File, gd *ast.GenDecl, vs, next
 		d.pending(name, l, "")
 	}
 	isConst := gd.Tok == token.CONST
+	var usedAs []types.Type
 	if isConst {
-		if reason := d.convertible(gd, vs, next); reason != "" {
+		reason, as := d.convertible(gd, vs, next)
+		if reason != "" {
 			for _, l := range wanted {
 				d.pending(name, l, "constant "+vs.Names[0].Name+" cannot be switched at run time: "+reason)
 			}
 			return
 		}
+		usedAs = as
 	}
 	if len(vs.Values) != len(vs.Names) {
 		for _, l := range wanted {
@@ -432,14 +435,18 @@ func (d *dataFinder) spec(name string, tf *token.File, gd *ast.GenDecl, vs, next
 		return
 	}
 	for i, v := range vs.Values {
-		typ, reason := d.closureType(vs, i, isConst)
+		var as types.Type
+		if i < len(usedAs) {
+			as = usedAs[i]
+		}
+		typ, reason := d.closureType(vs, i, isConst, as)
 		if reason != "" {
 			d.leaves(v, func(n ast.Node, _ []ast.Node) { d.pending(name, d.line(n.Pos()), reason) })
 			continue
 		}
 		d.values = append(d.values, [2]int{tf.Offset(v.Pos()), tf.Offset(v.End())})
 		d.valueFile = append(d.valueFile, name)
-		vw := &valueWalk{d: d, name: name, tf: tf, value: v, typ: typ}
+		vw := &valueWalk{d: d, name: name, tf: tf, value: v, typ: typ, as: as}
 		if isConst {
 			vw.convert, vw.spec = gd, vs
 			vw.declStart, vw.declEnd = tf.Offset(gd.Pos()), tf.Offset(gd.End())
@@ -449,12 +456,19 @@ func (d *dataFinder) spec(name string, tf *token.File, gd *ast.GenDecl, vs, next
 }
 
 // closureType is the type the function literal of value i of vs returns:
-// the declared type, the type a composite literal spells, or a type named
-// with go/types; a reason when none can be written.
-func (d *dataFinder) closureType(vs *ast.ValueSpec, i int, isConst bool) (string, string) {
+// the declared type, the type every use of an untyped constant has (as,
+// see usesAllowVar), the type a composite literal spells, or a type
+// named with go/types; a reason when none can be written.
+func (d *dataFinder) closureType(vs *ast.ValueSpec, i int, isConst bool, as types.Type) (string, string) {
 	src := d.src(vs)
 	if vs.Type != nil {
 		return src(vs.Type), ""
+	}
+	if as != nil {
+		if s, ok := d.a.siteType(as, vs.Pos()); ok {
+			return s, ""
+		}
+		return "", "its uses' type " + as.String() + " cannot be named in the file"
 	}
 	v := ast.Unparen(vs.Values[i])
 	amp := ""
@@ -492,17 +506,18 @@ func (d *dataFinder) src(n ast.Node) func(ast.Node) string {
 }
 
 // convertible says why the constant spec vs cannot become a variable, or
-// "".
-func (d *dataFinder) convertible(gd *ast.GenDecl, vs, next *ast.ValueSpec) string {
+// "" and, per name, the type its variable must have where that is not the
+// constant's default type (nil: the default; see usesAllowVar).
+func (d *dataFinder) convertible(gd *ast.GenDecl, vs, next *ast.ValueSpec) (string, []types.Type) {
 	switch {
 	case !d.a.typed():
-		return "without type information its uses cannot be checked"
+		return "without type information its uses cannot be checked", nil
 	case len(vs.Values) == 0:
-		return "it repeats the previous expression list (iota)"
+		return "it repeats the previous expression list (iota)", nil
 	case next != nil && len(next.Values) == 0:
-		return "the next constant repeats its expression list"
+		return "the next constant repeats its expression list", nil
 	case d.a.tests == nil:
-		return "the package's test files were not given, and they may use it as a constant"
+		return "the package's test files were not given, and they may use it as a constant", nil
 	}
 	usesIota := false
 	for _, v := range vs.Values {
@@ -514,26 +529,29 @@ func (d *dataFinder) convertible(gd *ast.GenDecl, vs, next *ast.ValueSpec) strin
 		})
 	}
 	if usesIota {
-		return "it uses iota"
+		return "it uses iota", nil
 	}
 	for _, n := range vs.Names {
 		if n.IsExported() {
-			return "it is exported, and other packages may use it where only a constant compiles"
+			return "it is exported, and other packages may use it where only a constant compiles", nil
 		}
 	}
 	info, err := d.withTests()
 	if err != nil {
-		return "the package and its internal test files do not type-check here: " + err.Error()
+		return "the package and its internal test files do not type-check here: " + err.Error(), nil
 	}
-	for _, n := range vs.Names {
+	as := make([]types.Type, len(vs.Names))
+	for i, n := range vs.Names {
 		if n.Name == "_" {
 			continue
 		}
-		if reason := d.usesAllowVar(info, n); reason != "" {
-			return reason
+		reason, t := d.usesAllowVar(info, n)
+		if reason != "" {
+			return reason, nil
 		}
+		as[i] = t
 	}
-	return ""
+	return "", as
 }
 
 // withTests type-checks the package with its internal test files.
@@ -577,7 +595,12 @@ func (d *dataFinder) withTests() (*types.Info, error) {
 // arithmetic is exact, a variable's is not); and that expression must not
 // be where only a constant compiles: a constant declaration, an array
 // length, the key of an array or slice literal.
-func (d *dataFinder) usesAllowVar(info *types.Info, name *ast.Ident) string {
+//
+// An untyped constant all of whose uses have one other type of the same
+// kind (const nanoPerMilli = 1000000, used only as int64) becomes a
+// variable of that type: as is that type, nil when the constant's own
+// default type serves.
+func (d *dataFinder) usesAllowVar(info *types.Info, name *ast.Ident) (reason string, as types.Type) {
 	var obj types.Object
 	for id, o := range info.Defs {
 		if id.Pos() == name.Pos() {
@@ -585,12 +608,7 @@ func (d *dataFinder) usesAllowVar(info *types.Info, name *ast.Ident) string {
 		}
 	}
 	if obj == nil {
-		return "its declaration is not found"
-	}
-	vt := types.Default(obj.Type())
-	exact := true
-	if b, ok := vt.Underlying().(*types.Basic); ok && b.Info()&(types.IsString|types.IsBoolean) != 0 {
-		exact = false
+		return "its declaration is not found", nil
 	}
 	var uses []*ast.Ident
 	for id, o := range info.Uses {
@@ -599,20 +617,51 @@ func (d *dataFinder) usesAllowVar(info *types.Info, name *ast.Ident) string {
 		}
 	}
 	slices.SortFunc(uses, func(a, b *ast.Ident) int { return cmp.Compare(a.Pos(), b.Pos()) })
-	for _, id := range uses {
-		where := d.a.fset.PositionFor(id.Pos(), false)
-		at := fmt.Sprintf("%s:%d", filepath.Base(where.Filename), where.Line)
-		if ctx := d.constContext(info, id, vt, exact); ctx != "" {
-			return fmt.Sprintf("it is used %s at %s", ctx, at)
+	check := func(vt types.Type) (string, types.Type) {
+		exact := true
+		if b, ok := vt.Underlying().(*types.Basic); ok && b.Info()&(types.IsString|types.IsBoolean) != 0 {
+			exact = false
 		}
+		for _, id := range uses {
+			where := d.a.fset.PositionFor(id.Pos(), false)
+			at := fmt.Sprintf("%s:%d", filepath.Base(where.Filename), where.Line)
+			if ctx, other := d.constContext(info, id, vt, exact); ctx != "" {
+				return fmt.Sprintf("it is used %s at %s", ctx, at), other
+			}
+		}
+		return "", nil
 	}
-	return ""
+	vt := types.Default(obj.Type())
+	reason, other := check(vt)
+	if reason == "" || other == nil || !sameKind(obj.Type(), other) {
+		return reason, nil
+	}
+	if again, _ := check(other); again != "" {
+		return reason, nil
+	}
+	return "", other
+}
+
+// sameKind reports whether the untyped constant type u and the typed basic
+// type t are of one kind: integer, float, complex, string or boolean (an
+// untyped rune is an integer).
+func sameKind(u, t types.Type) bool {
+	ub, ok := u.(*types.Basic)
+	if !ok || ub.Info()&types.IsUntyped == 0 {
+		return false
+	}
+	tb, ok := t.Underlying().(*types.Basic)
+	if !ok || tb.Info()&types.IsUntyped != 0 {
+		return false
+	}
+	const kinds = types.IsInteger | types.IsFloat | types.IsComplex | types.IsString | types.IsBoolean
+	return ub.Info()&kinds == tb.Info()&kinds
 }
 
 // constContext says why the use id of a constant of type vt needs a
 // constant there, or would change type with a variable, or "": see
-// usesAllowVar.
-func (d *dataFinder) constContext(info *types.Info, id *ast.Ident, vt types.Type, exact bool) string {
+// usesAllowVar. other is the type the use has where that is why.
+func (d *dataFinder) constContext(info *types.Info, id *ast.Ident, vt types.Type, exact bool) (why string, other types.Type) {
 	var stack []ast.Node
 	for _, f := range d.fileOf(id.Pos()) {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -627,7 +676,7 @@ func (d *dataFinder) constContext(info *types.Info, id *ast.Ident, vt types.Type
 		})
 	}
 	if len(stack) == 0 || stack[len(stack)-1] != ast.Node(id) {
-		return "where the mutator cannot find it"
+		return "where the mutator cannot find it", nil
 	}
 	// The largest constant expression holding the use.
 	m := ast.Node(id)
@@ -645,39 +694,39 @@ func (d *dataFinder) constContext(info *types.Info, id *ast.Ident, vt types.Type
 		m = pe
 	}
 	if m != ast.Node(id) && exact {
-		return "in a constant expression, whose arithmetic is exact"
+		return "in a constant expression, whose arithmetic is exact", nil
 	}
 	// The expression keeps its type with a variable: the constant's own
 	// type, or a comparison's boolean.
 	if be, ok := ast.Unparen(m.(ast.Expr)).(*ast.BinaryExpr); !ok || m == ast.Node(id) || !isComparison(be.Op) {
 		if tm := info.Types[m.(ast.Expr)].Type; tm == nil || !types.Identical(types.Default(tm), vt) {
-			return fmt.Sprintf("as %s", tm)
+			return fmt.Sprintf("as %s", tm), tm
 		}
 	}
 	for j := i; j >= 0; j-- {
 		if gd, ok := stack[j].(*ast.GenDecl); ok && gd.Tok == token.CONST {
-			return "in a constant declaration"
+			return "in a constant declaration", nil
 		}
 	}
 	if i < 0 {
-		return ""
+		return "", nil
 	}
 	switch p := stack[i].(type) {
 	case *ast.ArrayType:
 		if p.Len == m {
-			return "as an array length"
+			return "as an array length", nil
 		}
 	case *ast.KeyValueExpr:
 		if p.Key == m && i > 0 {
 			if cl, ok := stack[i-1].(*ast.CompositeLit); ok {
 				switch info.Types[cl].Type.Underlying().(type) {
 				case *types.Array, *types.Slice:
-					return "as an index key of a composite literal"
+					return "as an index key of a composite literal", nil
 				}
 			}
 		}
 	}
-	return ""
+	return "", nil
 }
 
 func isComparison(op token.Token) bool {
@@ -710,6 +759,10 @@ type valueWalk struct {
 	tf    *token.File
 	value ast.Expr
 	typ   string
+	// as is the type of the variable a constant becomes where it is not
+	// the constant's default type (see usesAllowVar): every change must
+	// fit it.
+	as types.Type
 
 	convert            *ast.GenDecl
 	spec               *ast.ValueSpec
@@ -1061,7 +1114,7 @@ func (vw *valueWalk) constChangeFits(leaf ast.Expr, stack []ast.Node, text strin
 		return false
 	}
 	nv := tv.Value
-	if !representable(nv, mtv.Type, a.sizes) {
+	if !representable(nv, mtv.Type, a.sizes) || vw.as != nil && !representable(nv, vw.as, a.sizes) {
 		return false
 	}
 	if parent != nil {

@@ -314,6 +314,89 @@ func f() (string, int) { return name, max }
 	}
 }
 
+// TestInspectConstantUsedAsOtherType: an untyped constant every use of
+// which has one other type (nanoPerMilli, used only as int64) is switched
+// as a variable of that type, with only the changes that fit it; one used
+// as two types, or as a type of another kind, stays a constant.
+func TestInspectConstantUsedAsOtherType(t *testing.T) {
+	skipInRaceStep(t)
+	if os.Getenv("TEST_SRCDIR") != "" {
+		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
+	}
+	src := `package p
+
+const nanoPerMilli = 1000000
+
+const mixed = 8
+
+const tiny = 200
+
+const half = 2.0
+
+func ms(n int64) int64 { return n / nanoPerMilli }
+
+func both(n int64, k int) (int64, int) { return n * mixed, k * mixed }
+
+func add(b uint8) uint8 {
+	if b > tiny {
+		return b
+	}
+	return b + tiny
+}
+
+func scale(n int32) int32 { return n * half }
+
+const wide = 3000000000
+
+func flip(x uint32) uint32 { return x ^ wide }
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	tests := map[string][]byte{"p_test.go": []byte("package p\n\nimport \"testing\"\n\nfunc TestMs(t *testing.T) {\n\tif ms(3000000) != 3 {\n\t\tt.Fatal(ms(3))\n\t}\n}\n")}
+	pkg := Package{Dir: t.TempDir(), Files: files, Tests: tests}
+	s, err := Inspect(pkg, map[string][]int{"p.go": {3, 5, 7, 9, 24}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"3 data",
+		"5 unjudgeable: constant mixed cannot be switched at run time: it is used as int64 at p.go:13",
+		"7 data",
+		"9 unjudgeable: constant half cannot be switched at run time: it is used as int32 at p.go:22",
+		"24 data",
+	}
+	if got := classes(s, "p.go"); !slices.Equal(got, want) {
+		t.Errorf("lines =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	var got []string
+	for _, x := range s.Sites {
+		if strings.HasPrefix(x.Operator, "data_") {
+			got = append(got, fmt.Sprintf("%d %s (%s)", x.Line, x.Operator, x.Description))
+		}
+	}
+	// tiny is a uint8 at both its uses: no -200, no 400; wide a uint32:
+	// no -3000000000, no 6000000000.
+	wantSites := []string{
+		"3 data_number (1000000 → -1000000)",
+		"3 data_number (1000000 → 0)",
+		"3 data_number (1000000 → 1000001)",
+		"3 data_number (1000000 → 2000000)",
+		"3 data_number (1000000 → 999999)",
+		"7 data_number (200 → 0)",
+		"7 data_number (200 → 199)",
+		"7 data_number (200 → 201)",
+		"24 data_number (3000000000 → 0)",
+		"24 data_number (3000000000 → 2999999999)",
+		"24 data_number (3000000000 → 3000000001)",
+	}
+	if !slices.Equal(got, wantSites) {
+		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(wantSites, "\n\t"))
+	}
+	chosen := Select(s.Sites, len(s.Sites), nil)
+	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
+		t.Errorf("Schemata: %v", err)
+	}
+}
+
 func TestInspectEmbed(t *testing.T) {
 	skipInRaceStep(t)
 	root := t.TempDir()
