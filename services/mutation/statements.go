@@ -64,6 +64,10 @@ type stmtUnit struct {
 	stmtRange
 	from, to       int
 	exempt, header bool
+	// chooser marks the header of a switch without a tag or of a select:
+	// its keyword and brace choose nothing themselves (see
+	// rewrittenUnits).
+	chooser bool
 	// early marks a return of nils that is not its function's last
 	// statement: written anew, it skips what follows, and is judged.
 	early bool
@@ -157,7 +161,11 @@ func indexStatements(path string, src []byte, outer map[string]bool) *stmtIndex 
 		case *ast.SwitchStmt:
 			// A tag is a value the cases choose by: switch kind →
 			// switch strings.ToLower(kind) moves every value.
+			k := len(ix.units)
 			header(n.Switch, n.Body.Lbrace, n.Tag == nil)
+			if len(ix.units) > k {
+				ix.units[k].chooser = n.Tag == nil
+			}
 		case *ast.TypeSwitchStmt:
 			add(n.Switch, n.Body.Lbrace, true)
 			typeGuards[n.Assign] = true
@@ -167,7 +175,11 @@ func indexStatements(path string, src []byte, outer map[string]bool) *stmtIndex 
 				}
 			}
 		case *ast.SelectStmt:
+			k := len(ix.units)
 			add(n.Select, n.Body.Lbrace, true)
+			if len(ix.units) > k {
+				ix.units[k].chooser = true
+			}
 		case *ast.CaseClause:
 			// A default with a body is judged (default_never changes
 			// it: case 7: → default: moves behaviour to every other
@@ -249,6 +261,9 @@ func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
 // rewrites changes behaviour where no mutant can reach, so it is judged,
 // and nothing can kill it. (Signatures and declared types, which are in
 // no statement, are compared declaration by declaration at checkout.)
+// The keyword and brace of a switch without a tag or of a select are no
+// such rewrite (if n > 1 { → switch n := count(xs); {): they choose
+// nothing, their init, cases and bodies are judged on their own.
 func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deletion) map[stmtRange][]int {
 	if ix == nil {
 		return nil
@@ -270,7 +285,7 @@ func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deleti
 			if strings.IndexByte(" \t\r\n,;()", src[o]) >= 0 {
 				continue
 			}
-			if i := ix.innermost(o); i >= 0 && ix.units[i].exempt {
+			if i := ix.innermost(o); i >= 0 && ix.units[i].exempt && !ix.units[i].chooser {
 				add(i, o)
 			}
 		}

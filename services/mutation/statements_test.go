@@ -398,6 +398,9 @@ func kind(x, y any) string {
 		// Judged by their mutants, not here.
 		{"an assignment rewritten", 9, "\tc.n -= by * step", nil},
 		{"a return's value rewritten", 14, "\treturn m + 1", nil},
+		// The keyword of a switch without a tag chooses nothing: its
+		// cases are judged by their mutants.
+		{"an if rewritten into a switch without a tag", 10, "\tswitch {\n\tcase c.n > limit:", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := strings.Split(base, "\n")

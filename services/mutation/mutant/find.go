@@ -63,6 +63,10 @@ type candidate struct {
 	// in front of which the variable is zeroed (an init is no statement
 	// of a list).
 	inCond bool
+	// assign_zero of a switch's or a for's init statement: node is the
+	// value assigned to the variable, which a call of typeText passes on
+	// or zeroes.
+	inInit bool
 
 	edit    edit   // rewriteVariant: the change within the value
 	closure string // rewriteVariant: the value's type, as the function literal returns it
@@ -1882,7 +1886,10 @@ func (w *walker) assign(n *ast.AssignStmt) {
 // An if's init (`if n, err := strconv.Atoi(s); err == nil {`, `if _, ok
 // := r.(T); ok {`) is no statement of a list: there the variable is zeroed
 // in front of the condition, which runs right after the init and sees its
-// variables.
+// variables. A switch's or a for's init (`switch c := s[i]; c {`, `for n
+// := start(k); n > 0; n--`) has no such place (a switch may have no tag,
+// a for's condition runs again every iteration): there the value the
+// variable is set to passes through a call that zeroes it, once.
 func (w *walker) assignZero(n *ast.AssignStmt) {
 	if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
 		return
@@ -1891,16 +1898,31 @@ func (w *walker) assignZero(n *ast.AssignStmt) {
 		w.zeroAfter(n, n.Lhs, n.Rhs, nil)
 		return
 	}
-	if parent, _ := w.parent(n); parent != nil {
-		if ifs, ok := parent.(*ast.IfStmt); ok && ifs.Init == n {
-			w.zeroAfter(n, n.Lhs, n.Rhs, ifs.Cond)
+	parent, _ := w.parent(n)
+	switch p := parent.(type) {
+	case *ast.IfStmt:
+		if p.Init == n {
+			w.zeroAfter(n, n.Lhs, n.Rhs, p.Cond)
+		}
+	case *ast.SwitchStmt:
+		if p.Init == n {
+			w.zeroAfter(n, n.Lhs, n.Rhs, nil)
+		}
+	case *ast.TypeSwitchStmt:
+		if p.Init == n {
+			w.zeroAfter(n, n.Lhs, n.Rhs, nil)
+		}
+	case *ast.ForStmt:
+		if p.Init == n {
+			w.zeroAfter(n, n.Lhs, n.Rhs, nil)
 		}
 	}
 }
 
 // zeroAfter adds the assign_zero site of statement n, which sets lhs to
-// rhs: after n in its list, or, for an if's init, in front of the if's
-// condition cond.
+// rhs: after n in its list, for an if's init in front of the if's
+// condition cond, for another init (n in no list, cond nil) around the
+// value it sets the variable to.
 func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr, cond ast.Expr) {
 	reach := w.wantedIn(n.Pos(), n.End())
 	if !w.a.typed() || reach == 0 {
@@ -1924,8 +1946,18 @@ func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr, cond ast.Expr) {
 			return
 		}
 		c := &candidate{how: rewriteWrap, node: n, list: true, zeros: []string{z}, str: [2]string{id.Name}}
-		if cond != nil {
+		switch {
+		case cond != nil:
 			c.node, c.list, c.inCond = cond, false, true
+		case !w.stmtInList(n):
+			if len(lhs) != len(rhs) {
+				return // a tuple: no one value to pass on
+			}
+			typ, ok := w.a.siteType(v.Type(), n.Pos())
+			if !ok {
+				return
+			}
+			c.node, c.list, c.inInit, c.typeText = rhs[i], false, true, typ
 		}
 		c.site.Extra, c.site.Reach = true, max(reach, 0)
 		if len(lhs) == len(rhs) {

@@ -1160,6 +1160,32 @@ func g(s string, n int) (int, error) { return n, nil }
 type yes bool
 
 func flag(n int) yes { return n > 2 }
+
+func inits(s string, xs []int, m map[string]int, err error) int {
+	switch c := s[0]; c {
+	case 'a':
+		return 1
+	}
+	switch n := len(xs); {
+	case n > 2:
+		return n
+	}
+	for i := len(xs); i > 0; i-- {
+		return i
+	}
+	for i := 0; i < 2; i++ {
+		s += "!"
+	}
+	switch k, ok := m[s]; {
+	case ok:
+		return k
+	}
+	switch e := err; v := e.(type) {
+	case interface{ Code() int }:
+		return v.Code()
+	}
+	return 0
+}
 `)}
 	pkg := Package{Files: files}
 	sites, err := Find(pkg, allLines(files))
@@ -1188,6 +1214,13 @@ func flag(n int) yes { return n > 2 }
 		"17 then n = 0 reach 17 equivalent \"\"",
 		"20 then found = false reach 20 equivalent \"\"",
 		"23 then b = false reach 23 equivalent \"\"",
+		// Switch and for inits: the value passed through a call that
+		// zeroes it; not a tuple (k, ok := m[s]).
+		"36 then c = 0 reach 36 equivalent \"\"",
+		"40 then n = 0 reach 40 equivalent \"\"",
+		"44 then i = 0 reach 44 equivalent \"\"",
+		"47 then i = 0 reach 47 equivalent \"it is assigned its zero value\"",
+		"54 then e = nil reach 54 equivalent \"\"",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

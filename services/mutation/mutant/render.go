@@ -734,6 +734,12 @@ func (r *renderer) wrap(c *candidate, text string) string {
 			// boolean, so a named boolean type stays right.
 			return fmt.Sprintf("(func() bool { if %s { %s = %s }; return true }() == true && (%s))", r.on(id), c.str[0], c.zeros[0], text)
 		}
+		if c.inInit {
+			// A switch's or a for's init: the value, evaluated as
+			// before, then zeroed when the mutant runs.
+			v := r.names.id("v")
+			return fmt.Sprintf("func(%s %s) %s { if %s { return %s }; return %s }(%s)", v, c.typeText, c.typeText, r.on(id), c.zeros[0], v, text)
+		}
 		// The statement, then its variable zeroed when the mutant runs.
 		return fmt.Sprintf("%s; if %s { %s = %s }", text, r.on(id), c.str[0], c.zeros[0])
 	}

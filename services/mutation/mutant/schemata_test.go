@@ -656,6 +656,31 @@ func applyByHand(t *testing.T, src []byte, s Site) []byte {
 			text := "func() bool { " + zero + "; return true }() == true && (" + string(src[tf.Offset(cond.Pos()):tf.Offset(cond.End())]) + ")"
 			return replace(tf.Offset(cond.Pos()), tf.Offset(cond.End()), text)
 		}
+		// A switch's or a for's init: the init and the zeroing in a block
+		// of their own around the statement, which keeps no init.
+		var outer ast.Stmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SwitchStmt:
+				if n.Init == as {
+					outer = n
+				}
+			case *ast.TypeSwitchStmt:
+				if n.Init == as {
+					outer = n
+				}
+			case *ast.ForStmt:
+				if n.Init == as {
+					outer = n
+				}
+			}
+			return outer == nil
+		})
+		if outer != nil {
+			o, i0, i1, e := tf.Offset(outer.Pos()), tf.Offset(as.Pos()), tf.Offset(as.End()), tf.Offset(outer.End())
+			text := "{ " + string(src[i0:i1]) + "; " + zero + "; " + string(src[o:i0]) + string(src[i1:e]) + " }"
+			return replace(o, e, text)
+		}
 		return replace(tf.Offset(as.End()), tf.Offset(as.End()), "; "+zero)
 	case OpLoopNever:
 		var body *ast.BlockStmt
