@@ -162,6 +162,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 	}
 	gapUnits := map[siteAt]stmtRange{}
 	maybeUnits := map[stmtRange]bool{} // judged only if a restore of theirs was written
+	deadUnits := map[stmtRange]bool{}  // dead stores: judged by nothing (see mutant.EquivalentDeadStore)
 	var sites []mutant.Site
 	var dataLines []string
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
@@ -298,6 +299,13 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 			if s.Equivalent != "" {
 				g.equivalent = append(g.equivalent, s)
+				if in := index[rel]; strings.HasPrefix(s.Equivalent, mutant.EquivalentDeadStore) && in.ix != nil && s.Line >= 1 && s.Line <= len(in.starts) {
+					// A store no code reads does nothing a test could
+					// notice: its statement is not judged.
+					if u, _, ok := in.ix.at(in.starts[s.Line-1] + s.Col - 1); ok {
+						deadUnits[u] = true
+					}
+				}
 				continue
 			}
 			if s.Operator == mutant.OpReturnNonNil {
@@ -335,6 +343,9 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				}
 			}
 		}
+	}
+	for u := range deadUnits {
+		delete(g.statements, u)
 	}
 	// Lines that may have been rewritten rather than deleted, which do
 	// not compile put back: a rewrite.

@@ -143,6 +143,8 @@ type walker struct {
 	// stmtRestores are its statement restores that give a site, by their
 	// statement's range (see analysis.stmtRestoreSites).
 	stmtRestores map[[2]int][]Restore
+	// dead are the dead stores found so far (see deadStore).
+	dead []deadRange
 }
 
 func (w *walker) walk() {
@@ -167,6 +169,11 @@ func (w *walker) off(pos token.Pos) int { return w.tf.Offset(pos) }
 func (w *walker) add(c *candidate, pos token.Pos, operator, desc string) {
 	p := w.a.fset.PositionFor(pos, false)
 	c.site = Site{File: w.name, Line: p.Line, Col: p.Column, Operator: operator, Description: desc, Extra: c.site.Extra, Equivalent: c.site.Equivalent, Reach: c.site.Reach, Span: c.site.Span}
+	for _, d := range w.dead {
+		if c.site.Equivalent == "" && d.equivalent(c, pos, operator) {
+			c.site.Equivalent = EquivalentDeadStore + d.why
+		}
+	}
 	c.file = w.name
 	if c.node != nil && c.start == 0 && c.end == 0 {
 		c.start, c.end = w.off(c.node.Pos()), w.off(c.node.End())
@@ -692,6 +699,9 @@ func (w *walker) boundaryIdentity(n *ast.BinaryExpr) string {
 	if !ok || ifs.Cond != child || ifs.Init != nil {
 		return ""
 	}
+	if why := w.assignIdentity(n, ifs); why != "" {
+		return why
+	}
 	taken := loneReturn(ifs.Body.List)
 	var other ast.Expr
 	switch e := ifs.Else.(type) {
@@ -733,6 +743,45 @@ func (w *walker) boundaryIdentity(n *ast.BinaryExpr) string {
 		return ""
 	}
 	return "the boundary decides only where the operands are equal, and there both returns give the same value"
+}
+
+// assignIdentity is boundaryIdentity's reason for a running max or min
+// kept in a variable: `if width < w { width = w }`, `if n > hi { n = hi
+// }` — an if without an else whose body only assigns one operand to the
+// other. Where the operands are equal the assignment leaves the variable
+// as it was. The variable is a name or a field (an element of a map would
+// gain its key), of the operands' type.
+func (w *walker) assignIdentity(n *ast.BinaryExpr, ifs *ast.IfStmt) string {
+	if ifs.Else != nil || len(ifs.Body.List) != 1 {
+		return ""
+	}
+	as, ok := ifs.Body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return ""
+	}
+	for e := ast.Unparen(as.Lhs[0]); ; {
+		if _, ok := e.(*ast.Ident); ok {
+			break
+		}
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return ""
+		}
+		if v, ok := w.a.info.Uses[sel.Sel].(*types.Var); !ok || !v.IsField() {
+			return "" // a field only: not another package's variable
+		}
+		e = ast.Unparen(sel.X)
+	}
+	lt, ok := w.a.info.Types[as.Lhs[0]]
+	if !ok || !types.Identical(lt.Type, w.operandType(n)) || w.effects(as.Rhs[0]) {
+		return ""
+	}
+	x, y := w.tokens(ast.Unparen(n.X)), w.tokens(ast.Unparen(n.Y))
+	a, b := w.tokens(ast.Unparen(as.Lhs[0])), w.tokens(ast.Unparen(as.Rhs[0]))
+	if a == "" || b == "" || a == b || !(a == x && b == y || a == y && b == x) {
+		return ""
+	}
+	return "the boundary decides only where the operands are equal, and there the assignment leaves the variable as it was"
 }
 
 // tokens returns the tokens of e's source, one space apart, without its
@@ -1819,6 +1868,9 @@ func (w *walker) stmtInList(n ast.Stmt) bool {
 }
 
 func (w *walker) incDec(n *ast.IncDecStmt) {
+	if why := w.deadStore(n); why != "" {
+		w.dead = append(w.dead, newDeadRange(n, why))
+	}
 	list := w.stmtInList(n)
 	if w.at(n.TokPos) {
 		to := token.DEC
@@ -1833,6 +1885,9 @@ func (w *walker) incDec(n *ast.IncDecStmt) {
 }
 
 func (w *walker) assign(n *ast.AssignStmt) {
+	if why := w.deadStore(n); why != "" {
+		w.dead = append(w.dead, newDeadRange(n, why))
+	}
 	w.assignZero(n)
 	if n.Tok == token.DEFINE {
 		return
