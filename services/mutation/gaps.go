@@ -120,7 +120,9 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 			continue
 		}
 		// What stood there, or nothing: a statement's end, so that an
-		// else taken out leaves two statements.
+		// else taken out leaves two statements. What stood there may
+		// be no such token (the 0 of w = 0 where the patch wrote } else
+		// {): then nothing, tried next.
 		text := ";"
 		for _, r := range runs {
 			if t, ok := r.baselineOf(lo, hi); ok {
@@ -128,7 +130,11 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 				break
 			}
 		}
-		out = append(out, gap{at: lo, lo: lo, hi: hi, edit: [2]int{lo, hi}, text: text, what: "written outside any statement: " + clipText(string(src[lo:hi]))})
+		g := gap{at: lo, lo: lo, hi: hi, edit: [2]int{lo, hi}, text: text, what: "written outside any statement: " + clipText(string(src[lo:hi]))}
+		if text != ";" {
+			g.alt, g.altText = &[2]int{lo, hi}, ";"
+		}
+		out = append(out, g)
 	}
 	for _, d := range dels {
 		if d.Wrote != [2]int{} || d.Cut || d.Off < 0 || d.Off >= len(src) || !hasWords(d.Src) {

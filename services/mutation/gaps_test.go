@@ -139,3 +139,38 @@ func TestGaps(t *testing.T) {
 }
 
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestGapElseWhereATokenStood: an else the patch wrote where the
+// alignment pairs it with a token the baseline deleted there (the 0 of n =
+// 0, as go-runewidth v0.0.7 does) has that token as what stood there,
+// which does not compile in its place; the else taken out (} ; {) is
+// tried next in the same group, so the gap is still judged.
+func TestGapElseWhereATokenStood(t *testing.T) {
+	base := "package p\n\nfunc f(kind string, w int) int {\n\tn := 3\n\tif kind == \"\" {\n\t\tw = 0\n\t}\n\tn += w\n\treturn n\n}\n"
+	patch := "package p\n\nfunc f(kind string, w int) int {\n\tn := 3\n\tif kind == \"\" {\n\t\tif n < w {\n\t\t\tn = w\n\t\t}\n\t} else {\n\t\tn += w\n\t}\n\treturn n\n}\n"
+	src := []byte(patch)
+	e := written([]byte(wholeDiff(base, patch)), func(string) ([]byte, bool) { return src, true })
+	ix := indexStatements("p.go", src, nil)
+	exprs, _ := restoresOf("p.go", src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
+	gaps := gapsOf(src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], e.removed["p.go"], exprs)
+	rs, units, _ := gapRestores("p.go", src, gaps, 0)
+	var elseGap *gap
+	for i, u := range units {
+		if strings.HasSuffix(u.what, ": else") {
+			elseGap = &units[i]
+		}
+	}
+	if elseGap == nil {
+		t.Fatalf("no gap for the else: %+v", units)
+	}
+	takenOut := flat("if kind == \"\" {\n\t\tif n < w {\n\t\t\tn = w\n\t\t}\n\t} ; {\n\t\tn += w\n\t}")
+	var texts []string
+	for _, r := range rs {
+		if r.At == elseGap.at {
+			texts = append(texts, flat(r.Text))
+		}
+	}
+	if !slices.Contains(texts, takenOut) {
+		t.Errorf("the else's restores:\n%s\nwant among them:\n%s", strings.Join(texts, "\n"), takenOut)
+	}
+}
