@@ -203,7 +203,8 @@ func (w *walker) deadStore(n ast.Stmt) string {
 // panicFree reports whether evaluating e can neither have an effect nor
 // panic: names, constants (another package's too), literals of basic
 // values, and operators that cannot shift or dereference, nor divide but
-// by a constant other than zero.
+// by a constant other than zero, nor compare interfaces (which panics on
+// uncomparable values) but with nil.
 func (w *walker) panicFree(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.BasicLit:
@@ -224,6 +225,12 @@ func (w *walker) panicFree(e ast.Expr) bool {
 		}
 	case *ast.BinaryExpr:
 		switch e.Op {
+		case token.EQL, token.NEQ:
+			// Interfaces holding the same uncomparable type panic
+			// compared; a comparison with nil does not.
+			if !w.isNil(e.X) && !w.isNil(e.Y) && (!strictlyComparable(w.a.info.TypeOf(e.X)) || !strictlyComparable(w.a.info.TypeOf(e.Y))) {
+				return false
+			}
 		case token.QUO, token.REM:
 			// By a constant other than zero.
 			if tv := w.a.info.Types[e.Y]; tv.Value == nil || constant.Sign(tv.Value) == 0 {
@@ -233,6 +240,34 @@ func (w *walker) panicFree(e ast.Expr) bool {
 			return false
 		}
 		return w.panicFree(e.X) && w.panicFree(e.Y)
+	}
+	return false
+}
+
+// isNil reports whether e is the predeclared nil.
+func (w *walker) isNil(e ast.Expr) bool {
+	tv, ok := w.a.info.Types[ast.Unparen(e)]
+	return ok && tv.IsNil()
+}
+
+// strictlyComparable reports whether values of type t compare without a
+// run-time panic: no interface (nor type parameter) in it.
+func strictlyComparable(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic, *types.Pointer, *types.Chan:
+		return true
+	case *types.Array:
+		return strictlyComparable(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !strictlyComparable(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -252,8 +287,9 @@ func bodyOf(s ast.Node) *ast.BlockStmt {
 // privateVar reports whether v, a variable of the function f, is reached
 // only by name in f's own code: not a named result, not used inside a
 // function literal of f (unless f is that literal), its address never
-// taken, no pointer method called on it; and f has no label (no goto can
-// lead back into it).
+// taken nor that of a part of it (&x, &x.f, &x[i], an array's x[:]), no
+// pointer method called on it or a part of it; and f has no label (no
+// goto can lead back into it).
 func (w *walker) privateVar(f ast.Node, v *types.Var) bool {
 	var ft *ast.FuncType
 	var body *ast.BlockStmt
@@ -276,9 +312,23 @@ func (w *walker) privateVar(f ast.Node, v *types.Var) bool {
 		}
 	}
 	private := true
-	is := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && w.a.info.Uses[id] == v
+	// is reports whether e is v or a part of it (a field, an element, a
+	// slice of it: x.f[i]), whose address is v's memory.
+	var is func(e ast.Expr) bool
+	is = func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return w.a.info.Uses[e] == v
+		case *ast.SelectorExpr:
+			return is(e.X)
+		case *ast.IndexExpr:
+			return is(e.X)
+		case *ast.SliceExpr:
+			return is(e.X)
+		case *ast.StarExpr:
+			return is(e.X)
+		}
+		return false
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -294,7 +344,13 @@ func (w *walker) privateVar(f ast.Node, v *types.Var) bool {
 			private = false
 		case *ast.UnaryExpr:
 			if n.Op == token.AND && is(n.X) {
-				private = false
+				private = false // &x, &x.f, &x[i]
+			}
+		case *ast.SliceExpr:
+			if t := w.a.info.TypeOf(n.X); t != nil && is(n.X) {
+				if _, array := t.Underlying().(*types.Array); array {
+					private = false // x[:] of an array: its address
+				}
 			}
 		case *ast.SelectorExpr:
 			if fn, ok := w.a.info.Uses[n.Sel].(*types.Func); ok && is(n.X) {
