@@ -142,6 +142,15 @@ func Fixes() []Fix {
 			About:  "Pretty and Ugly keep NaN and Inf number literals instead of mangling them (#12)",
 		},
 		{
+			Name:   "runewidth-zwj-emoji",
+			Module: "github.com/mattn/go-runewidth",
+			Before: Version{"v0.0.6", "h1:V2iyH+aX9C5fsYCpK60U8BYIvmhqxuOL3JZcqc1NB7k="},
+			After:  Version{"v0.0.7", "h1:Ei8KR0497xHyKJPAv59M1dkC+rOZCMBJ+t3fZ+twI54="},
+			Claims: []string{"go:.:TestRuneWidth"},
+			Commit: "https://github.com/mattn/go-runewidth/commit/cd0af1f4e049b1e4debe656913c018453b5f76e5",
+			About:  "an emoji is as wide as its table says, not always 2, and a zero-width-joiner sequence is as wide as its widest emoji: the sum moved into a new else beside a running max (with 49ebed6 and the tests of 4df170a; go 1.9)",
+		},
+		{
 			Name:   "semver-caret-zero",
 			Module: "github.com/Masterminds/semver/v3",
 			Before: Version{"v3.0.1", "h1:2kKm5lb7dKVrt5TYUiAavE6oFc1cFT0057UVGT+JqLk="},
@@ -196,6 +205,16 @@ func Fixes() []Fix {
 			Claims: []string{"go:.:TestVersion7MonotonicityStrict"},
 			Commit: "https://github.com/google/uuid/commit/a2b2b32373ff0b1a312b7fdf6d38a977099698a6",
 			About:  "NewV7 is strictly monotonic within one millisecond: 12 bits of sub-millisecond sequence (#150; the strict test came with #154 in the same release, with a doc typo fix)",
+		},
+		{
+			Name:   "wordwrap-nbsp",
+			Module: "github.com/mitchellh/go-wordwrap",
+			Before: Version{"v1.0.0", "h1:6GlHJ/LTGMrIJbwgdqdl2eEH8o+Exx/0m8ir9Gns0u4="},
+			After:  Version{"v1.0.1", "h1:TLuKupo69TCn6TQSyGxwI1EblZZEsQ0vMlAFQflz0v0="},
+			Paths:  []string{"wordwrap.go", "wordwrap_test.go"},
+			Claims: []string{"go:.:TestWrapString"},
+			Commit: "https://github.com/mitchellh/go-wordwrap/commit/271c4e5dd7f76e4cf97818a9bb970a5ff9a46784",
+			About:  "WrapString does not break at a non-breaking space and counts runes, not bytes (with a2d9f54): rows added to an existing table; the fix writes stores a later reset makes dead (no go.mod line before v1.0.1)",
 		},
 		{
 			Name:   "xid-padding-last-byte",
