@@ -273,7 +273,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			if ix == nil {
 				ix = indexStatements(p, pkg.Files[f], outerOf(d))
 			}
-			for st, ls := range ix.rewrittenUnits(pkg.Files[f], g.replaced[p], g.dels[p]) {
+			for st, ls := range ix.rewrittenUnits(pkg.Files[f], g.replaced[p], g.dels[p], g.runs[p]) {
 				g.statements[st] = append(g.statements[st], ls...)
 			}
 		}

@@ -64,9 +64,8 @@ type stmtUnit struct {
 	stmtRange
 	from, to       int
 	exempt, header bool
-	// chooser marks the header of a switch without a tag or of a select:
-	// its keyword and brace choose nothing themselves (see
-	// rewrittenUnits).
+	// chooser marks the header of a switch without a tag or of a select
+	// (see rewrittenUnits).
 	chooser bool
 	// early marks a return of nils that is not its function's last
 	// statement: written anew, it skips what follows, and is judged.
@@ -261,10 +260,12 @@ func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
 // rewrites changes behaviour where no mutant can reach, so it is judged,
 // and nothing can kill it. (Signatures and declared types, which are in
 // no statement, are compared declaration by declaration at checkout.)
-// The keyword and brace of a switch without a tag or of a select are no
-// such rewrite (if n > 1 { → switch n := count(xs); {): they choose
-// nothing, their init, cases and bodies are judged on their own.
-func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deletion) map[stmtRange][]int {
+// A tag or a condition deleted from the header of what is now a switch
+// without a tag or a select (switch flag { → switch v := v * 2; {, if
+// flag { → switch { case v > 5:) is such a rewrite even where the patch
+// wrote something in its place or beside it: the cases stop being
+// compared with it, and no mutant puts it back (see tagGone).
+func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deletion, runs []alignment) map[stmtRange][]int {
 	if ix == nil {
 		return nil
 	}
@@ -285,12 +286,23 @@ func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deleti
 			if strings.IndexByte(" \t\r\n,;()", src[o]) >= 0 {
 				continue
 			}
-			if i := ix.innermost(o); i >= 0 && ix.units[i].exempt && !ix.units[i].chooser {
+			if i := ix.innermost(o); i >= 0 && ix.units[i].exempt {
 				add(i, o)
+			}
+			// Written in place of tokens in the header of a switch
+			// without a tag that lost one.
+			for i, u := range ix.units {
+				if u.chooser && u.from <= o && o < u.to && tagGone(runs, u.from) {
+					add(i, o)
+				}
 			}
 		}
 	}
 	for _, d := range cuts {
+		if i := ix.innermost(d.Before); d.Before >= 0 && i >= 0 && ix.units[i].chooser && hasWords(d.Src) && tagGone(runs, ix.units[i].from) {
+			add(i, d.Before)
+			continue
+		}
 		if d.Before < 0 || d.Wrote != [2]int{} {
 			continue
 		}
@@ -299,6 +311,55 @@ func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deleti
 		}
 	}
 	return out
+}
+
+// tagGone reports whether the header of a switch without a tag or of a
+// select, whose keyword is at patch-side offset at, lost a tag or a
+// condition the baseline had: its keyword is no baseline token (it took
+// an if's place), or the baseline's header under the same keyword has
+// tokens between its last top-level semicolon (or the keyword) and its
+// brace. Outside every compared run the header is as it was: false. A
+// composite literal in the baseline's init reads as a tag: true,
+// fail-closed.
+func tagGone(runs []alignment, at int) bool {
+	for _, a := range runs {
+		if at < a.begin || at >= a.end {
+			continue
+		}
+		ti := slices.IndexFunc(a.added, func(t tok) bool { return a.begin+t.off == at })
+		if ti < 0 {
+			return true
+		}
+		oj := -1
+		for _, p := range a.pairs {
+			if p[0] == ti {
+				oj = p[1]
+			}
+		}
+		if oj < 0 || a.old[oj].text() != a.added[ti].text() {
+			return true
+		}
+		depth, last := 0, oj
+		for j := oj + 1; j < len(a.old); j++ {
+			switch a.old[j].text() {
+			case "(", "[":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ";":
+				if depth == 0 {
+					last = j
+				}
+			case "{":
+				if depth == 0 {
+					return j > last+1
+				}
+				depth++
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // judging is at's unit with its byte span: the expression judged alone

@@ -375,6 +375,22 @@ func kind(x, y any) string {
 	}
 	return ""
 }
+
+func size(v int, flag bool) string {
+	switch flag {
+	case v > 10:
+		return "big"
+	}
+	return "small"
+}
+
+func count(xs []int) string {
+	switch n := len(xs); {
+	case n > 2:
+		return "many"
+	}
+	return "few"
+}
 `
 	for _, tc := range []struct {
 		name  string
@@ -398,9 +414,14 @@ func kind(x, y any) string {
 		// Judged by their mutants, not here.
 		{"an assignment rewritten", 9, "\tc.n -= by * step", nil},
 		{"a return's value rewritten", 14, "\treturn m + 1", nil},
-		// The keyword of a switch without a tag chooses nothing: its
-		// cases are judged by their mutants.
-		{"an if rewritten into a switch without a tag", 10, "\tswitch {\n\tcase c.n > limit:", nil},
+		// A condition or a tag gone from what is now a switch without a
+		// tag: the cases no longer depend on it, and nothing puts it back.
+		{"an if rewritten into a switch without a tag", 10, "\tswitch {\n\tcase c.n > limit:", []string{"p.go:10 (rewritten in place)"}},
+		{"a tag dropped for an init", 40, "\tswitch v := v * 2; {", []string{"p.go:40 (rewritten in place)"}},
+		{"an init added beside a tag", 40, "\tswitch v := v * 2; flag {", nil},
+		// A switch without a tag that had none: its init is judged.
+		{"a tagless switch's init rewritten", 49, "\tswitch n := len(xs) + 1; {", nil},
+		{"a tagless switch's init dropped", 49, "\tswitch {", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := strings.Split(base, "\n")
@@ -410,7 +431,7 @@ func kind(x, y any) string {
 			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
 			dels, replaced := e.dels, e.replaced
 			var got []string
-			for u, ls := range indexStatements("p.go", []byte(patched), nil).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"]) {
+			for u, ls := range indexStatements("p.go", []byte(patched), nil).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"], e.runs["p.go"]) {
 				got = append(got, u.String())
 				if len(ls) != 1 || ls[0] != u.first {
 					t.Errorf("%s: lines %v", u, ls)

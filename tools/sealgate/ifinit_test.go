@@ -56,9 +56,9 @@ func TestVerifyIfInitJudged(t *testing.T) {
 // n to. The honest fix, a call swapped in the init whose test checks each
 // count, MERGEs (it was INCONCLUSIVE: no operator reached the init). Its
 // twin, whose test runs every count but checks only names that count
-// none, is INCONCLUSIVE: zeroing n survives. (The switch's own keyword,
-// written where the baseline had an if, is no rewrite to judge: its cases
-// are.)
+// none, is INCONCLUSIVE: zeroing n survives. (The baseline's switch has
+// no init: the patch writes it beside what was there, which no restore
+// judges.)
 func TestVerifySwitchInitJudged(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
@@ -79,7 +79,7 @@ func TestVerifySwitchInitJudged(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			base := f.commit(f.honest().Commit, map[string]string{
-				"count/count.go":      size("\tif len(names) > 1 {\n\t\treturn \"many\"\n\t}\n\treturn [2]string{\"none\", \"one\"}[len(names)]\n"),
+				"count/count.go":      size("\tswitch {\n\tcase len(names) == 0:\n\t\treturn \"none\"\n\tcase len(names) == 1:\n\t\treturn \"one\"\n\t}\n\treturn \"many\"\n"),
 				"count/count_test.go": test(c.cases),
 			})
 			patch := f.commit(base, map[string]string{"count/count.go": size("\tswitch n := nonEmpty(names); {\n\tcase n == 0:\n\t\treturn \"none\"\n\tcase n == 1:\n\t\treturn \"one\"\n\t}\n\treturn \"many\"\n")})
