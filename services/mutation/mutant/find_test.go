@@ -1306,6 +1306,8 @@ func f(xs []int, ch chan int, done func()) (int, error) {
 		`7 statement_removal (remove statement) reach 7 equivalent ""`,
 		`8 loop_never (loop body never runs) reach 8 equivalent ""`,
 		`11 loop_never (loop body never runs) reach 11 equivalent ""`,
+		// A for's init is zeroed too; here it sets the zero already.
+		`11 assign_zero (then i = 0) reach 11 equivalent "it is assigned its zero value"`,
 		`13 statement_removal (remove statement) reach 13 equivalent ""`,
 		`22 statement_removal (remove statement) reach 22 equivalent ""`,
 	}
