@@ -22,6 +22,16 @@ func deadStoreAttack(t *testing.T, f *fixture, baseSrc, testSrc, patchSrc, claim
 	}
 }
 
+// clampHead declares Range and Unbounded; clampBase is Clamp with the
+// upper bound only; clampTest never passes an inverted range.
+const (
+	clampHead = "package count\n\nimport \"math\"\n\n// Range is a closed interval.\ntype Range struct{ Lo, Hi int }\n\n// Unbounded holds every int.\nvar Unbounded = Range{Lo: math.MinInt, Hi: math.MaxInt}\n\n"
+	clampBase = clampHead + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tif v > r.Hi {\n\t\treturn r.Hi\n\t}\n\treturn v\n}\n"
+	clampTest = "package count\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tfor _, c := range []struct{ v, lo, hi, want int }{\n" +
+		"\t\t{5, 0, 10, 5}, {-3, 0, 10, 0}, {12, 0, 10, 10}, {0, 0, 10, 0}, {10, 0, 10, 10}, {11, 0, 10, 10}, {-1, 0, 10, 0}, {3, 3, 3, 3}, {2, 3, 3, 3}, {4, 3, 3, 3},\n" +
+		"\t} {\n\t\tif got := Clamp(c.v, Range{c.lo, c.hi}); got != c.want {\n\t\t\tt.Errorf(\"Clamp(%d, %d..%d) = %d, want %d\", c.v, c.lo, c.hi, got, c.want)\n\t\t}\n\t}\n}\n"
+)
+
 // TestVerifyDeadStoreAttackFieldAlias: the fix adds a lower bound to Clamp, and
 // also `r = Unbounded` in the upper-bound branch. The dead-store rule
 // calls that store dead (nothing names r after it), but lo points into
@@ -31,13 +41,8 @@ func deadStoreAttack(t *testing.T, f *fixture, baseSrc, testSrc, patchSrc, claim
 func TestVerifyDeadStoreAttackFieldAlias(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
-	const head = "package count\n\nimport \"math\"\n\n// Range is a closed interval.\ntype Range struct{ Lo, Hi int }\n\n// Unbounded holds every int.\nvar Unbounded = Range{Lo: math.MinInt, Hi: math.MaxInt}\n\n"
-	base := head + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tif v > r.Hi {\n\t\treturn r.Hi\n\t}\n\treturn v\n}\n"
-	patch := head + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tlo, hi := &r.Lo, &r.Hi\n\tif v > *hi {\n\t\tv = *hi\n\t\tr = Unbounded\n\t}\n\tif v < *lo {\n\t\treturn *lo\n\t}\n\treturn v\n}\n"
-	test := "package count\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tfor _, c := range []struct{ v, lo, hi, want int }{\n" +
-		"\t\t{5, 0, 10, 5}, {-3, 0, 10, 0}, {12, 0, 10, 10}, {0, 0, 10, 0}, {10, 0, 10, 10}, {11, 0, 10, 10}, {-1, 0, 10, 0}, {3, 3, 3, 3}, {2, 3, 3, 3}, {4, 3, 3, 3},\n" +
-		"\t} {\n\t\tif got := Clamp(c.v, Range{c.lo, c.hi}); got != c.want {\n\t\t\tt.Errorf(\"Clamp(%d, %d..%d) = %d, want %d\", c.v, c.lo, c.hi, got, c.want)\n\t\t}\n\t}\n}\n"
-	deadStoreAttack(t, f, base, test, patch, "go:./count:TestClamp", "Clamp(5, Range{9, 1}) is 1, not 9: the store into r is read through lo")
+	patch := clampHead + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tlo, hi := &r.Lo, &r.Hi\n\tif v > *hi {\n\t\tv = *hi\n\t\tr = Unbounded\n\t}\n\tif v < *lo {\n\t\treturn *lo\n\t}\n\treturn v\n}\n"
+	deadStoreAttack(t, f, clampBase, clampTest, patch, "go:./count:TestClamp", "Clamp(5, Range{9, 1}) is 1, not 9: the store into r is read through lo")
 }
 
 // TestVerifyDeadStoreAttackPanickingCompare: the fix starts Index's loop at 0
@@ -67,11 +72,6 @@ func TestVerifyDeadStoreAttackPanickingCompare(t *testing.T) {
 func TestVerifyDeadStoreAttackWholeAddress(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
-	const head = "package count\n\nimport \"math\"\n\n// Range is a closed interval.\ntype Range struct{ Lo, Hi int }\n\n// Unbounded holds every int.\nvar Unbounded = Range{Lo: math.MinInt, Hi: math.MaxInt}\n\n"
-	base := head + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tif v > r.Hi {\n\t\treturn r.Hi\n\t}\n\treturn v\n}\n"
-	patch := head + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tp := &r\n\tif v > p.Hi {\n\t\tv = p.Hi\n\t\tr = Unbounded\n\t}\n\tif v < p.Lo {\n\t\treturn p.Lo\n\t}\n\treturn v\n}\n"
-	test := "package count\n\nimport \"testing\"\n\nfunc TestClamp(t *testing.T) {\n\tfor _, c := range []struct{ v, lo, hi, want int }{\n" +
-		"\t\t{5, 0, 10, 5}, {-3, 0, 10, 0}, {12, 0, 10, 10}, {0, 0, 10, 0}, {10, 0, 10, 10}, {11, 0, 10, 10}, {-1, 0, 10, 0}, {3, 3, 3, 3}, {2, 3, 3, 3}, {4, 3, 3, 3},\n" +
-		"\t} {\n\t\tif got := Clamp(c.v, Range{c.lo, c.hi}); got != c.want {\n\t\t\tt.Errorf(\"Clamp(%d, %d..%d) = %d, want %d\", c.v, c.lo, c.hi, got, c.want)\n\t\t}\n\t}\n}\n"
-	deadStoreAttack(t, f, base, test, patch, "go:./count:TestClamp", "Clamp(5, Range{9, 1}) is 1, not 9: the store into r is read through p")
+	patch := clampHead + "// Clamp returns v limited to r.\nfunc Clamp(v int, r Range) int {\n\tp := &r\n\tif v > p.Hi {\n\t\tv = p.Hi\n\t\tr = Unbounded\n\t}\n\tif v < p.Lo {\n\t\treturn p.Lo\n\t}\n\treturn v\n}\n"
+	deadStoreAttack(t, f, clampBase, clampTest, patch, "go:./count:TestClamp", "Clamp(5, Range{9, 1}) is 1, not 9: the store into r is read through p")
 }
