@@ -793,12 +793,20 @@ func (g *goLang) judgedValues(ctx context.Context, sites []mutant.Site) (values 
 	// deleted from (24 * time.Hour → 24 / time.Hour or → time.Hour,
 	// time.Hour → time.Nanosecond), is a value too: coverage cannot tell
 	// one constant from another, and no operator of the line changes it.
-	// Its one mutant (doubled) must be killed.
+	// Its mutants (doubled, or a member of an enumeration the members
+	// beside it) must be killed.
+	bySpan := map[string]int{} // file and span → index in values
 	for _, s := range sites {
 		if s.Operator != mutant.OpConstantValue || !g.owns(s) || !g.rewrote(s.File, s.Span) {
 			continue
 		}
+		k := fmt.Sprintf("%s\x00%d:%d", s.File, s.Span[0], s.Span[1])
+		if i, ok := bySpan[k]; ok {
+			values[i].sites = append(values[i].sites, siteKey(s))
+			continue
+		}
 		from, _, _ := strings.Cut(s.Description, " → ")
+		bySpan[k] = len(values)
 		values = append(values, judgedValue{at: lineRef{s.File, s.Line}, text: from, sites: []string{siteKey(s)}})
 	}
 	return values, slices.Compact(whole), unjudgeable

@@ -1204,9 +1204,25 @@ func (w *walker) constantValue(e ast.Expr) {
 		return
 	}
 	text := strings.Join(strings.Fields(string(w.a.src[w.name][w.off(e.Pos()):w.off(e.End())])), " ")
+	one := constant.MakeInt64(1)
+	// A member of an enumeration the package defines (got = argQuoted)
+	// becomes each member declared beside it, as a table row's does (see
+	// namedInt): the wrong choice a line can make. Its double is a value
+	// no member has, which code comparing it with the members cannot tell
+	// from the member itself: a mutant no test could kill.
+	if members := w.enumNeighbours(e, tv); len(members) > 0 {
+		for _, m := range members {
+			if !w.constantFits(parent, child, m.value) {
+				continue
+			}
+			c := &candidate{how: rewriteWrap, node: e, value: m.value, str: [2]string{"", m.suffix}}
+			c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
+			w.add(c, e.Pos(), OpConstantValue, text+" → "+m.name)
+		}
+		return
+	}
 	// The double, or where it does not fit (an index at the end of its
 	// array, the type's limit) the value beside it, or 0.
-	one := constant.MakeInt64(1)
 	for _, to := range []struct {
 		v      constant.Value
 		suffix string
@@ -1224,6 +1240,45 @@ func (w *walker) constantValue(e ast.Expr) {
 		w.add(c, e.Pos(), OpConstantValue, text+" → "+text+to.suffix)
 		return
 	}
+}
+
+// enumMember is a member of an enumeration beside another: its name, its
+// value, and the constant_value suffix that renders the step to it.
+type enumMember struct {
+	name   string
+	value  constant.Value
+	suffix string
+}
+
+// enumNeighbours returns the members declared beside the constant e names,
+// when e is the bare name of an integer constant of a type the package
+// defines and a package-level constant of that type has its value ±1 (see
+// memberOf); none otherwise (a bit flag's value ±1 is seldom a member: the
+// flag is doubled, the next flag, as any other constant).
+func (w *walker) enumNeighbours(e ast.Expr, tv types.TypeAndValue) []enumMember {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	c, ok := w.a.info.Uses[id].(*types.Const)
+	if !ok || c.Pkg() != w.a.pkg || c.Parent() != w.a.pkg.Scope() {
+		return nil
+	}
+	named, ok := types.Unalias(tv.Type).(*types.Named)
+	if !ok || named.Obj().Pkg() != w.a.pkg || named.TypeArgs().Len() > 0 || !types.Identical(c.Type(), named) {
+		return nil
+	}
+	var out []enumMember
+	for _, step := range []struct {
+		op     token.Token
+		suffix string
+	}{{token.ADD, "+1"}, {token.SUB, "-1"}} {
+		v := constant.BinaryOp(tv.Value, step.op, constant.MakeInt64(1))
+		if name := memberOf(w.a.pkg, named, v); name != "" {
+			out = append(out, enumMember{name: name, value: v, suffix: step.suffix})
+		}
+	}
+	return out
 }
 
 // constantFits reports whether replacing child, an operand of parent, by the

@@ -448,6 +448,51 @@ func f(rates []int) (int, D) {
 			"12 constant_value (24 * hour → 24 * hour×2)",
 			"12 constant_value (hour → hour×2)",
 		},
+	}, {
+		name: "members of an enumeration, and a bit flag",
+		src: `package p
+
+type kind uint8
+
+const (
+	plain kind = iota
+	single
+	quoted
+)
+
+type flag int
+
+const (
+	flagA flag = 1 << iota
+	flagB
+	flagC
+)
+
+func f(s string) (kind, flag, flag) {
+	k := plain
+	if s == "'" {
+		k = single
+	}
+	if s == "\"" {
+		k = quoted
+	}
+	return k, flagB, flagC
+}
+`,
+		want: []string{
+			"20 constant_value (plain → single)",
+			"21 branch_removal (if body never runs)",
+			"21 relational_negation (== → !=)",
+			"22 statement_removal (remove statement)",
+			"22 constant_value (single → plain)",
+			"22 constant_value (single → quoted)",
+			"24 branch_removal (if body never runs)",
+			"24 relational_negation (== → !=)",
+			"25 statement_removal (remove statement)",
+			"25 constant_value (quoted → single)",
+			"27 constant_value (flagB → flagA)",
+			"27 constant_value (flagC → flagC×2)",
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
