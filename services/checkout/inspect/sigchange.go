@@ -1,8 +1,10 @@
 package inspect
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"maps"
@@ -26,6 +28,10 @@ type funcSig struct {
 	line            int
 	recv, tparams   string
 	params, results []string // "name type" per parameter, in order
+	// The same, with any written interface{} where the package declares
+	// no any of its own: what the comparison reads.
+	sameRecv, sameTparams   string
+	sameParams, sameResults []string
 }
 
 // declType is the type a package-level variable or constant declares.
@@ -33,7 +39,8 @@ type declType struct {
 	file, kind string
 	line       int
 	typ        string
-	literal    bool // typ is a literal's or a conversion's, not written
+	literal    bool   // typ is a literal's or a conversion's, not written
+	same       string // typ with any written interface{} (see funcSig)
 }
 
 // goSignatures returns the functions and methods the files declare, by
@@ -43,11 +50,25 @@ type declType struct {
 // are left out, as are files that do not parse: other analyses name them.
 func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declType) {
 	funcs, decls := map[string]funcSig{}, map[string]declType{}
+	parsed := map[string]*goFile{}
 	for _, file := range slices.Sorted(maps.Keys(files)) {
-		g, err := parseGo(file, files[file])
-		if err != nil {
-			continue
+		if g, err := parseGo(file, files[file]); err == nil {
+			parsed[file] = g
 		}
+	}
+	// any is interface{} unless the package declares a name any of its
+	// own: a signature that only spells one as the other changes nothing.
+	same := anyAsInterface
+	for _, g := range parsed {
+		if declaresAny(g.f) {
+			same = types.ExprString
+		}
+	}
+	fieldList := func(fl *ast.FieldList) []string { return fieldListOf(fl, types.ExprString) }
+	fieldsString := func(fl *ast.FieldList) string { return strings.Join(fieldList(fl), ", ") }
+	sameFields := func(fl *ast.FieldList) []string { return fieldListOf(fl, same) }
+	for _, file := range slices.Sorted(maps.Keys(parsed)) {
+		g := parsed[file]
 		for _, d := range g.f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
@@ -57,11 +78,14 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 				s := funcSig{file: file, name: d.Name.Name, line: g.line(d.Pos())}
 				if d.Recv != nil && len(d.Recv.List) == 1 {
 					s.recv = types.ExprString(d.Recv.List[0].Type)
+					s.sameRecv = same(d.Recv.List[0].Type)
 					s.name = recvBase(d.Recv.List[0].Type) + "." + d.Name.Name
 				}
 				s.tparams = fieldsString(d.Type.TypeParams)
 				s.params = fieldList(d.Type.Params)
 				s.results = fieldList(d.Type.Results)
+				s.sameTparams = strings.Join(sameFields(d.Type.TypeParams), ", ")
+				s.sameParams, s.sameResults = sameFields(d.Type.Params), sameFields(d.Type.Results)
 				funcs[s.name] = s
 			case *ast.GenDecl:
 				if d.Tok != token.VAR && d.Tok != token.CONST {
@@ -79,10 +103,10 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 					// and every unchanged use sees.
 					vs := sp.(*ast.ValueSpec)
 					for i, n := range vs.Names {
-						typ, literal := "", false
+						typ, literal, sameTyp := "", false, ""
 						switch {
 						case vs.Type != nil:
-							typ = types.ExprString(vs.Type)
+							typ, sameTyp = types.ExprString(vs.Type), same(vs.Type)
 						case i < len(vs.Values):
 							if typ = literalType(vs.Values[i]); typ == "" {
 								typ = unknownType + types.ExprString(vs.Values[i])
@@ -92,7 +116,7 @@ func goSignatures(files map[string][]byte) (map[string]funcSig, map[string]declT
 						}
 						if n.Name != "_" && typ != "" {
 							decls[n.Name] = declType{file: file, kind: map[token.Token]string{token.VAR: "variable", token.CONST: "constant"}[d.Tok],
-								line: g.line(n.Pos()), typ: typ, literal: literal}
+								line: g.line(n.Pos()), typ: typ, literal: literal, same: cmp.Or(sameTyp, typ)}
 						}
 					}
 				}
@@ -178,15 +202,15 @@ func recvBase(e ast.Expr) string {
 	}
 }
 
-// fieldList lists a parameter or result list as "name type" per entry,
-// "type" for one without a name.
-func fieldList(fl *ast.FieldList) []string {
+// fieldListOf lists a parameter or result list as "name type" per entry,
+// "type" for one without a name, each type as typeString writes it.
+func fieldListOf(fl *ast.FieldList, typeString func(ast.Expr) string) []string {
 	if fl == nil {
 		return nil
 	}
 	var out []string
 	for _, f := range fl.List {
-		typ := types.ExprString(f.Type)
+		typ := typeString(f.Type)
 		if len(f.Names) == 0 {
 			out = append(out, typ)
 		}
@@ -197,8 +221,80 @@ func fieldList(fl *ast.FieldList) []string {
 	return out
 }
 
-func fieldsString(fl *ast.FieldList) string {
-	return strings.Join(fieldList(fl), ", ")
+// anyAsInterface writes a type expression with every name any spelled
+// interface{}, the type the predeclared alias stands for (the caller
+// knows the package declares no any of its own). It reads a copy: the
+// expression, printed and parsed again.
+func anyAsInterface(e ast.Expr) string {
+	if el, ok := e.(*ast.Ellipsis); ok && el.Elt != nil {
+		return "..." + anyAsInterface(el.Elt)
+	}
+	text := types.ExprString(e)
+	x, err := parser.ParseExpr(text)
+	if err != nil {
+		return text
+	}
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			return false // pkg.any names something else
+		case *ast.Field:
+			// A struct field's or a method's name is no type.
+			ast.Inspect(n.Type, func(m ast.Node) bool {
+				if _, ok := m.(*ast.SelectorExpr); ok {
+					return false
+				}
+				if id, ok := m.(*ast.Ident); ok && id.Name == "any" {
+					id.Name = "interface{}"
+				}
+				return true
+			})
+			return false
+		case *ast.Ident:
+			if n.Name == "any" {
+				n.Name = "interface{}"
+			}
+		}
+		return true
+	})
+	return types.ExprString(x)
+}
+
+// declaresAny reports whether f declares a package-level name any, or a
+// type parameter of that name, which shadows the predeclared alias.
+func declaresAny(f *ast.File) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			if n.Name.Name == "any" {
+				found = true
+			}
+			if n.TypeParams != nil {
+				for _, p := range n.TypeParams.List {
+					for _, id := range p.Names {
+						found = found || id.Name == "any"
+					}
+				}
+			}
+		case *ast.FuncType:
+			if n.TypeParams != nil {
+				for _, p := range n.TypeParams.List {
+					for _, id := range p.Names {
+						found = found || id.Name == "any"
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				found = found || id.Name == "any"
+			}
+		case *ast.FuncDecl:
+			found = found || n.Recv == nil && n.Name.Name == "any"
+		}
+		return !found
+	})
+	return found
 }
 
 // appended reports whether after is before with entries added at its
@@ -237,21 +333,23 @@ func GoSignatureChanges(base, patched map[string][]byte) []Finding {
 			continue
 		}
 		p := pf[name]
-		if b.recv != p.recv {
+		// Compared as the package reads them: any spelled interface{}, or
+		// the other way round, is the same type; printed as written.
+		if b.sameRecv != p.sameRecv {
 			add(p.file, p.line, fmt.Sprintf("changes the receiver of %s from %s to %s", name, b.recv, p.recv))
 		}
-		if b.tparams != p.tparams {
+		if b.sameTparams != p.sameTparams {
 			add(p.file, p.line, fmt.Sprintf("changes the type parameters of %s from [%s] to [%s]", name, b.tparams, p.tparams))
 		}
-		if !slices.Equal(b.params, p.params) && !appended(b.params, p.params) {
+		if !slices.Equal(b.sameParams, p.sameParams) && !appended(b.sameParams, p.sameParams) {
 			add(p.file, p.line, fmt.Sprintf("changes the parameters of %s from %s to %s", name, list(b.params), list(p.params)))
 		}
-		if !slices.Equal(b.results, p.results) && !appended(b.results, p.results) {
+		if !slices.Equal(b.sameResults, p.sameResults) && !appended(b.sameResults, p.sameResults) {
 			add(p.file, p.line, fmt.Sprintf("changes the results of %s from %s to %s", name, list(b.results), list(p.results)))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(pd)) {
-		if b, ok := bd[name]; ok && b.typ != pd[name].typ && comparable(b, pd[name]) {
+		if b, ok := bd[name]; ok && b.same != pd[name].same && comparable(b, pd[name]) {
 			p := pd[name]
 			add(p.file, p.line, fmt.Sprintf("changes the declared type of %s %s from %s to %s", p.kind, name, b.typ, p.typ))
 		}

@@ -93,6 +93,7 @@ func TestGoSignatureChangesHonest(t *testing.T) {
 		"layout and comments":        {"calc/c.go": strings.ReplaceAll(baseSigs, "join(prefix, name string)", "join(prefix /* dir */, name string)")},
 		"the same names grouped":     {"calc/c.go": strings.ReplaceAll(baseSigs, "join(prefix, name string)", "join(prefix string, name string)")},
 		"a file that will not parse": {"calc/c.go": baseSigs, "calc/bad.go": "package calc\n\nfunc (\n"},
+		"any spelled interface{}":    {"calc/c.go": strings.ReplaceAll(baseSigs, "pick[T any]", "pick[T interface{}]")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := GoSignatureChanges(map[string][]byte{"calc/c.go": []byte(baseSigs)}, bytesOf(patch)); len(got) != 0 {
@@ -100,6 +101,23 @@ func TestGoSignatureChangesHonest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGoSignatureChangesAny: the predeclared any is interface{}, so a
+// signature or a declared type that spells one as the other (go-logfmt
+// v0.6.1 modernised every interface{} beside its fix) changes nothing; a
+// package that declares an any of its own means another type by it.
+func TestGoSignatureChangesAny(t *testing.T) {
+	base := "package calc\n\nvar last interface{}\n\nfunc put(key interface{}, vals ...interface{}) (map[string]interface{}, error) {\n\treturn nil, nil\n}\n\nfunc (c *cache) get(k any) func(interface{}) any { return nil }\n\ntype cache struct{ m map[any]struct{ any int } }\n"
+	swapped := "package calc\n\nvar last any\n\nfunc put(key any, vals ...any) (map[string]any, error) {\n\treturn nil, nil\n}\n\nfunc (c *cache) get(k interface{}) func(any) interface{} { return nil }\n\ntype cache struct{ m map[any]struct{ any int } }\n"
+	wantFindings(t, GoSignatureChanges(map[string][]byte{"calc/c.go": []byte(base)}, map[string][]byte{"calc/c.go": []byte(swapped)}))
+	own := map[string][]byte{"calc/c.go": []byte(swapped), "calc/any.go": []byte("package calc\n\ntype any int\n")}
+	wantFindings(t, GoSignatureChanges(map[string][]byte{"calc/c.go": []byte(base), "calc/any.go": []byte("package calc\n\ntype any int\n")}, own),
+		"calc/c.go:3: changes the declared type of variable last from interface{} to any",
+		"calc/c.go:5: changes the parameters of put",
+		"calc/c.go:5: changes the results of put",
+		"calc/c.go:9: changes the parameters of cache.get",
+		"calc/c.go:9: changes the results of cache.get")
 }
 
 // TestGoSignatureChangesInferred: a variable or constant whose value, not
