@@ -95,7 +95,7 @@ func Rules() []Rule {
 		{
 			ID: RuleHarnessDrift, Name: "HarnessDrift", Level: LevelWarning,
 			Short: "The patch changes a harness file.",
-			Full:  "Harness files (go.mod, go.sum, go.work, vendor/, pytest configuration, conftest.py, ...) decide how tests run. The patch changes this one, so its claims cannot be verified: the verdict is at best INCONCLUSIVE.",
+			Full:  "Harness files (go.mod, go.sum, go.work, vendor/, pytest configuration, conftest.py, ...) decide how tests run. The patch changes this one: what its tests show under a harness it chose can block it, never merge it, so the verdict is at best INCONCLUSIVE.",
 			Help:  "Keep the harness as the baseline has it, or change it in a separate patch a human reviews.",
 			Tags:  []string{"evidence", "harness"},
 		},
@@ -175,7 +175,7 @@ func Findings(a *Artefact, locs Locations) []Finding {
 		add(RuleSurvivingMutant, s, fmt.Sprintf("Mutant survived at %s:%d: %s — the tests that run this line all pass with it.", m.Path, m.Line, m.Mutation), Location{Path: m.Path, Line: m.Line}, false)
 	}
 	for _, h := range a.HarnessDrift {
-		add(RuleHarnessDrift, h, fmt.Sprintf("The patch changes the harness file %s; claims are unverified.", h), Location{Path: h, Line: firstChanged(a, h)}, false)
+		add(RuleHarnessDrift, h, fmt.Sprintf("The patch changes the harness file %s; no pass under it counts.", h), Location{Path: h, Line: firstChanged(a, h)}, false)
 	}
 	for _, r := range a.Oracle.Restored {
 		add(RuleRestoredTest, r, fmt.Sprintf("The patch changes the baseline test file %s; the baseline's copy was put back to judge it.", r), Location{Path: r, Line: firstChanged(a, r)}, false)

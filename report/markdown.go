@@ -192,7 +192,7 @@ func markdown(a *Artefact, opts Options, caps [listCount]int) ([]byte, [listCoun
 	}
 
 	if n := len(a.HarnessDrift); n > 0 {
-		w.f("### Harness drift: claims cannot be verified\n\n")
+		w.f("### Harness drift: no pass under it counts\n\n")
 		w.list(listDrift, n, func(i int) { w.f("- %s\n", code(clip(a.HarnessDrift[i], mdCellBytes))) })
 		w.f("\n")
 	}

@@ -446,7 +446,7 @@ func Decide(p Policy, e Evidence) Verdict {
 		step(RaiseLimit, "budget")
 	}
 	if len(e.HarnessDrift) > 0 {
-		gaps = append(gaps, fmt.Sprintf("the patch changes the harness (%s): its claims cannot be verified", clip(sorted(e.HarnessDrift))))
+		gaps = append(gaps, fmt.Sprintf("the patch changes the harness (%s): its tests ran under a harness it chose, which can show that it fails, never that it passes", clip(sorted(e.HarnessDrift))))
 	}
 	for _, t := range sorted(e.TestEdits) {
 		step(HumanReviewTestEdit, t)
