@@ -1830,6 +1830,28 @@ func zeroLiteral(t types.Type) string {
 	return ""
 }
 
+// emptyLiteral is the zero value of a struct or array type t written as an
+// empty composite literal valid at pos (reflect.Value{}, [4]byte{}), or ""
+// when t is neither or cannot be named there.
+func (w *walker) emptyLiteral(t types.Type, pos token.Pos) string {
+	if _, param := types.Unalias(t).(*types.TypeParam); param {
+		return ""
+	}
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array:
+	default:
+		return ""
+	}
+	typ, ok := w.a.siteType(t, pos)
+	if !ok || typ == "" {
+		return ""
+	}
+	if _, named := types.Unalias(t).(*types.Named); !named && strings.HasPrefix(typ, "struct") {
+		return "" // an anonymous struct: its literal would spell every field
+	}
+	return typ + "{}"
+}
+
 // zeroValue is the constant of zero literal z, of v's kind.
 func zeroValue(z string, v constant.Value) constant.Value {
 	switch z {
@@ -2053,6 +2075,12 @@ func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr, cond ast.Expr) {
 		}
 		z := zeroLiteral(v.Type())
 		if z == "" {
+			// A struct or an array (sf := reflect.Indirect(s).FieldByName(f.Name))
+			// is zeroed by an empty composite literal of its type, where
+			// the type can be named at the statement.
+			z = w.emptyLiteral(v.Type(), n.Pos())
+		}
+		if z == "" {
 			return
 		}
 		c := &candidate{how: rewriteWrap, node: n, list: true, zeros: []string{z}, str: [2]string{id.Name}}
@@ -2072,7 +2100,8 @@ func (w *walker) zeroAfter(n ast.Stmt, lhs, rhs []ast.Expr, cond ast.Expr) {
 		c.site.Extra, c.site.Reach = true, max(reach, 0)
 		if len(lhs) == len(rhs) {
 			tv := w.a.info.Types[rhs[i]]
-			if tv.IsNil() || tv.Value != nil && z != "nil" && constant.Compare(tv.Value, token.EQL, zeroValue(z, tv.Value)) {
+			lit, _ := ast.Unparen(rhs[i]).(*ast.CompositeLit)
+			if tv.IsNil() || tv.Value != nil && z != "nil" && constant.Compare(tv.Value, token.EQL, zeroValue(z, tv.Value)) || lit != nil && len(lit.Elts) == 0 && strings.HasSuffix(z, "{}") {
 				c.site.Equivalent = "it is assigned its zero value"
 			}
 		}

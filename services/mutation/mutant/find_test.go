@@ -1174,6 +1174,8 @@ const maxByte uint8 = 255
 func TestAssignZero(t *testing.T) {
 	files := map[string][]byte{"p.go": []byte(`package p
 
+import "time"
+
 func upper(s string) string { return s + "!" }
 
 type pair struct{ a, b int }
@@ -1231,6 +1233,14 @@ func inits(s string, xs []int, m map[string]int, err error) int {
 	}
 	return 0
 }
+
+func structs(n int) (pair, [2]int, time.Time, struct{ x int }) {
+	p := pair{n, 1}
+	arr := [2]int{n}
+	t := time.Unix(int64(n), 0)
+	anon := struct{ x int }{n}
+	return p, arr, t, anon
+}
 `)}
 	pkg := Package{Files: files}
 	sites, err := Find(pkg, allLines(files))
@@ -1249,35 +1259,41 @@ func inits(s string, xs []int, m map[string]int, err error) int {
 		}
 	}
 	want := []string{
-		"8 then v = \"\" reach 8 equivalent \"\"",
-		"9 then n = 0 reach 9 equivalent \"\"",
-		"11 then err = nil reach 11 equivalent \"it is assigned its zero value\"",
-		"12 then err = nil reach 12 equivalent \"\"",
-		// p := pair{}: a struct has no zero literal; p.a = n sets a
-		// field.
-		"16 then w = 0 reach 16 equivalent \"\"",
-		"17 then n = 0 reach 17 equivalent \"\"",
-		"20 then found = false reach 20 equivalent \"\"",
-		"23 then b = false reach 23 equivalent \"\"",
+		"10 then v = \"\" reach 10 equivalent \"\"",
+		"11 then n = 0 reach 11 equivalent \"\"",
+		"13 then err = nil reach 13 equivalent \"it is assigned its zero value\"",
+		"14 then err = nil reach 14 equivalent \"\"",
+		// p := pair{}: its zero is its own empty literal, the value it
+		// is given.
+		"16 then p = pair{} reach 16 equivalent \"it is assigned its zero value\"",
+		"18 then w = 0 reach 18 equivalent \"\"",
+		"19 then n = 0 reach 19 equivalent \"\"",
+		"22 then found = false reach 22 equivalent \"\"",
+		"25 then b = false reach 25 equivalent \"\"",
 		// Switch and for inits: the value passed through a call that
 		// zeroes it; not a tuple (k, ok := m[s]).
-		"36 then c = 0 reach 36 equivalent \"\"",
-		"40 then n = 0 reach 40 equivalent \"\"",
-		"44 then i = 0 reach 44 equivalent \"\"",
-		"47 then i = 0 reach 47 equivalent \"it is assigned its zero value\"",
-		"54 then e = nil reach 54 equivalent \"\"",
+		"38 then c = 0 reach 38 equivalent \"\"",
+		"42 then n = 0 reach 42 equivalent \"\"",
+		"46 then i = 0 reach 46 equivalent \"\"",
+		"49 then i = 0 reach 49 equivalent \"it is assigned its zero value\"",
+		"56 then e = nil reach 56 equivalent \"\"",
+		// A struct or an array its empty literal, of the type named at
+		// the statement; an anonymous struct none.
+		"64 then p = pair{} reach 64 equivalent \"\"",
+		"65 then arr = [2]int{} reach 65 equivalent \"\"",
+		"66 then t = time.Time{} reach 66 equivalent \"\"",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
 	// Only the argument's line changed: the site is the statement's, judged
 	// by the tests of that line.
-	only, err := Find(pkg, map[string][]int{"p.go": {13}})
+	only, err := Find(pkg, map[string][]int{"p.go": {15}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(only, func(s Site) bool { return s.Operator == OpAssignZero && s.Line == 12 && s.ReachLine() == 13 }) {
-		t.Errorf("line 13 alone: sites %v, want the assign_zero of line 12 judged by line 13", only)
+	if !slices.ContainsFunc(only, func(s Site) bool { return s.Operator == OpAssignZero && s.Line == 14 && s.ReachLine() == 15 }) {
+		t.Errorf("line 15 alone: sites %v, want the assign_zero of line 14 judged by line 15", only)
 	}
 	var run []Site
 	for _, s := range zeros {
