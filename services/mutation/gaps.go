@@ -2,9 +2,12 @@ package mutation
 
 import (
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -407,4 +410,210 @@ func endsFlow(st ast.Stmt) bool {
 		return st.Else != nil && terminates(st.Body) && endsFlow(st.Else)
 	}
 	return false
+}
+
+// losesName reports whether removed, lines the patch removed at patch-side
+// offset at of the Go source src that may have been rewritten rather than
+// deleted (gap.maybe), reads a name that the function around at no longer
+// spells anywhere: the guard `if !flag { n = 0 }` dropped with n (`n :=
+// v / 2 … if n > 5` → `if v > 5`), the check `if err != nil { return -1 }`
+// dropped with err (`n, err :=` → `n, _ :=`). Put back alone such lines
+// do not compile, yet what they read is gone from the code, not rewritten
+// into it: they were deleted, and are judged like any deletion. A name
+// the lines only assign (n of `n = 0`, `n := v / 2`), a field or method
+// after a dot, a key or label before a colon, and the predeclared names
+// count for nothing; the guard folded into the condition (`if flag && v >
+// 5`) still spells flag, and stays a rewrite.
+func losesName(src []byte, at int, removed string) bool {
+	read := readNames(removed)
+	if len(read) == 0 {
+		return false
+	}
+	body := src
+	if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err == nil {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var b *ast.BlockStmt
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				b = n.Body
+			case *ast.FuncLit:
+				b = n.Body
+			}
+			if b != nil && int(b.Lbrace)-1 <= at && at <= int(b.Rbrace) {
+				body = src[b.Lbrace-1 : b.Rbrace] // the innermost, visited last
+			}
+			return true
+		})
+	}
+	spelled := map[string]bool{}
+	for _, t := range scanGo(body) {
+		if t.tok == token.IDENT {
+			spelled[t.lit] = true
+		}
+	}
+	for _, name := range read {
+		if !spelled[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// readNames returns the names the Go statements text reads: identifiers
+// that are not only the targets of an assignment or a definition, not a
+// selector's field or method, not a key or label before a colon, and not
+// predeclared.
+func readNames(text string) []string {
+	toks := scanGo([]byte(text))
+	var out []string
+	start := 0 // the current statement's first token
+	for i, t := range toks {
+		switch t.tok {
+		case token.SEMICOLON, token.LBRACE, token.RBRACE:
+			start = i + 1
+			continue
+		case token.IDENT:
+		default:
+			continue
+		}
+		if i > 0 && toks[i-1].tok == token.PERIOD || i+1 < len(toks) && toks[i+1].tok == token.COLON {
+			continue
+		}
+		if types.Universe.Lookup(t.lit) != nil || t.lit == "_" {
+			continue
+		}
+		// A target: before the statement's assignment, at its top level.
+		target := false
+		depth := 0
+		for j := start; j < len(toks); j++ {
+			k := toks[j].tok
+			if k == token.LPAREN || k == token.LBRACK {
+				depth++
+			} else if k == token.RPAREN || k == token.RBRACK {
+				depth--
+			}
+			if k == token.SEMICOLON || k == token.LBRACE || k == token.RBRACE {
+				break
+			}
+			if depth == 0 && (k == token.ASSIGN || k == token.DEFINE) {
+				target = j > i && (i+1 == j || toks[i+1].tok == token.COMMA)
+				break
+			}
+		}
+		if !target && !slices.Contains(out, t.lit) {
+			out = append(out, t.lit)
+		}
+	}
+	return out
+}
+
+// scanned is one token of Go source text.
+type scanned struct {
+	tok token.Token
+	lit string
+}
+
+// scanGo scans src as Go, the semicolons at line ends included,
+// comments and errors ignored.
+func scanGo(src []byte) []scanned {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	var out []scanned
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		out = append(out, scanned{tok, lit})
+	}
+}
+
+// droppedInput is a parameter, receiver or named result of a function
+// that the code the patch removed from it read and that its body no
+// longer spells, at the patch-side offset where that code stood.
+type droppedInput struct {
+	at   int
+	name string
+}
+
+// droppedInputs finds the inputs of the functions of the Go source src
+// that the deletions and removed lines of the patch stop reading: a guard
+// dropped with the variable it set (`n := v / 2; if !flag { n = 0 }; if
+// n > 5` → `m := v; if m > 5`) reads flag no more. Put back, such code
+// does not compile (its variable is gone), so no restore judges the
+// deletion, and what the tests see of the rest can never notice it. A
+// local variable gone is no input: a rename leaves its uses spelled
+// another way.
+func droppedInputs(src []byte, dels []deletion, removed []removal) []droppedInput {
+	type removedAt struct {
+		at   int
+		text string
+	}
+	var all []removedAt
+	for _, d := range dels {
+		all = append(all, removedAt{d.Off, d.Src})
+	}
+	for _, r := range removed {
+		all = append(all, removedAt{r.At, r.Src})
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []droppedInput
+	seen := map[string]bool{}
+	for _, r := range all {
+		read := readNames(r.text)
+		if len(read) == 0 {
+			continue
+		}
+		var ft *ast.FuncType
+		var recv *ast.FieldList
+		var body *ast.BlockStmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Body != nil && int(n.Body.Lbrace)-1 <= r.at && r.at <= int(n.Body.Rbrace) {
+					ft, recv, body = n.Type, n.Recv, n.Body
+				}
+			case *ast.FuncLit:
+				if int(n.Body.Lbrace)-1 <= r.at && r.at <= int(n.Body.Rbrace) {
+					ft, recv, body = n.Type, nil, n.Body
+				}
+			}
+			return true
+		})
+		if body == nil {
+			continue
+		}
+		inputs := map[string]bool{}
+		for _, fl := range []*ast.FieldList{recv, ft.Params, ft.Results} {
+			if fl == nil {
+				continue
+			}
+			for _, fd := range fl.List {
+				for _, id := range fd.Names {
+					inputs[id.Name] = true
+				}
+			}
+		}
+		spelled := map[string]bool{}
+		for _, t := range scanGo(src[body.Lbrace-1 : body.Rbrace]) {
+			if t.tok == token.IDENT {
+				spelled[t.lit] = true
+			}
+		}
+		for _, name := range read {
+			key := fmt.Sprintf("%d:%s", body.Lbrace, name)
+			if inputs[name] && !spelled[name] && !seen[key] {
+				seen[key] = true
+				out = append(out, droppedInput{at: r.at, name: name})
+			}
+		}
+	}
+	return out
 }

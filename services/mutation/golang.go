@@ -195,9 +195,17 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				u := stmtRange{path: p, first: i, last: i, part: gp.what, off: gp.at}
 				gapUnits[siteAt{p, i, gp.at - starts[i-1] + 1}] = u
 				g.statements[u] = append(g.statements[u], i)
-				if gp.maybe {
+				if gp.maybe && !losesName(pkg.Files[f], gp.at, gp.text) {
 					maybeUnits[u] = true
 				}
+			}
+			// An input the removed code read and the function reads no
+			// more: no restore of it compiles, and no mutant of what is
+			// left drops it. Judged by nothing: INCONCLUSIVE.
+			for _, in := range droppedInputs(pkg.Files[f], g.dels[p], g.removed[p]) {
+				i, _ := slices.BinarySearch(starts, in.at+1)
+				u := stmtRange{path: p, first: i, last: i, part: fmt.Sprintf("stops reading %s, which the code it removed there read: no mutant puts a dropped input back", in.name), off: in.at}
+				g.statements[u] = append(g.statements[u], i)
 			}
 		}
 		g.pkgs[d] = pkg
@@ -273,7 +281,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			if ix == nil {
 				ix = indexStatements(p, pkg.Files[f], outerOf(d))
 			}
-			for st, ls := range ix.rewrittenUnits(pkg.Files[f], g.replaced[p], g.dels[p], g.runs[p]) {
+			for st, ls := range ix.rewrittenUnits(pkg.Files[f], g.replaced[p], g.wrote[p], g.dels[p], g.runs[p]) {
 				g.statements[st] = append(g.statements[st], ls...)
 			}
 		}

@@ -265,7 +265,7 @@ func (ix *stmtIndex) at(off int) (unit, whole stmtRange, ok bool) {
 // flag { → switch { case v > 5:) is such a rewrite even where the patch
 // wrote something in its place or beside it: the cases stop being
 // compared with it, and no mutant puts it back (see tagGone).
-func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deletion, runs []alignment) map[stmtRange][]int {
+func (ix *stmtIndex) rewrittenUnits(src []byte, replaced, wrote [][2]int, cuts []deletion, runs []alignment) map[stmtRange][]int {
 	if ix == nil {
 		return nil
 	}
@@ -289,17 +289,26 @@ func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deleti
 			if i := ix.innermost(o); i >= 0 && ix.units[i].exempt {
 				add(i, o)
 			}
-			// Written in place of tokens in the header of a switch
-			// without a tag that lost one.
+		}
+	}
+	// Written in the header of a switch without a tag that lost one —
+	// in place of tokens or beside them, a semicolon too: switch kind(v)
+	// { → switch kind(v); { turns the tag into an init whose value is
+	// dropped, and writes nothing else.
+	for _, sp := range wrote {
+		for o := max(sp[0], 0); o < min(sp[1], len(src)); o++ {
+			if strings.IndexByte(" \t\r\n", src[o]) >= 0 {
+				continue
+			}
 			for i, u := range ix.units {
-				if u.chooser && u.from <= o && o < u.to && tagGone(runs, u.from) {
+				if u.chooser && u.from <= o && o < u.to && tagGone(runs, u.from, u.to) {
 					add(i, o)
 				}
 			}
 		}
 	}
 	for _, d := range cuts {
-		if i := ix.innermost(d.Before); d.Before >= 0 && i >= 0 && ix.units[i].chooser && hasWords(d.Src) && tagGone(runs, ix.units[i].from) {
+		if i := ix.innermost(d.Before); d.Before >= 0 && i >= 0 && ix.units[i].chooser && hasWords(d.Src) && tagGone(runs, ix.units[i].from, ix.units[i].to) {
 			add(i, d.Before)
 			continue
 		}
@@ -318,10 +327,12 @@ func (ix *stmtIndex) rewrittenUnits(src []byte, replaced [][2]int, cuts []deleti
 // condition the baseline had: its keyword is no baseline token (it took
 // an if's place), or the baseline's header under the same keyword has
 // tokens between its last top-level semicolon (or the keyword) and its
-// brace. Outside every compared run the header is as it was: false. A
-// composite literal in the baseline's init reads as a tag: true,
-// fail-closed.
-func tagGone(runs []alignment, at int) bool {
+// brace. A keyword outside every compared run is the baseline's, and so
+// is the header unless a run begins inside it (before end, its brace): the
+// baseline's tokens there are not read, and count as a tag, fail-closed
+// (switch kind(⏎v,⏎) { → switch kind(⏎v,⏎); {). A composite literal in the
+// baseline's init reads as a tag: true, fail-closed.
+func tagGone(runs []alignment, at, end int) bool {
 	for _, a := range runs {
 		if at < a.begin || at >= a.end {
 			continue
@@ -358,6 +369,11 @@ func tagGone(runs []alignment, at int) bool {
 			}
 		}
 		return true
+	}
+	for _, a := range runs {
+		if a.begin < end && at < a.end {
+			return true
+		}
 	}
 	return false
 }

@@ -431,7 +431,7 @@ func count(xs []int) string {
 			e := written([]byte(diff), func(string) ([]byte, bool) { return []byte(patched), true })
 			dels, replaced := e.dels, e.replaced
 			var got []string
-			for u, ls := range indexStatements("p.go", []byte(patched), nil).rewrittenUnits([]byte(patched), replaced["p.go"], dels["p.go"], e.runs["p.go"]) {
+			for u, ls := range indexStatements("p.go", []byte(patched), nil).rewrittenUnits([]byte(patched), replaced["p.go"], e.wrote["p.go"], dels["p.go"], e.runs["p.go"]) {
 				got = append(got, u.String())
 				if len(ls) != 1 || ls[0] != u.first {
 					t.Errorf("%s: lines %v", u, ls)
