@@ -216,7 +216,7 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		for at < len(src) && strings.IndexByte(" \t\r\n", src[at]) >= 0 {
 			at++
 		}
-		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: "lines deleted: " + clipText(r.Src), maybe: r.Maybe})
+		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: linesDeleted + clipText(r.Src), maybe: r.Maybe})
 	}
 	slices.SortFunc(out, func(a, b gap) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.lo, b.lo)) })
 	return out
@@ -277,12 +277,28 @@ func gapRestores(name string, src []byte, gaps []gap, next int) ([]mutant.Restor
 		// the fix, whose test kills it.
 		tried, noop := 0, false
 		seen := map[[2]int]string{}
-		variants := [][]gap{{g}, gaps}
+		// The other gaps it may be reverted with: those of the innermost
+		// statement holding it, tokens deleted anywhere and a label's
+		// line (a label moved compiles only whole), not other lines
+		// deleted elsewhere. Such lines may be the fix, and a restore
+		// that puts the fix back dies to the fix's own test whatever the
+		// tests notice of this gap (an else written beside the deleted
+		// line the fix was).
+		near := gaps
+		for _, s := range stmts {
+			if holds(s, g.lo, g.hi) {
+				near = slices.DeleteFunc(slices.Clone(gaps), func(x gap) bool {
+					return !holds(s, x.lo, x.hi) && strings.HasPrefix(x.what, linesDeleted) && !labelOnly(x.text)
+				})
+				break
+			}
+		}
+		variants := [][]gap{{g}, near}
 		if g.alt != nil {
 			a := g
 			a.edit, a.text, a.alt = *g.alt, g.altText, nil
-			others := slices.DeleteFunc(slices.Clone(gaps), func(x gap) bool { return x.at == g.at && x.lo == g.lo })
-			variants = [][]gap{{g}, {a}, gaps, append(others, a)}
+			others := slices.DeleteFunc(slices.Clone(near), func(x gap) bool { return x.at == g.at && x.lo == g.lo })
+			variants = [][]gap{{g}, {a}, near, append(others, a)}
 		}
 		for _, with := range variants {
 			n := 0
@@ -411,6 +427,18 @@ func endsFlow(st ast.Stmt) bool {
 	}
 	return false
 }
+
+// labelOnly reports whether the Go text is a label and nothing else.
+func labelOnly(text string) bool {
+	toks := scanGo([]byte(text))
+	for len(toks) > 0 && toks[len(toks)-1].tok == token.SEMICOLON {
+		toks = toks[:len(toks)-1]
+	}
+	return len(toks) == 2 && toks[0].tok == token.IDENT && toks[1].tok == token.COLON
+}
+
+// linesDeleted begins the description of a gap of whole lines removed.
+const linesDeleted = "lines deleted: "
 
 // losesName reports whether removed, lines the patch removed at patch-side
 // offset at of the Go source src that may have been rewritten rather than

@@ -184,9 +184,17 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 		w := string(src[d.Wrote[0]:d.Wrote[1]])
 		left, right := d.Src[b.X.Pos()-1:b.X.End()-1], d.Src[b.Y.Pos()-1:b.Y.End()-1]
 		for _, term := range []string{"(" + w + ") " + b.Op.String() + " " + right, left + " " + b.Op.String() + " (" + w + ")"} {
-			for _, st := range around {
-				text := string(src[st[0]:d.Wrote[0]]) + "(" + term + ")" + string(src[d.Wrote[1]:st[1]])
-				out = append(out, mutant.Restore{File: name, Start: st[0], End: st[1], Text: text, Group: next, Stmt: true, At: d.Wrote[0]})
+			// The term as one operand where the written expression
+			// stood; where that does not compile, bare, read with the
+			// precedence the baseline's text had: the span the patch
+			// replaced may cross an operator of the expression around it
+			// (v > 10 && flag → v > 5 replaces `10 && flag`: v > (5) &&
+			// flag is the fix with the conjunct kept).
+			for _, wrap := range [][2]string{{"(", ")"}, {"", ""}} {
+				for _, st := range around {
+					text := string(src[st[0]:d.Wrote[0]]) + wrap[0] + term + wrap[1] + string(src[d.Wrote[1]:st[1]])
+					out = append(out, mutant.Restore{File: name, Start: st[0], End: st[1], Text: text, Group: next, Stmt: true, At: d.Wrote[0]})
+				}
 			}
 			if len(around) > 0 {
 				next++

@@ -24,6 +24,13 @@ func f(kind string, n int) int {
 	m := n + 3
 	return m * 2
 }
+
+func g(v int, flag bool) bool {
+	if v > 10 && flag {
+		return true
+	}
+	return false
+}
 `
 	for _, tc := range []struct {
 		name  string
@@ -52,8 +59,26 @@ func f(kind string, n int) int {
 		{"a term deleted beside what the patch wrote", 10, "\tm := 7", []string{
 			"0: m := 7 → m := ((7) + 3)",
 			"0: { … m := 7 … } → { … m := ((7) + 3) … }",
+			"0: m := 7 → m := (7) + 3",
+			"0: { … m := 7 … } → { … m := (7) + 3 … }",
 			"1: m := 7 → m := (n + (7))",
-			"1: { … m := 7 … } → { … m := (n + (7)) … }"}},
+			"1: { … m := 7 … } → { … m := (n + (7)) … }",
+			"1: m := 7 → m := n + (7)",
+			"1: { … m := 7 … } → { … m := n + (7) … }"}},
+		// The replaced span crosses the operator of the expression around
+		// it (v > 10 && flag → v > 5 replaces `10 && flag`): the term
+		// wrapped whole does not compile, bare it reads as the baseline
+		// did, (v > 5) && flag.
+		{"a conjunct deleted beside what the patch wrote", 15, "\tif v > 5 {", []string{
+			"0: v > 5 → v > 10 && flag",
+			"1: if v > 5 { … } → if v > ((5) && flag) { … }",
+			"1: { … if v > 5 { … } → { … if v > ((5) && flag) { … }",
+			"1: if v > 5 { … } → if v > (5) && flag { … }",
+			"1: { … if v > 5 { … } → { … if v > (5) && flag { … }",
+			"2: if v > 5 { … } → if v > (10 && (5)) { … }",
+			"2: { … if v > 5 { … } → { … if v > (10 && (5)) { … }",
+			"2: if v > 5 { … } → if v > 10 && (5) { … }",
+			"2: { … if v > 5 { … } → { … if v > 10 && (5) { … }"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := strings.Split(base, "\n")
@@ -65,12 +90,16 @@ func f(kind string, n int) int {
 			var got []string
 			// A block shows the line that differs.
 			short := func(text string) string {
-				if !strings.HasPrefix(text, "{") {
+				if !strings.Contains(text, "\n") {
 					return text
 				}
 				for _, l := range strings.Split(text, "\n") {
-					if strings.Contains(l, "m :=") {
+					switch {
+					case !strings.Contains(l, "m :=") && !strings.Contains(l, "if v >"):
+					case strings.HasPrefix(text, "{"):
 						return "{ … " + strings.TrimSpace(l) + " … }"
+					default:
+						return strings.TrimSpace(l) + " … }"
 					}
 				}
 				return text
