@@ -442,49 +442,185 @@ const linesDeleted = "lines deleted: "
 
 // losesName reports whether removed, lines the patch removed at patch-side
 // offset at of the Go source src that may have been rewritten rather than
-// deleted (gap.maybe), reads a name that the function around at no longer
-// spells anywhere: the guard `if !flag { n = 0 }` dropped with n (`n :=
-// v / 2 … if n > 5` → `if v > 5`), the check `if err != nil { return -1 }`
-// dropped with err (`n, err :=` → `n, _ :=`). Put back alone such lines
-// do not compile, yet what they read is gone from the code, not rewritten
-// into it: they were deleted, and are judged like any deletion. A name
-// the lines only assign (n of `n = 0`, `n := v / 2`), a field or method
-// after a dot, a key or label before a colon, and the predeclared names
-// count for nothing; the guard folded into the condition (`if flag && v >
-// 5`) still spells flag, and stays a rewrite.
+// deleted (gap.maybe), reads a local name that is not in scope there any
+// more, or a name the function around at no longer spells at all: the
+// guard `if !flag { n = 0 }` dropped with n (`n := v / 2 … if n > 5` → `if
+// v > 5`), the check `if err != nil { return -1 }` dropped with err (`n,
+// err :=` → `n, _ :=`), even where a later `y, err :=` spells err again.
+// Put back alone such lines do not compile, yet what they read is gone
+// from that place, not rewritten into it: they were deleted, and are
+// judged like any deletion. A name the lines only assign (n of `n = 0`,
+// `n := v / 2`), a field or method after a dot, a key or label before a
+// colon, and the predeclared names count for nothing; a package-level
+// name the function still spells (a call inlined where a variable held
+// its value) keeps the lines a rewrite, and so does a guard folded into a
+// condition (`if flag && v > 5` still reads flag).
 func losesName(src []byte, at int, removed string) bool {
 	read := readNames(removed)
 	if len(read) == 0 {
 		return false
 	}
-	body := src
-	if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err == nil {
-		ast.Inspect(f, func(n ast.Node) bool {
-			var b *ast.BlockStmt
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				b = n.Body
-			case *ast.FuncLit:
-				b = n.Body
-			}
-			if b != nil && int(b.Lbrace)-1 <= at && at <= int(b.Rbrace) {
-				body = src[b.Lbrace-1 : b.Rbrace] // the innermost, visited last
-			}
-			return true
-		})
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return true // fail-closed: a deletion, judged
 	}
+	var fn ast.Node // the innermost function around at
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body != nil && int(n.Body.Lbrace)-1 <= at && at <= int(n.Body.Rbrace) {
+				fn = n
+			}
+		case *ast.FuncLit:
+			if int(n.Body.Lbrace)-1 <= at && at <= int(n.Body.Rbrace) {
+				fn = n
+			}
+		}
+		return true
+	})
+	if fn == nil {
+		return false
+	}
+	inScope, local := scopeAt(fn, at)
 	spelled := map[string]bool{}
-	for _, t := range scanGo(body) {
+	for _, t := range scanGo(src[fn.Pos()-1 : fn.End()-1]) {
 		if t.tok == token.IDENT {
 			spelled[t.lit] = true
 		}
 	}
 	for _, name := range read {
-		if !spelled[name] {
+		switch {
+		case inScope[name]:
+		case local[name] || !spelled[name]:
 			return true
 		}
 	}
 	return false
+}
+
+// scopeAt returns the names declared in the function fn (a *ast.FuncDecl or
+// *ast.FuncLit) that are in scope at byte offset at — its receiver,
+// parameters and results, and what the statements before at in each
+// block around it declare, with the inits of the statements around it —
+// and every name fn declares anywhere.
+func scopeAt(fn ast.Node, at int) (inScope, local map[string]bool) {
+	inScope, local = map[string]bool{}, map[string]bool{}
+	declare := func(into map[string]bool, ids ...*ast.Ident) {
+		for _, id := range ids {
+			if id != nil && id.Name != "_" {
+				into[id.Name] = true
+			}
+		}
+	}
+	fields := func(into map[string]bool, fls ...*ast.FieldList) {
+		for _, fl := range fls {
+			if fl == nil {
+				continue
+			}
+			for _, f := range fl.List {
+				declare(into, f.Names...)
+			}
+		}
+	}
+	// What one statement declares in the scope it stands in.
+	declares := func(st ast.Stmt) []*ast.Ident {
+		var out []*ast.Ident
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, e := range st.Lhs {
+					if id, ok := e.(*ast.Ident); ok {
+						out = append(out, id)
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok {
+				for _, sp := range gd.Specs {
+					switch sp := sp.(type) {
+					case *ast.ValueSpec:
+						out = append(out, sp.Names...)
+					case *ast.TypeSpec:
+						out = append(out, sp.Name)
+					}
+				}
+			}
+		case *ast.LabeledStmt:
+			return nil
+		}
+		return out
+	}
+	var body *ast.BlockStmt
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		fields(inScope, fn.Recv, fn.Type.Params, fn.Type.Results)
+		fields(local, fn.Recv, fn.Type.Params, fn.Type.Results)
+		body = fn.Body
+	case *ast.FuncLit:
+		fields(inScope, fn.Type.Params, fn.Type.Results)
+		fields(local, fn.Type.Params, fn.Type.Results)
+		body = fn.Body
+	}
+	holds := func(n ast.Node) bool { return n != nil && int(n.Pos())-1 <= at && at <= int(n.End())-1 }
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // its names are its own
+		case ast.Stmt:
+			declare(local, declares(n)...)
+			switch n := n.(type) {
+			case *ast.RangeStmt:
+				if n.Tok == token.DEFINE {
+					k, _ := n.Key.(*ast.Ident)
+					v, _ := n.Value.(*ast.Ident)
+					declare(local, k, v)
+					if holds(n.Body) {
+						declare(inScope, k, v)
+					}
+				}
+			case *ast.IfStmt:
+				if n.Init != nil && (holds(n.Body) || holds(n.Else)) {
+					declare(inScope, declares(n.Init)...)
+				}
+			case *ast.ForStmt:
+				if n.Init != nil && holds(n.Body) {
+					declare(inScope, declares(n.Init)...)
+				}
+			case *ast.SwitchStmt:
+				if n.Init != nil && holds(n.Body) {
+					declare(inScope, declares(n.Init)...)
+				}
+			case *ast.TypeSwitchStmt:
+				if holds(n.Body) {
+					if n.Init != nil {
+						declare(inScope, declares(n.Init)...)
+					}
+					declare(inScope, declares(n.Assign)...)
+				}
+			}
+		}
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+			if n.Comm != nil && holds(n) {
+				declare(inScope, declares(n.Comm)...)
+			}
+		}
+		if list != nil && holds(n) {
+			for _, st := range list {
+				if int(st.End())-1 <= at {
+					declare(inScope, declares(st)...)
+				}
+			}
+		}
+		return true
+	})
+	return inScope, local
 }
 
 // readNames returns the names the Go statements text reads: identifiers

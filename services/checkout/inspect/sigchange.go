@@ -291,6 +291,27 @@ func declaresAny(f *ast.File) bool {
 			}
 		case *ast.FuncDecl:
 			found = found || n.Recv == nil && n.Name.Name == "any"
+			// A receiver's type parameters: func (s Set[any]) Has(x any).
+			if n.Recv != nil {
+				for _, f := range n.Recv.List {
+					t := f.Type
+					if st, ok := t.(*ast.StarExpr); ok {
+						t = st.X
+					}
+					var params []ast.Expr
+					switch x := t.(type) {
+					case *ast.IndexExpr:
+						params = []ast.Expr{x.Index}
+					case *ast.IndexListExpr:
+						params = x.Indices
+					}
+					for _, p := range params {
+						if id, ok := p.(*ast.Ident); ok && id.Name == "any" {
+							found = true
+						}
+					}
+				}
+			}
 		}
 		return !found
 	})

@@ -118,6 +118,11 @@ func TestGoSignatureChangesAny(t *testing.T) {
 		"calc/c.go:5: changes the results of put",
 		"calc/c.go:9: changes the parameters of cache.get",
 		"calc/c.go:9: changes the results of cache.get")
+	// A receiver's type parameter named any (a second adversary's MERGE):
+	// x any is x T there, and interface{} widens it.
+	set := "package calc\n\ntype Set[T comparable] map[T]bool\n\nfunc (s Set[any]) Has(x any) bool { return s[x] }\n"
+	wantFindings(t, GoSignatureChanges(map[string][]byte{"calc/set.go": []byte(set)}, map[string][]byte{"calc/set.go": []byte(strings.Replace(set, "Has(x any)", "Has(x interface{})", 1))}),
+		"calc/set.go:5: changes the parameters of Set.Has")
 }
 
 // TestGoSignatureChangesInferred: a variable or constant whose value, not

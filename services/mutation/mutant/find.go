@@ -1210,15 +1210,19 @@ func (w *walker) constantValue(e ast.Expr) {
 	// namedInt): the wrong choice a line can make. Its double is a value
 	// no member has, which code comparing it with the members cannot tell
 	// from the member itself: a mutant no test could kill.
-	if members := w.enumNeighbours(e, tv); len(members) > 0 {
-		for _, m := range members {
-			if !w.constantFits(parent, child, m.value) {
-				continue
-			}
-			c := &candidate{how: rewriteWrap, node: e, value: m.value, str: [2]string{"", m.suffix}}
-			c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
-			w.add(c, e.Pos(), OpConstantValue, text+" → "+m.name)
+	// Where no member beside it fits there (a case label between the
+	// switch's other cases), it changes as any other constant does.
+	added := false
+	for _, m := range w.enumNeighbours(e, tv) {
+		if !w.constantFits(parent, child, m.value) {
+			continue
 		}
+		c := &candidate{how: rewriteWrap, node: e, value: m.value, str: [2]string{"", m.suffix}}
+		c.site.Span = [2]int{w.off(e.Pos()), w.off(e.End())}
+		w.add(c, e.Pos(), OpConstantValue, text+" → "+m.name)
+		added = true
+	}
+	if added {
 		return
 	}
 	// The double, or where it does not fit (an index at the end of its
