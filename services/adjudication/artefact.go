@@ -158,6 +158,8 @@ type CollateralRef struct {
 	// the patch edits them (see Collateral).
 	Missing  []string `json:"missing,omitempty"`
 	Repinned []string `json:"repinned,omitempty"`
+	// Flaky failed on the patch and passed there when run again alone.
+	Flaky []string `json:"flaky,omitempty"`
 }
 
 // SuiteRef is one stack's full suite: go test, pytest, or the declared
@@ -324,7 +326,7 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 	if e.Collateral != nil {
 		a.Collateral.Tests = e.Collateral.PatchCases
 		a.Collateral.Regressions = nonNil(e.Collateral.Regressions)
-		a.Collateral.Missing, a.Collateral.Repinned = e.Collateral.Missing, e.Collateral.Repinned
+		a.Collateral.Missing, a.Collateral.Repinned, a.Collateral.Flaky = e.Collateral.Missing, e.Collateral.Repinned, e.Collateral.Flaky
 	} else {
 		a.Collateral.Regressions = []string{}
 	}

@@ -146,6 +146,10 @@ type Collateral struct {
 	// resource limit on the patch (Python's MemoryError under the address
 	// space limit): no evidence either way.
 	Stopped []string
+	// Flaky are tests that passed on the baseline, failed on the patch,
+	// and passed there when run again alone: no regression proven, and
+	// no pass.
+	Flaky []string
 	// Missing are tests that passed on the baseline and have no result on
 	// the patch but a failure: skipped, not run, absent, unfinished.
 	Missing []string
@@ -358,6 +362,10 @@ func Decide(p Policy, e Evidence) Verdict {
 		stopped := slices.Sorted(slices.Values(c.Stopped))
 		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline were stopped by a resource limit on the patch: %s", len(stopped), clip(stopped)))
 		step(RaiseLimit, stopped[0])
+	case len(c.Flaky) > 0:
+		flaky := slices.Sorted(slices.Values(c.Flaky))
+		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline failed on the patch and passed when run again alone: flaky, neither a regression nor a pass: %s", len(flaky), clip(flaky)))
+		step(RaiseLimit, flaky[0])
 	case len(c.Missing) > 0:
 		missing := slices.Sorted(slices.Values(c.Missing))
 		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline did not pass on the patch, nor fail: skipped, missing or not run: %s", len(missing), clip(missing)))

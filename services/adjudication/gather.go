@@ -586,6 +586,8 @@ func (r *Run) collateral() *Collateral {
 			case top != "" && !listed && patchPassing[top] >= basePassing[top]:
 			case now[cs.Name] == jobs.CaseStopped:
 				c.Stopped = append(c.Stopped, cs.Name)
+			case now[cs.Name] == jobs.CaseFlaky:
+				c.Flaky = append(c.Flaky, cs.Name)
 			case now[cs.Name] == "fail" && edited[cs.Name]:
 				c.Repinned = append(c.Repinned, cs.Name)
 			case now[cs.Name] == "fail":
@@ -599,7 +601,7 @@ func (r *Run) collateral() *Collateral {
 		c.PatchCases = &total
 	}
 	c.Why = strings.Join(whys, "; ")
-	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Missing, &c.Repinned} {
+	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Flaky, &c.Missing, &c.Repinned} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,6 +157,7 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 	}
 	var stream bytes.Buffer
 	agg := sandbox.Result{Termination: sandbox.Exited}
+	ran := map[string]ranSuite{} // by import path: what a failing test is run again with
 	for _, t := range targets {
 		b, err := e.buildTest(ctx, w, a, t, time.Until(deadline))
 		if err != nil {
@@ -193,6 +196,7 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 		run.Stream = e.keep(ctx, a, st)
 		a.Detail.Runs = append(a.Detail.Runs, run)
 		stream.Write(st)
+		ran[t.importPath] = ranSuite{b: b, t: t}
 		if agg.Termination == sandbox.Timeout {
 			break
 		}
@@ -207,10 +211,99 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 	if unlisted > 0 {
 		a.Detail.Reason += fmt.Sprintf("; %d subtests not listed (over the bound of %d)", unlisted, maxSuiteSubtests)
 	}
+	if s.Side == jobs.Patch && agg.Termination != sandbox.Timeout {
+		if flaky, err := e.rerunFailures(ctx, w, a, report, ran, dir, out, deadline); err != nil {
+			return fail("%v", err)
+		} else if len(flaky) > 0 {
+			a.Cases = markFlaky(a.Cases, flaky)
+			a.Detail.Reason += fmt.Sprintf("; %d failing test(s) passed when run again alone: flaky, not failed (%s)", len(flaky), strings.Join(slices.Sorted(maps.Keys(flaky)), ", "))
+		}
+	}
 	if s.Side == jobs.Patch {
 		w.keepSuiteTimes(report)
 	}
 	return a
+}
+
+// ranSuite is one package's test binary a suite job ran.
+type ranSuite struct {
+	b *goBin
+	t goTarget
+}
+
+// suiteReruns is how many times a top-level test that failed in a
+// patch-side suite run is run again alone, until it passes: a test of
+// timing that fails once on a loaded machine (golang-lru's
+// expirable.TestLoadingExpired at a load average of 13 on two cores) is
+// no regression the patch made. A test that fails every run stays a
+// failure; one that passes in any is flaky, which never reads as a pass.
+const suiteReruns = 2
+
+// rerunFailures runs each top-level test that failed in report again,
+// alone in its package's binary, up to suiteReruns times, and returns the
+// suite keys of those that passed in a run.
+func (e *Executor) rerunFailures(ctx context.Context, w *Workspace, a *Answer, report *gotest.Report, ran map[string]ranSuite, dir, out string, deadline time.Time) (map[string]bool, error) {
+	results := gotest.SuiteResults(report)
+	flaky := map[string]bool{}
+	for _, pkg := range report.PackagePaths() {
+		r, ok := ran[pkg]
+		if !ok {
+			continue
+		}
+		var failed []string
+		for _, name := range report.Packages[pkg].TestNames() {
+			if !strings.Contains(name, "/") && results[gotest.SuiteKey(pkg, name)] == gotest.ResultFail {
+				failed = append(failed, name)
+			}
+		}
+		for i := 0; i < suiteReruns && len(failed) > 0; i++ {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return flaky, nil
+			}
+			quoted := make([]string, len(failed))
+			for k, name := range failed {
+				quoted[k] = regexp.QuoteMeta(name)
+			}
+			st, pr, err := e.runTest(ctx, w, a, r.b, r.t, dir, out, []string{"-test.run", "^(" + strings.Join(quoted, "|") + ")$"}, nil, left)
+			if err != nil {
+				return nil, err
+			}
+			run := jobs.Run{Verdict: r.t.importPath + " (failures run again)", ExitCode: pr.res.ExitCode, Termination: pr.res.Termination.String(), WallMillis: pr.res.Wall.Milliseconds(), Binary: r.b.sha256}
+			if pr.dropped > 0 {
+				a.Detail.Runs = append(a.Detail.Runs, run)
+				return flaky, nil // no reading: the failures stand
+			}
+			run.Stream = e.keep(ctx, a, st)
+			a.Detail.Runs = append(a.Detail.Runs, run)
+			again, err := gotest.Read(bytes.NewReader(st))
+			if err != nil {
+				return flaky, nil
+			}
+			res := gotest.SuiteResults(again)
+			failed = slices.DeleteFunc(failed, func(name string) bool {
+				key := gotest.SuiteKey(pkg, name)
+				if res[key] == gotest.ResultPass {
+					flaky[key] = true
+					return true
+				}
+				return false
+			})
+		}
+	}
+	return flaky, nil
+}
+
+// markFlaky sets the outcome of every failed case that is, or is a subtest
+// of, a flaky top-level test to CaseFlaky.
+func markFlaky(cases []jobs.Case, flaky map[string]bool) []jobs.Case {
+	tops := jobs.TopLevel(cases)
+	for i, c := range cases {
+		if c.Outcome == "fail" && (flaky[c.Name] || flaky[tops[c.Name]]) {
+			cases[i].Outcome = jobs.CaseFlaky
+		}
+	}
+	return cases
 }
 
 // keepSuiteTimes remembers each top-level test's time in a patch-side

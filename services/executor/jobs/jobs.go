@@ -433,7 +433,8 @@ type Case struct {
 	// path>.<test name>/<subtest>" for a subtest of a suite run), the
 	// node id for pytest.
 	Name string
-	// Outcome is pass, fail, skip, none, inconsistent, or CaseStopped.
+	// Outcome is pass, fail, skip, none, inconsistent, CaseStopped or
+	// CaseFlaky.
 	Outcome string
 }
 
@@ -463,6 +464,10 @@ func TopLevel(cases []Case) map[string]string {
 // CaseStopped is the outcome of a test a resource limit stopped (Python's
 // MemoryError under the address-space limit): harness death, not failure.
 const CaseStopped = "stopped"
+
+// CaseFlaky is the outcome of a patch-side suite test that failed and then
+// passed when run again alone: no regression proven, no pass either.
+const CaseFlaky = "flaky"
 
 // PythonProfile names the coverage.py JSON report among a Python coverage
 // job's profiles.
