@@ -640,8 +640,8 @@ func readNames(text string) []string {
 		default:
 			continue
 		}
-		if i > 0 && toks[i-1].tok == token.PERIOD || i+1 < len(toks) && toks[i+1].tok == token.COLON {
-			continue
+		if i > 0 && toks[i-1].tok == token.PERIOD || i+1 < len(toks) && (toks[i+1].tok == token.COLON || toks[i+1].tok == token.INC || toks[i+1].tok == token.DEC) {
+			continue // a field, a key or label, or a counter only stepped (i++)
 		}
 		if types.Universe.Lookup(t.lit) != nil || t.lit == "_" {
 			continue
