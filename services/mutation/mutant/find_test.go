@@ -2,6 +2,7 @@ package mutant
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -1174,7 +1175,7 @@ const maxByte uint8 = 255
 func TestAssignZero(t *testing.T) {
 	files := map[string][]byte{"p.go": []byte(`package p
 
-import "time"
+type stamp struct{ sec int64 }
 
 func upper(s string) string { return s + "!" }
 
@@ -1234,10 +1235,10 @@ func inits(s string, xs []int, m map[string]int, err error) int {
 	return 0
 }
 
-func structs(n int) (pair, [2]int, time.Time, struct{ x int }) {
+func structs(n int) (pair, [2]int, stamp, struct{ x int }) {
 	p := pair{n, 1}
 	arr := [2]int{n}
-	t := time.Unix(int64(n), 0)
+	t := stamp{int64(n)}
 	anon := struct{ x int }{n}
 	return p, arr, t, anon
 }
@@ -1281,7 +1282,7 @@ func structs(n int) (pair, [2]int, time.Time, struct{ x int }) {
 		// the statement; an anonymous struct none.
 		"64 then p = pair{} reach 64 equivalent \"\"",
 		"65 then arr = [2]int{} reach 65 equivalent \"\"",
-		"66 then t = time.Time{} reach 66 equivalent \"\"",
+		"66 then t = stamp{} reach 66 equivalent \"\"",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sites =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
@@ -1304,6 +1305,37 @@ func structs(n int) (pair, [2]int, time.Time, struct{ x int }) {
 	chosen := Select(run, len(run), nil)
 	if _, err := Schemata(pkg, chosen, testSwitch(t, chosen)); err != nil {
 		t.Errorf("Schemata: %v", err)
+	}
+}
+
+// TestAssignZeroImported checks that a struct of another package gets its
+// empty literal spelled with the name the file imports it by.
+func TestAssignZeroImported(t *testing.T) {
+	if os.Getenv("TEST_SRCDIR") != "" {
+		t.Skip("type-checks against GOROOT's sources, which the Bazel sandbox does not provide")
+	}
+	files := map[string][]byte{"p.go": []byte(`package p
+
+import clock "time"
+
+func at(n int) clock.Time {
+	t := clock.Unix(int64(n), 0)
+	return t
+}
+`)}
+	sites, err := Find(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		if s.Operator == OpAssignZero {
+			got = append(got, fmt.Sprintf("%d %s equivalent %q", s.Line, s.Description, s.Equivalent))
+		}
+	}
+	want := []string{"6 then t = clock.Time{} equivalent \"\""}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites = %q, want %q", got, want)
 	}
 }
 
