@@ -140,6 +140,16 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		out = append(out, g)
 	}
 	for _, d := range dels {
+		if d.Wrote != [2]int{} && !d.Cut && inBody(d.Wrote[0]) && crossesStatements(d.Src) && losesName(src, max(d.Off, d.Wrote[1]), d.Src, runs) {
+			// Tokens of more than one statement replaced by a few (`n
+			// := v / 2; if !flag { n = 0 }` → `m := v + 0`): no
+			// expression's restore puts them back, and what they did
+			// went with a variable the function no longer has. Judged,
+			// with a restore that does not parse: unjudged.
+			out = append(out, gap{at: d.Wrote[0], lo: d.Wrote[0], hi: d.Wrote[1], edit: d.Wrote, text: d.Src,
+				what: "deleted: " + clipText(d.Src) + ", replaced by " + clipText(string(src[d.Wrote[0]:d.Wrote[1]]))})
+			continue
+		}
 		if d.Wrote != [2]int{} || d.Cut || d.Off < 0 || d.Off >= len(src) || !hasWords(d.Src) {
 			continue
 		}
@@ -455,7 +465,15 @@ const linesDeleted = "lines deleted: "
 // name the function still spells (a call inlined where a variable held
 // its value) keeps the lines a rewrite, and so does a guard folded into a
 // condition (`if flag && v > 5` still reads flag).
-func losesName(src []byte, at int, removed string) bool {
+//
+// Lines that only assign a variable the function no longer has (the
+// guard `if !flag { n = 0 }` of n, renamed m and halved no more) are a
+// rewrite only if what they read went somewhere: a name they read that
+// the patch's runs inside the function (runs) spell fewer times than the
+// lines they replaced did was read there and is read nowhere now — the
+// guard dropped, though flag is still read further down. Folded into a
+// condition (`if flag && m > 5`), it is spelled as often as before.
+func losesName(src []byte, at int, removed string, runs []alignment) bool {
 	read := readNames(removed)
 	if len(read) == 0 {
 		return false
@@ -495,7 +513,61 @@ func losesName(src []byte, at int, removed string) bool {
 			return true
 		}
 	}
-	return false
+	gone := slices.ContainsFunc(assignedNames(removed), func(name string) bool { return !inScope[name] && !spelled[name] })
+	if !gone {
+		return false
+	}
+	// How often the runs inside the function spell each name, on the
+	// patch's side less the baseline's.
+	net := map[string]int{}
+	lo, hi := int(fn.Pos())-1, int(fn.End())-1
+	for _, r := range runs {
+		if r.end <= lo || r.begin >= hi {
+			continue
+		}
+		for _, t := range r.added {
+			net[t.key]++
+		}
+		for _, t := range r.old {
+			net[t.key]--
+		}
+	}
+	return slices.ContainsFunc(read, func(name string) bool { return inScope[name] && net[token.IDENT.String()+" "+name] < 0 })
+}
+
+// crossesStatements reports whether the Go source text holds the end of
+// one statement and more: a line break that ends a statement, a
+// semicolon or a brace.
+func crossesStatements(text string) bool {
+	toks := scanGo([]byte(strings.TrimSpace(text)))
+	return slices.ContainsFunc(toks, func(t scanned) bool {
+		return t.tok == token.SEMICOLON || t.tok == token.LBRACE || t.tok == token.RBRACE
+	})
+}
+
+// assignedNames returns the names the Go statements text assigns or
+// defines at the top level of a statement: n of `n = 0` and `n, err :=`.
+func assignedNames(text string) []string {
+	toks := scanGo([]byte(text))
+	var out []string
+	start := 0
+	for i, t := range toks {
+		switch t.tok {
+		case token.SEMICOLON, token.LBRACE, token.RBRACE:
+			start = i + 1
+			continue
+		case token.ASSIGN, token.DEFINE, token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN, token.QUO_ASSIGN, token.REM_ASSIGN,
+			token.AND_ASSIGN, token.OR_ASSIGN, token.XOR_ASSIGN, token.SHL_ASSIGN, token.SHR_ASSIGN, token.AND_NOT_ASSIGN:
+		default:
+			continue
+		}
+		for j := start; j < i; j++ {
+			if toks[j].tok == token.IDENT && toks[j].lit != "_" && (j == start || toks[j-1].tok == token.COMMA) && (j+1 == i || toks[j+1].tok == token.COMMA) && !slices.Contains(out, toks[j].lit) {
+				out = append(out, toks[j].lit)
+			}
+		}
+	}
+	return out
 }
 
 // scopeAt returns the names declared in the function fn (a *ast.FuncDecl or

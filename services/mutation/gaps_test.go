@@ -174,3 +174,44 @@ func TestGapElseWhereATokenStood(t *testing.T) {
 		t.Errorf("the else's restores:\n%s\nwant among them:\n%s", strings.Join(texts, "\n"), takenOut)
 	}
 }
+
+// TestLosesNameReadDropped: lines that only assign a variable the patch
+// no longer has are a rewrite when what they read is still read as often
+// in the function's changed lines (a guard folded into a condition), and
+// a deletion when a read of theirs went nowhere (the guard dropped, its
+// flag still read further down). Tokens of two statements replaced by a
+// few, losing both, are a gap of their own.
+func TestLosesNameReadDropped(t *testing.T) {
+	head := "package p\n\nfunc Size(v int, flag bool) string {\n"
+	tail := " > 5 {\n\t\ts = \"big\"\n\t}\n\tif flag {\n\t\ts += \"!\"\n\t}\n\treturn s\n}\n"
+	base := head + "\tn := v / 2\n\tif !flag {\n\t\tn = 0\n\t}\n\ts := \"small\"\n\tif n" + tail
+	for _, tc := range []struct {
+		name, patch string
+		loses       bool   // the guard's lines lose a name
+		replaced    string // the what of a replaced-across gap, if any
+	}{
+		{"guard dropped", head + "\tm := v\n\ts := \"small\"\n\tif m" + tail, true, ""},
+		{"guard folded", head + "\tm := v\n\ts := \"small\"\n\tif flag && m" + tail, false, ""},
+		{"guard folded, no variable", head + "\ts := \"small\"\n\tif flag && v" + tail, false, ""},
+		{"guard replaced", head + "\tm := v + 0\n\ts := \"small\"\n\tif m" + tail, false, "deleted: / 2 if !flag { n =, replaced by +"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(tc.patch)
+			e := written([]byte(wholeDiff(base, tc.patch)), func(string) ([]byte, bool) { return src, true })
+			ix := indexStatements("p.go", src, nil)
+			exprs, _ := restoresOf("p.go", src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], 0)
+			loses, replaced := false, ""
+			for _, g := range gapsOf(src, ix, e.runs["p.go"], e.wrote["p.go"], e.dels["p.go"], e.removed["p.go"], exprs) {
+				if strings.Contains(g.what, "replaced by") {
+					replaced = g.what
+				}
+				if g.maybe && strings.Contains(g.text, "n = 0") && losesName(src, g.at, g.text, e.runs["p.go"]) {
+					loses = true
+				}
+			}
+			if loses != tc.loses || replaced != tc.replaced {
+				t.Errorf("loses a name %v, replaced-across gap %q; want %v, %q", loses, replaced, tc.loses, tc.replaced)
+			}
+		})
+	}
+}

@@ -195,7 +195,7 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 				u := stmtRange{path: p, first: i, last: i, part: gp.what, off: gp.at}
 				gapUnits[siteAt{p, i, gp.at - starts[i-1] + 1}] = u
 				g.statements[u] = append(g.statements[u], i)
-				if gp.maybe && !losesName(pkg.Files[f], gp.at, gp.text) {
+				if gp.maybe && !losesName(pkg.Files[f], gp.at, gp.text, g.runs[p]) {
 					maybeUnits[u] = true
 				}
 			}
