@@ -140,7 +140,7 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		out = append(out, g)
 	}
 	for _, d := range dels {
-		if d.Wrote != [2]int{} && !d.Cut && inBody(d.Wrote[0]) && crossesStatements(d.Src) && losesName(src, max(d.Off, d.Wrote[1]), d.Src, runs) {
+		if d.Wrote != [2]int{} && !d.Cut && inBody(d.Wrote[0]) && crossesStatements(d.Src) && replacedDropsRead(src, max(d.Off, d.Wrote[1]), d.Src, runs) {
 			// Tokens of more than one statement replaced by a few (`n
 			// := v / 2; if !flag { n = 0 }` → `m := v + 0`): no
 			// expression's restore puts them back, and what they did
@@ -482,30 +482,12 @@ func losesName(src []byte, at int, removed string, runs []alignment) bool {
 	if err != nil {
 		return true // fail-closed: a deletion, judged
 	}
-	var fn ast.Node // the innermost function around at
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			if n.Body != nil && int(n.Body.Lbrace)-1 <= at && at <= int(n.Body.Rbrace) {
-				fn = n
-			}
-		case *ast.FuncLit:
-			if int(n.Body.Lbrace)-1 <= at && at <= int(n.Body.Rbrace) {
-				fn = n
-			}
-		}
-		return true
-	})
+	fn := funcAround(f, at)
 	if fn == nil {
 		return false
 	}
 	inScope, local := scopeAt(fn, at)
-	spelled := map[string]bool{}
-	for _, t := range scanGo(src[fn.Pos()-1 : fn.End()-1]) {
-		if t.tok == token.IDENT {
-			spelled[t.lit] = true
-		}
-	}
+	spelled := spelledIn(src, fn)
 	for _, name := range read {
 		switch {
 		case inScope[name]:
@@ -513,6 +495,15 @@ func losesName(src []byte, at int, removed string, runs []alignment) bool {
 			return true
 		}
 	}
+	return dropsRead(fn, removed, read, inScope, spelled, runs)
+}
+
+// dropsRead reports whether the Go statements removed from the function
+// fn, which read the names read, assign a variable fn no longer spells
+// (spelled) and read a name in scope where they stood (inScope) that the
+// patch's runs inside fn spell fewer times than the baseline's lines they
+// replaced (see losesName).
+func dropsRead(fn ast.Node, removed string, read []string, inScope, spelled map[string]bool, runs []alignment) bool {
 	gone := slices.ContainsFunc(assignedNames(removed), func(name string) bool { return !inScope[name] && !spelled[name] })
 	if !gone {
 		return false
@@ -533,6 +524,60 @@ func losesName(src []byte, at int, removed string, runs []alignment) bool {
 		}
 	}
 	return slices.ContainsFunc(read, func(name string) bool { return inScope[name] && net[token.IDENT.String()+" "+name] < 0 })
+}
+
+// replacedDropsRead reports whether removed, tokens of the Go source src
+// that the patch replaced by others, standing before patch-side offset
+// at, drop a read with the variable they assigned (see dropsRead). A
+// name they read that the function no longer spells says nothing here:
+// the written tokens may be its inlined value.
+func replacedDropsRead(src []byte, at int, removed string, runs []alignment) bool {
+	read := readNames(removed)
+	if len(read) == 0 {
+		return false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return true // fail-closed: judged
+	}
+	fn := funcAround(f, at)
+	if fn == nil {
+		return false
+	}
+	inScope, _ := scopeAt(fn, at)
+	return dropsRead(fn, removed, read, inScope, spelledIn(src, fn), runs)
+}
+
+// funcAround returns the innermost function declaration or literal of f
+// whose body holds byte offset at, or nil.
+func funcAround(f *ast.File, at int) ast.Node {
+	var fn ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body != nil && int(n.Body.Lbrace)-1 <= at && at <= int(n.Body.Rbrace) {
+				fn = n
+			}
+		case *ast.FuncLit:
+			if int(n.Body.Lbrace)-1 <= at && at <= int(n.Body.Rbrace) {
+				fn = n
+			}
+		}
+		return true
+	})
+	return fn
+}
+
+// spelledIn returns the identifiers the source of fn, a node of a file
+// parsed from src without a base offset, spells.
+func spelledIn(src []byte, fn ast.Node) map[string]bool {
+	spelled := map[string]bool{}
+	for _, t := range scanGo(src[fn.Pos()-1 : fn.End()-1]) {
+		if t.tok == token.IDENT {
+			spelled[t.lit] = true
+		}
+	}
+	return spelled
 }
 
 // crossesStatements reports whether the Go source text holds the end of

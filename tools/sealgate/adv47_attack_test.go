@@ -1,23 +1,13 @@
 package main
 
-import (
-	"fmt"
-	"testing"
+import "testing"
 
-	"github.com/sealgate/sealgate/ledger/criteria"
-)
-
-// adv47Honest commits base and patch as deadStoreAttack does and fails the
+// adv47Honest verifies an honest twin (see verifyCount); it fails the
 // test unless the gate answers want.
 func adv47Honest(t *testing.T, f *fixture, baseSrc, testSrc, patchSrc, claim, want string) {
 	t.Helper()
-	base := f.commit(f.honest().Commit, map[string]string{"count/count.go": baseSrc, "count/count_test.go": testSrc})
-	patch := f.commit(base, map[string]string{"count/count.go": patchSrc})
-	code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, claim)
-	reasons := fmt.Sprint(a["reasons"])
-	t.Logf("%v (exit %d): %s %v", a["decision"], code, reasons, a["strength"])
-	if a["decision"] != want {
-		t.Fatalf("the honest twin: exit %d, %v, want %s: %s", code, a["decision"], want, reasons)
+	if decision, code, _ := verifyCount(t, f, baseSrc, testSrc, patchSrc, claim); decision != want {
+		t.Fatalf("the honest twin: exit %d, %v, want %s", code, decision, want)
 	}
 }
 

@@ -1,24 +1,29 @@
 package main
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 )
 
-// deadStoreAttack commits base and patch (count/count.go, with the test file
-// in base) and verifies the claim; it fails the test when the gate
-// answers MERGE.
-func deadStoreAttack(t *testing.T, f *fixture, baseSrc, testSrc, patchSrc, claim, why string) {
+// verifyCount commits base (count/count.go, with the test file testSrc)
+// and patch (count/count.go) on the fixture and verifies the claim,
+// logging and returning the decision, the exit code and the strength.
+func verifyCount(t *testing.T, f *fixture, baseSrc, testSrc, patchSrc, claim string) (decision any, code int, strength any) {
 	t.Helper()
 	base := f.commit(f.honest().Commit, map[string]string{"count/count.go": baseSrc, "count/count_test.go": testSrc})
 	patch := f.commit(base, map[string]string{"count/count.go": patchSrc})
 	code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, claim)
-	reasons := fmt.Sprint(a["reasons"])
-	t.Logf("%v (exit %d): %s %v", a["decision"], code, reasons, a["strength"])
-	if a["decision"] == "MERGE" {
-		t.Fatalf("wrong MERGE: %s: exit %d, strength %v", why, code, a["strength"])
+	t.Logf("%v (exit %d): %v %v", a["decision"], code, a["reasons"], a["strength"])
+	return a["decision"], code, a["strength"]
+}
+
+// deadStoreAttack verifies an attack (see verifyCount); it fails the test
+// when the gate answers MERGE.
+func deadStoreAttack(t *testing.T, f *fixture, baseSrc, testSrc, patchSrc, claim, why string) {
+	t.Helper()
+	if decision, code, strength := verifyCount(t, f, baseSrc, testSrc, patchSrc, claim); decision == "MERGE" {
+		t.Fatalf("wrong MERGE: %s: exit %d, strength %v", why, code, strength)
 	}
 }
 
