@@ -469,10 +469,11 @@ const linesDeleted = "lines deleted: "
 // Lines that only assign a variable the function no longer has (the
 // guard `if !flag { n = 0 }` of n, renamed m and halved no more) are a
 // rewrite only if what they read went somewhere: a name they read that
-// the patch's runs inside the function (runs) spell fewer times than the
-// lines they replaced did was read there and is read nowhere now — the
-// guard dropped, though flag is still read further down. Folded into a
-// condition (`if flag && m > 5`), it is spelled as often as before.
+// the patch's runs (runs) over that variable's lines spell fewer times
+// than the lines they replaced did was read there and is read nowhere
+// now — the guard dropped, though flag is still read further down.
+// Folded into a condition (`if flag && m > 5`), it is spelled as often as
+// before.
 func losesName(src []byte, at int, removed string, runs []alignment) bool {
 	read := readNames(removed)
 	if len(read) == 0 {
@@ -501,19 +502,27 @@ func losesName(src []byte, at int, removed string, runs []alignment) bool {
 // dropsRead reports whether the Go statements removed from the function
 // fn, which read the names read, assign a variable fn no longer spells
 // (spelled) and read a name in scope where they stood (inScope) that the
-// patch's runs inside fn spell fewer times than the baseline's lines they
-// replaced (see losesName).
+// patch's runs inside fn that replaced that variable's lines — its
+// definition, its uses, the removed code itself — spell fewer times than
+// the baseline's lines there did (see losesName). A name spelled anew in
+// another statement (`if flag {` rewritten `if flag && flag {`) says
+// nothing of where the removed code's value went.
 func dropsRead(fn ast.Node, removed string, read []string, inScope, spelled map[string]bool, runs []alignment) bool {
-	gone := slices.ContainsFunc(assignedNames(removed), func(name string) bool { return !inScope[name] && !spelled[name] })
-	if !gone {
+	var gone []string
+	for _, name := range assignedNames(removed) {
+		if !inScope[name] && !spelled[name] {
+			gone = append(gone, token.IDENT.String()+" "+name)
+		}
+	}
+	if len(gone) == 0 {
 		return false
 	}
-	// How often the runs inside the function spell each name, on the
-	// patch's side less the baseline's.
+	// How often those runs spell each name, on the patch's side less
+	// the baseline's.
 	net := map[string]int{}
 	lo, hi := int(fn.Pos())-1, int(fn.End())-1
 	for _, r := range runs {
-		if r.end <= lo || r.begin >= hi {
+		if r.end <= lo || r.begin >= hi || !slices.ContainsFunc(r.old, func(t tok) bool { return slices.Contains(gone, t.key) }) {
 			continue
 		}
 		for _, t := range r.added {

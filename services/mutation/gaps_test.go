@@ -193,6 +193,8 @@ func TestLosesNameReadDropped(t *testing.T) {
 		{"guard dropped", head + "\tm := v\n\ts := \"small\"\n\tif m" + tail, true, ""},
 		{"guard folded", head + "\tm := v\n\ts := \"small\"\n\tif flag && m" + tail, false, ""},
 		{"guard folded, no variable", head + "\ts := \"small\"\n\tif flag && v" + tail, false, ""},
+		{"guard dropped, flag spelled anew elsewhere", head + "\tm := v\n\ts := \"small\"\n\tif m > 5 {\n\t\ts = \"big\"\n\t}\n\tif flag && flag {\n\t\ts += \"!\"\n\t}\n\treturn s\n}\n", true, ""},
+		{"guard moved into the definition", head + "\tm := pick(flag, v)\n\ts := \"small\"\n\tif m" + tail, false, ""},
 		{"guard replaced", head + "\tm := v + 0\n\ts := \"small\"\n\tif m" + tail, false, "deleted: / 2 if !flag { n =, replaced by +"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

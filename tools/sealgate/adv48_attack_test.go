@@ -32,6 +32,18 @@ func TestVerifyAdv48AttackGuardDroppedFlagReadElsewhere(t *testing.T) {
 	deadStoreAttack(t, f, markBase, markTest, markHead+"\tm := v\n\ts := \"small\"\n\tif m"+markTail, "go:./count:TestSize", "Size(20, false) was small and is big: a guard dropped with its variable, its flag read elsewhere")
 }
 
+// TestVerifyAdv48AttackGuardDroppedFlagSpelledAnew: the same dropped guard,
+// with the mark's unchanged `if flag {` rewritten `if flag && flag {` so
+// that the function's changed lines spell flag as often as before. Only
+// the lines that replaced the lost variable's (its definition, its uses)
+// count: flag is spelled in none of them.
+func TestVerifyAdv48AttackGuardDroppedFlagSpelledAnew(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	patch := markHead + "\tm := v\n\ts := \"small\"\n\tif m > 5 {\n\t\ts = \"big\"\n\t}\n\tif flag && flag {\n\t\ts += \"!\"\n\t}\n\treturn s\n}\n"
+	deadStoreAttack(t, f, markBase, markTest, patch, "go:./count:TestSize", "Size(20, false) was small and is big: a guard dropped, its flag spelled once more elsewhere")
+}
+
 // TestVerifyAdv48AttackGuardReplacedAcrossStatements: the same fix with
 // the halving replaced rather than deleted (`n := v / 2; if !flag { n = 0
 // }` → `m := v + 0`): the alignment reads the tokens from / to the
