@@ -475,42 +475,64 @@ const linesDeleted = "lines deleted: "
 // Folded into a condition (`if flag && m > 5`), it is spelled as often as
 // before.
 func losesName(src []byte, at int, removed string, runs []alignment) bool {
-	read := readNames(removed)
-	if len(read) == 0 {
-		return false
+	c, ok := removedAt(src, at, removed)
+	if !ok {
+		return c.failed
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return true // fail-closed: a deletion, judged
-	}
-	fn := funcAround(f, at)
-	if fn == nil {
-		return false
-	}
-	inScope, local := scopeAt(fn, at)
-	spelled := spelledIn(src, fn)
-	for _, name := range read {
+	for _, name := range c.read {
 		switch {
-		case inScope[name]:
-		case local[name] || !spelled[name]:
+		case c.inScope[name]:
+		case c.local[name] || !c.spelled[name]:
 			return true
 		}
 	}
-	return dropsRead(fn, removed, read, inScope, spelled, runs)
+	return c.dropsRead(runs)
 }
 
-// dropsRead reports whether the Go statements removed from the function
-// fn, which read the names read, assign a variable fn no longer spells
-// (spelled) and read a name in scope where they stood (inScope) that the
-// patch's runs inside fn that replaced that variable's lines — its
-// definition, its uses, the removed code itself — spell fewer times than
-// the baseline's lines there did (see losesName). A name spelled anew in
-// another statement (`if flag {` rewritten `if flag && flag {`) says
-// nothing of where the removed code's value went.
-func dropsRead(fn ast.Node, removed string, read []string, inScope, spelled map[string]bool, runs []alignment) bool {
+// removedCode is Go code the patch removed, read against the function of
+// the patch-side source where it stood.
+type removedCode struct {
+	text           string
+	read           []string        // the names it reads (readNames)
+	fn             ast.Node        // the innermost function around it
+	inScope, local map[string]bool // see scopeAt
+	spelled        map[string]bool // the identifiers fn spells
+	failed         bool            // the source did not parse
+}
+
+// removedAt reads removed, code the patch removed at patch-side offset at
+// of the Go source src. ok is false when there is nothing to judge it by:
+// it reads no name, no function holds at, or src does not parse (failed
+// set: judge it, fail-closed).
+func removedAt(src []byte, at int, removed string) (c removedCode, ok bool) {
+	c.text, c.read = removed, readNames(removed)
+	if len(c.read) == 0 {
+		return c, false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		c.failed = true
+		return c, false
+	}
+	if c.fn = funcAround(f, at); c.fn == nil {
+		return c, false
+	}
+	c.inScope, c.local = scopeAt(c.fn, at)
+	c.spelled = spelledIn(src, c.fn)
+	return c, true
+}
+
+// dropsRead reports whether the removed code assigns a variable its
+// function no longer spells and reads a name in scope where it stood that
+// the patch's runs inside the function that replaced that variable's
+// lines — its definition, its uses, the removed code itself — spell fewer
+// times than the baseline's lines there did (see losesName). A name
+// spelled anew in another statement (`if flag {` rewritten `if flag &&
+// flag {`) says nothing of where the removed code's value went.
+func (c removedCode) dropsRead(runs []alignment) bool {
 	var gone []string
-	for _, name := range assignedNames(removed) {
-		if !inScope[name] && !spelled[name] {
+	for _, name := range assignedNames(c.text) {
+		if !c.inScope[name] && !c.spelled[name] {
 			gone = append(gone, token.IDENT.String()+" "+name)
 		}
 	}
@@ -520,7 +542,7 @@ func dropsRead(fn ast.Node, removed string, read []string, inScope, spelled map[
 	// How often those runs spell each name, on the patch's side less
 	// the baseline's.
 	net := map[string]int{}
-	lo, hi := int(fn.Pos())-1, int(fn.End())-1
+	lo, hi := int(c.fn.Pos())-1, int(c.fn.End())-1
 	for _, r := range runs {
 		if r.end <= lo || r.begin >= hi || !slices.ContainsFunc(r.old, func(t tok) bool { return slices.Contains(gone, t.key) }) {
 			continue
@@ -532,7 +554,7 @@ func dropsRead(fn ast.Node, removed string, read []string, inScope, spelled map[
 			net[t.key]--
 		}
 	}
-	return slices.ContainsFunc(read, func(name string) bool { return inScope[name] && net[token.IDENT.String()+" "+name] < 0 })
+	return slices.ContainsFunc(c.read, func(name string) bool { return c.inScope[name] && net[token.IDENT.String()+" "+name] < 0 })
 }
 
 // replacedDropsRead reports whether removed, tokens of the Go source src
@@ -541,20 +563,11 @@ func dropsRead(fn ast.Node, removed string, read []string, inScope, spelled map[
 // name they read that the function no longer spells says nothing here:
 // the written tokens may be its inlined value.
 func replacedDropsRead(src []byte, at int, removed string, runs []alignment) bool {
-	read := readNames(removed)
-	if len(read) == 0 {
-		return false
+	c, ok := removedAt(src, at, removed)
+	if !ok {
+		return c.failed
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return true // fail-closed: judged
-	}
-	fn := funcAround(f, at)
-	if fn == nil {
-		return false
-	}
-	inScope, _ := scopeAt(fn, at)
-	return dropsRead(fn, removed, read, inScope, spelledIn(src, fn), runs)
+	return c.dropsRead(runs)
 }
 
 // funcAround returns the innermost function declaration or literal of f
@@ -864,20 +877,12 @@ func droppedInputs(src []byte, dels []deletion, removed []removal) []droppedInpu
 		var ft *ast.FuncType
 		var recv *ast.FieldList
 		var body *ast.BlockStmt
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				if n.Body != nil && int(n.Body.Lbrace)-1 <= r.at && r.at <= int(n.Body.Rbrace) {
-					ft, recv, body = n.Type, n.Recv, n.Body
-				}
-			case *ast.FuncLit:
-				if int(n.Body.Lbrace)-1 <= r.at && r.at <= int(n.Body.Rbrace) {
-					ft, recv, body = n.Type, nil, n.Body
-				}
-			}
-			return true
-		})
-		if body == nil {
+		switch fn := funcAround(f, r.at).(type) {
+		case *ast.FuncDecl:
+			ft, recv, body = fn.Type, fn.Recv, fn.Body
+		case *ast.FuncLit:
+			ft, body = fn.Type, fn.Body
+		default:
 			continue
 		}
 		inputs := map[string]bool{}
