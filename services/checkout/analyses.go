@@ -37,6 +37,37 @@ func readSources(ctx context.Context, t *tree.Tree, want func(string) bool) (map
 	return t.ReadFiles(ctx, paths)
 }
 
+// maxWarmed is the most source files warmSources reads ahead per tree:
+// about what the trees' blob caches hold, so that a huge repository's
+// files are not read twice.
+const maxWarmed = 1500
+
+// warmSources reads the Go and Python sources of the baseline and the
+// patch tree ahead of the analyses, one git process per tree. The
+// analyses read these files over and over, a few at a time, and the
+// support and inspect analyses read all of them: with the trees'
+// blob caches warm, their reads start no process. A tree with more than
+// maxWarmed sources is left cold. A read that fails here is no error of
+// its own: the analysis that needs the file meets it again and says so;
+// only the context's end stops the checkout.
+func (c *Checkout) warmSources(ctx context.Context) error {
+	for _, t := range []*tree.Tree{c.Patch, c.Baseline} {
+		var paths []string
+		for _, e := range t.Entries() {
+			if e.Mode != tree.ModeSymlink && (isGoInput(e.Path) || isPy(e.Path)) {
+				paths = append(paths, e.Path)
+			}
+		}
+		if len(paths) > maxWarmed {
+			continue
+		}
+		if _, err := t.ReadFiles(ctx, paths); err != nil && ctx.Err() != nil {
+			return fmt.Errorf("checkout: %w", ctx.Err())
+		}
+	}
+	return nil
+}
+
 // isGoInput reports the files the Go analyses read: Go files and go.mod.
 func isGoInput(p string) bool {
 	return strings.HasSuffix(p, ".go") || path.Base(p) == "go.mod"

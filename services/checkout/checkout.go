@@ -412,6 +412,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		}
 	}
 	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
+	if err := c.warmSources(ctx); err != nil {
+		return nil, err
+	}
 	if err := c.planOracle(ctx); err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.repoDir, out.alternates, out.format = t.repoDir, t.alternates, t.format
+	out.repoDir, out.alternates, out.format, out.blobs = t.repoDir, t.alternates, t.format, t.blobs
 	for i := range out.entries {
 		e := &out.entries[i]
 		if e.Mode == ModeSymlink {
@@ -76,7 +76,8 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 
 // ReadFiles returns the content of each named file of t (for a symlink, its
 // target), read through one `git cat-file --batch` process and checked
-// against its object id. A blob t left out (see Options.LeaveOut) can be
+// against its object id; blobs t (or a tree it was overlaid on) read before
+// come from its bounded cache, and when every one does no process starts. A blob t left out (see Options.LeaveOut) can be
 // read too: reading writes nothing. A path t neither holds nor left out as
 // a blob is an error wrapping ErrNotFound.
 func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]byte, err error) {
@@ -92,7 +93,19 @@ func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]by
 		want = append(want, e)
 	}
 	out := make(map[string][]byte, len(want))
-	if len(want) == 0 {
+	var missing []Entry
+	for _, e := range want {
+		if _, done := out[e.Path]; done {
+			continue
+		}
+		if b, ok := t.blobs.get(e.ObjectID); ok {
+			out[e.Path] = b
+			continue
+		}
+		out[e.Path] = nil // listed once in missing
+		missing = append(missing, e)
+	}
+	if len(missing) == 0 {
 		return out, nil
 	}
 	g, err := newGit(t.repoDir, t.alternates)
@@ -104,12 +117,9 @@ func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]by
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, cf.close()) }()
-	for _, e := range want {
+	for _, e := range missing {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("tree: read: %w", err)
-		}
-		if _, done := out[e.Path]; done {
-			continue
 		}
 		var buf bytes.Buffer
 		if _, err := cf.blob(e.ObjectID, &buf, -1); err != nil {
@@ -119,6 +129,7 @@ func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]by
 			return nil, fmt.Errorf("tree: %s: %w", strconv.Quote(e.Path), err)
 		}
 		out[e.Path] = buf.Bytes()
+		t.blobs.put(e.ObjectID, out[e.Path])
 	}
 	return out, nil
 }

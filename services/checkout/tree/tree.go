@@ -61,6 +61,9 @@ type Tree struct {
 	// leftOut are the entries a lenient listing refused (see
 	// Options.LeaveOut), sorted by Path.
 	leftOut []LeftOut
+	// blobs keeps what ReadFiles read; trees made from this one by
+	// Overlay share it.
+	blobs *blobCache
 }
 
 // LeftOut is an entry of a commit's tree that a tree listed with
@@ -203,6 +206,7 @@ func ListWith(ctx context.Context, repoDir, commit string, opts Options) (*Tree,
 		return nil, err
 	}
 	t.repoDir, t.alternates, t.commit, t.format = g.dir, alternates, id, format
+	t.blobs = &blobCache{}
 	if err := t.readTargets(ctx, g, opts.LeaveOut); err != nil {
 		return nil, err
 	}
