@@ -227,6 +227,11 @@ func resolveCommit(ctx context.Context, g *git, rev string) (string, error) {
 		if _, _, ferr := formatOf(id); ferr != nil || !isHexID(id, len(id)) {
 			return "", fmt.Errorf("tree: rev-parse printed %q: %w", out, ErrGitOutput)
 		}
+		if id == rev {
+			// A full object id that peels to itself is a commit: a tag
+			// peels to another object, anything else to none.
+			return id, nil
+		}
 		typ, terr := g.output(ctx, "cat-file", "-t", id)
 		if terr != nil {
 			return "", terr

@@ -403,6 +403,16 @@ func TestRevisionErrors(t *testing.T) {
 	if _, err := List(context.Background(), t.TempDir(), "HEAD"); !errors.Is(err, ErrRevision) {
 		t.Errorf("List in a non-repository: %v", err)
 	}
+	// A full commit id is taken as it is; an annotated tag's own object
+	// id peels to its commit.
+	r.git("-c", "user.name=t", "-c", "user.email=t@t", "tag", "-a", "-m", "t", "v1", c)
+	tagID := r.git("rev-parse", "v1")
+	for _, rev := range []string{c, tagID} {
+		tr, err := List(context.Background(), r.dir, rev)
+		if err != nil || tr.Commit() != c {
+			t.Errorf("List(%s) = %v, %v; want commit %s", rev, tr.Commit(), err, c)
+		}
+	}
 }
 
 func TestDigest(t *testing.T) {
