@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"path"
 	"slices"
@@ -826,8 +827,9 @@ func callCode(c *ast.CallExpr, imports map[string]string, types map[string]bool)
 // the patch's version of a test file, is a baseline root of the same
 // names whose single composite-literal value the patch changed only by
 // adding elements that run no code (rows of constants added to a table):
-// every element of the patch's literal that runs code is, byte for byte,
-// one of the baseline literal's elements.
+// every element of the patch's literal that runs code is, token for token,
+// one of the baseline literal's elements (spacing, line breaks and
+// comments aside: a row gofmt reformatted runs what it ran).
 func (g *goFile) onlyInertElementsAdded(r root, base []root, types map[string]bool) bool {
 	vs, ok := r.node.(*ast.ValueSpec)
 	if !ok || len(vs.Values) != 1 {
@@ -853,16 +855,16 @@ func (g *goFile) onlyInertElementsAdded(r root, base []root, types map[string]bo
 		if !ok {
 			return false
 		}
-		// The literal's type must be the same text.
-		if (lit.Type == nil) != (blit.Type == nil) || lit.Type != nil && g.text(lit.Type) != baseText(b, blit.Type) {
+		// The literal's type must be the same tokens.
+		if (lit.Type == nil) != (blit.Type == nil) || lit.Type != nil && sameTokens(g.text(lit.Type)) != sameTokens(baseText(b, blit.Type)) {
 			return false
 		}
 		var had []string
 		for _, e := range blit.Elts {
-			had = append(had, baseText(b, e))
+			had = append(had, sameTokens(baseText(b, e)))
 		}
 		for _, e := range lit.Elts {
-			t := g.text(e)
+			t := sameTokens(g.text(e))
 			if i := slices.Index(had, t); i >= 0 {
 				had = slices.Delete(had, i, i+1)
 				continue
@@ -877,6 +879,34 @@ func (g *goFile) onlyInertElementsAdded(r root, base []root, types map[string]bo
 }
 
 // baseText returns the source of node n inside root b's text.
+// sameTokens returns Go source text as its tokens, without comments or
+// the semicolons a line break inserts, so that two spellings of one
+// expression compare equal; text that does not scan is returned as it is.
+func sameTokens(text string) string {
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	failed := false
+	sc.Init(fset.AddFile("", -1, len(text)), []byte(text), func(token.Position, string) { failed = true }, 0)
+	var b strings.Builder
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		b.WriteString(tok.String())
+		b.WriteByte(' ')
+		b.WriteString(lit)
+		b.WriteByte(0)
+	}
+	if failed {
+		return text
+	}
+	return b.String()
+}
+
 func baseText(b root, n ast.Node) string {
 	off := int(n.Pos() - b.node.Pos())
 	end := int(n.End() - b.node.Pos())

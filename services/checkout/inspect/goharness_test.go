@@ -109,6 +109,10 @@ func TestMain(m *testing.M) {
 			"package calc\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { m.Run() }\n",
 			"package calc\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) { m.Run(); cases = nil }\n")}, []string{"calc/main_test.go:5: declares TestMain"}},
 		{"a changed test file that does not parse", []Version{changed("calc/median_test.go", baseTest, baseTest+"\nfunc (")}, []string{"calc/median_test.go: does not parse"}},
+		{"a row that calls code respaced and changed", []Version{changed("calc/rows_test.go",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{ \"now\", time.Now().Unix()},\n}\n",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().UnixNano()},\n}\n")},
+			[]string{"calc/rows_test.go:9: package-level var rows runs code before the package's tests"}},
 		{"a row that calls code added to a table whose rows call code", []Version{changed("calc/rows_test.go",
 			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n}\n",
 			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n\t{\"reset\", reset()},\n}\n")},
@@ -188,6 +192,9 @@ func TestClamp(t *testing.T) {
 		{"a row of constants added to a table whose rows call code", []Version{changed("calc/rows_test.go",
 			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n}\n",
 			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", time.Now().Unix()},\n\t{\"epoch\", 0},\n}\n")}, nil},
+		{"a row of constants added beside a row that calls code, respaced and commented", []Version{changed("calc/rows_test.go",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{ \"now\", time.Now().Unix()},\n}\n",
+			"package calc\n\nimport \"time\"\n\nvar rows = []struct {\n\tname string\n\tat   int64\n}{\n\t{\"now\", /* clock */ time.Now().\n\t\tUnix()},\n\t{\"epoch\", 0},\n}\n")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var srcs [][]byte

@@ -651,6 +651,9 @@ func (w *walker) ordering(n *ast.BinaryExpr, to token.Token, extra bool) {
 	} else {
 		c.site.Equivalent = w.boundaryIdentity(n)
 	}
+	if c.site.Equivalent == "" {
+		c.site.Equivalent = w.minimumIdentity(n, to)
+	}
 	switch {
 	case w.untypedOperand(n.X) && w.untypedOperand(n.Y) && !w.effects(n.X) && !w.effects(n.Y):
 		c.form = formDuplicate
@@ -743,6 +746,83 @@ func (w *walker) boundaryIdentity(n *ast.BinaryExpr) string {
 		return ""
 	}
 	return "the boundary decides only where the operands are equal, and there both returns give the same value"
+}
+
+// minimumIdentity says why turning the comparison n's operator into to
+// changes nothing, or "": where one operand is the least value the other
+// can take — "" for a string, 0 for an unsigned integer or a len or cap —
+// the other is never below it, so `x == ""` is `x <= ""` and `x != ""` is
+// `x > ""` (mirrored when the least value is on the left).
+func (w *walker) minimumIdentity(n *ast.BinaryExpr, to token.Token) string {
+	if !w.a.typed() {
+		return ""
+	}
+	least := func(bound, other ast.Expr) bool {
+		tv, ok := w.a.info.Types[bound]
+		if !ok || tv.Value == nil || w.constant(other) {
+			return false
+		}
+		if call, ok := ast.Unparen(other).(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				if b, ok := w.a.info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+					return tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
+				}
+			}
+		}
+		ot, ok := w.a.info.Types[other]
+		if !ok {
+			return false
+		}
+		b, ok := ot.Type.Underlying().(*types.Basic)
+		switch {
+		case !ok:
+			return false
+		case b.Info()&types.IsString != 0:
+			return tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
+		case b.Info()&types.IsUnsigned != 0:
+			return tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
+		}
+		return false
+	}
+	from, says := n.Op, n.Op.String()+" and "+to.String()
+	switch {
+	case least(n.Y, n.X):
+	case least(n.X, n.Y):
+		from, to = mirror(from), mirror(to)
+	default:
+		return ""
+	}
+	// With the least value on the right: == and <= hold exactly where
+	// the operands are equal, != and > everywhere else.
+	class := func(op token.Token) token.Token {
+		switch op {
+		case token.LEQ:
+			return token.EQL
+		case token.GTR:
+			return token.NEQ
+		}
+		return op
+	}
+	if class(from) != class(to) {
+		return ""
+	}
+	return "one operand is the least value the other can take, so " + says + " hold for the same values"
+}
+
+// mirror returns the operator that compares the operands swapped: a < b
+// is b > a.
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
 }
 
 // assignIdentity is boundaryIdentity's reason for a running max or min

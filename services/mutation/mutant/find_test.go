@@ -1628,3 +1628,51 @@ func running(ws []int, a *acc, f, g float64) (int, float64) {
 		}
 	}
 }
+
+// TestMinimumIdentity checks that a comparison with the least value its
+// other operand can take ("" for strings, 0 for unsigned integers and for
+// len and cap) marks the operator changes that hold for the same values
+// equivalent, and only those: `s == ""` → `s <= ""` is the same program,
+// `s == ""` → `s >= ""` (always true) and `n == 0` on an int are not.
+func TestMinimumIdentity(t *testing.T) {
+	files := map[string][]byte{"p.go": []byte(`package p
+
+type name string
+
+func f(s string, u uint8, xs []int, n int, nm name) int {
+	if s == "" {
+		return 1
+	}
+	if "" != s {
+		return 2
+	}
+	if len(xs) > 0 {
+		return 3
+	}
+	if u != 0 {
+		return 4
+	}
+	if n == 0 {
+		return 5
+	}
+	if nm <= "" {
+		return 6
+	}
+	return 0
+}
+`)}
+	sites, err := Find(Package{Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sites {
+		if s.Equivalent != "" && strings.HasPrefix(s.Equivalent, "one operand is the least value") {
+			got = append(got, fmt.Sprintf("%d %s", s.Line, s.Description))
+		}
+	}
+	want := []string{"6 == → <=", "9 != → <", "12 > → !=", "15 != → >", "21 <= → =="}
+	if !slices.Equal(got, want) {
+		t.Errorf("equivalent by the least value: %q, want %q", got, want)
+	}
+}
