@@ -141,6 +141,19 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 		}
 		m.Reason += fmt.Sprintf("; no test notices a change to the %s at %s: none of %s mutants was killed, or %s none",
 			plural(len(sts), "changed statement"), clip(names), plural(len(sts), "its", "their"), plural(len(sts), "it offers", "they offer"))
+		// Below the cap every site that is not equivalent ran: a
+		// statement none of whose sites ran offers no mutant. At the cap
+		// it may have lost its turn.
+		unselected := 0
+		for _, st := range sts {
+			ran := func(k string) bool { _, ok := outcomes[k]; return ok }
+			if len(outcomes) >= int(c.MutationMax) && len(st.sites) > 0 && !slices.ContainsFunc(st.sites, ran) {
+				unselected++
+			}
+		}
+		if unselected > 0 {
+			m.Reason += fmt.Sprintf(" (%d of them had no mutant selected: --mutation-max %d; raise it to judge them)", unselected, c.MutationMax)
+		}
 	}
 	few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
 	switch {
