@@ -33,7 +33,11 @@ import (
 //     initializers call code (a file renamed reorders its init);
 //   - a method added that shadows one promoted from an embedded type, or
 //     whose body holds nothing to judge (an empty Format makes fmt print
-//     nothing).
+//     nothing), or to a type a struct of the package embeds, when the
+//     standard library looks the name up at run time (a MarshalJSON on
+//     the embedded Money makes json print an Invoice as its amount) or
+//     another embedded type has it (the struct's method is now
+//     ambiguous: gone).
 //
 // GoDeclChanges reports each as a finding of RuleForeignCode: code the
 // gate cannot judge.
@@ -147,7 +151,7 @@ func GoDeclChanges(base, patched, baseTests map[string][]byte) []Finding {
 
 	// Methods added.
 	bMethods, pMethods := methodsOf(b), methodsOf(p)
-	structs := embeddedTypes(p)
+	structs, bStructs := embeddedTypes(p), embeddedTypes(b)
 	for _, key := range slices.Sorted(maps.Keys(pMethods)) {
 		if _, ok := bMethods[key]; ok {
 			continue
@@ -159,11 +163,50 @@ func GoDeclChanges(base, patched, baseTests map[string][]byte) []Finding {
 				add(m.file, m.line, fmt.Sprintf("adds method %s, which shadows the method %s %s had through its embedded %s: every call of %s on a %s, and every interface holding one, now runs the new body", key, name, typ, e, name, typ))
 			}
 		}
+		// Promoted into every struct that embeds typ, before and after.
+		// A name no code of such a struct could call before is reached
+		// only by a dynamic lookup: one the standard library makes (a
+		// MarshalJSON on the embedded Money makes encoding/json print a
+		// whole Invoice as the amount) — or the struct loses a method of
+		// that name it had through another embedded type, the selector
+		// now ambiguous.
+		for _, s := range slices.Sorted(maps.Keys(structs)) {
+			if s == typ || !slices.Contains(structs[s], typ) || !slices.Contains(bStructs[s], typ) {
+				continue
+			}
+			if _, own := pMethods[s+"."+name]; own {
+				continue
+			}
+			ambiguous := false
+			for _, other := range structs[s] {
+				if _, ok := bMethods[other+"."+name]; ok && other != typ && !ambiguous {
+					ambiguous = true
+					add(m.file, m.line, fmt.Sprintf("adds method %s, which makes %s ambiguous on %s, which embeds %s and %s: %s loses the method %s had through %s, though it did not change", key, name, s, typ, other, s, name, other))
+				}
+			}
+			if !ambiguous && lookedUp(name) {
+				add(m.file, m.line, fmt.Sprintf("adds method %s, which %s has through its embedded %s: %s, yet code that looks %s up at run time (fmt, errors, encoding/…) now finds it on every %s, though %s did not change", key, s, typ, unjudged, name, s, s))
+			}
+		}
 		if m.empty {
 			add(m.file, m.line, fmt.Sprintf("adds method %s, whose body holds nothing to judge: no test can be shown to notice it, yet it may change which interfaces %s satisfies or which method its callers reach", key, typ))
 		}
 	}
 	return Sort(out)
+}
+
+// lookedUp reports whether the standard library looks a method of this
+// name up on a value at run time, through an interface it asserts: fmt's,
+// errors', the encodings', database/sql's, io's and net's.
+func lookedUp(name string) bool {
+	switch name {
+	case "String", "GoString", "Format", "Error", "Unwrap", "Is", "As",
+		"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText", "MarshalBinary", "UnmarshalBinary",
+		"MarshalXML", "UnmarshalXML", "GobEncode", "GobDecode", "MarshalYAML", "UnmarshalYAML",
+		"Scan", "Value", "WriteTo", "ReadFrom", "Timeout", "Temporary":
+		return true
+	}
+	return false
 }
 
 // isMain reports whether the files are of package main, whose names no

@@ -91,6 +91,7 @@ func TestGoDeclChangesAttacks(t *testing.T) {
 		{"initializers swapped", declFiles(r(declBase, "var userKind = register(\"user\")\nvar adminKind = register(\"admin\")", "var adminKind = register(\"admin\")\nvar userKind = register(\"user\")", 1)), "calc/lease.go:12: changes the order of package variables whose initializers call code"},
 		{"a method shadows a promoted one", declFiles(declBase + "\nfunc (policy) Check(kind string) error {\n\tif kind == \"\" {\n\t\treturn nil\n\t}\n\treturn nil\n}\n"), "calc/lease.go:38: adds method policy.Check, which shadows the method Check policy had through its embedded checker"},
 		{"an empty method", declFiles(declBase + "\nfunc (checker) Format(f fmt.State, verb rune) {}\n"), "calc/lease.go:38: adds method checker.Format, whose body holds nothing to judge"},
+		{"a method json looks up, promoted into a struct", declFiles(declBase + "\nfunc (checker) MarshalJSON() ([]byte, error) {\n\treturn []byte(`\"checker\"`), nil\n}\n"), "calc/lease.go:38: adds method checker.MarshalJSON, which policy has through its embedded checker"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := GoDeclChanges(declFiles(declBase), tc.patch, declTests)
@@ -104,6 +105,19 @@ func TestGoDeclChangesAttacks(t *testing.T) {
 			}
 			t.Fatalf("findings %q, want one holding %q", got, tc.want)
 		})
+	}
+}
+
+// TestGoDeclChangesAmbiguous: a method added to one of two embedded
+// types that the other has too takes the method from the struct that
+// embeds both (the selector is ambiguous); one added to a type embedded
+// where no other embedded type has the name is no finding.
+func TestGoDeclChangesAmbiguous(t *testing.T) {
+	const pin = "\ntype named struct{}\n\nfunc (named) Name() string { return \"n\" }\n\ntype pin struct {\n\tchecker\n\tnamed\n}\n"
+	got := GoDeclChanges(declFiles(declBase+pin), declFiles(declBase+pin, "calc/name.go", "package calc\n\nfunc (checker) Name() string {\n\treturn \"checker\"\n}\n"), declTests)
+	wantFindings(t, got, "calc/name.go:3: adds method checker.Name, which makes Name ambiguous on pin, which embeds checker and named")
+	if got := GoDeclChanges(declFiles(declBase+pin), declFiles(declBase+pin, "calc/name.go", "package calc\n\nfunc (checker) Label() string {\n\treturn \"checker\"\n}\n"), declTests); len(got) != 0 {
+		t.Fatalf("findings %q for a method no embedded type had", got)
 	}
 }
 
