@@ -789,7 +789,8 @@ func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
 // meaning without a statement — build constraints, //go:embed directives,
 // names deleted yet still used, predeclared names declared, blank and dot
 // imports, the order of initialization, methods added that shadow or hold
-// nothing (inspect.GoDeclChanges).
+// nothing (inspect.GoDeclChanges), closures over a variable a loop
+// shares (inspect.GoLoopCaptures).
 func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
 	paths, _ := c.changedGoSources()
 	dirs := map[string]bool{}
@@ -816,6 +817,12 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 	if err != nil {
 		return fmt.Errorf("checkout: read the baseline's Go sources: %w", err)
 	}
+	mods := map[string][]byte{}
+	for f, src := range patchGo {
+		if path.Base(f) == "go.mod" {
+			mods[f] = src
+		}
+	}
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
 		b, p, bt := map[string][]byte{}, map[string][]byte{}, map[string][]byte{}
 		for f, src := range base {
@@ -836,6 +843,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoImportChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p, bt)...)
+		c.Findings = append(c.Findings, inspect.GoLoopCaptures(b, p, mods)...)
 	}
 	return nil
 }

@@ -56,3 +56,36 @@ func TestVerifyAdv49AttackMethodMadeAmbiguous(t *testing.T) {
 	)
 	deadStoreAttack(t, f, base, test, patch, "go:./count:TestFormat", "Legend printed each pin's label and now prints {(1, 2) \"home\"}: Pin's String made ambiguous")
 }
+
+// The loop-capture attacks: Scaled returns a thunk per element; the
+// baseline skips the first (the bug) and its test only has one-element
+// inputs.
+const (
+	scaledHead = "package count\n\n// Scaled returns, for each x of xs, a function that computes x*k when\n// called.\nfunc Scaled(xs []int, k int) []func() int {\n\tvar out []func() int\n"
+	scaledBase = scaledHead + "\tfor i := 1; i < len(xs); i++ {\n\t\tout = append(out, scale(xs[i], k))\n\t}\n\treturn out\n}\n\nfunc scale(x, k int) func() int {\n\treturn func() int { return x * k }\n}\n"
+	scaledTest = "package count\n\nimport \"testing\"\n\nfunc TestScaledOne(t *testing.T) {\n\tfor _, c := range []struct{ x, k, want int }{{3, 2, 6}, {-4, 3, -12}, {5, 1, 5}, {7, 0, 0}} {\n" +
+		"\t\tif got := Scaled([]int{c.x}, c.k); len(got) != 1 || got[0]() != c.want {\n\t\t\tt.Errorf(\"Scaled([%d], %d): %d funcs\", c.x, c.k, len(got))\n\t\t}\n\t}\n}\n"
+)
+
+// TestVerifyAdv49AttackLoopVariableAssigned: the fix starts at the first
+// element, and the thunks close over x, which `for _, x = range` assigns
+// (one variable for every iteration, in every Go version): Scaled([1, 2,
+// 3], 2) gives 6, 6, 6. Every mutant of the changed lines is killed by
+// the one-element test. Now GoLoopCaptures names the capture:
+// INCONCLUSIVE.
+func TestVerifyAdv49AttackLoopVariableAssigned(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	patch := scaledHead + "\tvar x int\n\tfor _, x = range xs {\n\t\tout = append(out, func() int { return x * k })\n\t}\n\treturn out\n}\n"
+	deadStoreAttack(t, f, scaledBase, scaledTest, patch, "go:./count:TestScaledOne", "Scaled([1, 2, 3], 2) gives 6, 6, 6: a closure over a variable the range assigns")
+}
+
+// TestVerifyAdv49LoopVariableDeclaredHonest: the honest twin declares x in
+// the range (one per iteration from go1.22, which the fixture's module
+// declares): MERGE.
+func TestVerifyAdv49LoopVariableDeclaredHonest(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	patch := scaledHead + "\tfor _, x := range xs {\n\t\tout = append(out, func() int { return x * k })\n\t}\n\treturn out\n}\n"
+	adv47Honest(t, f, scaledBase, scaledTest, patch, "go:./count:TestScaledOne", "MERGE")
+}
