@@ -790,7 +790,7 @@ func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
 // names deleted yet still used, predeclared names declared, blank and dot
 // imports, the order of initialization, methods added that shadow or hold
 // nothing (inspect.GoDeclChanges), closures over a variable a loop
-// shares (inspect.GoLoopCaptures).
+// shares (inspect.GoLoopCaptures), %w verbs dropped (inspect.GoWrapDrops).
 func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
 	paths, _ := c.changedGoSources()
 	dirs := map[string]bool{}
@@ -844,6 +844,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p, bt)...)
 		c.Findings = append(c.Findings, inspect.GoLoopCaptures(b, p, mods)...)
+		c.Findings = append(c.Findings, inspect.GoWrapDrops(b, p)...)
 	}
 	return nil
 }
