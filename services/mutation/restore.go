@@ -65,6 +65,7 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 	type touched struct {
 		span   [2]int // the unit's
 		lo, hi int
+		offs   []int // every touched byte, in order of touching
 	}
 	byUnit := map[stmtRange]*touched{}
 	var order []stmtRange
@@ -80,6 +81,7 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			order = append(order, u)
 		}
 		t.lo, t.hi = min(t.lo, o), max(t.hi, o)
+		t.offs = append(t.offs, o)
 	}
 	for _, w := range wrote {
 		for o := max(w[0], 0); o < min(w[1], len(src)); o++ {
@@ -201,7 +203,115 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			}
 		}
 	}
+	// Edits apart in one unit (sort.SliceStable(ps, older(ps)) →
+	// sort.Slice(ps, younger(ps)); t.UTC().Format(layout) →
+	// t.Format(other)): the unit's restore puts back every one of them,
+	// and the fix's test kills it by the one it checks, while the others
+	// are judged by nothing. So each edit is also put back alone, the
+	// others kept: by the innermost expressions holding it and no other
+	// edit, as a group of its own (one that writes what another restore
+	// writes is left out).
+	seen := map[mutant.Restore]bool{}
+	for _, r := range out {
+		seen[mutant.Restore{File: r.File, Start: r.Start, End: r.End, Text: r.Text}] = true
+	}
+	for _, u := range order {
+		t := byUnit[u]
+		parts := editsApart(src, t.offs)
+		if len(parts) < 2 {
+			continue
+		}
+		for i, part := range parts {
+			var chain [][2]int
+			for _, e := range exprs {
+				if e[0] <= part[0] && part[1] < e[1] && t.span[0] <= e[0] && e[1] <= t.span[1] {
+					chain = append(chain, e)
+				}
+			}
+			slices.SortFunc(chain, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
+			chain = slices.Compact(chain)
+			added := 0
+			var first [2]int
+			var firstText string
+			for _, e := range chain {
+				if added >= maxRestoreChain || holdsOther(e, parts, i) {
+					break
+				}
+				for _, r := range runs {
+					text, ok := r.baselineOf(e[0], e[1])
+					if !ok {
+						continue
+					}
+					k := mutant.Restore{File: name, Start: e[0], End: e[1], Text: text}
+					if seen[k] {
+						break
+					}
+					seen[k] = true
+					k.Group = next
+					out = append(out, k)
+					if added == 0 {
+						first, firstText = e, text
+					}
+					added++
+					break
+				}
+			}
+			// The innermost also as statement restores, the statement and
+			// the blocks around it: an expression whose type cannot be
+			// named where it stands (a function value, sort.Slice) is
+			// still in a statement that can be switched.
+			n := 0
+			for _, st := range stmts {
+				if added > 0 && st[0] <= first[0] && first[1] <= st[1] && n < maxRestoreChain {
+					out = append(out, mutant.Restore{File: name, Start: st[0], End: st[1],
+						Text: string(src[st[0]:first[0]]) + firstText + string(src[first[1]:st[1]]), Group: next, Stmt: true, At: first[0]})
+					n++
+				}
+			}
+			if added > 0 {
+				next++
+			}
+		}
+	}
 	return out, next
+}
+
+// editsApart splits the touched bytes of one unit into edits: runs of
+// them with no untouched token between (spacing and the punctuation , ; (
+// ) aside). Each edit is its first and last byte.
+func editsApart(src []byte, offs []int) [][2]int {
+	offs = slices.Clone(offs)
+	slices.Sort(offs)
+	offs = slices.Compact(offs)
+	var out [][2]int
+	for i, o := range offs {
+		if i > 0 {
+			apart := false
+			for p := offs[i-1] + 1; p < o && p < len(src); p++ {
+				if strings.IndexByte(" \t\r\n,;()", src[p]) < 0 {
+					apart = true
+					break
+				}
+			}
+			if !apart {
+				out[len(out)-1][1] = o
+				continue
+			}
+		}
+		out = append(out, [2]int{o, o})
+	}
+	return out
+}
+
+// holdsOther reports whether the span e holds a byte of an edit of parts
+// other than the i-th.
+func holdsOther(e [2]int, parts [][2]int, i int) bool {
+	for j, p := range parts {
+		if j != i && p[0] < e[1] && e[0] <= p[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // arithOrLogical reports whether op is a binary arithmetic or logical

@@ -56,6 +56,17 @@ func g(v int, flag bool) bool {
 		{"a condition added beside the baseline's", 7, "\tif kind == \"user\" && n > 0 {", []string{
 			`0: kind == "user" && n > 0 → kind == "user"`}},
 		{"a statement added beside", 10, "\tm := n + 3\n\tm++", nil},
+		// Two edits apart: each is also put back alone, the other kept
+		// (a second edit beside the fix is judged on its own).
+		{"two edits apart", 4, "\tif kind != \"admin\" || kind == \"boot\" {", []string{
+			`0: kind != "admin" || kind == "boot" → kind == "admin" || kind == "root"`,
+			`1: kind != "admin" → kind == "admin"`,
+			"1: if kind != \"admin\" || kind == \"boot\" {\n\t\tn = 1\n\t} → if kind == \"admin\" || kind == \"boot\" {\n\t\tn = 1\n\t}",
+			"1: { … m := n + 3 … } → { … m := n + 3 … }",
+			`2: "boot" → "root"`,
+			`2: kind == "boot" → kind == "root"`,
+			"2: if kind != \"admin\" || kind == \"boot\" {\n\t\tn = 1\n\t} → if kind != \"admin\" || kind == \"root\" {\n\t\tn = 1\n\t}",
+			"2: { … m := n + 3 … } → { … m := n + 3 … }"}},
 		{"a term deleted beside what the patch wrote", 10, "\tm := 7", []string{
 			"0: m := 7 → m := ((7) + 3)",
 			"0: { … m := 7 … } → { … m := ((7) + 3) … }",
