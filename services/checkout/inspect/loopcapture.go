@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the parser's objects (ast.Object) resolve a function body's local names, all this file needs; composite-literal keys, which they cannot tell from names, are left out
+
 package inspect
 
 import (
@@ -204,7 +206,16 @@ func escapingCaptures(body *ast.BlockStmt, shared []*ast.Object) []capture {
 			return true
 		}
 		seen := map[*ast.Object]bool{}
+		keys := map[*ast.Ident]bool{} // T{K: v}: K may be a field's name
 		ast.Inspect(lit.Body, func(m ast.Node) bool {
+			if kv, ok := m.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					keys[id] = true
+				}
+			}
+			if id, ok := m.(*ast.Ident); ok && keys[id] {
+				return true
+			}
 			if id, ok := m.(*ast.Ident); ok && id.Obj != nil && slices.Contains(shared, id.Obj) && !seen[id.Obj] {
 				seen[id.Obj] = true
 				out = append(out, capture{name: id.Name, obj: id.Obj, at: id.Pos()})
