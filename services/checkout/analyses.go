@@ -28,13 +28,19 @@ func (c *Checkout) FindingsOf(rule string) []inspect.Finding {
 // readSources reads the files of t for which want is true, leaving out
 // symlinks (a link is not source).
 func readSources(ctx context.Context, t *tree.Tree, want func(string) bool) (map[string][]byte, error) {
+	return t.ReadFiles(ctx, sourcePaths(t, want))
+}
+
+// sourcePaths lists the files of t for which want is true, symlinks left
+// out.
+func sourcePaths(t *tree.Tree, want func(string) bool) []string {
 	var paths []string
 	for _, e := range t.Entries() {
 		if e.Mode != tree.ModeSymlink && want(e.Path) {
 			paths = append(paths, e.Path)
 		}
 	}
-	return t.ReadFiles(ctx, paths)
+	return paths
 }
 
 // maxWarmed is the most source files warmSources reads ahead per tree:
@@ -52,12 +58,7 @@ const maxWarmed = 1500
 // only the context's end stops the checkout.
 func (c *Checkout) warmSources(ctx context.Context) error {
 	for _, t := range []*tree.Tree{c.Patch, c.Baseline} {
-		var paths []string
-		for _, e := range t.Entries() {
-			if e.Mode != tree.ModeSymlink && (isGoInput(e.Path) || isPy(e.Path)) {
-				paths = append(paths, e.Path)
-			}
-		}
+		paths := sourcePaths(t, func(p string) bool { return isGoInput(p) || isPy(p) })
 		if len(paths) > maxWarmed {
 			continue
 		}

@@ -99,14 +99,7 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 	var out []mutant.Restore
 	for _, u := range order {
 		t := byUnit[u]
-		var chain [][2]int
-		for _, e := range exprs {
-			if e[0] <= t.lo && t.hi < e[1] && t.span[0] <= e[0] && e[1] <= t.span[1] {
-				chain = append(chain, e)
-			}
-		}
-		slices.SortFunc(chain, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
-		chain = slices.Compact(chain)
+		chain := exprsAround(exprs, t.lo, t.hi, t.span)
 		added := 0
 		put := map[string]bool{} // what the innermost expression's restore writes
 		for _, e := range chain {
@@ -177,12 +170,7 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 		if _, _, judged := ix.judging(d.Wrote[0]); !judged {
 			continue
 		}
-		var around [][2]int
-		for _, st := range stmts {
-			if st[0] <= d.Wrote[0] && d.Wrote[1] <= st[1] && len(around) < maxRestoreChain {
-				around = append(around, st)
-			}
-		}
+		around := stmtsAround(stmts, d.Wrote)
 		w := string(src[d.Wrote[0]:d.Wrote[1]])
 		left, right := d.Src[b.X.Pos()-1:b.X.End()-1], d.Src[b.Y.Pos()-1:b.Y.End()-1]
 		for _, term := range []string{"(" + w + ") " + b.Op.String() + " " + right, left + " " + b.Op.String() + " (" + w + ")"} {
@@ -222,14 +210,7 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			continue
 		}
 		for i, part := range parts {
-			var chain [][2]int
-			for _, e := range exprs {
-				if e[0] <= part[0] && part[1] < e[1] && t.span[0] <= e[0] && e[1] <= t.span[1] {
-					chain = append(chain, e)
-				}
-			}
-			slices.SortFunc(chain, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
-			chain = slices.Compact(chain)
+			chain := exprsAround(exprs, part[0], part[1], t.span)
 			added := 0
 			var first [2]int
 			var firstText string
@@ -260,20 +241,42 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			// the blocks around it: an expression whose type cannot be
 			// named where it stands (a function value, sort.Slice) is
 			// still in a statement that can be switched.
-			n := 0
-			for _, st := range stmts {
-				if added > 0 && st[0] <= first[0] && first[1] <= st[1] && n < maxRestoreChain {
-					out = append(out, mutant.Restore{File: name, Start: st[0], End: st[1],
-						Text: string(src[st[0]:first[0]]) + firstText + string(src[first[1]:st[1]]), Group: next, Stmt: true, At: first[0]})
-					n++
-				}
+			if added == 0 {
+				continue
 			}
-			if added > 0 {
-				next++
+			for _, st := range stmtsAround(stmts, first) {
+				out = append(out, mutant.Restore{File: name, Start: st[0], End: st[1],
+					Text: string(src[st[0]:first[0]]) + firstText + string(src[first[1]:st[1]]), Group: next, Stmt: true, At: first[0]})
 			}
+			next++
 		}
 	}
 	return out, next
+}
+
+// exprsAround returns the spans of exprs that hold the bytes lo to hi
+// (both included) and lie inside span, innermost first, each once.
+func exprsAround(exprs [][2]int, lo, hi int, span [2]int) [][2]int {
+	var chain [][2]int
+	for _, e := range exprs {
+		if e[0] <= lo && hi < e[1] && span[0] <= e[0] && e[1] <= span[1] {
+			chain = append(chain, e)
+		}
+	}
+	slices.SortFunc(chain, func(a, b [2]int) int { return cmp.Compare(a[1]-a[0], b[1]-b[0]) })
+	return slices.Compact(chain)
+}
+
+// stmtsAround returns the first maxRestoreChain of stmts (sorted innermost
+// first) that hold the span e.
+func stmtsAround(stmts [][2]int, e [2]int) [][2]int {
+	var around [][2]int
+	for _, st := range stmts {
+		if st[0] <= e[0] && e[1] <= st[1] && len(around) < maxRestoreChain {
+			around = append(around, st)
+		}
+	}
+	return around
 }
 
 // editsApart splits the touched bytes of one unit into edits: runs of

@@ -145,10 +145,12 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 		// statement none of whose sites ran offers no mutant. At the cap
 		// it may have lost its turn.
 		unselected := 0
-		for _, st := range sts {
+		if len(outcomes) >= int(c.MutationMax) {
 			ran := func(k string) bool { _, ok := outcomes[k]; return ok }
-			if len(outcomes) >= int(c.MutationMax) && len(st.sites) > 0 && !slices.ContainsFunc(st.sites, ran) {
-				unselected++
+			for _, st := range sts {
+				if len(st.sites) > 0 && !slices.ContainsFunc(st.sites, ran) {
+					unselected++
+				}
 			}
 		}
 		if unselected > 0 {

@@ -177,14 +177,14 @@ func GoDeclChanges(base, patched, baseTests map[string][]byte) []Finding {
 			if _, own := pMethods[s+"."+name]; own {
 				continue
 			}
-			ambiguous := false
-			for _, other := range structs[s] {
-				if _, ok := bMethods[other+"."+name]; ok && other != typ && !ambiguous {
-					ambiguous = true
-					add(m.file, m.line, fmt.Sprintf("adds method %s, which makes %s ambiguous on %s, which embeds %s and %s: %s loses the method %s had through %s, though it did not change", key, name, s, typ, other, s, name, other))
-				}
-			}
-			if !ambiguous && lookedUp(name) {
+			ambiguous := slices.IndexFunc(structs[s], func(other string) bool {
+				_, ok := bMethods[other+"."+name]
+				return ok && other != typ
+			})
+			if ambiguous >= 0 {
+				other := structs[s][ambiguous]
+				add(m.file, m.line, fmt.Sprintf("adds method %s, which makes %s ambiguous on %s, which embeds %s and %s: %s loses the method %s had through %s, though it did not change", key, name, s, typ, other, s, name, other))
+			} else if lookedUp(name) {
 				add(m.file, m.line, fmt.Sprintf("adds method %s, which %s has through its embedded %s: %s, yet code that looks %s up at run time (fmt, errors, encoding/…) now finds it on every %s, though %s did not change", key, s, typ, unjudged, name, s, s))
 			}
 		}

@@ -878,7 +878,6 @@ func (g *goFile) onlyInertElementsAdded(r root, base []root, types map[string]bo
 	return false
 }
 
-// baseText returns the source of node n inside root b's text.
 // sameTokens returns Go source text as its tokens, without comments or
 // the semicolons a line break inserts, so that two spellings of one
 // expression compare equal; text that does not scan is returned as it is.
@@ -907,6 +906,7 @@ func sameTokens(text string) string {
 	return b.String()
 }
 
+// baseText returns the source of node n inside root b's text.
 func baseText(b root, n ast.Node) string {
 	off := int(n.Pos() - b.node.Pos())
 	end := int(n.End() - b.node.Pos())

@@ -78,19 +78,13 @@ func GoLoopCaptures(base, patched, mods map[string][]byte) []Finding {
 // go version where that is higher.
 func fileVersion(f *ast.File, file string, mods map[string][]byte) string {
 	v := "go1.16"
-	for dir := path.Dir(file); ; dir = path.Dir(dir) {
-		name := "go.mod"
-		if dir != "." {
-			name = dir + "/go.mod"
-		}
-		if src, ok := mods[name]; ok {
-			if mf, err := modfile.ParseLax(name, src, nil); err == nil && mf.Go != nil {
-				v = "go" + mf.Go.Version
-			}
-			break
-		}
-		if dir == "." {
-			break
+	roots := map[string]string{} // module root → its go.mod
+	for name := range mods {
+		roots[path.Dir(name)] = name
+	}
+	if root, ok := moduleRootOf(path.Dir(file), roots); ok {
+		if mf, err := modfile.ParseLax(roots[root], mods[roots[root]], nil); err == nil && mf.Go != nil {
+			v = "go" + mf.Go.Version
 		}
 	}
 	for _, cg := range f.Comments {
@@ -213,10 +207,7 @@ func escapingCaptures(body *ast.BlockStmt, shared []*ast.Object) []capture {
 					keys[id] = true
 				}
 			}
-			if id, ok := m.(*ast.Ident); ok && keys[id] {
-				return true
-			}
-			if id, ok := m.(*ast.Ident); ok && id.Obj != nil && slices.Contains(shared, id.Obj) && !seen[id.Obj] {
+			if id, ok := m.(*ast.Ident); ok && !keys[id] && id.Obj != nil && slices.Contains(shared, id.Obj) && !seen[id.Obj] {
 				seen[id.Obj] = true
 				out = append(out, capture{name: id.Name, obj: id.Obj, at: id.Pos()})
 			}

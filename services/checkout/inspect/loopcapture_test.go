@@ -52,7 +52,7 @@ func TestGoLoopCaptures(t *testing.T) {
 		{name: "a copy per iteration", goVersion: "1.21", loop: "\tfor i := range xs {\n\t\ti := i\n\t\tout = append(out, func() int { return xs[i] * k })\n\t}\n"},
 		{name: "a literal called in place", goVersion: "1.21", loop: "\tsum := 0\n\tfor i := range xs {\n\t\tfunc() { sum += xs[i] }()\n\t}\n\tout = append(out, func() int { return sum })\n"},
 		{name: "a file of go1.22 in an older module", goVersion: "1.21", loop: "\tfor i := range xs {\n\t\tout = append(out, func() int { return xs[i] * k })\n\t}\n"},
-		{name: "the baseline's loop, unchanged", goVersion: "1.21", loop: "\tfor i := 1; i < len(xs); i++ {\n\t\tv := xs[i] * k\n\t\tout = append(out, func() int { return v })\n\t}\n"},
+		{name: "a variable the body declares", goVersion: "1.21", loop: "\tfor i := 1; i < len(xs); i++ {\n\t\tv := xs[i] * k\n\t\tout = append(out, func() int { return v })\n\t}\n"},
 		{name: "a nested module's own go line", loop: "\tfor i := range xs {\n\t\tout = append(out, func() int { return xs[i] * k })\n\t}\n",
 			mods: map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo 1.20\n"), "lazy/go.mod": []byte("module example.com/m/lazy\n\ngo 1.22\n")}},
 	} {

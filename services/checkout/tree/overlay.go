@@ -76,10 +76,11 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 
 // ReadFiles returns the content of each named file of t (for a symlink, its
 // target), read through one `git cat-file --batch` process and checked
-// against its object id; blobs t (or a tree it was overlaid on) read before
-// come from its bounded cache, and when every one does no process starts. A blob t left out (see Options.LeaveOut) can be
-// read too: reading writes nothing. A path t neither holds nor left out as
-// a blob is an error wrapping ErrNotFound.
+// against its object id; blobs t (or a tree it was overlaid on) read
+// before come from its bounded cache, and when every one does, no process
+// starts. A blob t left out (see Options.LeaveOut) can be read too:
+// reading writes nothing. A path t neither holds nor left out as a blob is
+// an error wrapping ErrNotFound.
 func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]byte, err error) {
 	if t == nil {
 		return nil, fmt.Errorf("tree: read from a nil tree: %w", ErrOptions)
