@@ -22,7 +22,13 @@ func Describe(rec *record.Decoded) string {
 	case *pb.Record_CriteriaSealed:
 		return fmt.Sprintf("criteria %s (%d bytes)", short(b.CriteriaSealed.CriteriaDigest), len(b.CriteriaSealed.CanonicalCriteria))
 	case *pb.Record_TreesMaterialized:
-		return fmt.Sprintf("%d changed files, %d harness drift, %d oracle files restored", len(b.TreesMaterialized.Changes), len(b.TreesMaterialized.HarnessDrift), len(b.TreesMaterialized.OracleRestored))
+		d := fmt.Sprintf("%d changed files, %d harness drift, %d oracle files restored", len(b.TreesMaterialized.Changes), len(b.TreesMaterialized.HarnessDrift), len(b.TreesMaterialized.OracleRestored))
+		for _, l := range strings.Split(b.TreesMaterialized.SynthesizedGoMod, "\n") {
+			if m, ok := strings.CutPrefix(l, "module "); ok {
+				d += "; no go.mod: both trees get one declaring module " + m
+			}
+		}
+		return d
 	case *pb.Record_JobPlanned:
 		var jobs []string
 		for _, j := range b.JobPlanned.Jobs {

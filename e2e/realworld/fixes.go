@@ -65,6 +65,16 @@ func Fixes() []Fix {
 			About:  "Version.Equal with a nil side answers instead of panicking with a nil dereference; the release also corrects two doc comments of version.go",
 		},
 		{
+			Name:   "humanize-ftoa-whole-number",
+			Module: "github.com/dustin/go-humanize",
+			Before: Version{"v1.0.0", "h1:VSnTsYCnlFHaM2/igO1h6X3HA71jcobQuxemgkq4zYo="},
+			After:  Version{"v1.0.1", "h1:GzkhY7T5VNhEkwH0PVJgjz+fX1rhBrR7pRT3mDkpeCY="},
+			Paths:  []string{"ftoa.go", "ftoa_test.go"},
+			Claims: []string{"go:.:TestFtoaWithDigits"},
+			Commit: "https://github.com/dustin/go-humanize/commit/9ec74ab2f7a7161664182fd4e5e292fccffbc75f",
+			About:  "FtoaWithDigits keeps the zeros of a whole number (20 with 0 digits was \"2\", bug 106); v1.0.0 is from before modules, so neither side of the repository has a go.mod; the tests are rows added to two existing tables (the commit's new si_test.go test is left out)",
+		},
+		{
 			Name:   "jsonparser-malformed-index",
 			Module: "github.com/buger/jsonparser",
 			Before: Version{"v1.1.0", "h1:EPAGdKZgZCON4ZcMD+h4l/NN4ndr6ijSpj4INh8PbUY="},

@@ -265,8 +265,8 @@ func readZip(r io.ReaderAt, size int64, mod, version string) (Tree, error) {
 		}
 		tree[rel] = data
 	}
-	if _, ok := tree["go.mod"]; !ok {
-		return nil, fmt.Errorf("realworld: zip of %s@%s has no go.mod", mod, version)
+	if len(tree) == 0 {
+		return nil, fmt.Errorf("realworld: zip of %s@%s holds no file", mod, version)
 	}
 	return tree, nil
 }

@@ -209,6 +209,10 @@ type Checkout struct {
 	// its versions are discarded (the trusted tests' win) and they are
 	// not in Changes. Sorted.
 	TrustedOverridden []string
+	// GoMod is the go.mod the gate wrote at the root of both trees because
+	// the repository has none (a pre-module layout; see SynthesizedGoMod),
+	// nil when it has one or is no Go repository.
+	GoMod *SynthesizedGoMod
 
 	// listedBase and listedPatch are the commits' trees as listed, with
 	// what they left out (the trees laid over with trusted tests have no
@@ -349,10 +353,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 	c := &Checkout{testSupport: slices.Clone(in.TestSupport), python: in.Python}
 	// What the gate will not write is left out of the trees and recorded:
 	// the run still gets a verdict (see Unjudgeable).
-	opts := tree.Options{LeaveOut: true}
-	if parsed != nil || parsedTests != nil {
-		opts.AlternateObjectDirs = []string{s.objectsDir()}
-	}
+	// The scratch repository's objects are read too: the commits a diff
+	// makes and the go.mod a pre-module repository gets are written there.
+	opts := tree.Options{LeaveOut: true, AlternateObjectDirs: []string{s.objectsDir()}}
 	if c.Baseline, err = listTree(ctx, repo.dir, in.Baseline, opts, "baseline"); err != nil {
 		return nil, err
 	}
@@ -410,6 +413,9 @@ func Prepare(ctx context.Context, in Input, scratch string) (_ *Checkout, err er
 		if err := c.layTrusted(t, paths); err != nil {
 			return nil, err
 		}
+	}
+	if err := c.synthesizeGoMod(ctx, s); err != nil {
+		return nil, err
 	}
 	c.HarnessDrift = tree.SameSubtrees(c.Baseline, c.Patch, isHarness)
 	if err := c.warmSources(ctx); err != nil {

@@ -351,6 +351,7 @@ func TestOracle(t *testing.T) {
 	r.writeMode("gone_test.go", "package m\n\nimport \"testing\"\n\nfunc TestGone(t *testing.T) {}\n", 0o755)
 	r.write("testdata/golden.txt", "golden\n")
 	r.write("internal/testutil/util.go", "package testutil\n")
+	r.write("go.mod", "module m\n")
 	base := r.commit("base")
 
 	r.write("a.go", "package m\n\nfunc A() int { return 2 }\n")
@@ -377,6 +378,7 @@ func TestOracle(t *testing.T) {
 		"new_test.go":               "-rw-r--r-- package m\n\nimport \"testing\"\n\nfunc TestNew(t *testing.T) {}\n",
 		"testdata/golden.txt":       "-rw-r--r-- golden\n",
 		"internal/testutil/util.go": "-rw-r--r-- package testutil\n",
+		"go.mod":                    "-rw-r--r-- module m\n",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("oracle tree\n got %q\nwant %q", got, want)

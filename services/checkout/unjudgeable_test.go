@@ -35,6 +35,7 @@ var (
 func TestUntouchedSubmodule(t *testing.T) {
 	r := newTestRepo(t)
 	r.write("calc.go", "package m\n\nfunc Add(a, b int) int { return a - b }\n")
+	r.write("go.mod", "module m\n")
 	r.git("add", "-A")
 	r.gitlink("third_party/lib", subA)
 	base := r.commitIndex("base")
@@ -66,7 +67,7 @@ func TestUntouchedSubmodule(t *testing.T) {
 			if err := c.MaterializePatch(context.Background(), dir); err != nil {
 				t.Fatal(err)
 			}
-			if got := readTree(t, dir); !reflect.DeepEqual(got, map[string]string{"calc.go": "-rw-r--r-- package m\n\nfunc Add(a, b int) int { return a + b }\n"}) {
+			if got := readTree(t, dir); !reflect.DeepEqual(got, map[string]string{"calc.go": "-rw-r--r-- package m\n\nfunc Add(a, b int) int { return a + b }\n", "go.mod": "-rw-r--r-- module m\n"}) {
 				t.Fatalf("materialized %q", got)
 			}
 		})

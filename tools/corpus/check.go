@@ -29,6 +29,9 @@ func check(ctx context.Context, fixes []realworld.Fix, modcache string, stdout, 
 		if err != nil {
 			return err
 		}
+		// Plain go test needs a go.mod: a version from before modules
+		// gets the one the proxy serves for it, the module path alone.
+		parent, fixed, reverted = withModule(parent, f.Module), withModule(fixed, f.Module), withModule(reverted, f.Module)
 		var problems []string
 		for _, side := range []struct {
 			name string
@@ -71,6 +74,17 @@ func check(ctx context.Context, fixes []realworld.Fix, modcache string, stdout, 
 		return wrongError{wrong}
 	}
 	return nil
+}
+
+// withModule returns tree, with a go.mod declaring module mod when it has
+// none.
+func withModule(tree realworld.Tree, mod string) realworld.Tree {
+	if _, ok := tree["go.mod"]; ok {
+		return tree
+	}
+	t := maps.Clone(tree)
+	t["go.mod"] = []byte("module " + mod + "\n")
+	return t
 }
 
 // runSuite writes tree to a temporary directory and runs go test ./...

@@ -376,7 +376,7 @@ func attestVerify(ctx context.Context, w io.Writer, path string, o *attestVerify
 			}
 			return infraErrorf("checkout: %v", err)
 		}
-		want.PatchSHA256, want.BaselineCommit = co.DiffSHA256, co.Baseline.Commit()
+		want.PatchSHA256, want.BaselineCommit = co.DiffSHA256, co.BaselineCommit
 	}
 
 	b, err := attest.ReadBundle(raw)

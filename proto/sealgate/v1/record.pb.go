@@ -1114,9 +1114,13 @@ type TreesMaterialized struct {
 	// Baseline Go tests ("<import path>.<Test>") the patch edits, or whose
 	// test-file helpers it edits or deletes: a failure of one on the patch
 	// says the patch changes what it pins, for a human to judge.
-	EditedTests   []string `protobuf:"bytes,16,rep,name=edited_tests,json=editedTests,proto3" json:"edited_tests,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	EditedTests []string `protobuf:"bytes,16,rep,name=edited_tests,json=editedTests,proto3" json:"edited_tests,omitempty"`
+	// The go.mod the gate wrote at the root of both trees because the
+	// repository has none (a layout from before Go modules), as written;
+	// empty when it has one or holds no Go code.
+	SynthesizedGoMod string `protobuf:"bytes,17,opt,name=synthesized_go_mod,json=synthesizedGoMod,proto3" json:"synthesized_go_mod,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TreesMaterialized) Reset() {
@@ -1259,6 +1263,13 @@ func (x *TreesMaterialized) GetEditedTests() []string {
 		return x.EditedTests
 	}
 	return nil
+}
+
+func (x *TreesMaterialized) GetSynthesizedGoMod() string {
+	if x != nil {
+		return x.SynthesizedGoMod
+	}
+	return ""
 }
 
 // Submodule is a gitlink the patch leaves as it is.
@@ -3066,7 +3077,7 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\bold_path\x18\x02 \x01(\tR\aoldPath\x12/\n" +
 	"\x06change\x18\x03 \x01(\x0e2\x17.sealgate.v1.ChangeKindR\x06change\x12,\n" +
 	"\x05class\x18\x04 \x01(\x0e2\x16.sealgate.v1.FileClassR\x05class\x12#\n" +
-	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\xd6\x05\n" +
+	"\rchanged_lines\x18\x05 \x03(\rR\fchangedLines\"\x84\x06\n" +
 	"\x11TreesMaterialized\x120\n" +
 	"\x14baseline_tree_digest\x18\x01 \x01(\tR\x12baselineTreeDigest\x12*\n" +
 	"\x11patch_tree_digest\x18\x02 \x01(\tR\x0fpatchTreeDigest\x121\n" +
@@ -3087,7 +3098,8 @@ const file_sealgate_v1_record_proto_rawDesc = "" +
 	"\x0fdata_referenced\x18\r \x03(\tR\x0edataReferenced\x12\"\n" +
 	"\rsource_by_use\x18\x0e \x03(\tR\vsourceByUse\x12,\n" +
 	"\x12test_only_packages\x18\x0f \x03(\tR\x10testOnlyPackages\x12!\n" +
-	"\fedited_tests\x18\x10 \x03(\tR\veditedTests\"7\n" +
+	"\fedited_tests\x18\x10 \x03(\tR\veditedTests\x12,\n" +
+	"\x12synthesized_go_mod\x18\x11 \x01(\tR\x10synthesizedGoMod\"7\n" +
 	"\tSubmodule\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
 	"\x06commit\x18\x02 \x01(\tR\x06commit\":\n" +

@@ -99,6 +99,9 @@ func treesRecord(co *checkout.Checkout, over []checkout.ClaimFinding) *pb.TreesM
 	tm.HarnessPackages = co.HarnessPackages
 	tm.TestOnlyPackages = co.TestOnlyPackages
 	tm.EditedTests = co.EditedTests
+	if co.GoMod != nil {
+		tm.SynthesizedGoMod = string(co.GoMod.Content)
+	}
 	for _, p := range co.Counterfactual {
 		tm.Counterfactual = append(tm.Counterfactual, recordPath(p))
 	}

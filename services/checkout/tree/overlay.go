@@ -134,3 +134,55 @@ func (t *Tree) ReadFiles(ctx context.Context, paths []string) (_ map[string][]by
 	}
 	return out, nil
 }
+
+// WithFile returns a new tree holding t's entries and one more: a regular
+// file at p whose content is the blob objectID, which git must be able to
+// read the way t's blobs are read (from the repository or one of t's
+// alternate object directories). p must not be in t, left out or not
+// (ErrOptions otherwise), and the result is checked as Overlay checks
+// its result. The result has no commit: Commit returns "".
+func (t *Tree) WithFile(p, objectID string) (*Tree, error) {
+	if t == nil {
+		return nil, fmt.Errorf("tree: add a file to a nil tree: %w", ErrOptions)
+	}
+	if _, ok := t.LookupAll(p); ok {
+		return nil, fmt.Errorf("tree: add %s: the tree already holds it: %w", strconv.Quote(p), ErrOptions)
+	}
+	if _, ok := t.LookupLeftOut(p); ok {
+		return nil, fmt.Errorf("tree: add %s: the tree left it out: %w", strconv.Quote(p), ErrOptions)
+	}
+	if err := checkPath(p); err != nil {
+		return nil, err
+	}
+	if n, err := hexLenOf(t.format); err != nil || !isHexID(objectID, n) {
+		return nil, fmt.Errorf("tree: add %s: %q is no %s object id: %w", strconv.Quote(p), objectID, t.format, ErrOptions)
+	}
+	raw := make([]rawEntry, 0, len(t.entries)+1)
+	targets := make(map[string]string)
+	for _, e := range t.entries {
+		raw = append(raw, rawEntry{mode: e.Mode, typ: e.Type, oid: e.ObjectID, path: e.Path})
+		if e.Mode == ModeSymlink {
+			targets[e.Path] = e.Target
+		}
+	}
+	raw = append(raw, rawEntry{mode: ModeFile, typ: "blob", oid: objectID, path: p})
+	out, err := buildTree(raw, false)
+	if err != nil {
+		return nil, err
+	}
+	out.repoDir, out.alternates, out.format, out.blobs = t.repoDir, t.alternates, t.format, t.blobs
+	out.leftOut = slices.Clone(t.leftOut)
+	for i := range out.entries {
+		if e := &out.entries[i]; e.Mode == ModeSymlink {
+			e.Target = targets[e.Path]
+		}
+	}
+	for _, e := range out.entries {
+		if e.Mode == ModeSymlink {
+			if err := out.checkTarget(e.Path, e.Target); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}

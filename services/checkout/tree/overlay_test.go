@@ -246,3 +246,48 @@ func TestOverlayRefusals(t *testing.T) {
 		t.Fatalf("other repository: %v, want ErrOptions", err)
 	}
 }
+
+func TestWithFile(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.go", "package a\n", 0o644)
+	r.symlink("a.go", "link.go")
+	base := listOK(t, r, r.commit("base"))
+	oid := strings.TrimSpace(r.gitStdin("module example.com/a\n", "hash-object", "-w", "--stdin"))
+
+	got, err := base.WithFile("go.mod", oid)
+	if err != nil {
+		t.Fatalf("WithFile: %v", err)
+	}
+	r.write("go.mod", "module example.com/a\n", 0o644)
+	want := listOK(t, r, r.commit("go.mod by hand"))
+	if got.Digest() != want.Digest() || got.Commit() != "" {
+		t.Fatalf("digest %s commit %q, want %s and no commit", got.Digest(), got.Commit(), want.Digest())
+	}
+	if _, ok := base.Lookup("go.mod"); ok {
+		t.Fatal("WithFile changed the tree it was called on")
+	}
+	dst := filepath.Join(t.TempDir(), "with")
+	if err := got.Materialize(context.Background(), dst); err != nil {
+		t.Fatalf("Materialize: %v", err)
+	}
+	assertMatchesGit(t, r, want, dst)
+	files, err := got.ReadFiles(context.Background(), []string{"go.mod"})
+	if err != nil || string(files["go.mod"]) != "module example.com/a\n" {
+		t.Fatalf("ReadFiles: %q, %v", files["go.mod"], err)
+	}
+
+	for name, tc := range map[string]struct{ path, oid string }{
+		"a path it holds":    {"a.go", oid},
+		"below a file":       {"a.go/go.mod", oid},
+		"through a symlink":  {"link.go/go.mod", oid},
+		"an unsafe path":     {"../go.mod", oid},
+		"not an object id":   {"go.mod", "xyz"},
+		"a short object id":  {"go.mod", oid[:10]},
+		"an upper-case id":   {"go.mod", strings.ToUpper(oid)},
+		"a path inside .git": {".git/config", oid},
+	} {
+		if _, err := base.WithFile(tc.path, tc.oid); err == nil {
+			t.Errorf("%s: WithFile(%q, %q) accepted it", name, tc.path, tc.oid)
+		}
+	}
+}

@@ -182,15 +182,25 @@ func suiteFinding(chosen *detection, suites []*detection) string {
 func (p *profiler) goStack() (*detection, error) {
 	d := new(detection)
 	ok, err := p.isFile("go.mod")
-	if err != nil || !ok {
+	if err != nil {
 		return d, err
+	}
+	where := "go.mod at the root"
+	if !ok {
+		// A repository from before Go modules: Go files at the root and
+		// no go.mod. The gate writes one into the trees it checks out.
+		gofiles, err := p.regularFiles(".", func(name string) bool { return strings.HasSuffix(name, ".go") })
+		if err != nil || len(gofiles) == 0 {
+			return d, err
+		}
+		where = "Go files at the root and no go.mod (the gate writes one declaring the module path the code imports itself by)"
 	}
 	d.stack = StackGo
 	// go vet reports no count of what it checked, and a seal check
 	// without a case count can never be passed: only go test, which the
 	// gate runs with -json and counts, is proposed.
 	d.seal = []Command{{Run: goTest}}
-	d.note("go: go.mod at the root; seal check %q, counted by its test events (the Go suite runs natively; go vet is not proposed: it reports no count)", goTest)
+	d.note("go: %s; seal check %q, counted by its test events (the Go suite runs natively; go vet is not proposed: it reports no count)", where, goTest)
 	return d, nil
 }
 

@@ -74,6 +74,17 @@ func TestProfileGo(t *testing.T) {
 	}
 }
 
+// A repository from before Go modules: Go files at the root, no go.mod.
+func TestProfileGoWithoutGoMod(t *testing.T) {
+	p := profileTree(t, map[string]string{"x.go": "package x\n", "x_test.go": "package x\n"})
+	checkProposal(t, p, Config{Stacks: []string{"go"}, Seal: []Command{{Run: "go test ./..."}}},
+		"go: Go files at the root and no go.mod")
+	// Go files only below the root are no Go stack by themselves.
+	if _, err := ProfileDir(writeTree(t, map[string]string{"tools/x.go": "package x\n"})); !errors.Is(err, ErrNoStack) {
+		t.Errorf("Go files only below the root: %v, want ErrNoStack", err)
+	}
+}
+
 func TestProfilePytestMarkers(t *testing.T) {
 	// Each marker alone, next to a test file importing unittest, must
 	// still make the runner pytest: a marker outranks the imports.
