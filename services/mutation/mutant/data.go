@@ -25,7 +25,9 @@ import (
 // data mutants, run like any mutant behind the switch:
 //
 //	data_drop_element  an element of a composite literal removed (slices,
-//	                   maps, arrays of explicit length, keyed struct fields)
+//	                   maps, arrays of explicit length, keyed struct fields);
+//	                   in an embedded file, an element of the
+//	                   comma-separated list after a line's last = or :
 //	data_string        "abc" → "sealgate", "sealgate" → "Sealgate" (another
 //	                   non-empty string), and "abc" → "acc" (the letter or
 //	                   digit nearest the middle changed: the same length

@@ -13,8 +13,10 @@ type FileMutant struct {
 	// Line and Col are the 1-based position of the change (Col in bytes).
 	Line, Col int
 	// Operator is data_bool (true ↔ false), data_number (a number ±1),
-	// data_string (the line's last value changed in one character) or
-	// data_drop_line (a line removed).
+	// data_string (the line's last value changed in one character),
+	// data_drop_element (one element of a key's comma-separated list
+	// removed, as for a Go composite literal's) or data_drop_line (a line
+	// removed).
 	Operator string
 	// Description says what changes, e.g. "true → false" or "drop line 3".
 	Description string
@@ -41,7 +43,8 @@ func (m FileMutant) Apply(content []byte) []byte {
 // content, for data a program reads (a fixture, a table, a configuration):
 // each true/false word flipped (also True/False, TRUE/FALSE), each decimal
 // number +1 and -1, each line's last other value changed in one character,
-// each non-blank line dropped. When there are more than
+// each element of a key's comma-separated list dropped, each non-blank
+// line dropped. When there are more than
 // max, the lines take turns: every line with a mutant gets one, in line
 // order, before any gets a second. Content that is not UTF-8 text (or holds
 // a NUL byte) has none. The result is deterministic.
@@ -70,7 +73,8 @@ func DataFileMutants(content []byte, max int) []FileMutant {
 }
 
 // lineMutants returns the data mutants of every line with one, by line:
-// flips first, then numbers, then the last value, then the line's removal.
+// flips first, then numbers, then the last value, then the list elements'
+// removals, then the line's removal.
 func lineMutants(content []byte) [][]FileMutant {
 	if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
 		return nil
@@ -91,6 +95,7 @@ func lineMutants(content []byte) [][]FileMutant {
 		ms = append(ms, boolWords(text, line, start)...)
 		ms = append(ms, numbers(text, line, start)...)
 		ms = append(ms, lastValue(text, line, start)...)
+		ms = append(ms, listElements(text, line, start)...)
 		if strings.TrimSpace(text) != "" {
 			ms = append(ms, FileMutant{Line: line, Col: 1, Operator: OpDataDropLine,
 				Description: "drop line " + itoa(line) + " (" + clip(strings.TrimSpace(text)) + ")", Start: start, End: next})
@@ -200,6 +205,69 @@ func lastValue(text string, line, base int) []FileMutant {
 	i := strings.LastIndex(text, v)
 	return []FileMutant{{Line: line, Col: i + 1, Operator: OpDataString, Description: clip(v) + " → " + clip(to),
 		Start: base + i, End: base + i + len(v), Replacement: []byte(to)}}
+}
+
+// listElements drops, one at a time, each element of the comma-separated
+// list a line gives a key (what follows its last = or :, as in
+// user=read,write or "roles": ["read", "write"],), with the comma that
+// joins it to the next element (to the previous one, for the last). Only
+// the last value has a data_string mutant, so without these a value added
+// in front of a list (user=delete,read,write) would change no mutant the
+// tests must notice. A list needs two elements (a lone value is the last
+// value, and the line's removal covers it); an element is what lies
+// between commas, less spaces, quotes and brackets; a drop that gives the
+// same line as an earlier one (a repeated element) is left out.
+func listElements(text string, line, base int) []FileMutant {
+	key := strings.LastIndexAny(text, "=:")
+	if key < 0 {
+		return nil
+	}
+	type span struct{ start, end int }
+	var elems []span
+	at := key + 1
+	for at <= len(text) {
+		end := strings.IndexByte(text[at:], ',')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
+		}
+		s, e := at, end
+		for s < e && strings.IndexByte(" \t\r\"'`[]{}()", text[s]) >= 0 {
+			s++
+		}
+		for e > s && strings.IndexByte(" \t\r\"'`[]{}()", text[e-1]) >= 0 {
+			e--
+		}
+		if s < e {
+			elems = append(elems, span{s, e})
+		}
+		at = end + 1
+	}
+	if len(elems) < 2 {
+		return nil
+	}
+	var out []FileMutant
+	seen := map[string]bool{}
+	for i, el := range elems {
+		cut := span{el.start, 0}
+		if i+1 < len(elems) {
+			cut.end = elems[i+1].start
+		} else {
+			cut = span{elems[i-1].end, el.end}
+		}
+		after := text[:cut.start] + text[cut.end:]
+		if seen[after] {
+			continue
+		}
+		seen[after] = true
+		out = append(out, FileMutant{
+			Line: line, Col: el.start + 1, Operator: OpDataDropElement,
+			Description: "drop element " + clip(text[el.start:el.end]),
+			Start:       base + cut.start, End: base + cut.end,
+		})
+	}
+	return out
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -286,6 +286,8 @@ func (w *walker) visit(n ast.Node) {
 		w.exprStmt(n)
 	case *ast.BranchStmt:
 		w.branch(n)
+	case *ast.CallExpr:
+		w.conversion(n)
 	case *ast.DeclStmt:
 		w.declZero(n)
 	case *ast.DeferStmt, *ast.GoStmt, *ast.SendStmt:

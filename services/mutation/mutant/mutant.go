@@ -44,6 +44,11 @@
 //	statement_removal     remove statement: a call, a receive, an assignment
 //	                      other than :=, an increment or decrement
 //	loop_control          break → continue, continue → break
+//	conversion_widening   int64(float32(s) / float32(n)) →
+//	                      int64(float64(s) / float64(n)): a narrow
+//	                      value only converted again is computed in the
+//	                      widest type of its kind (typed; where that
+//	                      type-checks)
 //
 // and, marked Extra, the other distinct behaviours of the same sites, which
 // Offer adds when the primary ones are too few for the strength floor:
@@ -303,6 +308,7 @@ const (
 	OpBranchRemoval       = "branch_removal"
 	OpStatementRemoval    = "statement_removal"
 	OpLoopControl         = "loop_control"
+	OpConversionWidening  = "conversion_widening"
 	// The wider set's own operators (Extra only: they join when the
 	// primary ones offer too few mutants for the floor).
 	OpConditionNegation = "condition_negation"

@@ -688,6 +688,10 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("[2]%s{%s, nil}[%s]", c.typeText, text, one)
 	case OpReturnZero:
 		return fmt.Sprintf("if %s { return %s } else { %s }", r.on(id), strings.Join(c.zeros, ", "), text)
+	case OpConversionWidening:
+		// The conversion computed in the wide type when the mutant runs,
+		// else as written, each evaluated only when chosen.
+		return fmt.Sprintf("func() %s { if %s { return (%s) }; return %s }()", c.typeText, r.on(id), c.str[1], text)
 	case OpRestore:
 		if c.stmts {
 			// The baseline's statements when the mutant runs, else the
