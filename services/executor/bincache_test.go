@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,6 +54,8 @@ func TestBinCacheServesAnotherRun(t *testing.T) {
 	if e := executortest.New(t); e.Sandbox.Name() != sandbox.NameBwrap {
 		t.Skip("the binary cache keeps builds made under bwrap only")
 	}
+	// foundIn is the part of a coverage job's reason that counts its runs.
+	foundIn := regexp.MustCompile(`, found in [0-9]+ runs`)
 	bins := t.TempDir()
 	first, firstBuilds := claimAnswers(t, bins, nil, sandbox.Auto)
 	kept, _ := filepath.Glob(filepath.Join(bins, "*.test"))
@@ -62,7 +65,10 @@ func TestBinCacheServesAnotherRun(t *testing.T) {
 	second, secondBuilds := claimAnswers(t, bins, nil, sandbox.Auto)
 	for id, a := range first {
 		b := second[id]
-		if got, want := b.Detail.Outcome+" "+b.Detail.Reason, a.Detail.Outcome+" "+a.Detail.Reason; got != want {
+		// How many runs the coverage search takes follows the tests'
+		// times (a test slower than slowAlone runs alone at once), which
+		// a loaded machine moves: the answer is what must not.
+		if got, want := foundIn.ReplaceAllString(b.Detail.Outcome+" "+b.Detail.Reason, ""), foundIn.ReplaceAllString(a.Detail.Outcome+" "+a.Detail.Reason, ""); got != want {
 			t.Errorf("%s with a reused binary: %s, want %s", id, got, want)
 		}
 		r, r0 := secondBuilds[id], firstBuilds[id]
