@@ -273,8 +273,11 @@ func (w *Workspace) splice(dir string, entries []string) error {
 	for _, entry := range entries {
 		f, replace, _ := strings.Cut(entry, "#")
 		var names, beside []string
+		alone := ""
 		if b, ok := strings.CutPrefix(replace, "+"); ok {
 			beside = strings.Split(b, ",")
+		} else if a, ok := strings.CutPrefix(replace, "="); ok {
+			alone = a
 		} else if replace != "" {
 			names = []string{replace}
 		}
@@ -285,6 +288,16 @@ func (w *Workspace) splice(dir string, entries []string) error {
 		patched, err := jobfile.Read(w.tree("patch"), f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("splice %s: the patch's version: %w", f, err)
+		}
+		if alone != "" {
+			// Of what the patch adds, only the test alone and what it
+			// needs: the tests it adds beside it for helpers the fix adds
+			// do not build on the baseline.
+			pruned, err := splice.Prune(map[string][]byte{f: patched}, alone)
+			if err != nil {
+				return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)
+			}
+			patched = pruned[f]
 		}
 		out, _, err := splice.GoReplacing(base, patched, names)
 		if len(beside) > 0 {
@@ -300,13 +313,37 @@ func (w *Workspace) splice(dir string, entries []string) error {
 	return nil
 }
 
-// layOver writes each of files, as the patch's tree has it, into dir.
+// layOver writes each of files, as the patch's tree has it, into dir. The
+// entries "file#TestX" are the Go test files the patch adds to a package,
+// laid over cut down to TestX and the declarations it needs in any of
+// them (splice.Prune): a new test alone, as it runs on the baseline code.
 func (w *Workspace) layOver(dir string, files []string) error {
-	for _, f := range files {
+	contents := map[string][]byte{}
+	pruned := map[string]map[string][]byte{}
+	for _, entry := range files {
+		f, keep, cut := strings.Cut(entry, "#")
 		b, err := jobfile.Read(w.tree("patch"), f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("transplant %s: %w", f, err)
 		}
+		if !cut {
+			contents[f] = b
+			continue
+		}
+		if pruned[keep] == nil {
+			pruned[keep] = map[string][]byte{}
+		}
+		pruned[keep][f] = b
+	}
+	for _, keep := range slices.Sorted(maps.Keys(pruned)) {
+		out, err := splice.Prune(pruned[keep], keep)
+		if err != nil {
+			return fmt.Errorf("transplant %s alone: %w", keep, err)
+		}
+		maps.Copy(contents, out)
+	}
+	for _, f := range slices.Sorted(maps.Keys(contents)) {
+		b := contents[f]
 		dst := filepath.Join(dir, filepath.FromSlash(f))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err

@@ -28,7 +28,7 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 	transplanted := s.Side == jobs.Baseline && (len(s.Transplant) > 0 || len(s.Splice) > 0)
 	key, src, err := w.variant(s)
 	if err != nil {
-		if transplanted && len(s.Splice) > 0 && errors.Is(err, splice.ErrConflict) {
+		if transplanted && errors.Is(err, splice.ErrConflict) {
 			why := fmt.Sprintf("%v: the new test cannot be laid over the baseline, so it cannot show the bug there", err)
 			run = jobs.Run{Verdict: gotest.OutcomeBuildFailed.String(), Reason: jobfile.Excerpt(why), ExitCode: -1, Termination: sandbox.NotStarted.String()}
 			return jobs.OutcomeAbsent, run.Reason, run, nil
@@ -39,6 +39,27 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 	b, err := e.buildTest(ctx, w, a, t, timeout)
 	if err != nil {
 		return "", "", run, err
+	}
+	aloneNote := ""
+	if transplanted && b.failed != "" {
+		// What the patch adds, laid over the baseline whole, does not
+		// build: often tests of helpers the fix adds beside the claimed
+		// test, which only calls code the baseline has. The claimed test
+		// alone, with what it needs of them, may (splice.Prune); the
+		// first failure stays the reason when it does not.
+		if alone, ok := aloneOf(s); ok {
+			if akey, asrc, aerr := w.variant(alone); aerr == nil {
+				at := goTarget{variant: akey, module: s.Module, pkg: s.Package, importPath: s.ImportPath}
+				ab, err := e.buildTest(ctx, w, a, at, timeout)
+				if err != nil {
+					return "", "", run, err
+				}
+				if ab.failed == "" {
+					aloneNote = "run alone on the baseline, as what the patch adds does not build there whole (" + jobfile.Excerpt(firstLine(b.failed)) + "): "
+					key, src, t, b = akey, asrc, at, ab
+				}
+			}
+		}
 	}
 	if b.failed != "" || b.noTests {
 		why := b.failed
@@ -97,8 +118,36 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 		return jobs.OutcomeUnrunnable, run.Reason, run, nil
 	}
 	outcome, reason = e.testsOutcome(report, s, r.res, termination(r.res.Termination))
+	reason = aloneNote + reason
 	run.Verdict, run.Reason = outcome, reason
 	return outcome, reason, run, nil
+}
+
+// aloneOf returns the baseline job s with what it lays over the baseline
+// cut down to its test alone: each transplanted file "f" becomes "f#Test"
+// and each spliced file "f" becomes "f#=Test" (see jobs.Spec). ok is false
+// when s runs other than one test or lays nothing over that can be cut.
+func aloneOf(s *jobs.Spec) (*jobs.Spec, bool) {
+	if len(s.Tests) != 1 {
+		return nil, false
+	}
+	top, _, _ := strings.Cut(s.Tests[0], "/")
+	c := *s
+	c.Transplant, c.Splice = nil, nil
+	cut := false
+	for _, f := range s.Transplant {
+		if strings.HasSuffix(f, ".go") && !strings.Contains(f, "#") {
+			f, cut = f+"#"+top, true
+		}
+		c.Transplant = append(c.Transplant, f)
+	}
+	for _, f := range s.Splice {
+		if !strings.Contains(f, "#") {
+			f, cut = f+"#="+top, true
+		}
+		c.Splice = append(c.Splice, f)
+	}
+	return &c, cut
 }
 
 // keep stores a stream in the blob store, returning its digest ("" when

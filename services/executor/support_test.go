@@ -270,3 +270,52 @@ func TestBaselineCoverageSurvivesAPanickingTest(t *testing.T) {
 	}
 	t.Fatal("no baseline coverage job planned")
 }
+
+// TestNewTestRunsAloneOnTheBaseline: a fix adds a test file whose tests
+// are the claimed one, which calls only code the baseline has, and one of
+// a helper the fix adds. Whole, the file does not build on the baseline;
+// the claimed test laid over it alone does, and fails there: the fix is
+// proven. The helper's test is still new behaviour, proving nothing.
+func TestNewTestRunsAloneOnTheBaseline(t *testing.T) {
+	const newTests = "package calc\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\n" +
+		"func TestMedianEven(t *testing.T) {\n\tif got := Median([]float64{8, 2, 4, 6}); got != 5 {\n\t\tt.Fatalf(\"Median = %v\", got)\n\t}\n}\n\n" +
+		"func TestMiddle(t *testing.T) {\n\tif middle(4) != 2 {\n\t\tt.Fatal(strings.Repeat(\"x\", 2))\n\t}\n}\n"
+	e, w, _ := workspaceOn(t, map[string]string{}, map[string]string{
+		"calc/median.go":          honestMedian + "\nfunc middle(n int) int { return n / 2 }\n",
+		"calc/median_new_test.go": newTests,
+	})
+	for claim, want := range map[string]map[string]string{
+		"go:./calc:TestMedianEven": {"baseline": jobs.OutcomeFail, "patch": jobs.OutcomePass},
+		"go:./calc:TestMiddle":     {"baseline": jobs.OutcomeAbsent, "patch": jobs.OutcomePass},
+	} {
+		got, _ := runClaim(t, e, w, claim)
+		for side, outcome := range want {
+			id := "claim/" + side + "/" + claim
+			if !strings.HasPrefix(got[id], outcome+" ") {
+				t.Errorf("%s: %s, want %s", id, got[id], outcome)
+			}
+		}
+		if b := got["claim/baseline/"+claim]; strings.HasPrefix(b, jobs.OutcomeFail) && !strings.Contains(b, "run alone on the baseline") {
+			t.Errorf("the baseline run does not say it ran alone: %s", b)
+		}
+	}
+
+	// The same two tests added to an existing test file.
+	const old = "package calc\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestOld(t *testing.T) {\n\tif strings.Repeat(\"a\", 2) != \"aa\" {\n\t\tt.Fatal()\n\t}\n}\n"
+	e, w, co := workspaceOn(t, map[string]string{"calc/old_test.go": old}, map[string]string{
+		"calc/median.go":   honestMedian + "\nfunc middle(n int) int { return n / 2 }\n",
+		"calc/old_test.go": old + strings.TrimPrefix(newTests, "package calc\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n"),
+	})
+	if len(co.Deferred) != 2 {
+		t.Fatalf("deferred %+v, want the two added tests", co.Deferred)
+	}
+	for claim, want := range map[string]string{
+		"go:./calc:TestMedianEven": jobs.OutcomeFail,
+		"go:./calc:TestMiddle":     jobs.OutcomeAbsent,
+	} {
+		got, _ := runClaim(t, e, w, claim)
+		if b := got["claim/baseline/"+claim]; !strings.HasPrefix(b, want+" ") {
+			t.Errorf("added to an existing file: claim/baseline/%s: %s, want %s", claim, b, want)
+		}
+	}
+}

@@ -121,7 +121,9 @@ type Spec struct {
 	// "file#TestX" also takes the patch's version of TestX, a test both
 	// versions declare and the patch edits (cases added to a table);
 	// "file#+TestA,TestB" lays the patch's versions of TestA and TestB
-	// beside the baseline's, renamed (coverage and mutant runs).
+	// beside the baseline's, renamed (coverage and mutant runs);
+	// "file#=TestX" lays, of what the patch adds, only TestX and the
+	// declarations it needs (a new test alone on the baseline code).
 	Splice []string `json:"splice,omitempty"`
 	// Added, on a discovery job, lists the tests the patch adds to the
 	// package or edits there: claims discovery proposes first.

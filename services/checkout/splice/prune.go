@@ -1,0 +1,186 @@
+package splice
+
+import (
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"maps"
+	"slices"
+	"strconv"
+)
+
+// Prune returns the Go test files a patch adds to one package (path →
+// content) cut down to the test function keep and the package-level
+// declarations it needs, directly or through others, in any of them: what
+// runs of a new test when it is laid alone over the baseline's code. A
+// new test file often also tests helpers the fix adds; those tests do not
+// compile on the baseline, and whole they would hide that the claimed test
+// — which only calls code the baseline has — fails there.
+//
+// A declaration is needed when its name is an identifier of a needed one
+// (by name: a field or method of the same name keeps it too, which only
+// keeps more); a type keeps its methods; a var or const spec group is kept
+// whole. An import only removed declarations used becomes a blank import
+// (the package is still linked and initialized, as with the whole file).
+// Everything else — build constraints, comments between declarations —
+// stays. keep must be declared (a function without receiver) in one of
+// the files, or Prune returns an error wrapping ErrConflict, as it does
+// for a file that does not parse.
+func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
+	type decl struct {
+		file  string
+		d     ast.Decl
+		names []string // what it declares; a method: its receiver type
+	}
+	fset := token.NewFileSet()
+	parsed := map[string]*ast.File{}
+	var decls []decl
+	byName := map[string][]int{}
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		f, err := parser.ParseFile(fset, p, files[p], parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s does not parse: %v", ErrConflict, p, err)
+		}
+		parsed[p] = f
+		for _, d := range f.Decls {
+			var names []string
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil {
+					names = []string{recvName(d.Recv)}
+				} else {
+					names = []string{d.Name.Name}
+				}
+			case *ast.GenDecl:
+				if d.Tok == token.IMPORT {
+					continue
+				}
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names = append(names, s.Name.Name)
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+			i := len(decls)
+			decls = append(decls, decl{file: p, d: d, names: names})
+			for _, n := range names {
+				if n != "_" && n != "" {
+					byName[n] = append(byName[n], i)
+				}
+			}
+		}
+	}
+	kept := make([]bool, len(decls))
+	var work []int
+	for i, d := range decls {
+		if fd, ok := d.d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == keep {
+			kept[i] = true
+			work = append(work, i)
+		}
+	}
+	if len(work) == 0 {
+		return nil, fmt.Errorf("%w: no file declares func %s", ErrConflict, keep)
+	}
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		ast.Inspect(decls[i].d, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			for _, j := range byName[id.Name] {
+				if !kept[j] {
+					kept[j] = true
+					work = append(work, j)
+				}
+			}
+			return true
+		})
+	}
+	out := make(map[string][]byte, len(files))
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		f, src := parsed[p], files[p]
+		usedKept, usedGone := map[string]bool{}, map[string]bool{}
+		type span struct{ from, to int }
+		var cut []span
+		for i, d := range decls {
+			if d.file != p {
+				continue
+			}
+			if kept[i] {
+				selectorBases(d.d, usedKept)
+				continue
+			}
+			selectorBases(d.d, usedGone)
+			from := d.d.Pos()
+			switch d := d.d.(type) {
+			case *ast.FuncDecl:
+				if d.Doc != nil {
+					from = d.Doc.Pos()
+				}
+			case *ast.GenDecl:
+				if d.Doc != nil {
+					from = d.Doc.Pos()
+				}
+			}
+			cut = append(cut, span{fset.Position(from).Offset, fset.Position(d.d.End()).Offset})
+		}
+		// Blank the imports only removed declarations used.
+		for _, im := range f.Imports {
+			if im.Name != nil && (im.Name.Name == "_" || im.Name.Name == ".") {
+				continue
+			}
+			path, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				continue
+			}
+			names := candidateNames(path)
+			if im.Name != nil {
+				names = []string{im.Name.Name}
+			}
+			inKept := slices.ContainsFunc(names, func(n string) bool { return usedKept[n] })
+			inGone := slices.ContainsFunc(names, func(n string) bool { return usedGone[n] })
+			if inGone && !inKept {
+				from := fset.Position(im.Pos()).Offset
+				to := from
+				if im.Name != nil {
+					to = fset.Position(im.Name.End()).Offset
+				}
+				cut = append(cut, span{-from - 1, to}) // replaced by "_ "
+			}
+		}
+		slices.SortFunc(cut, func(a, b span) int { return abs(b.from) - abs(a.from) })
+		b := slices.Clone(src)
+		for _, c := range cut {
+			if c.from < 0 {
+				from := -c.from - 1
+				b = slices.Concat(b[:from], []byte("_ "), b[c.to:])
+				continue
+			}
+			b = slices.Concat(b[:c.from], b[c.to:])
+		}
+		formatted, err := format.Source(b)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s pruned to %s does not parse: %v", ErrConflict, p, keep, err)
+		}
+		out[p] = formatted
+	}
+	return out, nil
+}
+
+// abs is the offset a span sorts by (an import span's from is encoded
+// negative).
+func abs(from int) int {
+	if from < 0 {
+		return -from - 1
+	}
+	return from
+}
