@@ -1,33 +1,37 @@
 package splice
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
 	"go/token"
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // Prune returns the Go test files a patch adds to one package (path →
-// content) cut down to the test function keep and the package-level
-// declarations it needs, directly or through others, in any of them: what
-// runs of a new test when it is laid alone over the baseline's code. A
-// new test file often also tests helpers the fix adds; those tests do not
-// compile on the baseline, and whole they would hide that the claimed test
-// — which only calls code the baseline has — fails there.
+// content) with the other test entry points taken out — every Test,
+// Benchmark, Fuzz and Example function but keep that no remaining
+// declaration names: what runs of a new test when it is laid alone over
+// the baseline's code. A new test file often also tests helpers the fix
+// adds; those tests do not compile on the baseline, and whole they would
+// hide that the claimed test — which only calls code the baseline has —
+// fails there.
 //
-// A declaration is needed when its name is an identifier of a needed one
-// (by name: a field or method of the same name keeps it too, which only
-// keeps more); a type keeps its methods; a var or const spec group is kept
-// whole. An import only removed declarations used becomes a blank import
-// (the package is still linked and initialized, as with the whole file).
-// Everything else — build constraints, comments between declarations —
-// stays. keep must be declared (a function without receiver) in one of
-// the files, or Prune returns an error wrapping ErrConflict, as it does
-// for a file that does not parse.
+// Everything else stays — helpers, types with their methods, variables,
+// constants, comments — and every kept line keeps its number and column
+// (a removed function becomes blank lines; an import only removed code
+// used becomes a blank import, so every package is still linked and
+// initialized as with the whole file): a test that reads its own source
+// position, or a method set through an alias, behaves as in the whole
+// file. A kept declaration that reads os.Args or os.Executable may run
+// the test binary again, where a removed test could be what answers: Prune
+// refuses such files, as it refuses a keep no file declares and a file
+// that does not parse (errors wrapping ErrConflict).
 func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 	type decl struct {
 		file  string
@@ -79,13 +83,18 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 	}
 	kept := make([]bool, len(decls))
 	var work []int
+	found := false
 	for i, d := range decls {
-		if fd, ok := d.d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == keep {
+		fd, ok := d.d.(*ast.FuncDecl)
+		if ok && fd.Recv == nil && fd.Name.Name == keep {
+			found = true
+		}
+		if !ok || fd.Recv != nil || fd.Name.Name == keep || !isEntryPoint(fd.Name.Name) {
 			kept[i] = true
 			work = append(work, i)
 		}
 	}
-	if len(work) == 0 {
+	if !found {
 		return nil, fmt.Errorf("%w: no file declares func %s", ErrConflict, keep)
 	}
 	for len(work) > 0 {
@@ -104,6 +113,11 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 			}
 			return true
 		})
+	}
+	for i, d := range decls {
+		if kept[i] && readsOwnBinary(d.d) {
+			return nil, fmt.Errorf("%w: %s reads os.Args or os.Executable: it may run the test binary again, whose other tests cannot be taken out", ErrConflict, d.file)
+		}
 	}
 	out := make(map[string][]byte, len(files))
 	for _, p := range slices.Sorted(maps.Keys(files)) {
@@ -165,15 +179,39 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 				b = slices.Concat(b[:from], []byte("_ "), b[c.to:])
 				continue
 			}
-			b = slices.Concat(b[:c.from], b[c.to:])
+			b = slices.Concat(b[:c.from], bytes.Repeat([]byte("\n"), bytes.Count(b[c.from:c.to], []byte("\n"))), b[c.to:])
 		}
-		formatted, err := format.Source(b)
-		if err != nil {
+		if _, err := parser.ParseFile(token.NewFileSet(), p, b, parser.SkipObjectResolution); err != nil {
 			return nil, fmt.Errorf("%w: %s pruned to %s does not parse: %v", ErrConflict, p, keep, err)
 		}
-		out[p] = formatted
+		out[p] = b
 	}
 	return out, nil
+}
+
+// isEntryPoint reports whether a function's name makes it one the test
+// binary finds by itself: a test, benchmark, fuzz test or example.
+func isEntryPoint(name string) bool {
+	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok && (rest == "" || !unicode.IsLower(rune(rest[0]))) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsOwnBinary reports whether n selects os.Args or os.Executable.
+func readsOwnBinary(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "os" && (sel.Sel.Name == "Args" || sel.Sel.Name == "Executable") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // abs is the offset a span sorts by (an import span's from is encoded

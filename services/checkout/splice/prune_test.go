@@ -18,6 +18,13 @@ import (
 	"unicode/utf8"
 )
 
+// TestAlign tests a helper the fix adds: it does not build on the baseline.
+func TestAlign(t *testing.T) {
+	if alignRuneStart("x", 0) != 0 {
+		t.Fatal(strings.Repeat("x", 2))
+	}
+}
+
 // TestApply is the claimed test: it calls only code the baseline has.
 func TestApply(t *testing.T) {
 	if !utf8.ValidString(apply(sample)) {
@@ -26,20 +33,19 @@ func TestApply(t *testing.T) {
 	_ = fixture{}.name()
 }
 
-// TestAlign tests a helper the fix adds: it does not build on the baseline.
-func TestAlign(t *testing.T) {
-	if alignRuneStart("x", 0) != 0 {
-		t.Fatal(strings.Repeat("x", 2))
-	}
-}
+func BenchmarkAlign(b *testing.B) { alignRuneStart("", 0) }
+
+func ExampleAlign() {}
+
+func Testify() {} // not an entry point: kept
 
 var sample = "é"
 
 type fixture struct{ n string }
 
-func (f fixture) name() string { return f.n }
+type alias = fixture
 
-func unused() int { return alignRuneStart("", 0) }
+func (f alias) name() string { return f.n }
 `),
 		"helpers_test.go": []byte(`package dmp
 
@@ -47,7 +53,7 @@ import "bytes"
 
 func apply(s string) string { return s }
 
-func other() string { var b bytes.Buffer; return b.String() }
+func TestOther(t *testing.T) { var b bytes.Buffer; _ = b.String() }
 `),
 	}
 	got, err := Prune(files, "TestApply")
@@ -55,18 +61,28 @@ func other() string { var b bytes.Buffer; return b.String() }
 		t.Fatal(err)
 	}
 	r := string(got["rune_test.go"])
-	for _, want := range []string{"//go:build !race", "func TestApply(", "var sample", "type fixture", "func (f fixture) name()", `"unicode/utf8"`, `_ "strings"`} {
+	for _, want := range []string{"//go:build !race", "func TestApply(", "var sample", "type fixture", "type alias = fixture", "func (f alias) name()", "func Testify()", `"unicode/utf8"`, `_ "strings"`} {
 		if !strings.Contains(r, want) {
 			t.Errorf("rune_test.go lost %q:\n%s", want, r)
 		}
 	}
-	for _, gone := range []string{"TestAlign", "alignRuneStart", "func unused", "a helper the fix adds"} {
+	for _, gone := range []string{"TestAlign", "alignRuneStart", "BenchmarkAlign", "ExampleAlign", "a helper the fix adds"} {
 		if strings.Contains(r, gone) {
 			t.Errorf("rune_test.go kept %q:\n%s", gone, r)
 		}
 	}
+	// Every kept line keeps its number and column.
+	before, after := strings.Split(string(files["rune_test.go"]), "\n"), strings.Split(r, "\n")
+	if len(before) != len(after) {
+		t.Fatalf("%d lines became %d", len(before), len(after))
+	}
+	for i, l := range after {
+		if l != "" && l != before[i] && !strings.Contains(l, "_ ") {
+			t.Errorf("line %d: %q was %q", i+1, l, before[i])
+		}
+	}
 	h := string(got["helpers_test.go"])
-	if !strings.Contains(h, "func apply(") || strings.Contains(h, "func other(") || !strings.Contains(h, `_ "bytes"`) {
+	if !strings.Contains(h, "func apply(") || strings.Contains(h, "func TestOther(") || !strings.Contains(h, `_ "bytes"`) {
 		t.Errorf("helpers_test.go:\n%s", h)
 	}
 
@@ -75,6 +91,12 @@ func other() string { var b bytes.Buffer; return b.String() }
 	}
 	if _, err := Prune(map[string][]byte{"a_test.go": []byte("package x\nfunc")}, "TestA"); !errors.Is(err, ErrConflict) {
 		t.Errorf("a file that does not parse: %v", err)
+	}
+	// A test that runs its own binary again may be answered by a test
+	// Prune would take out.
+	selfExec := map[string][]byte{"a_test.go": []byte("package x\n\nimport (\n\t\"os\"\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestA(t *testing.T) { exec.Command(os.Args[0]) }\n\nfunc TestHelperProcess(t *testing.T) {}\n")}
+	if _, err := Prune(selfExec, "TestA"); !errors.Is(err, ErrConflict) {
+		t.Errorf("a test that runs os.Args[0]: %v", err)
 	}
 }
 
