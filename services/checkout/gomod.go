@@ -44,7 +44,10 @@ import (
 //     prefix or "-go" suffix) or by an explicit name that is the root
 //     package's name;
 //  3. the candidate most imports name wins (ties: the shortest, then the
-//     first in byte order); with no candidate the module is
+//     first in byte order); with no candidate in the baseline, the
+//     patch's files are read the same way (the baseline builds under any
+//     path then, and an external test the patch adds may import the
+//     package by its path); with none there either the module is
 //     synthesizedModule, which no import can name.
 //
 // The go.mod declares `go 1.16`, what the go command assumes of a go.mod
@@ -76,23 +79,26 @@ func (c *Checkout) synthesizeGoMod(ctx context.Context, s *scratchRepo) error {
 	if !needsGoMod(c.Baseline) || !needsGoMod(c.Patch) {
 		return nil
 	}
-	var sources []string
-	for _, e := range c.Baseline.Entries() {
-		if e.Mode != tree.ModeSymlink && strings.HasSuffix(e.Path, ".go") && goCommandBuilds(e.Path) {
-			sources = append(sources, e.Path)
-		}
-	}
-	if len(sources) == 0 {
-		return nil
-	}
-	if len(sources) > maxGoModSources {
-		sources = sources[:maxGoModSources]
-	}
-	files, err := c.Baseline.ReadFiles(ctx, sources)
+	files, err := goSources(ctx, c.Baseline)
 	if err != nil {
 		return fmt.Errorf("checkout: read the baseline's Go files for its module path: %w", err)
 	}
+	if len(files) == 0 {
+		return nil
+	}
 	mod, why := goModulePath(files)
+	if mod == synthesizedModule {
+		// No baseline file imports the module's own packages, so any
+		// path builds the baseline; a file the patch adds may (an
+		// external test), and only it can name the path then.
+		patched, err := goSources(ctx, c.Patch)
+		if err != nil {
+			return fmt.Errorf("checkout: read the patch's Go files for its module path: %w", err)
+		}
+		if m, w := goModulePath(patched); m != synthesizedModule {
+			mod, why = m, w+" in the patch (none in the baseline)"
+		}
+	}
 	content := fmt.Appendf(nil, "// Written by sealgate: the repository has no go.mod.\n// The module path is %s.\nmodule %s\n\ngo 1.16\n", why, mod)
 	oid, err := s.run(ctx, nil, bytes.NewReader(content), "hash-object", "-w", "--stdin")
 	if err != nil {
@@ -107,6 +113,24 @@ func (c *Checkout) synthesizeGoMod(ctx context.Context, s *scratchRepo) error {
 	}
 	c.GoMod = &SynthesizedGoMod{Module: mod, Why: why, Content: content}
 	return nil
+}
+
+// goSources reads the Go files of t the go command would build, the
+// first maxGoModSources in path order.
+func goSources(ctx context.Context, t *tree.Tree) (map[string][]byte, error) {
+	var sources []string
+	for _, e := range t.Entries() {
+		if e.Mode != tree.ModeSymlink && strings.HasSuffix(e.Path, ".go") && goCommandBuilds(e.Path) {
+			sources = append(sources, e.Path)
+		}
+	}
+	if len(sources) == 0 {
+		return nil, nil
+	}
+	if len(sources) > maxGoModSources {
+		sources = sources[:maxGoModSources]
+	}
+	return t.ReadFiles(ctx, sources)
 }
 
 // needsGoMod reports whether t holds no go.mod or go.work anywhere, left
