@@ -351,6 +351,14 @@ func (r *Run) edited(c Claim, cut string) Claim {
 			}
 			return c
 		}
+		if ep.Detail.Outcome == jobs.OutcomeUnrunnable {
+			// Its own version could not run on the patch (laid over the
+			// baseline's file, it did not build): whether it changes
+			// what the test pins is unknown, never a refutation.
+			c.Outcome, c.Class = Unverified, NotExecuted
+			c.Why += fmt.Sprintf("; the patch edits the test, and its version of it could not run on the patch (%s)", ep.Detail.Reason)
+			return c
+		}
 		// A test that failed on both sides (the claimed fix is
 		// incomplete) is repinned only when its own version fails on the
 		// baseline, pinning something the baseline does not do: one that

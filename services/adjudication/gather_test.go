@@ -718,6 +718,9 @@ func TestRunEditedClaimRepinnedIsForAHuman(t *testing.T) {
 		// assertion to expect the buggy value: its own version passes on
 		// the baseline too. It pins what the bug does: refuted.
 		{"assertion rewritten to the bug", jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomePass, jobs.OutcomePass, Block, IncompleteFix},
+		// Its own version could not run on the patch (laid over the
+		// baseline's file it did not build): unknown, never a refutation.
+		{"its own version unrunnable", jobs.OutcomePass, jobs.OutcomeFail, jobs.OutcomeAbsent, jobs.OutcomeUnrunnable, Inconclusive, NotExecuted},
 		// Not certain before its own version ran: no early BLOCK.
 		{"its own version not run yet", jobs.OutcomePass, jobs.OutcomeFail, "", "", "", ""},
 	} {

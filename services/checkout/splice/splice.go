@@ -224,6 +224,20 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: the spliced file does not parse: %v", ErrConflict, err)
 	}
+	if len(replaced) > 0 {
+		// An import only the baseline's versions of the replaced
+		// functions used is unused now (the patch's version may do
+		// without it): blank it, as the file must still build.
+		used := map[string]bool{}
+		for _, d := range bf.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && replaced["func "+fn.Name.Name] {
+				selectorBases(fn, used)
+			}
+		}
+		if out, err = fixImports(out, used, map[string]bool{}, nil); err != nil {
+			return nil, nil, err
+		}
+	}
 	slices.Sort(added)
 	return out, added, nil
 }

@@ -171,6 +171,28 @@ func TestGoReplacingAnEditedTest(t *testing.T) {
 	}
 }
 
+// An edited test that no longer uses an import the baseline's version
+// used (go-chi/chi v5.2.2's TestRedirectSlashes dropped strings): the
+// import is blanked, and the spliced file still builds.
+func TestGoReplacingBlanksAnImportOnlyTheOldVersionUsed(t *testing.T) {
+	const b = "package x\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestA(t *testing.T) {\n\tif !strings.HasPrefix(\"ab\", \"a\") {\n\t\tt.Fatal()\n\t}\n}\n\nfunc TestB(t *testing.T) {}\n"
+	const p = "package x\n\nimport (\n\t\"testing\"\n)\n\nfunc TestA(t *testing.T) {\n\tif \"ab\"[:1] != \"a\" {\n\t\tt.Fatal()\n\t}\n}\n\nfunc TestB(t *testing.T) {}\n"
+	out, _, err := GoReplacing([]byte(b), []byte(p), []string{"TestA"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(out); !strings.Contains(s, `_ "strings"`) || !strings.Contains(s, `"ab"[:1]`) {
+		t.Fatalf("spliced:\n%s", s)
+	}
+	// Still used elsewhere in the file: kept as it is.
+	b2 := strings.Replace(b, "func TestB(t *testing.T) {}", "func TestB(t *testing.T) { _ = strings.ToUpper }", 1)
+	p2 := strings.Replace(p, "func TestB(t *testing.T) {}", "func TestB(t *testing.T) { _ = strings.ToUpper }", 1)
+	out, _, err = GoReplacing([]byte(b2), []byte(p2), []string{"TestA"})
+	if err != nil || strings.Contains(string(out), `_ "strings"`) {
+		t.Fatalf("spliced: %v\n%s", err, out)
+	}
+}
+
 // tableBase is a test file whose tests range over a table and decode into
 // a type of the file; tablePatched is the fix's version: a row added to
 // the table, a field added to the type and checked by TestDecode, a local
