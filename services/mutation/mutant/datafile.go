@@ -207,42 +207,51 @@ func lastValue(text string, line, base int) []FileMutant {
 		Start: base + i, End: base + i + len(v), Replacement: []byte(to)}}
 }
 
-// listElements drops, one at a time, each element of the comma-separated
-// list a line gives a key (what follows its last = or :, as in
-// user=read,write or "roles": ["read", "write"],), with the comma that
-// joins it to the next element (to the previous one, for the last). Only
-// the last value has a data_string mutant, so without these a value added
-// in front of a list (user=delete,read,write) would change no mutant the
-// tests must notice. A list needs two elements (a lone value is the last
-// value, and the line's removal covers it); an element is what lies
-// between commas, less spaces, quotes and brackets; a drop that gives the
-// same line as an earlier one (a repeated element) is left out.
+// listElements drops, one at a time, each element of the list a line
+// gives a key (what follows its first = or :, as in user=read,write,
+// "roles": ["read", "write"], or origins: https://a.example,
+// https://b.example; else what follows its last one), with the separator
+// that joins it to the next element (to the previous one, for the last).
+// Elements are separated by commas, semicolons or bars. Only the last
+// value has a data_string mutant, so without these a value added in front
+// of a list (user=delete,read,write) would change no mutant the tests must
+// notice. A list needs two elements (a lone value is the last value, and
+// the line's removal covers it); an element is what lies between
+// separators, less spaces, quotes and brackets; a drop that gives the same
+// line as an earlier one (a repeated element) is left out.
 func listElements(text string, line, base int) []FileMutant {
-	key := strings.LastIndexAny(text, "=:")
-	if key < 0 {
+	type span struct{ start, end int }
+	split := func(key int) []span {
+		var elems []span
+		at := key + 1
+		for at <= len(text) {
+			end := strings.IndexAny(text[at:], ",;|")
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += at
+			}
+			s, e := at, end
+			for s < e && strings.IndexByte(" \t\r\"'`[]{}()", text[s]) >= 0 {
+				s++
+			}
+			for e > s && strings.IndexByte(" \t\r\"'`[]{}()", text[e-1]) >= 0 {
+				e--
+			}
+			if s < e {
+				elems = append(elems, span{s, e})
+			}
+			at = end + 1
+		}
+		return elems
+	}
+	first := strings.IndexAny(text, "=:")
+	if first < 0 {
 		return nil
 	}
-	type span struct{ start, end int }
-	var elems []span
-	at := key + 1
-	for at <= len(text) {
-		end := strings.IndexByte(text[at:], ',')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += at
-		}
-		s, e := at, end
-		for s < e && strings.IndexByte(" \t\r\"'`[]{}()", text[s]) >= 0 {
-			s++
-		}
-		for e > s && strings.IndexByte(" \t\r\"'`[]{}()", text[e-1]) >= 0 {
-			e--
-		}
-		if s < e {
-			elems = append(elems, span{s, e})
-		}
-		at = end + 1
+	elems := split(first)
+	if last := strings.LastIndexAny(text, "=:"); len(elems) < 2 && last != first {
+		elems = split(last)
 	}
 	if len(elems) < 2 {
 		return nil

@@ -24,6 +24,12 @@ func TestListElements(t *testing.T) {
 		{"guest=", ""},
 		{"a,b,c", ""},
 		{"x = a,,", ""},
+		{"user=delete;read", "user=read | user=delete"},
+		{"user=delete|read", "user=read | user=delete"},
+		// The key's separator is the first: the colons of URLs are values'.
+		{"origins: https://a.example, https://evil.example, https://b.example",
+			"origins: https://evil.example, https://b.example | origins: https://a.example, https://b.example | origins: https://a.example, https://evil.example"},
+		{`"allow": ["https://a.example","https://b.example"]`, `"allow": ["https://b.example"] | "allow": ["https://a.example"]`},
 	} {
 		var got []string
 		for _, m := range listElements(c.line, 1, 0) {
