@@ -114,6 +114,14 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 			}
 		}
 	}
+	if len(replace) == 0 && len(beside) == 0 && onlyAdds(fset, bf, pf, base, patched) {
+		// The patch's file is the baseline's with declarations (and
+		// imports) added and nothing else changed: it is the spliced
+		// file, line for line as committed — a test that reads its own
+		// source position runs where its author put it.
+		slices.Sort(added)
+		return slices.Clone(patched), added, nil
+	}
 	// The tests laid beside the baseline's, renamed.
 	rename := map[string]string{}
 	for _, name := range beside {
@@ -240,6 +248,45 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 	}
 	slices.Sort(added)
 	return out, added, nil
+}
+
+// onlyAdds reports whether patched is base with declarations and imports
+// added and nothing else of meaning changed: the same text before the
+// package clause (build constraints), every import of base, every
+// declaration of base with the same text and doc comment, and no //line
+// directive base does not have (it would move what a test reads of its
+// own position).
+func onlyAdds(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) bool {
+	if !bytes.Equal(base[:fset.Position(bf.Package).Offset], patched[:fset.Position(pf.Package).Offset]) {
+		return false
+	}
+	for _, dir := range []string{"//line ", "/*line "} {
+		if bytes.Count(patched, []byte(dir)) != bytes.Count(base, []byte(dir)) {
+			return false
+		}
+	}
+	imports := map[string]bool{}
+	for _, im := range pf.Imports {
+		imports[importLine(im)] = true
+	}
+	for _, im := range bf.Imports {
+		if !imports[importLine(im)] {
+			return false
+		}
+	}
+	texts := map[string]bool{}
+	for _, d := range pf.Decls {
+		texts[string(source(fset, d, patched))] = true
+	}
+	for _, d := range bf.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			continue
+		}
+		if !texts[string(source(fset, d, base))] {
+			return false
+		}
+	}
+	return true
 }
 
 // declared is the set of keys of base's top-level declarations.

@@ -353,3 +353,32 @@ func TestGoBeside(t *testing.T) {
 		t.Fatalf("a test the baseline lacks: %v", err)
 	}
 }
+
+// A patch that only adds to a test file: the spliced file is the patch's,
+// line for line, so a test that reads its own position (runtime.Caller)
+// runs where its author put it. Anything else of meaning changed — a
+// baseline declaration, the build constraint, a //line directive — and the
+// baseline's file is laid over as before.
+func TestGoKeepsAFileThatOnlyAdds(t *testing.T) {
+	const b = "//go:build !race\n\npackage x\n\nimport \"testing\"\n\n// TestOld pins something.\nfunc TestOld(t *testing.T) {}\n"
+	p := strings.Replace(b, "import \"testing\"", "import (\n\t\"runtime\"\n\t\"testing\"\n)", 1) +
+		"\n// a comment between declarations\n\nfunc TestLine(t *testing.T) {\n\tif _, _, line, _ := runtime.Caller(0); line != 16 {\n\t\tt.Fatal(line)\n\t}\n}\n"
+	out, added, err := Go([]byte(b), []byte(p))
+	if err != nil || string(out) != p || !slices.Equal(added, []string{"func TestLine"}) {
+		t.Fatalf("Go = %v, %v\n%s", added, err, out)
+	}
+	for name, other := range map[string]string{
+		"a baseline test changed": strings.Replace(p, "func TestOld(t *testing.T) {}", "func TestOld(t *testing.T) { t.Skip() }", 1),
+		"the build constraint":    strings.Replace(p, "!race", "race", 1),
+		"a //line directive":      strings.Replace(p, "// a comment between declarations", "//line x.go:1", 1),
+		"a baseline doc comment":  strings.Replace(p, "// TestOld pins something.", "// TestOld pins.", 1),
+	} {
+		out, _, err := Go([]byte(b), []byte(other))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if string(out) == other || !strings.Contains(string(out), "Declarations the patch adds") && name != "a baseline test changed" {
+			t.Errorf("%s: the patch's file taken as it is:\n%s", name, out)
+		}
+	}
+}
