@@ -212,21 +212,22 @@ func goModulePath(files map[string][]byte) (mod, why string) {
 		}
 		all = append(all, pf)
 	}
-	votes := map[string]int{}
+	commented := map[string]int{}
 	for _, pf := range all {
 		if pf.comment == "" || module.CheckImportPath(pf.comment) != nil {
 			continue
 		}
 		switch {
 		case pf.dir == ".":
-			votes[pf.comment]++
+			commented[pf.comment]++
 		case strings.HasSuffix(pf.comment, "/"+pf.dir):
-			votes[strings.TrimSuffix(pf.comment, "/"+pf.dir)]++
+			commented[strings.TrimSuffix(pf.comment, "/"+pf.dir)]++
 		}
 	}
-	if m, ok := elect(votes); ok {
+	if m, ok := elect(commented); ok {
 		return m, "from the import comments of its package clauses"
 	}
+	votes := map[string]int{}
 	for _, pf := range all {
 		for ip, names := range pf.imports {
 			if module.CheckImportPath(ip) != nil {
@@ -263,7 +264,6 @@ func elect(votes map[string]int) (string, bool) {
 	slices.SortFunc(ms, func(a, b string) int {
 		return cmp.Or(cmp.Compare(votes[b], votes[a]), cmp.Compare(len(a), len(b)), strings.Compare(a, b))
 	})
-	clear(votes)
 	return ms[0], true
 }
 

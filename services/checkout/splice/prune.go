@@ -34,14 +34,17 @@ import (
 // that does not parse (errors wrapping ErrConflict).
 func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 	type decl struct {
-		file  string
-		d     ast.Decl
-		names []string // what it declares; a method: its receiver type
+		file string
+		d    ast.Decl
 	}
 	fset := token.NewFileSet()
 	parsed := map[string]*ast.File{}
 	var decls []decl
+	kept := []bool{}
+	var work []int
+	// The removable declarations, the other test entry points, by name.
 	byName := map[string][]int{}
+	found := false
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		f, err := parser.ParseFile(fset, p, files[p], parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
@@ -49,48 +52,19 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 		}
 		parsed[p] = f
 		for _, d := range f.Decls {
-			var names []string
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv != nil {
-					names = []string{recvName(d.Recv)}
-				} else {
-					names = []string{d.Name.Name}
-				}
-			case *ast.GenDecl:
-				if d.Tok == token.IMPORT {
-					continue
-				}
-				for _, s := range d.Specs {
-					switch s := s.(type) {
-					case *ast.TypeSpec:
-						names = append(names, s.Name.Name)
-					case *ast.ValueSpec:
-						for _, n := range s.Names {
-							names = append(names, n.Name)
-						}
-					}
-				}
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				continue
 			}
 			i := len(decls)
-			decls = append(decls, decl{file: p, d: d, names: names})
-			for _, n := range names {
-				if n != "_" && n != "" {
-					byName[n] = append(byName[n], i)
-				}
+			decls = append(decls, decl{file: p, d: d})
+			fd, ok := d.(*ast.FuncDecl)
+			found = found || ok && fd.Recv == nil && fd.Name.Name == keep
+			if ok && fd.Recv == nil && fd.Name.Name != keep && isEntryPoint(fd.Name.Name) {
+				kept = append(kept, false)
+				byName[fd.Name.Name] = append(byName[fd.Name.Name], i)
+				continue
 			}
-		}
-	}
-	kept := make([]bool, len(decls))
-	var work []int
-	found := false
-	for i, d := range decls {
-		fd, ok := d.d.(*ast.FuncDecl)
-		if ok && fd.Recv == nil && fd.Name.Name == keep {
-			found = true
-		}
-		if !ok || fd.Recv != nil || fd.Name.Name == keep || !isEntryPoint(fd.Name.Name) {
-			kept[i] = true
+			kept = append(kept, true)
 			work = append(work, i)
 		}
 	}
@@ -123,8 +97,14 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		f, src := parsed[p], files[p]
 		usedKept, usedGone := map[string]bool{}, map[string]bool{}
-		type span struct{ from, to int }
-		var cut []span
+		// Each edit replaces src[from:to] with text: a removed
+		// declaration by as many newlines, an import's name (or the
+		// place before its path) by "_ ".
+		type edit struct {
+			from, to int
+			text     []byte
+		}
+		var edits []edit
 		for i, d := range decls {
 			if d.file != p {
 				continue
@@ -134,18 +114,8 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 				continue
 			}
 			selectorBases(d.d, usedGone)
-			from := d.d.Pos()
-			switch d := d.d.(type) {
-			case *ast.FuncDecl:
-				if d.Doc != nil {
-					from = d.Doc.Pos()
-				}
-			case *ast.GenDecl:
-				if d.Doc != nil {
-					from = d.Doc.Pos()
-				}
-			}
-			cut = append(cut, span{fset.Position(from).Offset, fset.Position(d.d.End()).Offset})
+			from, to := fset.Position(sourceStart(d.d)).Offset, fset.Position(d.d.End()).Offset
+			edits = append(edits, edit{from, to, bytes.Repeat([]byte("\n"), bytes.Count(src[from:to], []byte("\n")))})
 		}
 		// Blank the imports only removed declarations used.
 		for _, im := range f.Imports {
@@ -168,18 +138,14 @@ func Prune(files map[string][]byte, keep string) (map[string][]byte, error) {
 				if im.Name != nil {
 					to = fset.Position(im.Name.End()).Offset
 				}
-				cut = append(cut, span{-from - 1, to}) // replaced by "_ "
+				edits = append(edits, edit{from, to, []byte("_ ")})
 			}
 		}
-		slices.SortFunc(cut, func(a, b span) int { return abs(b.from) - abs(a.from) })
+		// From the end, so that earlier offsets hold.
+		slices.SortFunc(edits, func(a, b edit) int { return b.from - a.from })
 		b := slices.Clone(src)
-		for _, c := range cut {
-			if c.from < 0 {
-				from := -c.from - 1
-				b = slices.Concat(b[:from], []byte("_ "), b[c.to:])
-				continue
-			}
-			b = slices.Concat(b[:c.from], bytes.Repeat([]byte("\n"), bytes.Count(b[c.from:c.to], []byte("\n"))), b[c.to:])
+		for _, e := range edits {
+			b = slices.Concat(b[:e.from], e.text, b[e.to:])
 		}
 		if _, err := parser.ParseFile(token.NewFileSet(), p, b, parser.SkipObjectResolution); err != nil {
 			return nil, fmt.Errorf("%w: %s pruned to %s does not parse: %v", ErrConflict, p, keep, err)
@@ -212,13 +178,4 @@ func readsOwnBinary(n ast.Node) bool {
 		return !found
 	})
 	return found
-}
-
-// abs is the offset a span sorts by (an import span's from is encoded
-// negative).
-func abs(from int) int {
-	if from < 0 {
-		return -from - 1
-	}
-	return from
 }
