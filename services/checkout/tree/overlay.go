@@ -45,6 +45,12 @@ func (t *Tree) Overlay(src *Tree, paths []string) (*Tree, error) {
 			entries = append(entries, e)
 		}
 	}
+	return t.rebuilt(entries)
+}
+
+// rebuilt returns a tree of entries whose blobs are read as t's, checked
+// as List checks a tree.
+func (t *Tree) rebuilt(entries []Entry) (*Tree, error) {
 	raw := make([]rawEntry, len(entries))
 	targets := make(map[string]string)
 	for i, e := range entries {
@@ -157,32 +163,10 @@ func (t *Tree) WithFile(p, objectID string) (*Tree, error) {
 	if n, err := hexLenOf(t.format); err != nil || !isHexID(objectID, n) {
 		return nil, fmt.Errorf("tree: add %s: %q is no %s object id: %w", strconv.Quote(p), objectID, t.format, ErrOptions)
 	}
-	raw := make([]rawEntry, 0, len(t.entries)+1)
-	targets := make(map[string]string)
-	for _, e := range t.entries {
-		raw = append(raw, rawEntry{mode: e.Mode, typ: e.Type, oid: e.ObjectID, path: e.Path})
-		if e.Mode == ModeSymlink {
-			targets[e.Path] = e.Target
-		}
-	}
-	raw = append(raw, rawEntry{mode: ModeFile, typ: "blob", oid: objectID, path: p})
-	out, err := buildTree(raw, false)
+	out, err := t.rebuilt(append(slices.Clone(t.entries), Entry{Path: p, Mode: ModeFile, Type: "blob", ObjectID: objectID}))
 	if err != nil {
 		return nil, err
 	}
-	out.repoDir, out.alternates, out.format, out.blobs = t.repoDir, t.alternates, t.format, t.blobs
 	out.leftOut = slices.Clone(t.leftOut)
-	for i := range out.entries {
-		if e := &out.entries[i]; e.Mode == ModeSymlink {
-			e.Target = targets[e.Path]
-		}
-	}
-	for _, e := range out.entries {
-		if e.Mode == ModeSymlink {
-			if err := out.checkTarget(e.Path, e.Target); err != nil {
-				return nil, err
-			}
-		}
-	}
 	return out, nil
 }
