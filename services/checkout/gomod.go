@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/mod/module"
 
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/checkout/tree"
 )
 
@@ -150,19 +151,11 @@ func needsGoMod(t *tree.Tree) bool {
 }
 
 // goCommandBuilds reports whether the go command would look at the Go file
-// p at all: not below testdata, vendor, or a directory whose name starts
-// with "." or "_".
+// p at all: in a directory it builds (inspect.GoBuilds), and not named
+// with a leading "." or "_".
 func goCommandBuilds(p string) bool {
-	dir := path.Dir(p)
-	if dir == "." {
-		dir = ""
-	}
-	for _, d := range strings.Split(dir, "/") {
-		if d == "testdata" || d == "vendor" || strings.HasPrefix(d, ".") || strings.HasPrefix(d, "_") {
-			return false
-		}
-	}
-	return !strings.HasPrefix(path.Base(p), ".") && !strings.HasPrefix(path.Base(p), "_")
+	base := path.Base(p)
+	return inspect.GoBuilds(p) && !strings.HasPrefix(base, ".") && !strings.HasPrefix(base, "_")
 }
 
 // goModulePath reads the module path of a pre-module tree from its Go

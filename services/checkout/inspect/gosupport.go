@@ -87,7 +87,7 @@ func GoImportGraph(files map[string][]byte) GoTestSupport {
 	}
 	ctxt := buildContext(files)
 	for _, p := range slices.Sorted(maps.Keys(files)) {
-		if !strings.HasSuffix(p, ".go") || !goBuilds(p) {
+		if !strings.HasSuffix(p, ".go") || !GoBuilds(p) {
 			continue
 		}
 		dir := path.Dir(p)
@@ -187,10 +187,10 @@ func buildContext(files map[string][]byte) build.Context {
 	return ctxt
 }
 
-// goBuilds reports whether the go command builds files in p's directory:
+// GoBuilds reports whether the go command builds files in p's directory:
 // not under testdata or vendor, nor under a directory whose name starts
 // with "." or "_".
-func goBuilds(p string) bool {
+func GoBuilds(p string) bool {
 	for _, c := range strings.Split(path.Dir(p), "/") {
 		if c == "testdata" || c == "vendor" || strings.HasPrefix(c, ".") && c != "." || strings.HasPrefix(c, "_") {
 			return false
