@@ -147,7 +147,7 @@ func TestMedianRoundTrip(t *testing.T) {
 	})
 	v := verify(t, r.patchArgs(r.Base, c, claimArgs(medianClaim, "go:./calc:TestMedianRoundTrip")...)...)
 	v.wantMerge(t)
-	if !strings.Contains(v.stdout, `"tree": "read-only"`) {
+	if !strings.Contains(v.stdout, `"tree": "read-only`) {
 		t.Fatalf("the sandbox does not record a read-only tree:\n%s", v)
 	}
 }

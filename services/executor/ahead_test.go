@@ -279,7 +279,8 @@ func TestTest2jsonWithoutASharedDirectory(t *testing.T) {
 
 // TestRunsShareAPristineTreeNoneCanChange: under bwrap, claim and mutant
 // runs see the variant's pristine tree itself, not a copy. A test that
-// removes, renames or writes a file of it fails, and a later run — another
+// removes, renames, writes or re-modes a file of it fails; a file it adds
+// beside its package is its own process's alone; and a later run — another
 // claim, on the same tree — still finds the tree as it was.
 func TestRunsShareAPristineTreeNoneCanChange(t *testing.T) {
 	e, w := workspace(t, map[string]string{"calc/tamper_test.go": `package calc
@@ -293,13 +294,16 @@ func TestTampersWithTheTree(t *testing.T) {
 	errs := []error{
 		os.Remove("median.go"),
 		os.Rename("calc.go", "calc.go.bak"),
-		os.WriteFile("planted.txt", []byte("x"), 0o644),
+		os.WriteFile("calc.go", []byte("x"), 0o644),
 		os.Chmod("median_test.go", 0o000),
 	}
 	for i, err := range errs {
 		if err == nil {
 			t.Errorf("change %d of the tree succeeded", i)
 		}
+	}
+	if err := os.WriteFile("planted.txt", []byte("x"), 0o644); err != nil {
+		t.Errorf("a new file beside the package: %v", err)
 	}
 }
 

@@ -521,6 +521,13 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 		// directory, its scratch files to TMPDIR.
 		ReadOnlyDir: !p.build || p.readOnlyTree,
 	}
+	if !p.build {
+		// Yet it may create entries in its package's directory, as under
+		// go test (a TestMain making its fixture tree there): only the
+		// tree's own entries stay read-only, and what it creates is gone
+		// with the process.
+		spec.OpenDir = cmpOr(p.workdir, ".")
+	}
 	if v.moved {
 		spec.Root = v.root
 	}

@@ -237,11 +237,13 @@ func TestGoMutantKillsAreAttributable(t *testing.T) {
 	}
 }
 
-// TestTestBinariesSeeTheTreeReadOnly: a test that writes into its tree
-// fails (a later test of the same process would otherwise judge by what
-// it wrote); a test that writes under t.TempDir passes.
+// TestTestBinariesSeeTheTreeReadOnly: a test that rewrites a file of its
+// tree fails (a later test of the same process would otherwise judge by
+// what it wrote); a test that writes under t.TempDir passes, and so does
+// one that makes a new fixture tree beside its package, as under go test
+// (doublestar's TestMain), with the tree itself unchanged.
 func TestTestBinariesSeeTheTreeReadOnly(t *testing.T) {
-	e, w := workspace(t, map[string]string{"calc/writes_test.go": `package calc
+	e, w := workspace(t, map[string]string{"calc/report.golden": "n=1\n", "calc/writes_test.go": `package calc
 
 import (
 	"os"
@@ -252,6 +254,21 @@ import (
 func TestWritesTheTree(t *testing.T) {
 	if err := os.WriteFile("report.golden", []byte("n=3"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestMakesFixtures(t *testing.T) {
+	if err := os.MkdirAll(filepath.Join("fixture", "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("fixture", "a", "b", "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove("report.golden"); err == nil {
+		t.Fatal("removed a file of the tree")
+	}
+	if b, err := os.ReadFile("report.golden"); err != nil || string(b) != "n=1\n" {
+		t.Fatal(string(b), err)
 	}
 }
 
@@ -268,18 +285,24 @@ func TestWritesTempDir(t *testing.T) {
 	if e.Sandbox.Name() != "bwrap" {
 		t.Skip("the tree is read-only only under bwrap")
 	}
-	plan := w.Plan(&criteria.Criteria{Claims: []string{"go:./calc:TestWritesTheTree", "go:./calc:TestWritesTempDir"}, Limits: limits().Limits})
+	plan := w.Plan(&criteria.Criteria{Claims: []string{"go:./calc:TestWritesTheTree", "go:./calc:TestWritesTempDir", "go:./calc:TestMakesFixtures"}, Limits: limits().Limits})
 	got := map[string]*executor.Answer{}
 	for _, s := range plan {
 		if s.Purpose == jobs.Claim && s.Side == jobs.Patch {
 			got[s.Claim] = e.Execute(context.Background(), w, s)
 		}
 	}
-	if a := got["go:./calc:TestWritesTheTree"]; a == nil || a.Detail.Outcome != jobs.OutcomeFail || a.Sandbox.Limits["tree"] != "read-only" {
+	if a := got["go:./calc:TestWritesTheTree"]; a == nil || a.Detail.Outcome != jobs.OutcomeFail || a.Sandbox.Limits["tree"] != "read-only; new entries in calc" {
 		t.Fatalf("a test writing into the tree: %+v", a)
 	}
 	if a := got["go:./calc:TestWritesTempDir"]; a == nil || a.Detail.Outcome != jobs.OutcomePass {
 		t.Fatalf("a test writing under t.TempDir: %+v", a)
+	}
+	if a := got["go:./calc:TestMakesFixtures"]; a == nil || a.Detail.Outcome != jobs.OutcomePass {
+		t.Fatalf("a test making fixtures beside its package: %+v", a)
+	}
+	if _, err := os.Stat(filepath.Join(w.PristineDir(jobs.TreeOracle), "calc", "fixture")); err == nil {
+		t.Errorf("the fixture a test made is in the tree")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -195,7 +196,82 @@ func bwrapArgs(s *Spec, l Limits) []string {
 			a = append(a, "--ro-bind", b.source, b.target)
 		}
 	}
+	a = append(a, openDirArgs(s, l)...)
 	return append(a, "--remount-ro", "/", "--chdir", s.root(), "--seccomp", strconv.Itoa(seccompFD))
+}
+
+// openDirArgs returns the options that make s.OpenDir take new entries
+// (see Spec.OpenDir): a tmpfs at its place in the sandbox, each of the
+// tree's entries there bound read-only over it, and its testdata
+// directory, where Go tests keep their fixtures, opened the same way. It
+// returns nil — the directory stays as read-only as the rest of the tree
+// — unless the directory is the tree's own all the way down (no symlink
+// on the way, which would bind whatever host path it names), holds only
+// files and directories (a symlink in it would be a tmpfs entry the
+// command could re-point) and not too many of them, and no other mount
+// lies in it or holds it.
+func openDirArgs(s *Spec, l Limits) []string {
+	if !s.ReadOnlyDir || s.OpenDir == "" {
+		return nil
+	}
+	rel := filepath.Clean(s.OpenDir)
+	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil
+	}
+	host := s.Dir
+	if rel != "." {
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			host = filepath.Join(host, part)
+			if fi, err := os.Lstat(host); err != nil || !fi.IsDir() {
+				return nil
+			}
+		}
+	}
+	in := filepath.Join(s.root(), rel)
+	others := append(slices.Clone(s.ReadOnly), s.Writable...)
+	for _, m := range s.Mounts {
+		others = append(others, m.Target)
+	}
+	for _, t := range others {
+		if within(t, in) || within(in, t) {
+			return nil
+		}
+	}
+	a, ok := openArgs(l, host, in, true)
+	if !ok {
+		return nil
+	}
+	return a
+}
+
+// maxOpenEntries bounds the entries of one opened directory: each is a
+// mount of its own.
+const maxOpenEntries = 1024
+
+// openArgs opens the host directory host at in (see openDirArgs); with
+// sub, its testdata directory is opened too when it can be, and bound
+// read-only whole when not.
+func openArgs(l Limits, host, in string, sub bool) ([]string, bool) {
+	entries, err := os.ReadDir(host)
+	if err != nil || len(entries) > maxOpenEntries {
+		return nil, false
+	}
+	a := []string{"--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", in}
+	for _, e := range entries {
+		t := e.Type()
+		if !t.IsDir() && !t.IsRegular() {
+			return nil, false
+		}
+		src, dst := filepath.Join(host, e.Name()), filepath.Join(in, e.Name())
+		if sub && t.IsDir() && e.Name() == "testdata" {
+			if more, ok := openArgs(l, src, dst, false); ok {
+				a = append(a, more...)
+				continue
+			}
+		}
+		a = append(a, "--ro-bind", src, dst)
+	}
+	return a, true
 }
 
 // visibleRoots returns the host paths a bwrap sandbox for s shows.

@@ -141,6 +141,19 @@ type Spec struct {
 	// test of the same process reads). Mode None has no namespaces and
 	// leaves Dir writable, as Info's "tree" limit records.
 	ReadOnlyDir bool
+	// OpenDir, with ReadOnlyDir, is a directory of the tree (a clean path
+	// relative to Dir, "." for Dir itself) where the command may create
+	// new entries: under bwrap it becomes a private tmpfs holding every
+	// entry the tree has there, each bound read-only, and so does its
+	// testdata directory. A test that makes its fixtures beside its
+	// package (a TestMain creating test/a/b) or writes an output into
+	// testdata runs as under go test, yet no file or directory of the
+	// tree can be changed, removed or renamed, and what the command
+	// creates is gone when it ends. A directory that is not one of the
+	// tree's own (a symlink on the way to it), holds anything but files
+	// and directories, or more than a thousand entries stays read-only,
+	// as do its other subdirectories. Mode None ignores it.
+	OpenDir string
 	// MountProc mounts a procfs of the sandbox's pid namespace on /proc.
 	// It lets the command open /proc/<ppid>/fd/1 and write to cmd/go's
 	// standard output, bypassing `go test -json`; leave it off for tests.
@@ -727,6 +740,9 @@ func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
 		m["etc"] = "sandbox"
 		if s.ReadOnlyDir {
 			m["tree"] = "read-only"
+			if openDirArgs(s, l) != nil {
+				m["tree"] = "read-only; new entries in " + s.OpenDir
+			}
 		}
 	}
 	return m

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -929,5 +930,109 @@ true`
 	}
 	if res.Sandbox.Limits["user"] != "uid 1000 in a user namespace" || res.Sandbox.Limits["etc"] != "sandbox" {
 		t.Errorf("limits do not say so: %v", res.Sandbox.Limits)
+	}
+}
+
+// TestOpenDir: a read-only tree's OpenDir takes new entries — a TestMain
+// making its fixture tree beside its package — while every entry the tree
+// has there stays as it is, and what the command made is gone with it. A
+// directory that holds a symlink, or is reached through one, stays
+// read-only.
+func TestOpenDir(t *testing.T) {
+	r := bwrapRunner(t)
+	base := t.TempDir()
+	tree, elsewhere := filepath.Join(base, "tree"), filepath.Join(base, "elsewhere")
+	for _, f := range []string{"pkg/a.go", "pkg/testdata/g.golden", "other/x", "linked/a.go"} {
+		writeFile(t, filepath.Join(tree, f), "pristine\n")
+	}
+	writeFile(t, filepath.Join(elsewhere, "secret"), "host\n")
+	if err := os.Symlink(elsewhere, filepath.Join(tree, "away")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.go", filepath.Join(tree, "linked", "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	script := `cd "$1"
+mkdir -p fixture/a/b && echo made > fixture/a/b/f && cat fixture/a/b/f || echo no-new
+echo changed >> a.go 2>/dev/null || echo ro-write
+rm -f a.go 2>/dev/null || echo no-remove
+mv a.go moved.go 2>/dev/null || echo no-rename
+chmod 777 a.go 2>/dev/null || echo no-chmod
+echo x > testdata/new 2>/dev/null || echo ro-subdir
+echo x > testdata/g.golden 2>/dev/null || echo ro-golden
+echo x > ../other/y 2>/dev/null || echo ro-other
+echo x > ../beside 2>/dev/null || echo ro-parent
+cat a.go
+`
+	for _, c := range []struct {
+		name, root, open, cd, want string
+	}{
+		{"package directory", "", "pkg", "pkg", "made\nro-write\nno-remove\nno-rename\nno-chmod\nro-golden\nro-other\nro-parent\npristine\n"},
+		{"moved tree", "/src", "pkg", "pkg", "made\nro-write\nno-remove\nno-rename\nno-chmod\nro-golden\nro-other\nro-parent\npristine\n"},
+		{"tree root holding a symlink", "/src", ".", "pkg", "no-new\nro-write\nno-remove\nno-rename\nno-chmod\nro-subdir\nro-golden\nro-other\nro-parent\npristine\n"},
+		{"symlink inside", "", "linked", "linked", "no-new\nro-write\nno-remove\nno-rename\nno-chmod\nro-subdir\nro-golden\nro-other\nro-parent\npristine\n"},
+		{"through a symlink", "", "away", "pkg", "no-new\nro-write\nno-remove\nno-rename\nno-chmod\nro-subdir\nro-golden\nro-other\nro-parent\npristine\n"},
+		{"not asked", "", "", "pkg", "no-new\nro-write\nno-remove\nno-rename\nno-chmod\nro-subdir\nro-golden\nro-other\nro-parent\npristine\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := cmpOrPath(c.root, tree)
+			res, o := run(t, r, Spec{
+				Dir: tree, Root: c.root, ReadOnlyDir: true, OpenDir: c.open,
+				Argv: []string{"/bin/sh", "-c", script, "sh", filepath.Join(root, c.cd)},
+			})
+			if res.Termination != Exited || res.ExitCode != 0 || o.stdout.String() != c.want {
+				t.Fatalf("got %v exit %d %q, want %q (stderr %q)", res.Termination, res.ExitCode, o.stdout.String(), c.want, o.stderr.String())
+			}
+			var files []string
+			filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(p)
+					rel, _ := filepath.Rel(base, p)
+					files = append(files, rel+"="+strings.TrimSpace(string(b)))
+				}
+				return nil
+			})
+			want := []string{"elsewhere/secret=host", "tree/away=", "tree/linked/a.go=pristine", "tree/linked/b.go=pristine", "tree/other/x=pristine", "tree/pkg/a.go=pristine", "tree/pkg/testdata/g.golden=pristine"}
+			if !slices.Equal(files, want) {
+				t.Errorf("the host holds %q after the run, want %q", files, want)
+			}
+		})
+	}
+}
+
+// TestOpenDirTreeRoot: the tree's root opened, at a moved root.
+func TestOpenDirTreeRoot(t *testing.T) {
+	r := bwrapRunner(t)
+	tree := t.TempDir()
+	writeFile(t, filepath.Join(tree, "a.go"), "pristine\n")
+	writeFile(t, filepath.Join(tree, "sub", "b.go"), "pristine\n")
+	res, o := run(t, r, Spec{
+		Dir: tree, Root: "/src", ReadOnlyDir: true, OpenDir: ".",
+		Argv: []string{"/bin/sh", "-c", `mkdir test && echo made > test/f && cat test/f; rm -f a.go 2>/dev/null || echo no-remove; echo x > sub/c 2>/dev/null || echo ro-subdir; ls`},
+	})
+	if want := "made\nno-remove\nro-subdir\na.go\nsub\ntest\n"; res.Termination != Exited || res.ExitCode != 0 || o.stdout.String() != want {
+		t.Fatalf("got %v exit %d %q, want %q (stderr %q)", res.Termination, res.ExitCode, o.stdout.String(), want, o.stderr.String())
+	}
+	if entries, err := os.ReadDir(tree); err != nil || len(entries) != 2 {
+		t.Errorf("the host tree holds %v after the run (%v), want a.go and sub", entries, err)
+	}
+}
+
+// cmpOrPath returns p, or def when p is empty.
+func cmpOrPath(p, def string) string {
+	if p != "" {
+		return p
+	}
+	return def
+}
+
+// writeFile writes content to p, making its directory.
+func writeFile(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
