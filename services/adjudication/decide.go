@@ -522,7 +522,15 @@ func Decide(p Policy, e Evidence) Verdict {
 			for i, l := range s.Unwitnessed {
 				lines[i] = l.String()
 			}
-			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s: a changed statement counts as judged only when the tests fail on a mutant of it, a changed data line only when they fail on every change to it that ran", clip(lines)))
+			// Not every mutant ran (stillborn, or left out by
+			// --mutation-max): a line may have had none selected, which
+			// is no sign its tests miss a change. The strength record
+			// says which.
+			capped := ""
+			if !s.Complete {
+				capped = " (or, as not every mutant ran, none of its mutants was selected: the strength record names the lines --mutation-max left out)"
+			}
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s%s: a changed statement counts as judged only when the tests fail on a mutant of it, a changed data line only when they fail on every change to it that ran", clip(lines), capped))
 			for _, l := range lines {
 				step(AddTest, l)
 			}

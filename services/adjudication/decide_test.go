@@ -134,6 +134,12 @@ func TestDecide(t *testing.T) {
 		{name: "a changed data line no test notices", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 19, Survived: 1, Unwitnessed: []Line{{"calc/allow.txt", 3}}}
 		}, want: Inconclusive, reason: "no test notices a change to calc/allow.txt:3", step: AddTest},
+		{name: "an unwitnessed line when the cap left mutants out", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 18, Survived: 2, Unwitnessed: []Line{{"calc/calc.go", 64}}}
+		}, want: Inconclusive, reason: "no test notices a change to calc/calc.go:64 (or, as not every mutant ran, none of its mutants was selected: the strength record names the lines --mutation-max left out)", step: AddTest},
+		{name: "an unwitnessed line when every mutant ran", edit: func(e *Evidence) {
+			e.Strength = &Strength{Source: Computed, Killed: 18, Survived: 2, Complete: true, Unwitnessed: []Line{{"calc/calc.go", 64}}}
+		}, want: Inconclusive, reason: "no test notices a change to calc/calc.go:64: a changed statement", step: AddTest},
 		{name: "unwitnessed data with every counted mutant killed", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 20, Unwitnessed: []Line{{"calc/roles.go", 6}}}
 		}, want: Inconclusive, reason: "no test notices a change to calc/roles.go:6"},
