@@ -31,6 +31,9 @@ import (
 //     the code looks up) or a dot import changed;
 //   - the order of init functions or of package variables whose
 //     initializers call code (a file renamed reorders its init);
+//   - a method Is or As added whose body never reads its receiver: it
+//     answers alike for every value of its type (errors.Is(notFound,
+//     ErrForbidden) now true);
 //   - a method added that shadows one promoted from an embedded type, or
 //     whose body holds nothing to judge (an empty Format makes fmt print
 //     nothing), or to a type a struct of the package embeds, when the
@@ -187,6 +190,9 @@ func GoDeclChanges(base, patched, baseTests map[string][]byte) []Finding {
 			} else if lookedUp(name) {
 				add(m.file, m.line, fmt.Sprintf("adds method %s, which %s has through its embedded %s: %s, yet code that looks %s up at run time (fmt, errors, encoding/…) now finds it on every %s, though %s did not change", key, s, typ, unjudged, name, s, s))
 			}
+		}
+		if (name == "Is" || name == "As") && !m.readsReceiver && !m.empty {
+			add(m.file, m.line, fmt.Sprintf("adds method %s, which errors.%s calls on every error of a chain holding a %s, yet whose body never reads its receiver: it answers alike for every %s whatever it holds, so errors.%s in code the patch did not touch may match errors it did not before; a test of one match cannot tell", key, name, typ, typ, name))
 		}
 		if m.empty {
 			add(m.file, m.line, fmt.Sprintf("adds method %s, whose body holds nothing to judge: no test can be shown to notice it, yet it may change which interfaces %s satisfies or which method its callers reach", key, typ))
@@ -496,6 +502,8 @@ type method struct {
 	file  string
 	line  int
 	empty bool // its body holds no statement, or only a bare return or a return of nils
+	// readsReceiver: its body mentions its receiver.
+	readsReceiver bool
 }
 
 // methodsOf returns the methods the files declare, by receiver base type
@@ -515,10 +523,26 @@ func methodsOf(files map[string]*goFile) map[string]method {
 					empty = true
 				}
 			}
-			out[recvBase(fd.Recv.List[0].Type)+"."+fd.Name.Name] = method{file, g.line(fd.Pos()), empty}
+			out[recvBase(fd.Recv.List[0].Type)+"."+fd.Name.Name] = method{file, g.line(fd.Pos()), empty, readsReceiver(fd)}
 		}
 	}
 	return out
+}
+
+// readsReceiver reports whether a method's body mentions its receiver.
+func readsReceiver(fd *ast.FuncDecl) bool {
+	names := fd.Recv.List[0].Names
+	if len(names) == 0 || names[0].Name == "_" {
+		return false
+	}
+	name, found := names[0].Name, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // zeroResults reports whether a return statement returns nothing or only
