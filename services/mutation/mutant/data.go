@@ -26,8 +26,9 @@ import (
 //
 //	data_drop_element  an element of a composite literal removed (slices,
 //	                   maps, arrays of explicit length, keyed struct fields);
-//	                   in an embedded file, an element of the
-//	                   comma-separated list after a line's last = or :
+//	                   in an embedded file, an element of the list
+//	                   (comma-, semicolon-, bar- or, for words only,
+//	                   space-separated) after a line's first = or :
 //	data_string        "abc" → "sealgate", "sealgate" → "Sealgate" (another
 //	                   non-empty string), and "abc" → "acc" (the letter or
 //	                   digit nearest the middle changed: the same length

@@ -621,6 +621,12 @@ func TestDataFileMutants(t *testing.T) {
 		`2:1 data_drop_line (drop line 2 (limit: 10)) ""`,
 		`4:23 data_string (3rd → 3sd) "ratio=-0.5 v1.2.3 x86 3sd"`,
 		`5:1 data_drop_line (drop line 5 (TRUE,False)) ""`,
+		// Line 4's value is a space-separated list of words: each is
+		// dropped in turn.
+		`4:7 data_drop_element (drop element -0.5) "ratio=v1.2.3 x86 3rd"`,
+		`4:12 data_drop_element (drop element v1.2.3) "ratio=-0.5 x86 3rd"`,
+		`4:19 data_drop_element (drop element x86) "ratio=-0.5 v1.2.3 3rd"`,
+		`4:23 data_drop_element (drop element 3rd) "ratio=-0.5 v1.2.3 x86"`,
 		`4:1 data_drop_line (drop line 4 (ratio=-0.5 v1.2.3 x86 3rd)) "TRUE,False"`,
 	}
 	if !slices.Equal(got, want) {

@@ -14,8 +14,8 @@ type FileMutant struct {
 	Line, Col int
 	// Operator is data_bool (true ↔ false), data_number (a number ±1),
 	// data_string (the line's last value changed in one character),
-	// data_drop_element (one element of a key's comma-separated list
-	// removed, as for a Go composite literal's) or data_drop_line (a line
+	// data_drop_element (one element of a key's list removed, as for a
+	// Go composite literal's) or data_drop_line (a line
 	// removed).
 	Operator string
 	// Description says what changes, e.g. "true → false" or "drop line 3".
@@ -43,7 +43,7 @@ func (m FileMutant) Apply(content []byte) []byte {
 // content, for data a program reads (a fixture, a table, a configuration):
 // each true/false word flipped (also True/False, TRUE/FALSE), each decimal
 // number +1 and -1, each line's last other value changed in one character,
-// each element of a key's comma-separated list dropped, each non-blank
+// each element of a key's list (see listElements) dropped, each non-blank
 // line dropped. When there are more than
 // max, the lines take turns: every line with a mutant gets one, in line
 // order, before any gets a second. Content that is not UTF-8 text (or holds
@@ -212,7 +212,9 @@ func lastValue(text string, line, base int) []FileMutant {
 // "roles": ["read", "write"], or origins: https://a.example,
 // https://b.example; else what follows its last one), with the separator
 // that joins it to the next element (to the previous one, for the last).
-// Elements are separated by commas, semicolons or bars. Only the last
+// Elements are separated by commas, semicolons or bars; a value with
+// none of these is a list of words when it looks like one (see wordList),
+// as a program splitting it with strings.Fields reads it. Only the last
 // value has a data_string mutant, so without these a value added in front
 // of a list (user=delete,read,write) would change no mutant the tests must
 // notice. A list needs two elements (a lone value is the last value, and
@@ -220,7 +222,6 @@ func lastValue(text string, line, base int) []FileMutant {
 // separators, less spaces, quotes and brackets; a drop that gives the same
 // line as an earlier one (a repeated element) is left out.
 func listElements(text string, line, base int) []FileMutant {
-	type span struct{ start, end int }
 	split := func(key int) []span {
 		var elems []span
 		at := key + 1
@@ -254,6 +255,9 @@ func listElements(text string, line, base int) []FileMutant {
 		elems = split(last)
 	}
 	if len(elems) < 2 {
+		elems = wordList(text, first)
+	}
+	if len(elems) < 2 {
 		return nil
 	}
 	var out []FileMutant
@@ -277,6 +281,63 @@ func listElements(text string, line, base int) []FileMutant {
 		})
 	}
 	return out
+}
+
+// span is a byte range [start, end) of a line.
+type span struct{ start, end int }
+
+// maxWords is the most words a space-separated value may have to be read
+// as a list: grants and tags are short, and a longer run of words is more
+// likely prose, whose every word would otherwise become a mutant.
+const maxWords = 8
+
+// wordList returns the words of the value that follows the key separator
+// at sep in text (user=delete read write) when the value is a list of
+// words: the key before sep is one word, and the value has 2 to maxWords
+// words, each made only of letters, digits and _-.:/* (names, grants,
+// paths, globs, URLs). Anything else (a sentence with a comma or a quote,
+// a key with spaces, a long run of words) is not a list, so prose in a
+// data file does not turn into a mutant per word; nil then.
+func wordList(text string, sep int) []span {
+	key := strings.TrimSpace(text[:sep])
+	if key == "" || strings.ContainsAny(key, " \t") || !wordLike(strings.Trim(key, "\"'`")) {
+		return nil
+	}
+	var words []span
+	for at := sep + 1; at < len(text); {
+		for at < len(text) && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r') {
+			at++
+		}
+		end := at
+		for end < len(text) && text[end] != ' ' && text[end] != '\t' && text[end] != '\r' {
+			end++
+		}
+		if at == end {
+			break
+		}
+		if !wordLike(text[at:end]) || len(words) == maxWords {
+			return nil
+		}
+		words = append(words, span{at, end})
+		at = end
+	}
+	return words
+}
+
+// wordLike reports whether w is a non-empty run of ASCII letters and
+// digits and the punctuation of names, paths and URLs (_-.:/*).
+func wordLike(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isWordByte(c) || c >= 0x80 {
+			if !strings.ContainsRune("-.:/*", rune(c)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// TestListElements: each element of a key's comma-separated list is
-// dropped in turn. The attack adds delete in front of a user's list
+// TestListElements: each element of a key's list is dropped in turn. The attack adds delete in front of a user's list
 // (user=read → user=delete,read,write): the last value's mutant only
 // touches write, so dropping delete is what asks whether a test notices
 // it. Its honest twin (user=read,write) gets the drops of read and write,
-// which tests of both grants kill.
+// which tests of both grants kill. The same holds of a space-separated
+// list of words (user=delete read write); a sentence is no list.
 func TestListElements(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{"user=delete,read,write", "user=read,write | user=delete,write | user=delete,read"},
@@ -30,6 +30,18 @@ func TestListElements(t *testing.T) {
 		{"origins: https://a.example, https://evil.example, https://b.example",
 			"origins: https://evil.example, https://b.example | origins: https://a.example, https://b.example | origins: https://a.example, https://evil.example"},
 		{`"allow": ["https://a.example","https://b.example"]`, `"allow": ["https://b.example"] | "allow": ["https://a.example"]`},
+		// A value without separators is a list of words when it looks like
+		// one (grants read with strings.Fields); prose is not.
+		{"user=delete read write", "user=read write | user=delete write | user=delete read"},
+		{"user=read write", "user=write | user=read"},
+		{"user = read\twrite ", "user = write  | user = read "},
+		{"paths: /etc/*.conf /var/lib/x", "paths: /var/lib/x | paths: /etc/*.conf"},
+		{"name: Ada Lovelace", "name: Lovelace | name: Ada"},
+		{"about: the quick brown fox jumps over the lazy dog", ""},
+		{`title = "Hello world"`, ""},
+		{"Note that x: is read here", ""},
+		{"msg: it's done", ""},
+		{"greeting: héllo wörld", ""},
 	} {
 		var got []string
 		for _, m := range listElements(c.line, 1, 0) {
@@ -122,6 +134,26 @@ func TestListElementsRun(t *testing.T) {
 		t.Errorf("attack: %d ran, survivors %q; want 3, the drop of delete alive", ran, alive)
 	}
 	if alive, ran := survivors(t, permModule("user=read,write"), "perm", lines, OpDataDropElement); ran != 2 || len(alive) != 0 {
+		t.Errorf("honest: %d ran, survivors %q; want 2, none alive", ran, alive)
+	}
+}
+
+// TestSpaceListRun: the grants file of the space-separated attack, read
+// with strings.Fields: the drop of the hidden delete grant survives; the
+// honest user=read write has both drops killed.
+func TestSpaceListRun(t *testing.T) {
+	fields := func(user string) map[string][]byte {
+		m := permModule(user)
+		m["perm/perms.txt"] = []byte("admin=read write delete\n" + user + "\nguest=\n")
+		m["perm/perm.go"] = []byte(strings.Replace(string(m["perm/perm.go"]), `strings.Split(acts, ",")`, "strings.Fields(acts)", 1))
+		return m
+	}
+	lines := map[string][]int{"perms.txt": {2}}
+	alive, ran := survivors(t, fields("user=delete read write"), "perm", lines, OpDataDropElement)
+	if ran != 3 || !slices.Equal(alive, []string{"drop element delete"}) {
+		t.Errorf("attack: %d ran, survivors %q; want 3, the drop of delete alive", ran, alive)
+	}
+	if alive, ran := survivors(t, fields("user=read write"), "perm", lines, OpDataDropElement); ran != 2 || len(alive) != 0 {
 		t.Errorf("honest: %d ran, survivors %q; want 2, none alive", ran, alive)
 	}
 }

@@ -48,7 +48,9 @@
 //	                      int64(float64(s) / float64(n)): a narrow
 //	                      value only converted again is computed in the
 //	                      widest type of its kind (typed; where that
-//	                      type-checks)
+//	                      type-checks), also through a variable defined
+//	                      once or a one-return helper, recomputed widened
+//	                      at the wider use
 //
 // and, marked Extra, the other distinct behaviours of the same sites, which
 // Offer adds when the primary ones are too few for the strength floor:
