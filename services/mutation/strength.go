@@ -164,6 +164,15 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	case notes.need > 0 && c.MutationMax < notes.need:
 		m.Reason += fmt.Sprintf("; --mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, notes.need)
 	}
+	// A line holds a value, a statement and a data line at once, or
+	// several statements: each is named once.
+	seen := map[string]bool{}
+	m.Unwitnessed = slices.DeleteFunc(m.Unwitnessed, func(l *pb.LineRef) bool {
+		key := fmt.Sprintf("%s:%d", l.Path, l.Line)
+		dup := seen[key]
+		seen[key] = true
+		return dup
+	})
 	return m, parents
 }
 
