@@ -847,6 +847,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoLoopCaptures(b, p, mods)...)
 		c.Findings = append(c.Findings, inspect.GoWrapDrops(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoErrorIdentity(b, p)...)
+		c.Findings = append(c.Findings, inspect.GoNewerAPI(b, p, mods)...)
 	}
 	return nil
 }
