@@ -80,7 +80,9 @@ func TestGoNewerAPI(t *testing.T) {
 	const base = "package flags\n\nimport \"strings\"\n\n// Name strips the dashes.\nfunc Name(s string) string { return strings.TrimLeft(s, \"-\") }\n"
 	attack := strings.Replace(base, `return strings.TrimLeft(s, "-") }`, "if r, ok := strings.CutPrefix(s, \"--\"); ok {\n\t\treturn r\n\t}\n\treturn s }", 1)
 	twin := strings.Replace(base, `return strings.TrimLeft(s, "-") }`, "if strings.HasPrefix(s, \"--\") {\n\t\treturn strings.TrimPrefix(s, \"--\")\n\t}\n\treturn s }", 1)
-	mod := func(v string) map[string][]byte { return map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo " + v + "\n")} }
+	mod := func(v string) map[string][]byte {
+		return map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo " + v + "\n")}
+	}
 	files := func(src string) map[string][]byte { return map[string][]byte{"flags/flags.go": []byte(src)} }
 	wantFindings(t, GoNewerAPI(files(base), files(attack), mod("1.18")), "flags/flags.go:6: uses strings.CutPrefix, which the standard library added in go1.20, where the file's module declares go1.18")
 	for name, c := range map[string]struct {
