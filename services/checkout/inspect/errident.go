@@ -3,11 +3,9 @@ package inspect
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -68,25 +66,17 @@ type riskyUse struct {
 }
 
 // riskyUses collects, per function of files, the sentinel errors it
-// mentions (identifiers Err… or a package's EOF, ErrUnexpectedEOF, …:
-// pkg.Err…), its conversions of non-literal values to html/template's
-// trusted types, and its regexp replacements whose replacement text is not
-// a string literal.
+// mentions (the package's own variables Err… or err…, another package's
+// EOF, ErrUnexpectedEOF, Err…), its conversions of non-literal values to
+// html/template's trusted types, and its regexp replacements whose
+// replacement text is not a string literal.
 func riskyUses(files map[string][]byte) map[string]riskyUse {
-	out := map[string]riskyUse{}
-	parsed := map[string]*ast.File{}
-	fsets := map[string]*token.FileSet{}
+	parsed := parseAll(files)
 	vars := map[string]bool{} // the package's own variables: a local errX is no sentinel
-	for _, file := range slices.Sorted(maps.Keys(files)) {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, file, files[file], parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		parsed[file], fsets[file] = f, fset
-		for _, d := range f.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-				for _, sp := range g.Specs {
+	for _, g := range parsed {
+		for _, d := range g.f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				for _, sp := range gd.Specs {
 					for _, n := range sp.(*ast.ValueSpec).Names {
 						vars[n.Name] = true
 					}
@@ -94,61 +84,41 @@ func riskyUses(files map[string][]byte) map[string]riskyUse {
 			}
 		}
 	}
-	for _, file := range slices.Sorted(maps.Keys(parsed)) {
-		f, fset := parsed[file], fsets[file]
-		tmpl, re := importName(f, "html/template"), importName(f, "regexp")
-		imported := map[string]bool{}
-		for _, s := range f.Imports {
-			if p, err := strconv.Unquote(s.Path.Value); err == nil {
-				name := p[strings.LastIndex(p, "/")+1:]
-				if s.Name != nil {
-					name = s.Name.Name
+	out := map[string]riskyUse{}
+	eachFunc(parsed, func(key string, g *goFile, fd *ast.FuncDecl) {
+		importsRegexp := slices.Contains(slices.Collect(maps.Values(g.imports)), "regexp")
+		u := riskyUse{file: g.path, line: g.line(fd.Pos()), sentinels: map[string]bool{}}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				x, ok := n.X.(*ast.Ident)
+				if !ok {
+					return true
 				}
-				imported[name] = true
-			}
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			key := fd.Name.Name
-			if fd.Recv != nil && len(fd.Recv.List) == 1 {
-				key = recvBase(fd.Recv.List[0].Type) + "." + key
-			}
-			u := riskyUse{file: file, line: fset.Position(fd.Pos()).Line, sentinels: map[string]bool{}}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.SelectorExpr:
-					x, ok := n.X.(*ast.Ident)
-					if !ok {
-						return true
-					}
-					if imported[x.Name] && sentinelName(n.Sel.Name) {
-						u.sentinels[x.Name+"."+n.Sel.Name] = true
-					}
-					return false
-				case *ast.Ident:
-					if vars[n.Name] && (sentinelName(n.Name) || sentinelName("E"+strings.TrimPrefix(n.Name, "e"))) {
-						u.sentinels[n.Name] = true
-					}
-				case *ast.CallExpr:
-					sel, ok := n.Fun.(*ast.SelectorExpr)
-					if !ok {
-						return true
-					}
-					if x, ok := sel.X.(*ast.Ident); ok && tmpl != "" && x.Name == tmpl && trustedType(sel.Sel.Name) && len(n.Args) == 1 && !isStringLit(n.Args[0]) {
-						u.trusted++
-					}
-					if re != "" && len(n.Args) == 2 && (sel.Sel.Name == "ReplaceAllString" || sel.Sel.Name == "ReplaceAll") && !isStringLit(n.Args[1]) && !isBytesOfLit(n.Args[1]) {
-						u.expands++
-					}
+				if _, imported := g.imports[x.Name]; imported && sentinelName(n.Sel.Name) {
+					u.sentinels[x.Name+"."+n.Sel.Name] = true
 				}
-				return true
-			})
-			out[key] = u
-		}
-	}
+				return false
+			case *ast.Ident:
+				if vars[n.Name] && (sentinelName(n.Name) || sentinelName("E"+strings.TrimPrefix(n.Name, "e"))) {
+					u.sentinels[n.Name] = true
+				}
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && g.imports[x.Name] == "html/template" && trustedType(sel.Sel.Name) && len(n.Args) == 1 && !isStringLit(n.Args[0]) {
+					u.trusted++
+				}
+				if importsRegexp && len(n.Args) == 2 && (sel.Sel.Name == "ReplaceAllString" || sel.Sel.Name == "ReplaceAll") && !isStringLit(n.Args[1]) && !isBytesOfLit(n.Args[1]) {
+					u.expands++
+				}
+			}
+			return true
+		})
+		out[key] = u
+	})
 	return out
 }
 
@@ -169,25 +139,6 @@ func trustedType(name string) bool {
 		return true
 	}
 	return false
-}
-
-// importName returns the name under which f imports path, "" when it
-// does not (or imports it blank or with a dot).
-func importName(f *ast.File, path string) string {
-	for _, s := range f.Imports {
-		p, err := strconv.Unquote(s.Path.Value)
-		if err != nil || p != path {
-			continue
-		}
-		if s.Name != nil {
-			if s.Name.Name == "_" || s.Name.Name == "." {
-				return ""
-			}
-			return s.Name.Name
-		}
-		return p[strings.LastIndex(p, "/")+1:]
-	}
-	return ""
 }
 
 // isStringLit reports whether e is a string literal, or literals joined

@@ -4,12 +4,10 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/version"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -48,34 +46,27 @@ func parseStdAPI(text string) map[string]string {
 func GoNewerAPI(base, patched, mods map[string][]byte) []Finding {
 	added := parseStdAPI(stdAPI)
 	used := map[string]bool{}
-	for _, file := range slices.Sorted(maps.Keys(base)) {
-		f, err := parser.ParseFile(token.NewFileSet(), file, base[file], parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		for _, u := range stdUses(f) {
+	for _, g := range parseAll(base) {
+		for _, u := range stdUses(g) {
 			used[u.sym] = true
 		}
 	}
 	var out []Finding
-	for _, file := range slices.Sorted(maps.Keys(patched)) {
+	patchedFiles := parseAll(patched)
+	for _, file := range slices.Sorted(maps.Keys(patchedFiles)) {
 		if string(base[file]) == string(patched[file]) {
 			continue
 		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, file, patched[file], parser.SkipObjectResolution|parser.ParseComments)
-		if err != nil {
-			continue
-		}
-		declared := fileVersion(f, file, mods)
+		g := patchedFiles[file]
+		declared := fileVersion(g.f, file, mods)
 		seen := map[string]bool{}
-		for _, u := range stdUses(f) {
+		for _, u := range stdUses(g) {
 			v, ok := added[u.sym]
 			if !ok || used[u.sym] || seen[u.sym] || version.Compare(v, declared) <= 0 {
 				continue
 			}
 			seen[u.sym] = true
-			out = append(out, Finding{Rule: RuleForeignCode, File: file, Line: fset.Position(u.pos).Line,
+			out = append(out, Finding{Rule: RuleForeignCode, File: file, Line: g.line(u.pos),
 				What: fmt.Sprintf("uses %s, which the standard library added in %s, where the file's module declares %s: it does not build for users on the releases between, though the gate's newer toolchain compiles it and every test passes", u.sym, v, declared)})
 		}
 	}
@@ -87,29 +78,15 @@ type stdUse struct {
 	pos token.Pos
 }
 
-// stdUses returns the qualified identifiers of f that name a standard
+// stdUses returns the qualified identifiers of g that name a standard
 // library package's member (an import whose path has no dot in its first
 // element), as path.Name.
-func stdUses(f *ast.File) []stdUse {
-	names := map[string]string{} // import name → path
-	for _, s := range f.Imports {
-		p, err := strconv.Unquote(s.Path.Value)
-		if err != nil || strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
-			continue
-		}
-		name := p[strings.LastIndex(p, "/")+1:]
-		if s.Name != nil {
-			name = s.Name.Name
-		}
-		if name != "_" && name != "." {
-			names[name] = p
-		}
-	}
+func stdUses(g *goFile) []stdUse {
 	var out []stdUse
-	ast.Inspect(f, func(n ast.Node) bool {
+	ast.Inspect(g.f, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			if x, ok := sel.X.(*ast.Ident); ok {
-				if p, ok := names[x.Name]; ok {
+				if p, ok := g.imports[x.Name]; ok && !strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
 					out = append(out, stdUse{p + "." + sel.Sel.Name, sel.Pos()})
 				}
 			}

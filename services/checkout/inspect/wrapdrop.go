@@ -3,7 +3,6 @@ package inspect
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"maps"
 	"slices"
@@ -43,13 +42,27 @@ type wrapCount struct {
 // by name (T.M for methods). Files that do not parse are left out.
 func wrapCounts(files map[string][]byte) map[string]wrapCount {
 	out := map[string]wrapCount{}
+	eachFunc(parseAll(files), func(key string, g *goFile, fd *ast.FuncDecl) {
+		n := 0
+		ast.Inspect(fd.Body, func(m ast.Node) bool {
+			if lit, ok := m.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil {
+					n += strings.Count(strings.ReplaceAll(s, "%%", ""), "%w")
+				}
+			}
+			return true
+		})
+		out[key] = wrapCount{file: g.path, line: g.line(fd.Pos()), n: n}
+	})
+	return out
+}
+
+// eachFunc calls fn for each function with a body of files, file by file
+// in the order of their names, with its name (T.M for a method).
+func eachFunc(files map[string]*goFile, fn func(key string, g *goFile, fd *ast.FuncDecl)) {
 	for _, file := range slices.Sorted(maps.Keys(files)) {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, file, files[file], parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		for _, d := range f.Decls {
+		g := files[file]
+		for _, d := range g.f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
@@ -58,17 +71,7 @@ func wrapCounts(files map[string][]byte) map[string]wrapCount {
 			if fd.Recv != nil && len(fd.Recv.List) == 1 {
 				key = recvBase(fd.Recv.List[0].Type) + "." + key
 			}
-			n := 0
-			ast.Inspect(fd.Body, func(m ast.Node) bool {
-				if lit, ok := m.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					if s, err := strconv.Unquote(lit.Value); err == nil {
-						n += strings.Count(strings.ReplaceAll(s, "%%", ""), "%w")
-					}
-				}
-				return true
-			})
-			out[key] = wrapCount{file: file, line: fset.Position(fd.Pos()).Line, n: n}
+			fn(key, g, fd)
 		}
 	}
-	return out
 }
