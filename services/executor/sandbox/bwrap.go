@@ -138,8 +138,8 @@ func seccompFilter() ([]byte, error) {
 }
 
 // bwrapArgs returns bwrap's options for s with limits l, up to but not
-// including "--".
-func bwrapArgs(s *Spec, l Limits) []string {
+// including "--"; open are openDirArgs' options for s.
+func bwrapArgs(s *Spec, l Limits, open []string) []string {
 	a := []string{
 		"--unshare-user", "--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxGID),
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -196,7 +196,7 @@ func bwrapArgs(s *Spec, l Limits) []string {
 			a = append(a, "--ro-bind", b.source, b.target)
 		}
 	}
-	a = append(a, openDirArgs(s, l)...)
+	a = append(a, open...)
 	return append(a, "--remount-ro", "/", "--chdir", s.root(), "--seccomp", strconv.Itoa(seccompFD))
 }
 

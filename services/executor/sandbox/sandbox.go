@@ -304,7 +304,11 @@ func (r *Runner) Name() string { return r.name }
 func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 	bw := r.name == NameBwrap
 	lim := s.Limits.withDefaults()
-	info := Info{Name: r.name, Limits: r.limitMap(lim, &s)}
+	var open []string // the options that open s.OpenDir, read once for the record and the run
+	if bw {
+		open = openDirArgs(&s, lim)
+	}
+	info := Info{Name: r.name, Limits: r.limitMap(lim, &s, open != nil)}
 	notStarted := func(reason string) Result {
 		return Result{Termination: NotStarted, ExitCode: -1, Reason: reason, Sandbox: info}
 	}
@@ -355,7 +359,7 @@ func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 	args := prlimitArgs(lim)
 	if bw {
 		args = append(args, r.bwrap)
-		args = append(args, bwrapArgs(&s, lim)...)
+		args = append(args, bwrapArgs(&s, lim, open)...)
 		args = append(args, "--")
 		argv = wrapper(argv)
 	}
@@ -707,8 +711,9 @@ func prlimitArgs(l Limits) []string {
 	}
 }
 
-// limitMap describes the limits and isolation of a run with l and s.
-func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
+// limitMap describes the limits and isolation of a run with l and s;
+// opened says s.OpenDir takes new entries.
+func (r *Runner) limitMap(l Limits, s *Spec, opened bool) map[string]string {
 	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
 	m := map[string]string{
 		"timeout":            l.Timeout.String(),
@@ -740,7 +745,7 @@ func (r *Runner) limitMap(l Limits, s *Spec) map[string]string {
 		m["etc"] = "sandbox"
 		if s.ReadOnlyDir {
 			m["tree"] = "read-only"
-			if openDirArgs(s, l) != nil {
+			if opened {
 				m["tree"] = "read-only; new entries in " + s.OpenDir
 			}
 		}
