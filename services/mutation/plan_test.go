@@ -129,3 +129,16 @@ func TestUnpinned(t *testing.T) {
 		t.Errorf("unpinned = %q, want %q", got, want)
 	}
 }
+
+// TestOnceEach: a line named by several changed statements (uniseg's
+// grapheme.go:262, three times) is named once, in first order.
+func TestOnceEach(t *testing.T) {
+	got := onceEach([]*pb.LineRef{{Path: "a.go", Line: 262}, {Path: "b.go", Line: 159}, {Path: "a.go", Line: 262}, {Path: "a.go", Line: 263}, {Path: "b.go", Line: 159}})
+	var names []string
+	for _, l := range got {
+		names = append(names, fmt.Sprintf("%s:%d", l.Path, l.Line))
+	}
+	if want := []string{"a.go:262", "b.go:159", "a.go:263"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("onceEach = %v, want %v", names, want)
+	}
+}

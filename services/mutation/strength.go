@@ -164,16 +164,21 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 	case notes.need > 0 && c.MutationMax < notes.need:
 		m.Reason += fmt.Sprintf("; --mutation-max %d allows only %d mutants; the floor needs at least %d", c.MutationMax, c.MutationMax, notes.need)
 	}
-	// A line holds a value, a statement and a data line at once, or
-	// several statements: each is named once.
-	seen := map[string]bool{}
-	m.Unwitnessed = slices.DeleteFunc(m.Unwitnessed, func(l *pb.LineRef) bool {
-		key := fmt.Sprintf("%s:%d", l.Path, l.Line)
+	m.Unwitnessed = onceEach(m.Unwitnessed)
+	return m, parents
+}
+
+// onceEach keeps the first of each line: a line holds a value, a
+// statement and a data line at once, or several statements, and is named
+// once.
+func onceEach(lines []*pb.LineRef) []*pb.LineRef {
+	seen := map[lineRef]bool{}
+	return slices.DeleteFunc(lines, func(l *pb.LineRef) bool {
+		key := lineRef{l.Path, int(l.Line)}
 		dup := seen[key]
 		seen[key] = true
 		return dup
 	})
-	return m, parents
 }
 
 // unwitnessed returns the changed data lines that no test pins, in order:
