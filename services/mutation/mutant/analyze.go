@@ -51,6 +51,7 @@ type analysis struct {
 	pkg     *types.Package               // nil when the package did not type-check
 	info    *types.Info                  // nil when the package did not type-check
 	uses    map[types.Object][]token.Pos // see readUses
+	updates map[token.Pos]bool           // see readUses
 }
 
 // typed reports whether type information is available.

@@ -386,7 +386,10 @@ func f(x int) int {
 			"9 int_constant (0 → 1)",
 		},
 	}, {
-		name: "the last use of a variable stays",
+		// A statement holding the last use of a variable can go (the
+		// program without it, the names kept, behaves as the schemata's
+		// mutant does); a store read nowhere else stays.
+		name: "the last use of a variable can go",
 		src: `package p
 
 func f(xs []int) int {
@@ -404,14 +407,39 @@ func f(xs []int) int {
 		want: []string{
 			"4 int_constant (0 → -1)",
 			"4 int_constant (0 → 1)",
+			"6 statement_removal (remove statement)",
 			"6 augmented_assignment (+= → -=)",
 			"8 int_constant (1 → 0)",
 			"8 int_constant (1 → 2)",
 			"8 int_constant (2 → 1)",
 			"8 int_constant (2 → 3)",
+			"9 statement_removal (remove statement)",
+			"10 statement_removal (remove statement)",
 			"11 statement_removal (remove statement)",
 			"11 int_constant (3 → 2)",
 			"11 int_constant (3 → 4)",
+		},
+	}, {
+		name: "a store nothing reads stays",
+		src: `package p
+
+import "strings"
+
+func f(xs []string) {
+	seen := 0
+	for i, x := range xs {
+		seen++
+		seen += len(x)
+		xs[i] = strings.ToLower(x)
+	}
+}
+`,
+		want: []string{
+			"6 int_constant (0 → -1)",
+			"6 int_constant (0 → 1)",
+			"8 incdec (++ → --)",
+			"9 augmented_assignment (+= → -=)",
+			"10 statement_removal (remove statement)",
 		},
 	}, {
 		name: "uint8 bounds",

@@ -6,20 +6,27 @@ import (
 	"go/types"
 )
 
-// Statement removal must not remove the last use of a local variable or of
-// an import: the program would no longer compile when the statement is
-// deleted by hand ("declared and not used", "imported and not used"), so the
-// schemata, which still compiles, would run a mutant that cannot exist.
+// Statement removal may remove the last use of a local variable or of an
+// import: deleted by hand, the statement takes the names only it used with
+// it (`for i, n := range names` → `for range names`, the import dropped or
+// kept blank for its init), and that program behaves as the schemata's
+// mutant does — `names[i] = strings.ToLower(n)`, the whole of a fix that
+// writes through a loop, is judged by its removal like any other
+// statement. What removal must not take is a store nothing reads: a
+// statement that sets a local variable read nowhere but in the statement
+// itself (n += x with n never read after) is the same program without it,
+// a mutant no test can kill. Without types, names alone cannot tell a read
+// from a store, and the last use of anything stays.
 
-// removal adds a statement-removal candidate for n unless n holds the last
-// use of something.
+// removal adds a statement-removal candidate for n unless removing it
+// leaves the same program.
 func (w *walker) removal(n ast.Stmt) {
 	w.removeStmt(n, false)
 }
 
 // removeStmt is removal, the site marked Extra when extra is set.
 func (w *walker) removeStmt(n ast.Stmt, extra bool) {
-	if w.lastUse(n) {
+	if w.a.typed() && w.storesUnread(n) || !w.a.typed() && w.lastUse(n) {
 		return
 	}
 	c := &candidate{how: rewriteWrap, node: n, list: true}
@@ -31,16 +38,26 @@ func (w *walker) removeStmt(n ast.Stmt, extra bool) {
 // readUses maps each local variable (not a parameter) and each imported
 // package name to the positions where the compiler counts it as used: every
 // use but as the whole left-hand side of = (or of a := that redeclares it).
+// It also notes in a.updates the uses that only update the variable: the
+// whole operand of op= or of ++ and --.
 func (a *analysis) readUses() map[types.Object][]token.Pos {
 	if a.uses != nil {
 		return a.uses
 	}
 	params := make(map[types.Object]bool)
 	uses := make(map[types.Object][]token.Pos)
+	a.updates = make(map[token.Pos]bool)
+	update := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			a.updates[id.Pos()] = true
+		}
+	}
 	for _, name := range a.names {
 		assigned := make(map[*ast.Ident]bool)
 		ast.Inspect(a.files[name], func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.IncDecStmt:
+				update(n.X)
 			case *ast.FuncType:
 				for _, fl := range []*ast.FieldList{n.TypeParams, n.Params, n.Results} {
 					markParams(fl, a.info, params)
@@ -54,6 +71,8 @@ func (a *analysis) readUses() map[types.Object][]token.Pos {
 							assigned[id] = true
 						}
 					}
+				} else if len(n.Lhs) == 1 {
+					update(n.Lhs[0])
 				}
 			case *ast.RangeStmt:
 				if n.Tok == token.ASSIGN {
@@ -98,6 +117,44 @@ func markParams(fl *ast.FieldList, info *types.Info, params map[types.Object]boo
 			}
 		}
 	}
+}
+
+// storesUnread reports whether statement n sets a local variable (the
+// whole left-hand side of = or op=, the operand of ++ or --) that nothing
+// outside n reads but to update it (n += x, n++ elsewhere read n only to
+// set it again): removing n then leaves the same program.
+func (w *walker) storesUnread(n ast.Stmt) bool {
+	var set []ast.Expr
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok != token.DEFINE {
+			set = n.Lhs
+		}
+	case *ast.IncDecStmt:
+		set = []ast.Expr{n.X}
+	}
+	uses := w.a.readUses()
+	for _, e := range set {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		all, tracked := uses[w.a.info.Uses[id]]
+		if !tracked {
+			continue
+		}
+		unread := true
+		for _, p := range all {
+			if !contains(n, p) && !w.a.updates[p] {
+				unread = false
+				break
+			}
+		}
+		if unread {
+			return true
+		}
+	}
+	return false
 }
 
 // lastUse reports whether n (a statement, or an operand a mutant drops)
