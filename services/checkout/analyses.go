@@ -91,6 +91,7 @@ func (c *Checkout) inspect(ctx context.Context) error {
 		return err
 	}
 	c.inspectGoSupport(patchGo)
+	c.inspectGoIgnoredImports(patchGo)
 	if err := c.inspectGoDecls(ctx); err != nil {
 		return err
 	}
@@ -274,6 +275,25 @@ func (c *Checkout) inspectGoSupport(patchGo map[string][]byte) {
 	c.Findings = append(c.Findings, found...)
 	for _, f := range found {
 		c.Counterfactual = append(c.Counterfactual, f.File)
+	}
+}
+
+// inspectGoIgnoredImports finds the changed Go files of packages under
+// testdata (or a directory named with a leading "." or "_") that non-test
+// code imports (inspect.GoIgnoredImported): code the program runs, which
+// every run of the gate has in the baseline's version, as test data.
+func (c *Checkout) inspectGoIgnoredImports(patchGo map[string][]byte) {
+	dirs := inspect.GoIgnoredImported(patchGo)
+	if len(dirs) == 0 {
+		return
+	}
+	for _, ch := range c.Changes {
+		by, ok := dirs[path.Dir(ch.Path)]
+		if !ok || !strings.HasSuffix(ch.Path, ".go") || strings.HasSuffix(ch.Path, "_test.go") {
+			continue
+		}
+		c.Findings = append(c.Findings, inspect.Finding{Rule: inspect.RuleForeignCode, File: ch.Path,
+			What: fmt.Sprintf("a Go file of a package under a directory the go command's patterns skip, which %s imports: the program runs it, but every run of the gate has the baseline's version (test data), so the patch's is neither run, measured nor mutated", by)})
 	}
 }
 

@@ -58,7 +58,8 @@ const (
 	RuleHarnessReach = "harness-reach"
 	// RuleForeignCode: changed lines of a Go file that are code of
 	// another language, which the gate neither measures nor mutates (the
-	// C of a cgo preamble).
+	// C of a cgo preamble), or Go code it cannot run as the patch wrote
+	// it (a package under testdata that non-test code imports).
 	RuleForeignCode = "foreign-code"
 )
 
