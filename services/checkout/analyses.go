@@ -810,7 +810,8 @@ func (c *Checkout) inspectGitAttributes(ctx context.Context) error {
 // meaning without a statement — build constraints, //go:embed directives,
 // names deleted yet still used, predeclared names declared, blank and dot
 // imports, the order of initialization, methods added that shadow or hold
-// nothing (inspect.GoDeclChanges), closures over a variable a loop
+// nothing (inspect.GoDeclChanges), declarations a first-class port
+// no longer builds (inspect.GoPlatformLosses), closures over a variable a loop
 // shares (inspect.GoLoopCaptures), %w verbs dropped (inspect.GoWrapDrops).
 func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte) error {
 	paths, _ := c.changedGoSources()
@@ -864,6 +865,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoImportChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p, bt)...)
+		c.Findings = append(c.Findings, inspect.GoPlatformLosses(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoLoopCaptures(b, p, mods)...)
 		c.Findings = append(c.Findings, inspect.GoWrapDrops(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoErrorIdentity(b, p)...)
