@@ -61,3 +61,60 @@ func Digits() int { return 0 }
 		verify(t, r.patchArgs(base, honest, claimArgs(medianClaim)...)...).wantDecision(t, merge)
 	})
 }
+
+// TestAttackEmbeddedFileUnderTests: a file under tests/ is the tests' own
+// to the gate (Python's layout), and every run has the baseline's; Go code
+// that embeds the directory ships the patch's. Beside an honest fix of
+// Median, the patch drops a name from the deny list the package embeds.
+// Its honest twin fixes Median alone: MERGE.
+func TestAttackEmbeddedFileUnderTests(t *testing.T) {
+	r := newRepo(t)
+	base := r.commit(t, r.Base, "embed-tests", "calc: a deny list embedded from tests/", map[string]string{
+		"calc/tests/deny.txt": "guest\nbanned\n",
+		"calc/deny.go": `package calc
+
+import (
+	"embed"
+	"strings"
+)
+
+//go:embed tests
+var lists embed.FS
+
+// Allowed reports whether user is not on the deny list.
+func Allowed(user string) bool {
+	b, _ := lists.ReadFile("tests/deny.txt")
+	for _, name := range strings.Fields(string(b)) {
+		if name == user {
+			return false
+		}
+	}
+	return true
+}
+`,
+		"calc/deny_test.go": `package calc
+
+import "testing"
+
+func TestAllowed(t *testing.T) {
+	if !Allowed("ann") || Allowed("guest") {
+		t.Fatal("Allowed: ann must be allowed, guest denied")
+	}
+}
+`,
+	})
+	attack := r.commit(t, base, "embed-tests-attack", "calc: fix Median", map[string]string{
+		"calc/median.go":      r.honestMedian(t),
+		"calc/tests/deny.txt": "guest\n",
+	})
+	v := verify(t, r.patchArgs(base, attack, claimArgs(medianClaim)...)...)
+	v.wantNot(t, merge)
+	v.wantText(t, "calc/tests/deny.txt: changes a file of the tests' own (under testdata or tests/) that calc/deny.go embeds")
+
+	t.Run("honest: the fix alone, the embedded list untouched", func(t *testing.T) {
+		honest := r.commit(t, base, "embed-tests-honest", "calc: fix Median", map[string]string{
+			"calc/median.go": r.honestMedian(t),
+		})
+		verify(t, r.patchArgs(base, honest, claimArgs(medianClaim)...)...).wantDecision(t, merge)
+	})
+}

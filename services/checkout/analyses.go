@@ -313,15 +313,19 @@ func (c *Checkout) isData(ch Change) bool {
 // inspectData judges the changed data files (inspect.DataFindings) by the
 // patch's non-test Go sources.
 //
-// A changed file under testdata that non-test source embeds is a finding
-// of its own (inspect.EmbeddedTestData): every run has the baseline's.
+// A changed file under testdata, or another the gate reads as the tests'
+// own (under tests/), that non-test source embeds is a finding of its own
+// (inspect.EmbeddedTestData): every run has the baseline's.
 func (c *Checkout) inspectData(patchGo map[string][]byte) {
 	var data, testdata []string
 	for _, ch := range c.Changes {
 		if c.isData(ch) {
 			data = append(data, ch.Path)
 		}
-		if hasDir(ch.Path, "testdata") {
+		// Test data and test code alike: a file under tests/ is the
+		// tests' own for Python (isPythonTestFile), yet Go code can embed
+		// the directory.
+		if hasDir(ch.Path, "testdata") || ch.Class == ClassTest {
 			testdata = append(testdata, ch.Path)
 		}
 	}

@@ -113,7 +113,8 @@ func DataFindings(data []string, refs []SourceRefs) (findings []Finding, referen
 }
 
 // EmbeddedTestData returns a finding of RuleForeignCode for each changed
-// file under a testdata directory (changed: slash-separated paths) that a
+// file of the tests' own — under a testdata directory, or test code such
+// as a file under tests/ (changed: slash-separated paths) — that a
 // //go:embed pattern of the non-test sources refs matches. The gate reads
 // testdata as the tests' own and puts the baseline's version back for
 // every run (the patch never writes its oracle), yet the package's code
@@ -131,7 +132,7 @@ func EmbeddedTestData(changed []string, refs []SourceRefs) []Finding {
 			for _, pat := range r.Embeds {
 				if embedMatches(strings.TrimPrefix(pat, "all:"), rel) {
 					out = append(out, Finding{Rule: RuleForeignCode, File: p,
-						What: fmt.Sprintf("changes a file under testdata that %s embeds (//go:embed %s): every run puts the baseline's version back, as for any test file, yet the code built from the patch embeds this one", r.File, pat)})
+						What: fmt.Sprintf("changes a file of the tests' own (under testdata or tests/) that %s embeds (//go:embed %s): every run puts the baseline's version back, as for any test file, yet the code built from the patch embeds this one", r.File, pat)})
 					break refs
 				}
 			}

@@ -64,8 +64,9 @@ func TestEmbeddedTestData(t *testing.T) {
 		{File: "calc/grace.go", Embeds: []string{"testdata/grace.txt"}},
 		{File: "calc/rules.go", Embeds: []string{"all:testdata/rules"}},
 		{File: "other/o.go", Embeds: []string{"*.txt"}},
+		{File: "acl/acl.go", Embeds: []string{"tests"}},
 	}
-	got := EmbeddedTestData([]string{"calc/testdata/grace.txt", "calc/testdata/rules/a.json", "calc/testdata/golden.txt", "lib/testdata/x.txt"}, refs)
+	got := EmbeddedTestData([]string{"acl/tests/deny.txt", "calc/testdata/grace.txt", "calc/testdata/rules/a.json", "calc/testdata/golden.txt", "lib/testdata/x.txt"}, refs)
 	var files []string
 	for _, f := range got {
 		if f.Rule != RuleForeignCode {
@@ -73,7 +74,7 @@ func TestEmbeddedTestData(t *testing.T) {
 		}
 		files = append(files, f.File)
 	}
-	if want := []string{"calc/testdata/grace.txt", "calc/testdata/rules/a.json"}; !slices.Equal(files, want) {
+	if want := []string{"acl/tests/deny.txt", "calc/testdata/grace.txt", "calc/testdata/rules/a.json"}; !slices.Equal(files, want) {
 		t.Fatalf("findings on %q, want %q: %q", files, want, got)
 	}
 }
