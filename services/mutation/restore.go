@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sealgate/sealgate/services/mutation/mutant"
@@ -251,6 +252,35 @@ func restoresOf(name string, src []byte, ix *stmtIndex, runs []alignment, wrote 
 			next++
 		}
 	}
+	// A string literal the patch rewrote where no unit judges it (a
+	// package-level value: regexp.MustCompile("^[a-zA-Z0-9]+")): the
+	// baseline's literal, for the data mutants that undo each of the
+	// patch's edits inside it alone (see mutant.Restore). No unit's
+	// restore covers it.
+	spans := map[[2]int]bool{}
+	for _, r := range out {
+		spans[[2]int{r.Start, r.End}] = true
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		k := [2]int{off(lit.Pos()), off(lit.End())}
+		if spans[k] || !allWritten(src, wrote, k[0], k[1]) {
+			return true
+		}
+		for _, r := range runs {
+			if text, ok := r.baselineOf(k[0], k[1]); ok {
+				if _, err := strconv.Unquote(text); err == nil {
+					out = append(out, mutant.Restore{File: name, Start: k[0], End: k[1], Text: text, Group: next})
+					next++
+				}
+				break
+			}
+		}
+		return true
+	})
 	return out, next
 }
 

@@ -857,6 +857,21 @@ func (vw *valueWalk) literal(lit *ast.BasicLit, stack []ast.Node) {
 				vw.add(lit.Pos(), OpDataString, clip(lit.Value)+" → "+clip(text), edit{start, end, text})
 			}
 		}
+		// A string the patch rewrote with more than one edit: each
+		// undone alone (see walker.partialRestores).
+		for _, r := range vw.d.a.restores {
+			if r.Stmt || r.File != vw.name || r.Start != start || r.End != end {
+				continue
+			}
+			if was, err := strconv.Unquote(r.Text); err == nil {
+				for _, to := range undoEachEdit(was, s) {
+					if text := strconv.Quote(to); vw.constChangeFits(lit, stack, text) {
+						vw.add(lit.Pos(), OpDataString, clip(lit.Value)+" → "+clip(text)+" (one edit undone)", edit{start, end, text})
+					}
+				}
+			}
+			break
+		}
 	case token.INT, token.FLOAT, token.CHAR:
 		v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
 		if v.Kind() == constant.Unknown {

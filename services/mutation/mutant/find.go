@@ -1648,10 +1648,95 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 		}
 	}
 	from := constant.StringVal(tv.Value)
+	w.partialRestores(lit, from)
 	if strings.Contains(from, "%") {
 		return
 	}
 	w.otherStrings(lit, from, clip(lit.Value), "")
+}
+
+// partialRestores handles a string literal the patch rewrote in place
+// with more than one edit (`^[a-z0-9]+$` → `^[a-zA-Z0-9]+`: A-Z added, the
+// $ anchor dropped): the restore of the whole literal is the bug, killed by
+// any test of the fix, and the other edit would ride along. Each edit is
+// undone alone, the others kept: a test must notice every one.
+func (w *walker) partialRestores(lit *ast.BasicLit, now string) {
+	span := [2]int{w.off(lit.Pos()), w.off(lit.End())}
+	for _, r := range w.a.restores {
+		if r.Stmt || r.File != w.name || r.Start != span[0] || r.End != span[1] {
+			continue
+		}
+		was, err := strconv.Unquote(r.Text)
+		if err != nil || was == now {
+			return
+		}
+		for _, to := range undoEachEdit(was, now) {
+			c := &candidate{how: rewriteWrap, node: lit, str: [2]string{now, to}}
+			c.site.Span = span
+			w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to)+" (one edit undone)")
+		}
+		return
+	}
+}
+
+// maxEditText bounds the strings undoEachEdit compares (their product).
+const maxEditText = 1 << 16
+
+// undoEachEdit returns, when now differs from was by two edits or more
+// (runs of bytes inserted, deleted or replaced, by a longest common
+// subsequence of bytes), now with each edit undone alone; nil otherwise.
+func undoEachEdit(was, now string) []string {
+	if len(was)*len(now) > maxEditText {
+		return nil
+	}
+	// lcs[i][j]: the longest common subsequence of was[i:] and now[j:].
+	lcs := make([][]int, len(was)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(now)+1)
+	}
+	for i := len(was) - 1; i >= 0; i-- {
+		for j := len(now) - 1; j >= 0; j-- {
+			if was[i] == now[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	// The edits: [wasFrom, wasTo) replaced by [nowFrom, nowTo).
+	type edit struct{ wf, wt, nf, nt int }
+	var edits []edit
+	i, j := 0, 0
+	for i < len(was) || j < len(now) {
+		if i < len(was) && j < len(now) && was[i] == now[j] {
+			i, j = i+1, j+1
+			continue
+		}
+		e := edit{wf: i, nf: j}
+		for i < len(was) || j < len(now) {
+			if i < len(was) && j < len(now) && was[i] == now[j] && lcs[i][j] == lcs[i+1][j+1]+1 {
+				break
+			}
+			if j < len(now) && (i == len(was) || lcs[i][j+1] >= lcs[i+1][j]) {
+				j++
+			} else {
+				i++
+			}
+		}
+		e.wt, e.nt = i, j
+		edits = append(edits, e)
+	}
+	if len(edits) < 2 {
+		return nil
+	}
+	var out []string
+	for _, e := range edits {
+		to := now[:e.nf] + was[e.wf:e.wt] + now[e.nt:]
+		if to != was && to != now && !slices.Contains(out, to) {
+			out = append(out, to)
+		}
+	}
+	return out
 }
 
 // otherStrings adds the string_literal sites of e, whose value is from

@@ -1704,3 +1704,20 @@ func f(s string, u uint8, xs []int, n int, nm name) int {
 		t.Errorf("equivalent by the least value: %q, want %q", got, want)
 	}
 }
+
+func TestUndoEachEdit(t *testing.T) {
+	for _, c := range []struct {
+		was, now string
+		want     []string
+	}{
+		{"^[a-z0-9]+$", "^[a-zA-Z0-9]+", []string{"^[a-z0-9]+", "^[a-zA-Z0-9]+$"}},
+		{"^[a-z0-9]+$", "^[a-zA-Z0-9]+$", nil},
+		{"abc", "abd", nil},
+		{"a-b-c", "a_b_c", []string{"a-b_c", "a_b-c"}},
+		{"", "x", nil},
+	} {
+		if got := undoEachEdit(c.was, c.now); !slices.Equal(got, c.want) {
+			t.Errorf("undoEachEdit(%q, %q) = %q, want %q", c.was, c.now, got, c.want)
+		}
+	}
+}
