@@ -375,6 +375,19 @@ func (r *Run) edited(c Claim, cut string) Claim {
 		}
 		return c
 	}
+	if c.Outcome == Unverified && c.Class == Unrunnable && r.subtestOnlyInPatch(c.ID) && eb != nil && ep != nil {
+		// A subtest the patch adds to a test it edits (a row of t.Run
+		// cases): the baseline's test files do not hold it, so the claim
+		// matched nothing on either side. The patch's version of the test
+		// is what holds it; run on both sides, it proves the fix as an
+		// added test does, while the suites hold the baseline's version
+		// of the test to its own pass on the patch.
+		class, outcome := Classify(eb.Detail.Outcome, ep.Detail.Outcome)
+		c.Outcome, c.Class = outcome, class
+		c.Why = fmt.Sprintf("the claimed subtest is only in the patch's version of its test: baseline %s (%s); patch %s (%s); the baseline's version matched no test: %s",
+			eb.Detail.Outcome, eb.Detail.Reason, ep.Detail.Outcome, ep.Detail.Reason, c.Why)
+		return c
+	}
 	if c.Outcome != Verified {
 		return c
 	}
@@ -399,6 +412,22 @@ func (r *Run) edited(c Claim, cut string) Claim {
 		c.Why += "; " + why
 	}
 	return c
+}
+
+// subtestOnlyInPatch reports a Go claim of a subtest that matched no test
+// on either side run with the baseline's test files.
+func (r *Run) subtestOnlyInPatch(id string) bool {
+	_, test, ok := strings.Cut(strings.TrimPrefix(id, "go:"), ":")
+	if !ok || !strings.HasPrefix(id, "go:") || !strings.Contains(test, "/") {
+		return false
+	}
+	for _, side := range []string{jobs.Baseline, jobs.Patch} {
+		d, _ := r.SideOf(id, side)
+		if d == nil || d.Detail.Outcome != jobs.OutcomeUnrunnable || !strings.Contains(d.Detail.Reason, jobs.NoTestsMatched) {
+			return false
+		}
+	}
+	return true
 }
 
 // cutShort says what ended the run before its evidence was complete: a

@@ -838,3 +838,56 @@ func TestRunCollateralDuplicateSubtestDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSubtestOnlyInThePatch: the patch adds a subtest (a t.Run row) to a
+// test it edits, and the claim names it. Run with the baseline's test
+// files, the claim matches nothing on either side; the patch's version of
+// the test fails on the baseline and passes on the patch: the fix is
+// proven, as an added test proves it. When the patch's version passes on
+// the baseline too, no fix is proven (a claim passing on both sides); a
+// subtest missing for another reason (the run died) stays unrunnable.
+func TestRunSubtestOnlyInThePatch(t *testing.T) {
+	const sub = "go:./calc:TestMedian/even"
+	spec := func(purpose, side string) *jobs.Spec {
+		s := claimSpec(sub, side)
+		s.Purpose = purpose
+		if purpose == jobs.Edited {
+			s.Splice = []string{"calc/median_test.go#TestMedian"}
+		}
+		return s
+	}
+	unmatched := func(b *runBuilder, s *jobs.Spec, reason string) {
+		d := &jobs.Detail{Outcome: jobs.OutcomeUnrunnable, Reason: reason, Runs: []jobs.Run{{Verdict: jobs.OutcomeUnrunnable, WallMillis: 100}}}
+		raw, _ := d.Marshal()
+		b.add(&pb.Record{Body: &pb.Record_JobResult{JobResult: &pb.JobResult{JobId: s.ID(), Termination: pb.Termination_TERMINATION_EXITED, Detail: raw,
+			Sandbox: &pb.Sandbox{Name: "bwrap", EnvNames: []string{"PATH"}}}}})
+	}
+	matched := "TestMedian/even: NOT_RUN: no event for \"TestMedian/even\"; package pass, exit 0; " + jobs.NoTestsMatched
+	for _, c := range []struct {
+		name                    string
+		reason                  string
+		editedBase, editedPatch string
+		want                    Decision
+		class                   Class
+	}{
+		{"fails on the baseline, passes on the patch", matched, jobs.OutcomeFail, jobs.OutcomePass, Merge, Fixed},
+		{"passes on both sides", matched, jobs.OutcomePass, jobs.OutcomePass, Merge, NoRegression},
+		{"the run died", "TestMedian/even: the test binary exited 2", jobs.OutcomeFail, jobs.OutcomePass, Inconclusive, Unrunnable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newRun(t, []string{sub}, 0, 0)
+			b.planJobs(spec(jobs.Claim, jobs.Baseline), spec(jobs.Claim, jobs.Patch), spec(jobs.Edited, jobs.Baseline), spec(jobs.Edited, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+			unmatched(b, spec(jobs.Claim, jobs.Baseline), c.reason)
+			unmatched(b, spec(jobs.Claim, jobs.Patch), c.reason)
+			b.answer(spec(jobs.Edited, jobs.Baseline), c.editedBase)
+			b.answer(spec(jobs.Edited, jobs.Patch), c.editedPatch)
+			b.answer(collSpec(jobs.Patch), jobs.OutcomePass, "m/calc.TestMean=pass")
+			b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMean=pass")
+			v, a := decide(t, b)
+			if v.Decision != c.want || a.Claims[0].Classification != c.class || v.FixProven != (c.class == Fixed) {
+				t.Fatalf("got %s, claim %s, fix proven %v: %s", v.Decision, a.Claims[0].Classification, v.FixProven, v.Reason)
+			}
+			validate(t, a)
+		})
+	}
+}

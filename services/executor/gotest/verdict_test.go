@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sealgate/sealgate/services/executor/jobs"
 )
 
 // replace returns lines with the line at i replaced by with (nothing if
@@ -280,5 +282,13 @@ func TestVerdictInSelection(t *testing.T) {
 	// Alone, the old rule holds: another test's events are forged framing.
 	if got := Verdict(mustRead(t, both), testPkg, "TestA", 0, TerminationExited); got.Kind != OutcomeInconsistent {
 		t.Errorf("TestA judged alone in a two-test stream: %v", got)
+	}
+}
+
+// TestNoTestsMatched: the adjudicator reads this phrase in an unrunnable
+// claim's reason (a subtest only the patch's test files hold).
+func TestNoTestsMatched(t *testing.T) {
+	if noTestsMatched != jobs.NoTestsMatched || noTestsNote(&Package{NoTestsToRun: true}) != "; "+jobs.NoTestsMatched {
+		t.Fatalf("gotest says %q, jobs.NoTestsMatched is %q", noTestsMatched, jobs.NoTestsMatched)
 	}
 }

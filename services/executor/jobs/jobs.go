@@ -93,6 +93,10 @@ const (
 	OutcomeAbsent = "ABSENT"
 	// OutcomeNotRun: the job was not run, by policy; Reason says why.
 	OutcomeNotRun = "NOT_RUN"
+	// NoTestsMatched is how an unrunnable Go test run's Reason says that
+	// the test binary ran and no test matched the claim's pattern: a
+	// subtest the test files of that side do not hold.
+	NoTestsMatched = "the test binary said no tests matched"
 	// Mutant job outcomes: a test failed with the mutant active, every
 	// test passed, or no verdict (the schemata build failed, or a timeout
 	// whose reference run was not fast); unjudged: no test that reaches
