@@ -528,9 +528,9 @@ func Decide(p Policy, e Evidence) Verdict {
 			// says which.
 			capped := ""
 			if !s.Complete {
-				capped = " (or, as not every mutant ran, none of its mutants was selected: the strength record names the lines --mutation-max left out)"
+				capped = " (or, as not every mutant ran, none of its mutants or not its restore was selected: the strength record names the lines --mutation-max left out)"
 			}
-			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s%s: a changed statement counts as judged only when the tests fail on a mutant of it, a changed data line only when they fail on every change to it that ran", clip(lines), capped))
+			gaps = append(gaps, fmt.Sprintf("suite strength is unverified: no test notices a change to %s%s: a changed statement counts as judged only when the tests fail on a mutant of it (and, where the patch replaced code there, on its restore), a changed data line only when they fail on every change to it that ran", clip(lines), capped))
 			for _, l := range lines {
 				step(AddTest, l)
 			}

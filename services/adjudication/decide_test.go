@@ -136,7 +136,7 @@ func TestDecide(t *testing.T) {
 		}, want: Inconclusive, reason: "no test notices a change to calc/allow.txt:3", step: AddTest},
 		{name: "an unwitnessed line when the cap left mutants out", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 18, Survived: 2, Unwitnessed: []Line{{"calc/calc.go", 64}}}
-		}, want: Inconclusive, reason: "no test notices a change to calc/calc.go:64 (or, as not every mutant ran, none of its mutants was selected: the strength record names the lines --mutation-max left out)", step: AddTest},
+		}, want: Inconclusive, reason: "no test notices a change to calc/calc.go:64 (or, as not every mutant ran, none of its mutants or not its restore was selected: the strength record names the lines --mutation-max left out)", step: AddTest},
 		{name: "an unwitnessed line when every mutant ran", edit: func(e *Evidence) {
 			e.Strength = &Strength{Source: Computed, Killed: 18, Survived: 2, Complete: true, Unwitnessed: []Line{{"calc/calc.go", 64}}}
 		}, want: Inconclusive, reason: "no test notices a change to calc/calc.go:64: a changed statement", step: AddTest},

@@ -139,22 +139,23 @@ func Strength(c *criteria.Criteria, run []*record.Decoded, notes *Notes) (m *pb.
 			}
 			m.Unwitnessed = append(m.Unwitnessed, &pb.LineRef{Path: st.at.path, Line: uint32(st.lines[0])})
 		}
-		m.Reason += fmt.Sprintf("; no test notices a change to the %s at %s: none of %s mutants was killed, or %s none",
+		m.Reason += fmt.Sprintf("; no test notices a change to the %s at %s: none of %s mutants was killed, %s none, or the restore of what the patch replaced there (the baseline's code put back) was not killed",
 			plural(len(sts), "changed statement"), clip(names), plural(len(sts), "its", "their"), plural(len(sts), "it offers", "they offer"))
 		// Below the cap every site that is not equivalent ran: a
 		// statement none of whose sites ran offers no mutant. At the cap
-		// it may have lost its turn.
+		// it may have lost its turn, or its restore may have (a fix that
+		// rewrites nine constants has more restores than the cap).
 		unselected := 0
 		if len(outcomes) >= int(c.MutationMax) {
 			ran := func(k string) bool { _, ok := outcomes[k]; return ok }
 			for _, st := range sts {
-				if len(st.sites) > 0 && !slices.ContainsFunc(st.sites, ran) {
+				if len(st.sites) > 0 && !slices.ContainsFunc(st.sites, ran) || !every(st.restores, ran) {
 					unselected++
 				}
 			}
 		}
 		if unselected > 0 {
-			m.Reason += fmt.Sprintf(" (%d of them had no mutant selected: --mutation-max %d; raise it to judge them)", unselected, c.MutationMax)
+			m.Reason += fmt.Sprintf(" (%d of them had a mutant or a restore left unrun: --mutation-max %d; raise it to judge them)", unselected, c.MutationMax)
 		}
 	}
 	few := TooFew(notes.distinct, c.StrengthFloor, c.StrengthConfidence)
