@@ -149,6 +149,7 @@ func indexStatements(path string, src []byte, outer map[string]bool) *stmtIndex 
 	typeCases := map[*ast.CaseClause]bool{}
 	typeGuards := map[ast.Stmt]bool{} // x := y.(type): the header's own
 	shadowing := shadowingVars(f, outer)
+	counters := accumulated(f)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IfStmt:
@@ -208,10 +209,14 @@ func indexStatements(path string, src []byte, outer map[string]bool) *stmtIndex 
 			// var v T is exempt unless it shadows a name of an enclosing
 			// scope: then the unchanged code after it reads and writes the
 			// new variable, not the outer one, and nothing judges that.
+			// So is var n uint8 for a variable the code adds to (n++,
+			// n += k): a counter in a narrow type wraps, and no operator
+			// changes a type.
 			d, _ := n.Decl.(*ast.GenDecl)
 			zero := d != nil && d.Tok == token.VAR && !shadowing[n]
 			for _, sp := range d.Specs {
-				if vs, ok := sp.(*ast.ValueSpec); !ok || len(vs.Values) > 0 {
+				vs, ok := sp.(*ast.ValueSpec)
+				if !ok || len(vs.Values) > 0 || narrowCounter(vs, counters) {
 					zero = false
 				}
 			}
@@ -227,6 +232,49 @@ func indexStatements(path string, src []byte, outer map[string]bool) *stmtIndex 
 		return true
 	})
 	return ix
+}
+
+// accumulated returns the names of f that ++, --, += or -= updates.
+func accumulated(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				out[id.Name] = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN {
+				for _, e := range n.Lhs {
+					if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+						out[id.Name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// narrowCounter reports var v T with T an integer type narrower than int
+// (int8 to int32, uint8 to uint32, byte) declaring a name the file adds to.
+func narrowCounter(vs *ast.ValueSpec, counters map[string]bool) bool {
+	id, ok := vs.Type.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	switch id.Name {
+	case "int8", "int16", "int32", "uint8", "uint16", "uint32", "byte":
+	default:
+		return false
+	}
+	for _, n := range vs.Names {
+		if counters[n.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // at returns what judges byte off: the innermost statement holding it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -544,5 +545,39 @@ import (
 	}
 	if len(shadowingVars(dot, nil)) != 1 {
 		t.Errorf("var Pi under import . \"math\" does not shadow")
+	}
+}
+
+// TestNarrowCounterJudged: var v T is exempt (no operator changes it, its
+// uses judge it), except a counter in an integer type narrower than int:
+// n++ on a uint8 wraps at 256, and nothing else would judge the type.
+func TestNarrowCounterJudged(t *testing.T) {
+	src := []byte(`package p
+
+func f(s string) (int, int, byte) {
+	var n uint8
+	var m int
+	var b byte
+	var k int32
+	for range s {
+		n++
+		m++
+		k += 2
+	}
+	b = s[0]
+	return int(n) + m + int(k), 0, b
+}
+`)
+	ix := indexStatements("p.go", src, nil)
+	exempt := map[string]bool{}
+	for _, u := range ix.units {
+		text := string(src[u.from:u.to])
+		if strings.HasPrefix(text, "var ") {
+			exempt[text] = u.exempt
+		}
+	}
+	want := map[string]bool{"var n uint8": false, "var m int": true, "var b byte": true, "var k int32": false}
+	if !maps.Equal(exempt, want) {
+		t.Errorf("exempt var statements = %v, want %v", exempt, want)
 	}
 }
