@@ -283,7 +283,7 @@ func (c *Checkout) inspectGoSupport(patchGo map[string][]byte) {
 // code imports (inspect.GoIgnoredImported): code the program runs, which
 // every run of the gate has in the baseline's version, as test data.
 func (c *Checkout) inspectGoIgnoredImports(patchGo map[string][]byte) {
-	dirs := inspect.GoIgnoredImported(patchGo)
+	dirs := inspect.GoIgnoredImported(patchGo, c.goSupport.TestOnly)
 	if len(dirs) == 0 {
 		return
 	}

@@ -19,8 +19,10 @@ import (
 // (every run has the baseline's), yet they are code the program runs. It
 // returns each such directory with the file that imports it, following
 // imports from one such package to another; files maps repository paths
-// to contents (go.mod files name the modules).
-func GoIgnoredImported(files map[string][]byte) map[string]string {
+// to contents (go.mod files name the modules). Imports from the packages
+// only tests use (testOnly: GoTestSupport.TestOnly, sorted) and from files
+// that import "testing" are test support's, and count for nothing.
+func GoIgnoredImported(files map[string][]byte, testOnly []string) map[string]string {
 	modules := map[string]string{}
 	for p, src := range files {
 		if path.Base(p) == "go.mod" {
@@ -44,12 +46,14 @@ func GoIgnoredImported(files map[string][]byte) map[string]string {
 		if err != nil {
 			continue
 		}
+		support := false
 		for _, imp := range f.Imports {
 			if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
 				importsOf[p] = append(importsOf[p], ip)
+				support = support || ip == "testing"
 			}
 		}
-		if GoBuilds(p) {
+		if _, only := slices.BinarySearch(testOnly, dir); GoBuilds(p) && !support && !only {
 			roots = append(roots, p)
 		}
 	}

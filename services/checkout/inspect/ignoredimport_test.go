@@ -16,8 +16,11 @@ func TestGoIgnoredImported(t *testing.T) {
 		"testdata/unused/u.go":    []byte("package unused\n"),
 		"cmd/tool/main.go":        []byte("package main\n\nimport \"example.com/x/plist\"\n\nvar _ = plist.S\n"),
 		"vendor/v.example/v/v.go": []byte("package v\n\nimport \"example.com/x/testdata/unused\"\n"),
+		// Test support: a package only tests use, a file importing testing.
+		"internal/golden/golden.go": []byte("package golden\n\nimport _ \"example.com/x/testdata/unused\"\n"),
+		"plist/helper.go":           []byte("package plist\n\nimport (\n\t\"testing\"\n\n\t_ \"example.com/x/testdata/fixture\"\n)\n\nvar _ testing.TB\n"),
 	}
-	got := GoIgnoredImported(files)
+	got := GoIgnoredImported(files, []string{"internal/golden"})
 	want := map[string]string{
 		"testdata/sep": "plist/plist.go",
 		"_inner/deep":  "testdata/sep/sep.go",
@@ -25,7 +28,7 @@ func TestGoIgnoredImported(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("GoIgnoredImported = %v, want %v (a test's import or a vendored one is no finding)", got, want)
 	}
-	if got := GoIgnoredImported(map[string][]byte{"go.mod": []byte("module m\n"), "a/a.go": []byte("package a\n\nimport \"m/b\"\n"), "b/b.go": []byte("package b\n")}); len(got) != 0 {
+	if got := GoIgnoredImported(map[string][]byte{"go.mod": []byte("module m\n"), "a/a.go": []byte("package a\n\nimport \"m/b\"\n"), "b/b.go": []byte("package b\n")}, nil); len(got) != 0 {
 		t.Errorf("a tree importing no ignored directory = %v, want none", got)
 	}
 }
