@@ -33,20 +33,18 @@ func GoPlatformLosses(base, patched map[string][]byte) []Finding {
 	was, now := declPlatforms(base, b), declPlatforms(patched, p)
 	var out []Finding
 	for _, name := range slices.Sorted(maps.Keys(was)) {
-		lost := []string{}
+		at, ok := now[name]
+		if !ok {
+			continue // deleted outright: GoDeclChanges judges deletions
+		}
+		var lost []string
 		for _, pl := range was[name].platforms {
-			if !slices.Contains(now[name].platforms, pl) {
+			if !slices.Contains(at.platforms, pl) {
 				lost = append(lost, pl)
 			}
 		}
 		if len(lost) == 0 {
 			continue
-		}
-		at := was[name]
-		if n, ok := now[name]; ok {
-			at = n
-		} else {
-			continue // deleted outright: GoDeclChanges judges deletions
 		}
 		out = append(out, Finding{Rule: RuleForeignCode, File: at.file, Line: at.line,
 			What: fmt.Sprintf("%s is no longer declared for %s, where the baseline declared it: the file's name or build constraint leaves it out there, so every importer on that platform stops building, and no test run here can show it", name, strings.Join(lost, ", "))})
@@ -64,11 +62,12 @@ type declPlatform struct {
 
 func declPlatforms(src map[string][]byte, files map[string]*goFile) map[string]declPlatform {
 	out := map[string]declPlatform{}
+	ctxt := buildContext(src)
+	ctxt.CgoEnabled = false
 	for _, file := range slices.Sorted(maps.Keys(files)) {
 		var on []string
 		for _, pl := range keptPlatforms {
-			ctxt := buildContext(src)
-			ctxt.GOOS, ctxt.GOARCH, ctxt.CgoEnabled = pl[0], pl[1], false
+			ctxt.GOOS, ctxt.GOARCH = pl[0], pl[1]
 			if ok, err := ctxt.MatchFile(path.Dir(file), path.Base(file)); err == nil && ok {
 				on = append(on, pl[0]+"/"+pl[1])
 			}
