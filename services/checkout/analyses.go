@@ -680,7 +680,6 @@ func (c *Checkout) goOverfitting(ctx context.Context, claims []string) ([]inspec
 		if !ok {
 			continue
 		}
-		test, _, _ = strings.Cut(test, "/")
 		dir := path.Clean(strings.TrimPrefix(pkg, "./"))
 		var files []string
 		for _, e := range c.Oracle.Entries() {
@@ -697,12 +696,15 @@ func (c *Checkout) goOverfitting(ctx context.Context, claims []string) ([]inspec
 			all = append(all, srcs[f])
 		}
 		lits, ok := inspect.GoTestLits(all, test)
+		// A test the patch adds to a baseline test file runs spliced
+		// beside that file's baseline tests, and one it edits (the rows
+		// it adds to a table, a suite's method) runs as the patch has it
+		// too: their literals are the patch's.
+		if more, found := c.patchTestLits(ctx, dir, test); found {
+			lits, ok = append(lits, more...), true
+		}
 		if !ok {
-			// A test the patch adds to a baseline test file runs spliced
-			// beside that file's baseline tests: read it from the patch.
-			if lits, ok = c.patchTestLits(ctx, dir, test); !ok {
-				continue
-			}
+			continue
 		}
 		for i, p := range paths {
 			out = append(out, inspect.Overfitting(cl, p, sides[i].decisions, lits, sides[i].baseLits)...)

@@ -694,6 +694,13 @@ func (c *Checkout) findDeferred(ctx context.Context) error {
 		if patchErr != nil {
 			continue
 		}
+		if baseErr == nil && isGoTestFile(file) {
+			suiteTests, err := c.addedSuiteTests(ctx, file, base[file], patched[file])
+			if err != nil {
+				return err
+			}
+			patchTests = append(patchTests, suiteTests...)
+		}
 		for _, test := range patchTests {
 			if baseErr == nil && slices.Contains(baseTests, test) {
 				continue
@@ -707,6 +714,40 @@ func (c *Checkout) findDeferred(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// addedSuiteTests lists, as "TestS/TestM", the methods the patch adds to
+// the Go test file that a baseline test TestS of its package runs as
+// subtests through testify's suite.Run (inspect.GoSuites): a fix's test
+// written as a new method of an existing suite is an added test, run
+// spliced beside the file's baseline tests as a new function is.
+func (c *Checkout) addedSuiteTests(ctx context.Context, file string, base, patched []byte) ([]string, error) {
+	baseMethods, err1 := inspect.GoSuiteMethods(base)
+	patchMethods, err2 := inspect.GoSuiteMethods(patched)
+	if err1 != nil || err2 != nil || len(patchMethods) == 0 {
+		return nil, nil
+	}
+	files, err := goTestFilesOf(ctx, c.Baseline, path.Dir(file))
+	if err != nil {
+		return nil, err
+	}
+	var srcs [][]byte
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		srcs = append(srcs, files[p])
+	}
+	runners := inspect.GoSuites(srcs)
+	var out []string
+	for _, typ := range slices.Sorted(maps.Keys(patchMethods)) {
+		for _, m := range patchMethods[typ] {
+			if slices.Contains(baseMethods[typ], m) {
+				continue
+			}
+			for _, t := range runners[typ] {
+				out = append(out, t+"/"+m)
+			}
+		}
+	}
+	return out, nil
 }
 
 // testFuncsOf lists the tests of one version of a file with list; a

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/checkout/tree"
 )
 
@@ -128,8 +129,18 @@ func editedTests(base, patched map[string][]byte) []string {
 					continue
 				}
 				fd, ok := d.(*ast.FuncDecl)
-				if !ok || fd.Recv != nil || fd.Name.Name == "init" {
+				if !ok || fd.Name.Name == "init" {
 					continue
+				}
+				key := fd.Name.Name
+				if fd.Recv != nil {
+					// A method, by "Type.Method": a suite's test runs
+					// them all (below).
+					typ := receiverType(fd.Recv)
+					if typ == "" {
+						continue
+					}
+					key = typ + "." + key
 				}
 				start := fd.Pos()
 				if fd.Doc != nil {
@@ -148,8 +159,28 @@ func editedTests(base, patched map[string][]byte) []string {
 					}
 					return true
 				})
-				out[fd.Name.Name] = fn{text: string(src[fset.Position(start).Offset:fset.Position(fd.End()).Offset]), calls: calls,
-					test: isTestName(fd.Name.Name)}
+				out[key] = fn{text: string(src[fset.Position(start).Offset:fset.Position(fd.End()).Offset]), calls: calls,
+					test: fd.Recv == nil && isTestName(fd.Name.Name)}
+			}
+		}
+		// A test that runs a testify suite runs every method of its type
+		// (inspect.GoSuites): an edited method edits the test.
+		var srcs [][]byte
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			srcs = append(srcs, files[name])
+		}
+		for typ, runners := range inspect.GoSuites(srcs) {
+			for _, r := range runners {
+				f, ok := out[r]
+				if !ok {
+					continue
+				}
+				for key := range out {
+					if strings.HasPrefix(key, typ+".") {
+						f.calls = append(f.calls, key)
+					}
+				}
+				out[r] = f
 			}
 		}
 		return out
@@ -186,6 +217,31 @@ func editedTests(base, patched map[string][]byte) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// receiverType is the name of a method receiver's type (without a pointer
+// or type parameters), "" when it is not a name.
+func receiverType(fl *ast.FieldList) string {
+	if fl == nil || len(fl.List) != 1 {
+		return ""
+	}
+	t := fl.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
 }
 
 // importPath is the import path of the package in dir, from the nearest

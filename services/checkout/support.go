@@ -296,10 +296,18 @@ func (c *Checkout) DiscoveryCandidates(ctx context.Context) ([]string, error) {
 
 // patchTestLits reads the literals of test (inspect.GoTestLits) from the
 // patch's Go test files of dir, when the patch adds it to a baseline test
-// file (Deferred): the oracle has that file's baseline version, which
-// does not declare it.
+// file (Deferred: the oracle has that file's baseline version, which does
+// not declare it) or changes a Go test file of dir (the test's version
+// that the patch has may be the one that runs: an edited test's).
 func (c *Checkout) patchTestLits(ctx context.Context, dir, test string) ([]inspect.Lit, bool) {
-	if !slices.ContainsFunc(c.Deferred, func(d Deferred) bool { return d.Test == test && path.Dir(d.File) == dir && isGoTestFile(d.File) }) {
+	top, _, _ := strings.Cut(test, "/")
+	deferred := slices.ContainsFunc(c.Deferred, func(d Deferred) bool {
+		return (d.Test == top || d.Test == test) && path.Dir(d.File) == dir && isGoTestFile(d.File)
+	})
+	edits := slices.ContainsFunc(c.Changes, func(ch Change) bool {
+		return ch.Kind == Modified && path.Dir(ch.Path) == dir && isGoTestFile(ch.Path)
+	})
+	if !deferred && !edits {
 		return nil, false
 	}
 	files, err := goTestFilesOf(ctx, c.Patch, dir)

@@ -131,6 +131,42 @@ func TestOverfittingOfATestAddedToABaselineFile(t *testing.T) {
 	}
 }
 
+// TestOverfittingOfRowsAndSuiteMethods: the rows a patch adds to a table
+// of a test it edits, and a testify suite's method it adds or edits, run
+// as the patch has them: their inputs are read from the patch too, so a
+// special case for them is found whichever shape the test takes.
+func TestOverfittingOfRowsAndSuiteMethods(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	r.write("calc/add.go", "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
+	r.write("calc/add_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tfor _, c := range []struct{ a, b, want int }{\n\t\t{0, 0, 0},\n\t} {\n\t\tif Add(c.a, c.b) != c.want {\n\t\t\tt.Fatal(c)\n\t\t}\n\t}\n}\n")
+	r.write("calc/suite_test.go", "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/suite\"\n)\n\ntype AddSuite struct{ suite.Suite }\n\nfunc (s *AddSuite) TestZero() {\n\ts.Equal(0, Add(0, 0))\n}\n\nfunc TestAddSuite(t *testing.T) {\n\tsuite.Run(t, new(AddSuite))\n}\n")
+	base := r.commit("base")
+	special := "package calc\n\nfunc Add(a, b int) int {\n\tif a == 17 && b == 4 {\n\t\treturn 21\n\t}\n\treturn a - b\n}\n"
+	for _, tc := range []struct{ name, file, src, claim string }{
+		{"a row added to a table", "calc/add_test.go",
+			"package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tfor _, c := range []struct{ a, b, want int }{\n\t\t{0, 0, 0},\n\t\t{17, 4, 21},\n\t} {\n\t\tif Add(c.a, c.b) != c.want {\n\t\t\tt.Fatal(c)\n\t\t}\n\t}\n}\n",
+			"go:./calc:TestAdd"},
+		{"a suite method added", "calc/suite_test.go",
+			"package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/suite\"\n)\n\ntype AddSuite struct{ suite.Suite }\n\nfunc (s *AddSuite) TestZero() {\n\ts.Equal(0, Add(0, 0))\n}\n\nfunc (s *AddSuite) TestSum() {\n\ts.Equal(21, Add(17, 4))\n}\n\nfunc TestAddSuite(t *testing.T) {\n\tsuite.Run(t, new(AddSuite))\n}\n",
+			"go:./calc:TestAddSuite/TestSum"},
+		{"a suite method edited", "calc/suite_test.go",
+			"package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/suite\"\n)\n\ntype AddSuite struct{ suite.Suite }\n\nfunc (s *AddSuite) TestZero() {\n\ts.Equal(0, Add(0, 0))\n\ts.Equal(21, Add(17, 4))\n}\n\nfunc TestAddSuite(t *testing.T) {\n\tsuite.Run(t, new(AddSuite))\n}\n",
+			"go:./calc:TestAddSuite/TestZero"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.git("checkout", "-q", base)
+			r.write("calc/add.go", special)
+			r.write(tc.file, tc.src)
+			c := mustPrepare(t, Input{Repo: r.dir, Baseline: base, PatchCommit: r.commit(tc.name)})
+			found, err := c.Overfitting(t.Context(), []string{tc.claim})
+			if err != nil || len(found) == 0 || !strings.Contains(found[0].What, "special-cases the test's inputs") {
+				t.Fatalf("overfitting %q (%v)", found, err)
+			}
+		})
+	}
+}
+
 // TestTestDataLaundered: a golden file only tests read on the baseline
 // stays test support when the patch embeds it into an exported variable;
 // production data the baseline's code embedded stays production data.

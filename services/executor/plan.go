@@ -550,7 +550,9 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		return skipBoth(claim, fmt.Sprintf("%s, which declares %s, controls the test harness of %s (TestMain, init or code run at package initialization): its tests cannot be judged", f, top, pkg))
 	}
 	for _, d := range w.co.Deferred {
-		if d.Test != top || path.Dir(d.File) != dir || !strings.HasSuffix(d.File, ".go") {
+		// A suite's method the patch adds is deferred by its subtest's
+		// name ("TestS/TestM"), a new function by its own.
+		if (d.Test != top && d.Test != test) || path.Dir(d.File) != dir || !strings.HasSuffix(d.File, ".go") {
 			continue
 		}
 		if slices.Contains(w.co.TestHarness, d.File) {

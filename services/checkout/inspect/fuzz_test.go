@@ -41,6 +41,7 @@ func FuzzGoAnalyses(f *testing.F) {
 		"package p\n\n/*\nint x(void) { return 1; }\n*/\nimport \"C\"\n\nimport (\n\t. \"syscall\"\n\t\"runtime/coverage\"\n)\n\nvar m = map[string]float64{\"[2 4 6 8]\": 5, \"a\" + \"\\x16--- PASS\": '\\x16'}\n\nfunc (c T) String() string { C.exit(0); Exit(0); return \"/sealgate/out\" }\n\nfunc max(a, b int) int { return a }\n",
 		"package p\n\nimport \"time\"\n\ntype C int8\n\ntype S struct {\n\tn C `json:\"n\"`\n\tB\n}\n\nvar t0 = time.Now()\n\nfunc f() bool { return time.Now().Year() < 2027 || time.Since(t0) > time.Hour || time.Now().Before(time.Unix(1, 0)) }\n",
 		"package p\n\nimport (\n\t\"text/template\"\n\tm \"example.com/m/v3\"\n)\n",
+		"package p\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/suite\"\n)\n\ntype S struct{ suite.Suite }\n\nfunc (s *S) TestM() { s.Equal(21, Add(17, 4)) }\n\nfunc TestS(t *testing.T) {\n\tx := &S{}\n\tsuite.Run(t, x)\n}\n",
 		"package p\n\nfunc (",
 		"",
 	} {
@@ -79,6 +80,22 @@ func FuzzGoAnalyses(f *testing.F) {
 		}
 		lits, _ := GoFileLits(src)
 		testLits, _ := GoTestLits([][]byte{src}, "TestMedian")
+		suiteLits, _ := GoTestLits([][]byte{src, base}, "TestS/TestM")
+		testLits = append(testLits, suiteLits...)
+		for typ, runners := range GoSuites([][]byte{src, base}) {
+			if typ == "" || len(runners) == 0 {
+				t.Fatalf("suite %q run by %v", typ, runners)
+			}
+		}
+		if ms, err := GoSuiteMethods(src); err == nil {
+			for typ, names := range ms {
+				for _, m := range names {
+					if typ == "" || !strings.HasPrefix(m, "Test") {
+						t.Fatalf("suite method %s.%s", typ, m)
+					}
+				}
+			}
+		}
 		for _, l := range append(lits, testLits...) {
 			if err := checkLit(l); err != nil {
 				t.Fatalf("literal %+v: %v", l, err)

@@ -321,15 +321,22 @@ func clipText(s string) string {
 // files srcs declare it: those of its body and of the package-level
 // variables of the test files it refers to (the table entries it ranges
 // over), following references from those variables' initializers too.
-// ok is false when no file declares the test (or a file does not parse).
+// A subtest's literals are its test's, except for a test that runs a
+// testify suite (GoSuites): "TestS/TestM" is the suite's method TestM,
+// whose literals come too. ok is false when no file declares the test, or
+// the suite's method (or a file does not parse).
 func GoTestLits(srcs [][]byte, test string) (lits []Lit, ok bool) {
+	test, sub, _ := strings.Cut(test, "/")
+	sub, _, _ = strings.Cut(sub, "/")
 	vars := map[string][]ast.Expr{}
 	var body *ast.FuncDecl
+	var files []*goFile
 	for _, src := range srcs {
 		f, err := parseGo("", src)
 		if err != nil {
 			return nil, false
 		}
+		files = append(files, f)
 		for _, d := range f.f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
@@ -354,6 +361,21 @@ func GoTestLits(srcs [][]byte, test string) (lits []Lit, ok bool) {
 	}
 	seen := map[string]bool{}
 	queue := []ast.Node{body.Body}
+	if sub != "" {
+		var types []string
+		for t, runners := range GoSuites(srcs) {
+			if slices.Contains(runners, test) {
+				types = append(types, t)
+			}
+		}
+		if len(types) > 0 {
+			m := suiteMethodBody(files, types, sub)
+			if m == nil {
+				return nil, false
+			}
+			queue = append(queue, m)
+		}
+	}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]

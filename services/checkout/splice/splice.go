@@ -20,6 +20,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,16 +141,23 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 			added = append(added, "func "+name+BesideSuffix)
 		}
 	}
-	// What the added and replaced declarations use of the declarations
-	// the patch changes comes as the patch has it, renamed.
+	// A replaced or laid-beside test that runs a testify suite whose
+	// methods the patch edits runs them on a wrapper (suites.go); the
+	// methods the patch adds to that type come with the wrapper's.
 	keep := map[string]bool{}
 	for k := range replaced {
 		keep[strings.TrimPrefix(k, "func ")] = true
 	}
-	brought, err := patchVersions(fset, bf, pf, base, patched, adds, keep, rename)
+	wrappers, methods := suiteWrappers(fset, bf, pf, base, patched, slices.Concat(slices.Collect(maps.Keys(keep)), beside), rename)
+	adds = slices.DeleteFunc(adds, func(d ast.Decl) bool { return slices.Contains(methods, d) })
+	// What the added and replaced declarations use of the declarations
+	// the patch changes comes as the patch has it, renamed.
+	brought, err := patchVersions(fset, bf, pf, base, patched, slices.Concat(adds, methods), keep, rename)
 	if err != nil {
 		return nil, nil, err
 	}
+	adds = slices.Concat(adds, methods)
+	texts = append(texts, wrappers...)
 	if len(beside) > 0 {
 		// A renamed type is another type: where the file's other
 		// declarations embed it or take it, the tests laid beside may
@@ -221,7 +229,7 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 	if len(texts) > 0 {
 		b.WriteString("\n\n// Declarations the patch adds to this file, laid over its baseline version.\n")
 		for i, t := range texts {
-			if i == len(adds) {
+			if i == len(wrappers)+len(adds) {
 				b.WriteString("// The patch's versions of declarations it changes that those use, renamed.\n")
 			}
 			b.Write(t)
@@ -460,7 +468,8 @@ func candidateNames(path string) []string {
 // Edited lists the functions both versions declare (not methods) whose
 // text, doc comment included, the patch changes, or that use, directly or
 // through other declarations of the file, a declaration the patch changes
-// (the table of cases a test ranges over), sorted.
+// (the table of cases a test ranges over), or that run a testify suite
+// whose methods in this file the patch edits (suiteEdited), sorted.
 func Edited(base, patched []byte) ([]string, error) {
 	fset := token.NewFileSet()
 	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
@@ -483,7 +492,7 @@ func Edited(base, patched []byte) ([]string, error) {
 	b, p := texts(bf, base), texts(pf, patched)
 	out := editedByUse(fset, bf, pf, base, patched)
 	for name, t := range b {
-		if pt, ok := p[name]; ok && pt != t {
+		if pt, ok := p[name]; ok && (pt != t || len(suitesEdited(fset, bf, pf, base, patched, name)) > 0) {
 			out = append(out, name)
 		}
 	}

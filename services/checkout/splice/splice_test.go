@@ -129,7 +129,17 @@ func TestCandidateNames(t *testing.T) {
 func FuzzGo(f *testing.F) {
 	f.Add([]byte(base), []byte(patched))
 	f.Add([]byte("package p\n"), []byte("package p\nfunc init() {}\nvar _ = 1\n"))
+	f.Add([]byte(suiteBase), []byte(strings.Replace(suiteBase, "{{-3, 0}}", "{{-3, 0}, {15, 10}}", 1)))
 	f.Fuzz(func(t *testing.T, b, p []byte) {
+		// Whatever Edited names lays, beside or instead, or fails as a
+		// conflict; it never panics.
+		if edited, err := Edited(b, p); err == nil && len(edited) > 0 {
+			for _, lay := range []func(b, p []byte, names []string) ([]byte, []string, error){GoReplacing, GoBeside} {
+				if _, _, err := lay(b, p, edited); err != nil && !errors.Is(err, ErrConflict) {
+					t.Fatalf("laying %v: %v", edited, err)
+				}
+			}
+		}
 		out, added, err := Go(b, p)
 		if err != nil {
 			return
@@ -380,5 +390,104 @@ func TestGoKeepsAFileThatOnlyAdds(t *testing.T) {
 		if string(out) == other || !strings.Contains(string(out), "Declarations the patch adds") && name != "a baseline test changed" {
 			t.Errorf("%s: the patch's file taken as it is:\n%s", name, out)
 		}
+	}
+}
+
+// suiteBase runs a testify suite whose methods are the cases; the type's
+// other methods may live in other files of the package.
+const suiteBase = `package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/suite"
+)
+
+type ClampSuite struct{ suite.Suite }
+
+var clampCases = []struct{ v, want int }{{-3, 0}}
+
+func (s *ClampSuite) TestTable() {
+	for _, c := range clampCases {
+		s.Equal(c.want, Clamp(c.v, 0, 10))
+	}
+}
+
+func (s *ClampSuite) TestSign() { s.Equal(1, Sign(7)) }
+
+func TestClampSuite(t *testing.T) { suite.Run(t, new(ClampSuite)) }
+
+func TestOther(t *testing.T) {}
+`
+
+// A patch that adds a row to the table a suite's method ranges over, edits
+// another method and adds a third edits the test that runs the suite: its
+// version runs the patch's methods on a wrapper of the suite's type, beside
+// or instead of the baseline's, which the file's other tests keep.
+func TestSuiteMethodsEdited(t *testing.T) {
+	p := strings.NewReplacer(
+		"{{-3, 0}}", "{{-3, 0}, {15, 10}}",
+		"s.Equal(1, Sign(7))", "s.Equal(1, Sign(8))",
+		"func TestOther(t *testing.T) {}", "func TestOther(t *testing.T) {}\n\nfunc (s *ClampSuite) TestAbove() { s.Equal(10, Clamp(11, 0, 10)) }",
+	).Replace(suiteBase)
+	edited, err := Edited([]byte(suiteBase), []byte(p))
+	if err != nil || !slices.Equal(edited, []string{"TestClampSuite"}) {
+		t.Fatalf("Edited = %v, %v", edited, err)
+	}
+	for _, tc := range []struct {
+		name string
+		lay  func(b, p []byte, names []string) ([]byte, []string, error)
+		test string
+	}{
+		{"replacing", GoReplacing, "TestClampSuite"},
+		{"beside", GoBeside, "TestClampSuite" + BesideSuffix},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, added, err := tc.lay([]byte(suiteBase), []byte(p), edited)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := string(out)
+			for _, want := range []string{
+				"type sealgatePatch_ClampSuite struct{ ClampSuite }",
+				"func " + tc.test + "(t *testing.T) { suite.Run(t, new(sealgatePatch_ClampSuite)) }",
+				"func (s *sealgatePatch_ClampSuite) TestTable() {\n\tfor _, c := range sealgatePatch_clampCases {",
+				"func (s *sealgatePatch_ClampSuite) TestSign() { s.Equal(1, Sign(8)) }",
+				"func (s *sealgatePatch_ClampSuite) TestAbove()",
+				"var sealgatePatch_clampCases = []struct{ v, want int }{{-3, 0}, {15, 10}}",
+				// The baseline's, for the file's other tests.
+				"func (s *ClampSuite) TestSign() { s.Equal(1, Sign(7)) }",
+				"var clampCases = []struct{ v, want int }{{-3, 0}}",
+			} {
+				if !strings.Contains(s, want) {
+					t.Errorf("no %q in\n%s", want, s)
+				}
+			}
+			// The added method comes on the wrapper only: declared twice
+			// on it, the file would not build.
+			if n := strings.Count(s, ") TestAbove()"); n != 1 {
+				t.Errorf("TestAbove declared %d times:\n%s", n, s)
+			}
+			if !slices.Contains(added, "func "+tc.test) {
+				t.Errorf("added %v", added)
+			}
+		})
+	}
+
+	// Methods only added edit nothing: they are new tests (the file's
+	// splice appends them to the baseline's type).
+	added := strings.Replace(suiteBase, "func TestOther(t *testing.T) {}", "func TestOther(t *testing.T) {}\n\nfunc (s *ClampSuite) TestAbove() {}", 1)
+	if edited, err := Edited([]byte(suiteBase), []byte(added)); err != nil || len(edited) != 0 {
+		t.Fatalf("Edited = %v, %v", edited, err)
+	}
+	out, names, err := Go([]byte(suiteBase), []byte(added))
+	if err != nil || !slices.Equal(names, []string{"method ClampSuite.TestAbove"}) || !strings.Contains(string(out), "func (s *ClampSuite) TestAbove() {}") {
+		t.Fatalf("Go = %v, %v:\n%s", names, err, out)
+	}
+	// A suite type the patch changes (a field added) is a renamed copy's
+	// matter, not a wrapper's.
+	field := strings.Replace(p, "type ClampSuite struct{ suite.Suite }", "type ClampSuite struct {\n\tsuite.Suite\n\tn int\n}", 1)
+	if out, _, err := GoReplacing([]byte(suiteBase), []byte(field), []string{"TestClampSuite"}); err == nil && strings.Contains(string(out), "struct{ ClampSuite }") {
+		t.Fatalf("a wrapper of a changed type:\n%s", out)
 	}
 }

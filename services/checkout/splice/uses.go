@@ -269,9 +269,26 @@ func renamedSource(fset *token.FileSet, d ast.Decl, src []byte, rename map[strin
 // other declarations of the file, one the patch changes (not a type).
 func editedByUse(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) []string {
 	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
+	changed, usesChanged := changedUses(fset, bf, pf, base, patched)
+	var out []string
+	for name, p := range pTop {
+		if fn, ok := p.decl.(*ast.FuncDecl); ok && !changed(name) && bTop[name].decl != nil && usesChanged(fn) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// changedUses returns whether the patch changes the top-level name (a
+// function, variable or constant both versions declare, not a type), and
+// whether a declaration of patched uses, directly or through other
+// declarations of the file, one it changes.
+func changedUses(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) (changed func(string) bool, usesChanged func(ast.Decl) bool) {
+	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
 	// A type the patch changes (a field added) changes no test that
 	// uses it by itself: the tables, values and functions do.
-	changed := func(name string) bool {
+	changed = func(name string) bool {
 		b, ok1 := bTop[name]
 		p, ok2 := pTop[name]
 		if g, ok := p.decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
@@ -279,7 +296,7 @@ func editedByUse(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) []
 		}
 		return ok1 && ok2 && b.text != p.text
 	}
-	usesChanged := func(fn ast.Decl) bool {
+	usesChanged = func(fn ast.Decl) bool {
 		seen := map[ast.Decl]bool{fn: true}
 		for queue := []ast.Decl{fn}; len(queue) > 0; queue = queue[1:] {
 			for _, id := range uses(queue[0]) {
@@ -294,12 +311,5 @@ func editedByUse(fset *token.FileSet, bf, pf *ast.File, base, patched []byte) []
 		}
 		return false
 	}
-	var out []string
-	for name, p := range pTop {
-		if fn, ok := p.decl.(*ast.FuncDecl); ok && !changed(name) && bTop[name].decl != nil && usesChanged(fn) {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return changed, usesChanged
 }

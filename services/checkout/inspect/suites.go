@@ -1,0 +1,215 @@
+package inspect
+
+import (
+	"go/ast"
+	"go/token"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// testifySuite is the import path of testify's suite runner. suite.Run(t,
+// s) runs, as subtests of the calling test, every method of s's type whose
+// name begins with "Test": a fix whose test is such a method adds no test
+// function, only a method to a type an existing test runs.
+const testifySuite = "github.com/stretchr/testify/suite"
+
+// GoSuites maps each suite type the Go test files srcs (one package's)
+// run with testify's suite.Run to the test functions that run it, sorted.
+// A suite is recognized by its form in the test function's body:
+// suite.Run(t, new(S)), suite.Run(t, &S{…}), or either through a local
+// variable the function sets to one of those. Anything else (a suite built
+// by a helper, a package-level variable) is not recognized, and its
+// methods stay what they were: methods, not tests. A file that does not
+// parse is skipped.
+func GoSuites(srcs [][]byte) map[string][]string {
+	out := map[string][]string{}
+	for _, src := range srcs {
+		g, err := parseGo("", src)
+		if err != nil {
+			continue
+		}
+		var names []string
+		for name, ip := range g.imports {
+			if ip == testifySuite {
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		for _, d := range g.f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Body == nil || !strings.HasPrefix(fn.Name.Name, "Test") {
+				continue
+			}
+			for _, s := range suitesRun(fn.Body, names) {
+				out[s] = append(out[s], fn.Name.Name)
+			}
+		}
+	}
+	for s, fns := range out {
+		slices.Sort(fns)
+		out[s] = slices.Compact(fns)
+	}
+	return out
+}
+
+// suitesRun lists the suite types body passes to NAME.Run (NAME one of
+// names) in the forms GoSuites recognizes.
+func suitesRun(body *ast.BlockStmt, names []string) []string {
+	// A local set to new(S) or &S{…}: its type, by name.
+	locals := map[string]string{}
+	set := func(lhs []ast.Expr, rhs []ast.Expr) {
+		if len(lhs) != len(rhs) {
+			return
+		}
+		for i, l := range lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if s := suiteType(rhs[i]); s != "" {
+					locals[id.Name] = s
+				}
+			}
+		}
+	}
+	var out []string
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			set(x.Lhs, x.Rhs)
+		case *ast.ValueSpec:
+			lhs := make([]ast.Expr, len(x.Names))
+			for i, id := range x.Names {
+				lhs[i] = id
+			}
+			set(lhs, x.Values)
+		case *ast.CallExpr:
+			sel, ok := x.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Run" || len(x.Args) != 2 {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); !ok || !slices.Contains(names, id.Name) {
+				return true
+			}
+			s := suiteType(x.Args[1])
+			if id, ok := x.Args[1].(*ast.Ident); ok && s == "" {
+				s = locals[id.Name]
+			}
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// suiteType is S for new(S), &S{…} and (&S{…}), "" for anything else.
+func suiteType(e ast.Expr) string {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "new" && len(x.Args) == 1 {
+			if t, ok := x.Args[0].(*ast.Ident); ok {
+				return t.Name
+			}
+		}
+	case *ast.UnaryExpr:
+		if x.Op != token.AND {
+			return ""
+		}
+		if c, ok := x.X.(*ast.CompositeLit); ok {
+			if t, ok := c.Type.(*ast.Ident); ok {
+				return t.Name
+			}
+		}
+	}
+	return ""
+}
+
+// GoSuiteMethods maps each type of the Go source src to the methods it
+// declares that testify runs as tests: named "Test…", without parameters
+// or results, sorted. Source that does not parse is an error.
+func GoSuiteMethods(src []byte) (map[string][]string, error) {
+	g, err := parseGo("", src)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, d := range g.f.Decls {
+		if t, m := suiteMethod(d); t != "" {
+			out[t] = append(out[t], m)
+		}
+	}
+	for _, t := range slices.Collect(maps.Keys(out)) {
+		slices.Sort(out[t])
+		out[t] = slices.Compact(out[t])
+	}
+	return out, nil
+}
+
+// suiteMethod is the receiver type and the name of d when d is a method
+// testify runs as a test, "" otherwise.
+func suiteMethod(d ast.Decl) (typ, name string) {
+	fn, ok := d.(*ast.FuncDecl)
+	if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil || !strings.HasPrefix(fn.Name.Name, "Test") {
+		return "", ""
+	}
+	if len(fn.Type.Params.List) != 0 || (fn.Type.Results != nil && len(fn.Type.Results.List) != 0) {
+		return "", ""
+	}
+	t := fn.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	id, ok := t.(*ast.Ident)
+	if !ok {
+		return "", ""
+	}
+	return id.Name, fn.Name.Name
+}
+
+// suiteMethodBody is the body of method name of one of types, as the Go
+// files declare it, or nil.
+func suiteMethodBody(files []*goFile, types []string, name string) *ast.BlockStmt {
+	for _, g := range files {
+		for _, d := range g.f.Decls {
+			if t, m := suiteMethod(d); t != "" && m == name && slices.Contains(types, t) {
+				return d.(*ast.FuncDecl).Body
+			}
+		}
+	}
+	return nil
+}
+
+// SuitesRun lists the suite types the test function fn of the parsed Go
+// file f runs with testify's suite.Run, in the forms GoSuites recognizes.
+func SuitesRun(f *ast.File, fn *ast.FuncDecl) []string {
+	if fn.Body == nil {
+		return nil
+	}
+	var names []string
+	for _, imp := range f.Imports {
+		if imp.Path.Value != `"`+testifySuite+`"` {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			names = append(names, "suite")
+		case imp.Name.Name != "_" && imp.Name.Name != ".":
+			names = append(names, imp.Name.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	out := suitesRun(fn.Body, names)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,112 @@
+package splice
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"slices"
+
+	"github.com/sealgate/sealgate/services/checkout/inspect"
+)
+
+// A test that runs a testify suite (suite.Run(t, new(S))) runs the
+// methods of S named Test… as its subtests: a fix whose test adds a case to
+// such a method edits the test that runs the suite, though that test's own
+// text is unchanged. The patch's version of that test runs the patch's
+// methods through a wrapper, laid beside the baseline's type:
+//
+//	type sealgatePatch_S struct{ S }
+//
+// with the patch's methods of S in this file declared on the wrapper. A
+// method declared on the wrapper shadows the one S has; the methods S
+// declares in the package's other files are promoted through the
+// embedding, so the wrapper runs what the patch's S would, and the
+// baseline's S, which the file's other tests use, is left as it is.
+
+// suiteEdited reports whether the patch edits the methods of the suite
+// type typ in this file: a method the baseline's version declares that the
+// patch's changes or deletes, or one of the patch's that uses, directly or
+// through other declarations of the file, a declaration the patch changes
+// (the table of cases it ranges over). A method the patch only adds edits
+// nothing: the baseline's tests do not run it.
+func suiteEdited(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, typ string) bool {
+	bm, pm := methodsOf(fset, bf, base, typ), methodsOf(fset, pf, patched, typ)
+	for name, b := range bm {
+		if p, ok := pm[name]; !ok || p.text != b.text {
+			return true
+		}
+	}
+	_, usesChanged := changedUses(fset, bf, pf, base, patched)
+	for name, p := range pm {
+		if _, ok := bm[name]; ok && usesChanged(p.decl) {
+			return true
+		}
+	}
+	return false
+}
+
+// methodsOf maps the names of the methods f declares on typ (a pointer or
+// value receiver) to their declarations.
+func methodsOf(fset *token.FileSet, f *ast.File, src []byte, typ string) map[string]topDecl {
+	out := map[string]topDecl{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && recvName(fn.Recv) == typ {
+			out[fn.Name.Name] = topDecl{fn, string(source(fset, fn, src))}
+		}
+	}
+	return out
+}
+
+// suitesEdited lists the suite types the patch's version of the test
+// function named test runs whose methods the patch edits in this file
+// (suiteEdited), sorted.
+func suitesEdited(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, test string) []string {
+	var out []string
+	for _, d := range pf.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || fn.Name.Name != test {
+			continue
+		}
+		bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
+		for _, typ := range inspect.SuitesRun(pf, fn) {
+			// A suite type the patch adds or changes in this file has
+			// rules of its own (a renamed copy, or none).
+			b, inBase := bTop[typ]
+			p, inPatch := pTop[typ]
+			if inBase != inPatch || b.text != p.text {
+				continue
+			}
+			if suiteEdited(fset, bf, pf, base, patched, typ) {
+				out = append(out, typ)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// suiteWrappers declares, for each suite type that the patch's versions of
+// the tests named in tests run and whose methods the patch edits in this
+// file, the wrapper type (texts) and returns the patch's methods of that
+// type in the file (methods), to be laid with their receivers renamed:
+// rename maps the type to its wrapper.
+func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, tests []string, rename map[string]string) (texts [][]byte, methods []ast.Decl) {
+	var types []string
+	for _, t := range tests {
+		types = append(types, suitesEdited(fset, bf, pf, base, patched, t)...)
+	}
+	slices.Sort(types)
+	for _, typ := range slices.Compact(types) {
+		if rename[typ] != "" {
+			continue
+		}
+		rename[typ] = patchPrefix + typ
+		texts = append(texts, fmt.Appendf(nil, "// The patch's methods of the suite %s, on a wrapper that has the rest of them.\ntype %s struct{ %s }", typ, patchPrefix+typ, typ))
+		for _, d := range pf.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && recvName(fn.Recv) == typ {
+				methods = append(methods, fn)
+			}
+		}
+	}
+	return texts, methods
+}
