@@ -49,6 +49,12 @@ type gap struct {
 	// maybe marks a gap that may be no change at all (see
 	// removal.Maybe): without a restore that compiles it is not judged.
 	maybe bool
+	// moved, for lines deleted, is the statement the patch wrote whole in
+	// the same function with the same tokens: the lines moved there. The
+	// restore puts them back and takes that copy out — the baseline's
+	// order — rather than running them twice, which any test of what
+	// they do "notices" (or none can, for a store run twice).
+	moved *[2]int
 }
 
 // gapsOf returns the gaps of the Go source src (a patch-side file indexed
@@ -218,6 +224,56 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		}
 		return last != nil && endsFlow(last)
 	}
+	// The statements the patch wrote whole, by function body: where
+	// deleted lines may have moved.
+	type written struct {
+		span [2]int
+		body [2]int
+	}
+	// innermost is the innermost function body holding o.
+	innermost := func(o int) (body [2]int) {
+		for _, b := range bodies {
+			if b[0] < o && o < b[1] && (body == [2]int{} || b[1]-b[0] < body[1]-body[0]) {
+				body = b
+			}
+		}
+		return body
+	}
+	var wholes []written
+	if len(removed) > 0 {
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(ast.Stmt)
+			if !ok {
+				return true
+			}
+			sp := [2]int{off(st.Pos()), off(st.End())}
+			// Written whole: each of its tokens is one the patch wrote.
+			whole := true
+			for _, t := range toks {
+				if t.off >= sp[0] && t.end <= sp[1] && t.text() != ";" && !slices.ContainsFunc(wrote, func(w [2]int) bool { return w[0] <= t.off && t.end <= w[1] }) {
+					whole = false
+					break
+				}
+			}
+			if whole {
+				if b := innermost(sp[0]); b != [2]int{} {
+					wholes = append(wholes, written{sp, b})
+				}
+			}
+			return true
+		})
+	}
+	// movedTo is the statement the patch wrote whole, in the innermost
+	// function body holding at, with text's tokens.
+	movedTo := func(at int, text string) *[2]int {
+		body := innermost(at)
+		for _, w := range wholes {
+			if w.body == body && sameTokens(string(src[w.span[0]:w.span[1]]), text) {
+				return &w.span
+			}
+		}
+		return nil
+	}
 	for _, r := range removed {
 		if r.At <= 0 || r.At >= len(src) || !inBody(r.At) || !hasTokens(r.Src) || unreachable(r.At) {
 			continue
@@ -226,7 +282,8 @@ func gapsOf(src []byte, ix *stmtIndex, runs []alignment, wrote [][2]int, dels []
 		for at < len(src) && strings.IndexByte(" \t\r\n", src[at]) >= 0 {
 			at++
 		}
-		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: linesDeleted + clipText(r.Src), maybe: r.Maybe})
+		out = append(out, gap{at: at, lo: r.At, hi: r.At, edit: [2]int{r.At, r.At}, text: r.Src, what: linesDeleted + clipText(r.Src), maybe: r.Maybe,
+			moved: movedTo(r.At, r.Src)})
 	}
 	slices.SortFunc(out, func(a, b gap) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.lo, b.lo)) })
 	return out
@@ -304,6 +361,10 @@ func gapRestores(name string, src []byte, gaps []gap, next int) ([]mutant.Restor
 			}
 		}
 		variants := [][]gap{{g}, near}
+		if g.moved != nil {
+			// Moved: back where they stood, and out of where they went.
+			variants = [][]gap{{g, {at: g.moved[0], lo: g.moved[0], hi: g.moved[1], edit: *g.moved}}}
+		}
 		if g.alt != nil {
 			a := g
 			a.edit, a.text, a.alt = *g.alt, g.altText, nil
@@ -316,7 +377,7 @@ func gapRestores(name string, src []byte, gaps []gap, next int) ([]mutant.Restor
 				if n == maxGapChain || noop {
 					break
 				}
-				if !holds(s, g.lo, g.hi) {
+				if !holds(s, g.lo, g.hi) || g.moved != nil && !(s[0] <= g.moved[0] && g.moved[1] <= s[1]) {
 					continue
 				}
 				text, ok := applyGaps(src, s, with)

@@ -94,6 +94,11 @@ func TestGaps(t *testing.T) {
 			"package p\n\nfunc f(s []float64) float64 {\n\tn := len(s)\n\tif n%2 == 1 {\n\t\treturn s[n/2]\n\t}\n\treturn (s[n/2-1] + s[n/2]) / 2\n}\n", nil},
 		{"ifs folded into one return", wrap("\tn := 3\n\tif n < len(kind) {\n\t\treturn len(kind)\n\t}\n\tif n > 9 {\n\t\treturn 9\n\t}\n\treturn n\n"), wrap("\tn := 3\n\treturn max(len(kind), min(n, 9))\n"), nil},
 		{"a comment deleted", wrap("\tn := 3\n\t// three\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
+		// Moved, not deleted: put back where it stood and taken out of
+		// where it went (run twice, n doubles and any test notices).
+		{"a statement moved", wrap("\tn := 3\n\tif kind == \"\" {\n\t\treturn n\n\t}\n\tn++\n\treturn n\n"), wrap(fix + "\tn++\n\tif kind == \"\" {\n\t\treturn n\n\t}\n\treturn n\n"), []string{
+			"lines deleted: n++ | " + flat("{\n"+fix+"\tn++\n\tif kind == \"\" {\n\t\treturn n\n\t}\n\treturn n\n}") + " → " + flat("{\n"+fix+"\n\tif kind == \"\" {\n\t\treturn n\n\t}\n\tn++\n\treturn n\n}"),
+		}},
 		{"a line rewritten whole", wrap("\tn := 3\n\treturn n\n"), wrap("\tn := 3\n\tm := len(kind)\n\treturn m\n"), nil},
 		{"a term deleted inside a statement", wrap("\tn := 3 + len(kind)\n\treturn n\n"), wrap(fix + "\treturn n\n"), nil},
 		{"a function deleted", wrap("\tn := 3\n\treturn n\n") + "\nfunc h() int { return 2 }\n", wrap(fix + "\treturn n\n"), nil},
