@@ -137,3 +137,66 @@ func TestSuiteMethodEdited(t *testing.T) {
 		v.wantText(t, "special-cases the test's inputs")
 	})
 }
+
+// gocheck: one test function runs every suite the package registers; the
+// suite's methods, and the tables they range over, are in other files.
+const (
+	checkGoMod = "module example.com/calc\n\ngo 1.22\n\nrequire gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c\n\nrequire (\n\tgithub.com/kr/pretty v0.2.1 // indirect\n\tgithub.com/kr/text v0.1.0 // indirect\n)\n"
+	checkGoSum = `github.com/kr/pretty v0.2.1 h1:Fmg33tUaq4/8ym9TJN1x7sLJnHVwhP33CNkpYV/7rwI=
+github.com/kr/pretty v0.2.1/go.mod h1:ipq/a2n7PKx3OHsz4KJII5eveXtPO4qwEXGdVfWzfnI=
+github.com/kr/pty v1.1.1/go.mod h1:pFQYn66WHrOpPYNljwOMqo10TkYh1fy3cYio2l3bCsQ=
+github.com/kr/text v0.1.0 h1:45sCR5RtlFHMR4UwH9sdQ5TC8v0qDQCHnXt+kaKSTVE=
+github.com/kr/text v0.1.0/go.mod h1:4Jbv+DJW3UT/LiOwJeYQe1efqtUx/iVham/4vfdArNI=
+gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c h1:Hei/4ADfdWqJk1ZMxUNpqntNwaWcugrBjAiHlqqRiVk=
+gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c/go.mod h1:JHkPIbrfpd72SG/EVd6muEfDQjcINNoR0C8j2r3qZ4Q=
+`
+	checkRunner = "package calc\n\nimport (\n\t\"testing\"\n\n\t. \"gopkg.in/check.v1\"\n)\n\nfunc Test(t *testing.T) { TestingT(t) }\n\ntype S struct{}\n\nvar _ = Suite(&S{})\n"
+	checkCases  = "package calc\n\nimport . \"gopkg.in/check.v1\"\n\nvar boundCases = []struct{ v, want int }{\n\t{-3, 0},\n\t{5, 5},\n}\n\nfunc (s *S) TestBound(c *C) {\n\tfor _, b := range boundCases {\n\t\tc.Check(Bound(b.v, 0, 12), Equals, b.want, Commentf(\"Bound(%d, 0, 12)\", b.v))\n\t}\n}\n"
+)
+
+// TestCheckSuiteEdited: yaml.v3's shape (its fix of issue #666): the fix's
+// test is a row added to a package-level table that a gocheck method in
+// another file than the test function ranges over. The claim on that
+// function (go:./calc:Test) is judged by the baseline's files and by the
+// patch's versions of the suite's methods registered beside the
+// baseline's suite, on a wrapper; the same runs beside for coverage and
+// mutants: MERGE. The bug reintroduced: BLOCK. A special case for the
+// row's input: not MERGE. A method added to the suite proves a fix the
+// same way.
+func TestCheckSuiteEdited(t *testing.T) {
+	r := newRepo(t)
+	base := r.commit(t, r.Base, "check-base", "calc: Bound and its suite", map[string]string{
+		"go.mod": checkGoMod, "go.sum": checkGoSum,
+		"calc/bound.go": suiteBoundBug, "calc/suite_test.go": checkRunner, "calc/bound_test.go": checkCases,
+		"calc/median.go": r.honestMedian(t),
+	})
+	const claim = "go:./calc:Test"
+	withRow := strings.Replace(checkCases, "{5, 5},", "{5, 5},\n\t{17, 12},", 1)
+	honest := r.commit(t, base, "check-edited-honest", "calc: Bound above hi", map[string]string{
+		"calc/bound.go": suiteBoundFix, "calc/bound_test.go": withRow,
+	})
+	v := verify(t, r.patchArgs(base, honest, claimArgs(claim)...)...)
+	v.wantDecision(t, merge)
+	v.wantClaim(t, claim, "VERIFIED", "fixed")
+
+	t.Run("reintroduced: BLOCK", func(t *testing.T) {
+		reverted := r.commit(t, honest, "check-edited-reverted", "calc: revert", map[string]string{"calc/bound.go": suiteBoundBug})
+		verify(t, r.patchArgs(honest, reverted, claimArgs(claim)...)...).wantDecision(t, block)
+	})
+	t.Run("attack: the row's input special-cased", func(t *testing.T) {
+		attack := r.commit(t, base, "check-edited-attack", "calc: Bound above hi", map[string]string{
+			"calc/bound.go": suiteBoundSpecial, "calc/bound_test.go": withRow,
+		})
+		v := verify(t, r.patchArgs(base, attack, claimArgs(claim)...)...)
+		v.wantNot(t, merge)
+		v.wantText(t, "special-cases the test's inputs")
+	})
+	t.Run("honest: a method added", func(t *testing.T) {
+		added := r.commit(t, base, "check-added-honest", "calc: Bound above hi", map[string]string{
+			"calc/bound.go": suiteBoundFix, "calc/bound_test.go": checkCases + "\nfunc (s *S) TestAbove(c *C) {\n\tc.Check(Bound(17, 0, 12), Equals, 12)\n\tc.Check(Bound(13, 0, 12), Equals, 12)\n}\n",
+		})
+		v := verify(t, r.patchArgs(base, added, claimArgs(claim)...)...)
+		v.wantDecision(t, merge)
+		v.wantClaim(t, claim, "VERIFIED", "fixed")
+	})
+}

@@ -164,12 +164,20 @@ func editedTests(base, patched map[string][]byte) []string {
 			}
 		}
 		// A test that runs a testify suite runs every method of its type
-		// (inspect.GoSuites): an edited method edits the test.
+		// (inspect.GoSuites), and so does gocheck's: an edited method
+		// edits the test.
 		var srcs [][]byte
 		for _, name := range slices.Sorted(maps.Keys(files)) {
 			srcs = append(srcs, files[name])
 		}
-		for typ, runners := range inspect.GoSuites(srcs) {
+		suites := inspect.GoSuites(srcs)
+		// gocheck's test function runs every suite the package
+		// registers.
+		checkRunners, checkSuites := inspect.GoCheckSuites(srcs)
+		for _, typ := range checkSuites {
+			suites[typ] = append(suites[typ], checkRunners...)
+		}
+		for typ, runners := range suites {
 			for _, r := range runners {
 				f, ok := out[r]
 				if !ok {

@@ -114,3 +114,15 @@ func TestEditedSuiteTests(t *testing.T) {
 		})
 	}
 }
+
+// TestEditedCheckSuites: gocheck's test function runs every suite the
+// package registers, wherever its methods are: an edited method edits it.
+func TestEditedCheckSuites(t *testing.T) {
+	const runner = "package a\n\nimport (\n\t\"testing\"\n\n\t. \"gopkg.in/check.v1\"\n)\n\nfunc Test(t *testing.T) { TestingT(t) }\n\ntype S struct{}\n\nvar _ = Suite(&S{})\n"
+	const methods = "package a\n\nimport . \"gopkg.in/check.v1\"\n\nvar rows = []int{1}\n\nfunc (s *S) TestRows(c *C) { _ = rows }\n"
+	base := map[string][]byte{"a_test.go": []byte(runner), "m_test.go": []byte(methods)}
+	patched := map[string][]byte{"a_test.go": []byte(runner), "m_test.go": []byte(strings.Replace(methods, "[]int{1}", "[]int{1, 2}", 1))}
+	if got := editedTests(base, patched); !slices.Equal(got, []string{"Test"}) {
+		t.Fatalf("editedTests = %v, want [Test]", got)
+	}
+}

@@ -267,12 +267,21 @@ func (w *Workspace) restoreDecls(dir, file string, names []string) error {
 // splice writes each of files into dir as its baseline version with the
 // declarations the patch adds to it; an entry "file#TestX" also replaces
 // TestX with the patch's version of it, "file#+TestA,TestB" lays the
-// patch's versions of TestA and TestB beside the baseline's
+// patch's versions of TestA and TestB beside the baseline's, and
+// "file#*S,T" (which "+TestA,…" may follow) the patch's methods of the
+// gocheck suites S and T registered beside the baseline's
 // (jobs.Spec.Splice).
 func (w *Workspace) splice(dir string, entries []string) error {
 	for _, entry := range entries {
 		f, replace, _ := strings.Cut(entry, "#")
-		var names, beside []string
+		var names, beside, register []string
+		if r, ok := strings.CutPrefix(replace, "*"); ok {
+			r, replace, _ = strings.Cut(r, "+")
+			if replace != "" {
+				replace = "+" + replace
+			}
+			register = strings.Split(r, ",")
+		}
 		alone := ""
 		if b, ok := strings.CutPrefix(replace, "+"); ok {
 			beside = strings.Split(b, ",")
@@ -300,8 +309,8 @@ func (w *Workspace) splice(dir string, entries []string) error {
 			patched = pruned[f]
 		}
 		out, _, err := splice.GoReplacing(base, patched, names)
-		if len(beside) > 0 {
-			out, _, err = splice.GoBeside(base, patched, beside)
+		if len(beside) > 0 || len(register) > 0 {
+			out, _, err = splice.GoRegistering(base, patched, register, beside)
 		}
 		if err != nil {
 			return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)

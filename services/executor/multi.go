@@ -271,6 +271,16 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 				return done(jobs.OutcomeKilled, "%s hangs with the mutant after its site ran (stopped at %v); its reference run took %v", test, limit, ref.proc.res.Wall.Round(time.Millisecond))
 			case timedOut:
 				return done(jobs.OutcomeStillborn, "%s timed out with the mutant (site ran: %v; reference run %v of the %v limit)", test, mr.hit, ref.proc.res.Wall.Round(time.Millisecond), limit)
+			case mr.proc.res.Termination == sandbox.OOM && mr.proc.res.Signal == "" && mr.hit && ref.proc.res.Termination != sandbox.OOM:
+				// The runtime ran out of the address space every run
+				// gets (the process exited; no signal: not the kernel's
+				// OOM killer, which the machine's load may bring) after
+				// the mutant's site ran, and the same test passes in the
+				// reference run under the same limit: a loop the mutant
+				// made grow without end (yaml.v2's scanner with its
+				// guard inverted), as a hang is.
+				a.Detail.KilledBy = tg.ImportPath + "." + test
+				return done(jobs.OutcomeKilled, "%s runs out of memory with the mutant after its site ran (%s), and passes in the mutant's reference run", test, mr.outcome.Reason)
 			case mr.outcome.Kind == gotest.OutcomeFail:
 				// It failed, but not after the mutant's site ran: whatever
 				// failed it, the mutant did not. Keep looking.

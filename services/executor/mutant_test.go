@@ -426,3 +426,77 @@ func TestGoMutantTimeoutFollowsItsReferenceRun(t *testing.T) {
 		}
 	})
 }
+
+const (
+	growSource = `package grow
+
+// Chunks returns n chunks of 1 MiB.
+func Chunks(n int) [][]byte {
+	var out [][]byte
+	for i := 0; i < n; i++ {
+		out = append(out, make([]byte, 1<<20))
+	}
+	return out
+}
+`
+	growTests = `package grow
+
+import "testing"
+
+func TestChunks(t *testing.T) {
+	if got := len(Chunks(3)); got != 3 {
+		t.Fatalf("Chunks(3) has %d", got)
+	}
+}
+`
+)
+
+// TestGoMutantOutOfMemoryIsAKill: a mutant that makes a loop allocate
+// without end runs the test process out of the address space every run
+// gets, after its site ran, while the reference run passes under the same
+// limit: a kill, as a hang is (yaml.v2's scanner with a guard inverted
+// grew to 8 GB). The limit here is 1 GiB, so the test stays light.
+func TestGoMutantOutOfMemoryIsAKill(t *testing.T) {
+	e, w := workspaceWithHarness(t, map[string]string{"grow/grow.go": growSource, "grow/grow_test.go": growTests})
+	w.Limits.MemoryBytes = 1 << 30
+	dir := filepath.Join(w.PristineDir(jobs.TreeOracle), "grow")
+	pkg := mutant.Package{Dir: dir, Files: map[string][]byte{"grow.go": []byte(growSource)}, Tests: map[string][]byte{"grow_test.go": []byte(growTests)}}
+	line := strings.Count(growSource[:strings.Index(growSource, "i++")], "\n") + 1
+	sites, err := mutant.Find(pkg, map[string][]int{"grow.go": {line}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var site mutant.Site
+	for _, s := range sites {
+		if s.Description == "++ → --" {
+			site = s
+		}
+	}
+	if site.Description == "" {
+		t.Fatalf("no ++ → -- among %v", sites)
+	}
+	site.ID = 1
+	sw, err := mutant.NewSwitch([]int{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := mutant.Schemata(pkg, []mutant.Site{site}, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string][]byte{}
+	for name, b := range out {
+		overlay["grow/"+name] = b
+	}
+	if err := w.Schemata(overlay); err != nil {
+		t.Fatal(err)
+	}
+	spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: 300,
+		Mutation: &jobs.MutantRef{ID: 1, Path: "grow/" + site.File, Line: site.Line, Operator: site.Operator, Description: site.Description,
+			Var: sw.Var, Token: sw.Tokens[1], Ref: sw.Refs[1]},
+		Targets: []jobs.Target{{Package: "./grow", ImportPath: "example.com/calc/grow", Tests: []string{"TestChunks"}}}}
+	a := e.Execute(context.Background(), w, spec)
+	if a.Detail.Outcome != jobs.OutcomeKilled || !strings.Contains(a.Detail.Reason, "runs out of memory with the mutant after its site ran") {
+		t.Fatalf("%s: %s\n%+v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Runs)
+	}
+}

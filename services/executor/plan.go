@@ -13,6 +13,7 @@ import (
 
 	"github.com/sealgate/sealgate/ledger/criteria"
 	"github.com/sealgate/sealgate/services/checkout"
+	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/checkout/splice"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 )
@@ -470,16 +471,98 @@ func (w *Workspace) spliceable() []string {
 		if _, _, err := splice.GoBeside(base, patched, names); len(names) == 0 || err != nil {
 			continue
 		}
+		// Nor when the file's TestMain uses what the patch changes: it
+		// derives state from the baseline's tables (doublestar v4.10.4
+		// sizes arrays by the baseline's rows), which the patch's
+		// versions would overrun, and one crashing test leaves the
+		// coverage run without a profile.
+		if all, err := splice.Edited(base, patched); err != nil || slices.Contains(all, "TestMain") {
+			continue
+		}
 		files[ch.Path] = true
 		beside[ch.Path] = names
 	}
+	register := map[string]string{}
+	for _, e := range w.checkSplices("") {
+		f, types, _ := strings.Cut(e, "#")
+		files[f], register[f] = true, types
+	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(files)) {
-		if names := beside[f]; len(names) > 0 {
-			f += "#+" + strings.Join(names, ",")
+		entry := f
+		if r := register[f]; r != "" {
+			entry += "#" + r
 		}
-		out = append(out, f)
+		if names := beside[f]; len(names) > 0 {
+			if register[f] == "" {
+				entry += "#"
+			}
+			entry += "+" + strings.Join(names, ",")
+		}
+		out = append(out, entry)
 	}
+	return out
+}
+
+// gocheck reads the baseline's Go test files of dir as gocheck runs them
+// (inspect.GoCheckSuites): the test functions that run its suites, and
+// the suite types the package registers.
+func (w *Workspace) gocheck(dir string) (runners, suites []string) {
+	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, nil
+	}
+	var srcs [][]byte
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		if src, err := os.ReadFile(filepath.Join(root, e.Name())); err == nil {
+			srcs = append(srcs, src)
+		}
+	}
+	return inspect.GoCheckSuites(srcs)
+}
+
+// checkSplices lists, as splice entries "file#*S,T", the Go test files of
+// dir ("" for every directory) that the patch changes where it adds or
+// edits methods of gocheck suites S, T its package registers
+// (splice.CheckChanged), sorted. A file whose changes control the
+// harness, or that does not parse, is not one.
+func (w *Workspace) checkSplices(dir string) []string {
+	var out []string
+	suitesOf := map[string][]string{}
+	for _, ch := range w.co.Changes {
+		d := path.Dir(ch.Path)
+		if ch.Kind != checkout.Modified || !strings.HasSuffix(ch.Path, "_test.go") || (dir != "" && d != path.Clean(dir)) ||
+			slices.Contains(w.co.TestHarness, ch.Path) || slices.Contains(w.co.Unparsable, ch.Path) {
+			continue
+		}
+		suites, ok := suitesOf[d]
+		if !ok {
+			_, suites = w.gocheck(d)
+			suitesOf[d] = suites
+		}
+		if len(suites) == 0 {
+			continue
+		}
+		base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(ch.Path)))
+		patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		var changed []string
+		for _, s := range suites {
+			if splice.CheckChanged(base, patched, []string{s}) {
+				changed = append(changed, s)
+			}
+		}
+		if len(changed) > 0 {
+			out = append(out, ch.Path+"#*"+strings.Join(changed, ","))
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -585,6 +668,26 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		return []*jobs.Spec{base, pre}
 	}
 	patchFile := w.declares(jobs.TreeOracle, dir, top)
+	if runners, _ := w.gocheck(dir); slices.Contains(runners, top) {
+		if entries := w.checkSplices(dir); len(entries) > 0 {
+			// gocheck's test function runs every suite the package
+			// registers, and the patch adds or edits methods of one:
+			// the claim is judged by the baseline's files, as always,
+			// and by the test with the patch's versions of those
+			// suites registered beside the baseline's, on both sides.
+			var out []*jobs.Spec
+			for _, side := range []string{jobs.Baseline, jobs.Patch} {
+				e := w.goJob(jobs.Edited, side, claim, pkg, []string{test}, c)
+				e.Tree = jobs.TreeBaseline
+				if side == jobs.Patch {
+					e.Tree, e.Drop = jobs.TreeOracle, drops
+				}
+				e.Splice = entries
+				out = append(out, e)
+			}
+			return append([]*jobs.Spec{base, patch}, out...)
+		}
+	}
 	if file := w.declares(jobs.TreeBaseline, dir, top); file != "" && w.edits(file, top) {
 		// A test both versions declare and the patch edits (cases added
 		// to a table): the claim is judged by the baseline's version, as

@@ -79,9 +79,9 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 }
 
 // runPytest runs pytest as pytestProc does (PytestArgs, then the node ids)
-// in a fresh directory holding files, under a 4 GiB address-space limit
-// (the sandbox's default), and returns the report as readJUnit reads it
-// and pytest's exit code.
+// in a fresh directory holding files, under the sandbox's default
+// address-space limit, and returns the report as readJUnit reads it and
+// pytest's exit code.
 func runPytest(t *testing.T, files map[string]string, ids ...string) (*junit.Report, int, error) {
 	t.Helper()
 	python := testPython(t)
@@ -92,7 +92,7 @@ func runPytest(t *testing.T, files map[string]string, ids ...string) (*junit.Rep
 	dir, out := t.TempDir(), t.TempDir()
 	writeFiles(t, dir, files)
 	report := filepath.Join(out, "junit.xml")
-	argv := append([]string{"--as=" + strconv.Itoa(4<<30), "--", python}, PytestArgs(report)...)
+	argv := append([]string{"--as=" + strconv.FormatUint(sandbox.DefaultLimits().MemoryBytes, 10), "--", python}, PytestArgs(report)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prlimit, append(argv, ids...)...)
@@ -164,7 +164,7 @@ def test_raises_memory_msg():
 
 
 def test_alloc():
-    # Past the 4 GiB address-space limit: Python raises MemoryError.
+    # Past the address-space limit: Python raises MemoryError.
     buf = bytearray(64 << 30)
     assert len(buf) == 0
 

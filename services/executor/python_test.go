@@ -74,7 +74,7 @@ def test_flaky():
 
 
 def test_memory():
-    # Past the sandbox's 4 GiB address-space limit.
+    # Past the sandbox's address-space limit.
     buf = bytearray(64 << 30)
     assert len(buf) == 0
 

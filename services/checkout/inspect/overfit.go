@@ -323,7 +323,9 @@ func clipText(s string) string {
 // over), following references from those variables' initializers too.
 // A subtest's literals are its test's, except for a test that runs a
 // testify suite (GoSuites): "TestS/TestM" is the suite's method TestM,
-// whose literals come too. ok is false when no file declares the test, or
+// whose literals come too; "TestS" alone is every method of the suite
+// named Test…, and so is gocheck's test function (GoCheckSuites) of every
+// suite the files register. ok is false when no file declares the test, or
 // the suite's method (or a file does not parse).
 func GoTestLits(srcs [][]byte, test string) (lits []Lit, ok bool) {
 	test, sub, _ := strings.Cut(test, "/")
@@ -361,19 +363,32 @@ func GoTestLits(srcs [][]byte, test string) (lits []Lit, ok bool) {
 	}
 	seen := map[string]bool{}
 	queue := []ast.Node{body.Body}
-	if sub != "" {
-		var types []string
-		for t, runners := range GoSuites(srcs) {
-			if slices.Contains(runners, test) {
-				types = append(types, t)
-			}
+	var types []string
+	for t, runners := range GoSuites(srcs) {
+		if slices.Contains(runners, test) {
+			types = append(types, t)
 		}
-		if len(types) > 0 {
-			m := suiteMethodBody(files, types, sub)
-			if m == nil {
-				return nil, false
+	}
+	if runners, suites := GoCheckSuites(srcs); slices.Contains(runners, test) {
+		types = append(types, suites...)
+	}
+	switch {
+	case len(types) == 0:
+	case sub != "":
+		m := suiteMethodBody(files, types, sub)
+		if m == nil {
+			return nil, false
+		}
+		queue = append(queue, m)
+	default:
+		// The whole suite: every case of it.
+		for _, g := range files {
+			for _, d := range g.f.Decls {
+				if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Body != nil && strings.HasPrefix(fn.Name.Name, "Test") &&
+					slices.Contains(types, suiteRecv(fn.Recv)) {
+					queue = append(queue, fn.Body)
+				}
 			}
-			queue = append(queue, m)
 		}
 	}
 	for len(queue) > 0 {

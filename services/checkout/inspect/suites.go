@@ -164,15 +164,26 @@ func suiteMethod(d ast.Decl) (typ, name string) {
 	if len(fn.Type.Params.List) != 0 || (fn.Type.Results != nil && len(fn.Type.Results.List) != 0) {
 		return "", ""
 	}
-	t := fn.Recv.List[0].Type
+	if t := suiteRecv(fn.Recv); t != "" {
+		return t, fn.Name.Name
+	}
+	return "", ""
+}
+
+// suiteRecv is the name of a method receiver's type, with or without
+// a pointer; "" for a generic type or anything else.
+func suiteRecv(fl *ast.FieldList) string {
+	if fl == nil || len(fl.List) != 1 {
+		return ""
+	}
+	t := fl.List[0].Type
 	if s, ok := t.(*ast.StarExpr); ok {
 		t = s.X
 	}
-	id, ok := t.(*ast.Ident)
-	if !ok {
-		return "", ""
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
 	}
-	return id.Name, fn.Name.Name
+	return ""
 }
 
 // suiteMethodBody is the body of method name of one of types, as the Go
@@ -212,4 +223,120 @@ func SuitesRun(f *ast.File, fn *ast.FuncDecl) []string {
 	out := suitesRun(fn.Body, names)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// gocheckPaths are the import paths of gocheck, whose one test function
+// (func Test(t *testing.T) { check.TestingT(t) }) runs every suite the
+// package registers (var _ = check.Suite(&S{})): each method of S named
+// Test… and taking a *check.C is a case, with no subtest of its own.
+var gocheckPaths = []string{"gopkg.in/check.v1", "github.com/go-check/check", "launchpad.net/gocheck"}
+
+// GoCheckSuites reads the Go test files srcs of one package as gocheck
+// runs them: runners are the test functions that call TestingT (qualified
+// by gocheck's import name, or not for a dot import) and suites the types
+// the files register with Suite(&S{…}) or Suite(new(S)) in a package-level
+// initializer or an init function, both sorted. A file that does not parse
+// is skipped.
+func GoCheckSuites(srcs [][]byte) (runners, suites []string) {
+	for _, src := range srcs {
+		g, err := parseGo("", src)
+		if err != nil {
+			continue
+		}
+		names, dot := gocheckNames(g.f)
+		if len(names) == 0 && !dot {
+			continue
+		}
+		// call reports whether e calls gocheck's fn.
+		call := func(e ast.Expr, fn string) (*ast.CallExpr, bool) {
+			c, ok := e.(*ast.CallExpr)
+			if !ok {
+				return nil, false
+			}
+			switch f := c.Fun.(type) {
+			case *ast.Ident:
+				return c, dot && f.Name == fn
+			case *ast.SelectorExpr:
+				x, ok := f.X.(*ast.Ident)
+				return c, ok && f.Sel.Name == fn && slices.Contains(names, x.Name)
+			}
+			return nil, false
+		}
+		register := func(n ast.Node) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				if c, ok := n.(ast.Expr); ok {
+					if c, ok := call(c, "Suite"); ok && len(c.Args) == 1 {
+						if s := suiteType(c.Args[0]); s != "" {
+							suites = append(suites, s)
+						}
+					}
+				}
+				return true
+			})
+		}
+		for _, d := range g.f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				if d.Tok == token.VAR {
+					register(d)
+				}
+			case *ast.FuncDecl:
+				if d.Recv != nil || d.Body == nil {
+					continue
+				}
+				if d.Name.Name == "init" {
+					register(d.Body)
+					continue
+				}
+				if !strings.HasPrefix(d.Name.Name, "Test") {
+					continue
+				}
+				ast.Inspect(d.Body, func(n ast.Node) bool {
+					if e, ok := n.(ast.Expr); ok {
+						if _, ok := call(e, "TestingT"); ok {
+							runners = append(runners, d.Name.Name)
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	slices.Sort(runners)
+	slices.Sort(suites)
+	return slices.Compact(runners), slices.Compact(suites)
+}
+
+// gocheckNames returns the names the parsed file imports gocheck as, and
+// whether it dot-imports it.
+func gocheckNames(f *ast.File) (names []string, dot bool) {
+	for _, imp := range f.Imports {
+		p := strings.Trim(imp.Path.Value, "`\"")
+		if !slices.Contains(gocheckPaths, p) {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			names = append(names, "check")
+		case imp.Name.Name == ".":
+			dot = true
+		case imp.Name.Name != "_":
+			names = append(names, imp.Name.Name)
+		}
+	}
+	return names, dot
+}
+
+// GoCheckName is how the parsed Go file f can call gocheck's functions:
+// "check." (its import name and a dot), "" for a dot import; ok is false
+// when f does not import gocheck.
+func GoCheckName(f *ast.File) (qualifier string, ok bool) {
+	names, dot := gocheckNames(f)
+	switch {
+	case dot:
+		return "", true
+	case len(names) > 0:
+		return names[0] + ".", true
+	}
+	return "", false
 }

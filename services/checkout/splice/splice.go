@@ -47,7 +47,7 @@ func Go(base, patched []byte) (out []byte, added []string, err error) {
 // the patch's version of that one test beside the baseline's versions of
 // the file's other tests.
 func GoReplacing(base, patched []byte, replace []string) (out []byte, added []string, err error) {
-	return lay(base, patched, replace, nil)
+	return lay(base, patched, replace, nil, nil)
 }
 
 // BesideSuffix ends the name of the patch's version of a test laid beside
@@ -60,11 +60,20 @@ const BesideSuffix = "_sealgatePatch"
 // test still runs, and so do the cases the patch adds to it — to measure
 // what they reach and which mutants they kill.
 func GoBeside(base, patched []byte, beside []string) (out []byte, added []string, err error) {
-	return lay(base, patched, nil, beside)
+	return lay(base, patched, nil, beside, nil)
 }
 
-// lay is GoReplacing and GoBeside.
-func lay(base, patched []byte, replace, beside []string) (out []byte, added []string, err error) {
+// GoRegistering is GoBeside that also lays, for each gocheck suite type
+// named in register (one the package registers, check.Suite(&S{})) whose
+// methods the patch adds or edits in this file, the patch's methods of it
+// on a wrapper registered beside it (suites.go): gocheck's one test
+// function then runs the baseline's suite and the patch's version of it.
+func GoRegistering(base, patched []byte, register, beside []string) (out []byte, added []string, err error) {
+	return lay(base, patched, nil, beside, register)
+}
+
+// lay is GoReplacing, GoBeside and GoRegistering.
+func lay(base, patched []byte, replace, beside, register []string) (out []byte, added []string, err error) {
 	fset := token.NewFileSet()
 	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -115,7 +124,7 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 			}
 		}
 	}
-	if len(replace) == 0 && len(beside) == 0 && onlyAdds(fset, bf, pf, base, patched) {
+	if len(replace) == 0 && len(beside) == 0 && len(register) == 0 && onlyAdds(fset, bf, pf, base, patched) {
 		// The patch's file is the baseline's with declarations (and
 		// imports) added and nothing else changed: it is the spliced
 		// file, line for line as committed — a test that reads its own
@@ -149,6 +158,13 @@ func lay(base, patched []byte, replace, beside []string) (out []byte, added []st
 		keep[strings.TrimPrefix(k, "func ")] = true
 	}
 	wrappers, methods := suiteWrappers(fset, bf, pf, base, patched, slices.Concat(slices.Collect(maps.Keys(keep)), beside), rename)
+	if len(register) > 0 {
+		w, m, err := checkWrappers(fset, bf, pf, base, patched, register, rename)
+		if err != nil {
+			return nil, nil, err
+		}
+		wrappers, methods = append(wrappers, w...), append(methods, m...)
+	}
 	adds = slices.DeleteFunc(adds, func(d ast.Decl) bool { return slices.Contains(methods, d) })
 	// What the added and replaced declarations use of the declarations
 	// the patch changes comes as the patch has it, renamed.

@@ -491,3 +491,71 @@ func TestSuiteMethodsEdited(t *testing.T) {
 		t.Fatalf("a wrapper of a changed type:\n%s", out)
 	}
 }
+
+// checkBase is a gocheck suite's cases in a file without the test
+// function that runs them (gocheck's Test and the registration are
+// elsewhere in the package).
+const checkBase = `package calc
+
+import . "gopkg.in/check.v1"
+
+var boundCases = []struct{ v, want int }{{-3, 0}}
+
+func (s *S) TestBound(c *C) {
+	for _, b := range boundCases {
+		c.Check(Bound(b.v, 0, 12), Equals, b.want)
+	}
+}
+
+func (s *S) TestSign(c *C) { c.Check(Sign(7), Equals, 1) }
+`
+
+// A patch that adds a row to a table a gocheck method ranges over, or a
+// method, changes the registered suite: GoRegistering lays the patch's
+// methods on a wrapper registered beside the baseline's suite, whose
+// methods stay for the baseline's run of the suite.
+func TestGoRegistering(t *testing.T) {
+	row := strings.Replace(checkBase, "{{-3, 0}}", "{{-3, 0}, {17, 12}}", 1)
+	method := checkBase + "\nfunc (s *S) TestAbove(c *C) { c.Check(Bound(17, 0, 12), Equals, 12) }\n"
+	for _, tc := range []struct {
+		name, patched string
+		want          []string
+	}{
+		{"a row", row, []string{"for _, b := range sealgatePatch_boundCases {", "var sealgatePatch_boundCases = []struct{ v, want int }{{-3, 0}, {17, 12}}"}},
+		{"a method", method, []string{"func (s *sealgatePatch_S) TestAbove(c *C)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !CheckChanged([]byte(checkBase), []byte(tc.patched), []string{"S"}) {
+				t.Fatal("CheckChanged: false")
+			}
+			out, _, err := GoRegistering([]byte(checkBase), []byte(tc.patched), []string{"S"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := string(out)
+			for _, want := range append(tc.want,
+				"type sealgatePatch_S struct{ S }",
+				"var _ = Suite(&sealgatePatch_S{})",
+				"func (s *sealgatePatch_S) TestSign(c *C)",
+				"func (s *S) TestBound(c *C) {\n\tfor _, b := range boundCases {",
+			) {
+				if !strings.Contains(s, want) {
+					t.Errorf("no %q in\n%s", want, s)
+				}
+			}
+			if strings.Contains(s, "func (s *S) TestAbove") {
+				t.Errorf("the added method on the baseline's suite too:\n%s", s)
+			}
+		})
+	}
+	// A type no one registers, a file the patch does not change there: no
+	// wrapper.
+	if CheckChanged([]byte(checkBase), []byte(row), []string{"T"}) || CheckChanged([]byte(checkBase), []byte(checkBase), []string{"S"}) {
+		t.Fatal("CheckChanged: true")
+	}
+	// Without gocheck imported, the wrapper cannot be registered.
+	bare := strings.Replace(row, "import . \"gopkg.in/check.v1\"\n", "", 1)
+	if _, _, err := GoRegistering([]byte(strings.Replace(checkBase, "import . \"gopkg.in/check.v1\"\n", "", 1)), []byte(bare), []string{"S"}, nil); !errors.Is(err, ErrConflict) {
+		t.Fatalf("no gocheck import: %v", err)
+	}
+}

@@ -3,8 +3,10 @@ package splice
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"slices"
+	"strings"
 
 	"github.com/sealgate/sealgate/services/checkout/inspect"
 )
@@ -109,4 +111,78 @@ func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 		}
 	}
 	return texts, methods
+}
+
+// gocheck registers suites for its one test function to run
+// (check.Suite(&S{})), and a suite's cases are its methods named Test…:
+// a fix's test is a method added to S, or a row added to a table one
+// ranges over, often in another file than the test function. The patch's
+// version of the suite runs on a wrapper, as for testify, registered
+// beside the baseline's: the test function runs both.
+
+// CheckChanged reports whether the patch adds or edits, in this file,
+// methods of a gocheck suite type named in suites (one its package
+// registers) that it does not itself change here (GoRegistering lays
+// those). A file that does not parse changes nothing.
+func CheckChanged(base, patched []byte, suites []string) bool {
+	fset := token.NewFileSet()
+	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
+	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return len(checkChanged(fset, bf, pf, base, patched, suites)) > 0
+}
+
+// checkChanged lists the types of suites whose methods the patch adds or
+// edits in this file, of those it does not change or add here, sorted.
+func checkChanged(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, suites []string) []string {
+	bTop, pTop := topLevel(fset, bf, base), topLevel(fset, pf, patched)
+	var out []string
+	for _, typ := range suites {
+		b, inBase := bTop[typ]
+		p, inPatch := pTop[typ]
+		if inBase != inPatch || b.text != p.text {
+			continue
+		}
+		bm, pm := methodsOf(fset, bf, base, typ), methodsOf(fset, pf, patched, typ)
+		added := false
+		for name := range pm {
+			if _, ok := bm[name]; !ok && strings.HasPrefix(name, "Test") {
+				added = true
+			}
+		}
+		if added || suiteEdited(fset, bf, pf, base, patched, typ) {
+			out = append(out, typ)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// checkWrappers is suiteWrappers for gocheck: each wrapper comes with its
+// registration, written as the patch's file calls gocheck.
+func checkWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, suites []string, rename map[string]string) (texts [][]byte, methods []ast.Decl, err error) {
+	types := checkChanged(fset, bf, pf, base, patched, suites)
+	if len(types) == 0 {
+		return nil, nil, nil
+	}
+	q, ok := inspect.GoCheckName(pf)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: the patch's version changes a gocheck suite's methods without importing gocheck", ErrConflict)
+	}
+	for _, typ := range types {
+		if rename[typ] != "" {
+			continue
+		}
+		w := patchPrefix + typ
+		rename[typ] = w
+		texts = append(texts, fmt.Appendf(nil, "// The patch's methods of the suite %s, on a wrapper that has the rest of them, registered beside it.\ntype %s struct{ %s }\n\nvar _ = %sSuite(&%s{})", typ, w, typ, q, w))
+		for _, d := range pf.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && recvName(fn.Recv) == typ {
+				methods = append(methods, fn)
+			}
+		}
+	}
+	return texts, methods, nil
 }

@@ -127,7 +127,10 @@ type Spec struct {
 	// "file#+TestA,TestB" lays the patch's versions of TestA and TestB
 	// beside the baseline's, renamed (coverage and mutant runs);
 	// "file#=TestX" lays, of what the patch adds, only TestX and the
-	// declarations it needs (a new test alone on the baseline code).
+	// declarations it needs (a new test alone on the baseline code);
+	// "file#*S,T" lays the patch's methods of the gocheck suites S and T
+	// on wrappers registered beside them (an edited-test job's entries,
+	// one per file; before "+TestA,…" in a coverage or mutant job's).
 	Splice []string `json:"splice,omitempty"`
 	// Added, on a discovery job, lists the tests the patch adds to the
 	// package or edits there: claims discovery proposes first.
@@ -333,7 +336,13 @@ func (s *Spec) check() error {
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery, Coverage, Counterfactual:
 	case Edited:
-		if s.Runner != RunnerGo || len(s.Splice) != 1 || !strings.Contains(s.Splice[0], "#") || strings.Contains(s.Splice[0], "#+") {
+		// One test spliced over its file, or a gocheck suite's methods
+		// over the files that hold them.
+		laid := len(s.Splice) > 0
+		for _, e := range s.Splice {
+			laid = laid && strings.Contains(e, "#") && !strings.Contains(e, "#+") && (len(s.Splice) == 1 || strings.Contains(e, "#*"))
+		}
+		if s.Runner != RunnerGo || !laid {
 			return fmt.Errorf("job spec: an edited-test job runs one Go test spliced over its file")
 		}
 	case Modules:

@@ -75,7 +75,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		Timeout:      5 * time.Minute,
 		CPUSeconds:   600,
-		MemoryBytes:  4 << 30,
+		MemoryBytes:  8 << 30,
 		MaxProcesses: 4096,
 		MaxOpenFiles: 4096,
 		MaxFileBytes: 1 << 30,
