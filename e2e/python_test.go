@@ -143,7 +143,7 @@ func TestPythonMemoryLimit(t *testing.T) {
 	fix := r.patch(t, "honest-fix")
 	src := r.show(t, fix.Commit, "pystats/stats.py")
 	// The patched percentile asks for far more memory than the limit
-	// allows (4 GiB of address space per process) before it answers.
+	// allows (8 GiB of address space per process) before it answers.
 	greedy := replaceOnce(t, src, "def percentile(", "def _greedy():\n    return bytearray(64 << 30)\n\n\ndef percentile(")
 	greedy = replaceOnce(t, greedy, `    s = sorted(values)`, "    _greedy()\n    s = sorted(values)")
 	c := r.commit(t, fix.Commit, "greedy", "percentile allocates 64 GiB", map[string]string{"pystats/stats.py": greedy})

@@ -39,6 +39,11 @@ const (
 	DefaultSuiteTimeoutSec    = 1200
 	DefaultDeadlineSec        = 3600
 	DefaultStabilityReruns    = 2
+	// DefaultMemoryBytes is each test process's address space
+	// (RLIMIT_AS). A Go test binary reserves much more than it touches,
+	// and real suites decode gigabyte inputs (msgpack's TestDecoder
+	// needs about 5 GiB): 4 GiB made them unrunnable.
+	DefaultMemoryBytes = 8 << 30
 )
 
 // Budget dimensions a plan may allocate from.
@@ -284,7 +289,7 @@ func (c *Criteria) ApplyDefaults() {
 		c.Limits.SuiteTimeoutSec = DefaultSuiteTimeoutSec
 	}
 	if c.Limits.MemoryBytes == 0 {
-		c.Limits.MemoryBytes = 4 << 30
+		c.Limits.MemoryBytes = DefaultMemoryBytes
 	}
 	if c.Limits.CPUSeconds == 0 {
 		c.Limits.CPUSeconds = 1800

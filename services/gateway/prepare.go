@@ -45,6 +45,9 @@ type Request struct {
 	StrengthConfidence float64  `json:"strength_confidence"`
 	MutationMax        int      `json:"mutation_max"`
 	StabilityReruns    int      `json:"stability_reruns"`
+	// MemoryBytes is the address space each test process may use
+	// (RLIMIT_AS); 0: criteria.DefaultMemoryBytes.
+	MemoryBytes uint64 `json:"memory_bytes,omitempty"`
 	// TimeoutMillis is the deadline of the whole verification.
 	TimeoutMillis  int64 `json:"timeout_ms"`
 	RequireSandbox bool  `json:"require_sandbox,omitempty"`
@@ -233,6 +236,7 @@ func Prepare(ctx context.Context, req *Request, runID string, started time.Time,
 			Paths: co.Trusted, Discarded: co.TrustedOverridden}
 	}
 	c.Limits.StabilityReruns = req.StabilityReruns
+	c.Limits.MemoryBytes = req.MemoryBytes
 	// Each process gets a share of the run's deadline, so that a hanging
 	// test is a timeout the verdict can name (hang), not a deadline that
 	// swallows the run: a claim's process a quarter of it, a suite's half

@@ -30,25 +30,25 @@ import (
 
 // verifyOptions are the flags of sealgate verify.
 type verifyOptions struct {
-	repo, base, patch, patchFile string
-	claims, testSupport          []string
-	coverageFloor, strengthFloor float64
-	strengthConfidence           float64
-	timeout                      time.Duration
-	out, state, sandbox          string
-	buildCache                   string
-	requireSandbox, fullEvidence bool
-	reruns, mutationMax          int
-	mutationReport               string
-	tlogKind, rekorURL           string
-	signingKey, attestation      string
-	remote                       string
-	otlpEndpoint                 string
-	otlpInsecure                 bool
-	python, testCommand, junit   string
-	seals                        []string
-	configFile                   string
-	maxPatchBytes                int64
+	repo, base, patch, patchFile   string
+	claims, testSupport            []string
+	coverageFloor, strengthFloor   float64
+	strengthConfidence             float64
+	timeout                        time.Duration
+	out, state, sandbox            string
+	buildCache                     string
+	requireSandbox, fullEvidence   bool
+	reruns, mutationMax, memoryGiB int
+	mutationReport                 string
+	tlogKind, rekorURL             string
+	signingKey, attestation        string
+	remote                         string
+	otlpEndpoint                   string
+	otlpInsecure                   bool
+	python, testCommand, junit     string
+	seals                          []string
+	configFile                     string
+	maxPatchBytes                  int64
 	// tests and testPatchFile are a grader's trusted tests (--tests,
 	// --test-patch); testPatch is the file's content, read by check
 	// within --max-patch-bytes.
@@ -147,6 +147,7 @@ Progress goes to stderr.`,
 	f.StringArrayVar(&o.seals, "seal", nil, "a seal check: a command that must run, exit 0 and report cases (repeatable; added to the config file's)")
 	f.StringVar(&o.configFile, "config", "", "read the repository configuration from this file instead of .sealgate.yaml at the baseline commit")
 	f.IntVar(&o.reruns, "stability-reruns", criteria.DefaultStabilityReruns, "times a failing claim run is repeated before it counts as a stable failure")
+	f.IntVar(&o.memoryGiB, "memory-gib", criteria.DefaultMemoryBytes>>30, "address space each test process may use, in GiB (RLIMIT_AS; a test past it is unrunnable, not failed)")
 	f.Int64Var(&o.maxPatchBytes, "max-patch-bytes", defaultMaxPatchBytes, "largest --patch-file read, in bytes (a FIFO, device or directory is never read)")
 	return cmd
 }
@@ -183,6 +184,9 @@ func (o *verifyOptions) check(cmd *cobra.Command) error {
 	}
 	if o.reruns < 0 || o.reruns > 100 {
 		return usageErrorf("--stability-reruns %d is outside [0, 100]", o.reruns)
+	}
+	if o.memoryGiB < 1 || o.memoryGiB > 1024 {
+		return usageErrorf("--memory-gib %d is outside [1, 1024]", o.memoryGiB)
 	}
 	for _, c := range o.claims {
 		if err := criteria.ValidateRequestClaim(c); err != nil {
@@ -239,6 +243,7 @@ func (o *verifyOptions) request() *gateway.Request {
 		Claims: o.claims, TestSupport: o.testSupport,
 		CoverageFloor: o.coverageFloor, StrengthFloor: o.strengthFloor, StrengthConfidence: o.strengthConfidence,
 		MutationMax: o.mutationMax, StabilityReruns: o.reruns, TimeoutMillis: o.timeout.Milliseconds(),
+		MemoryBytes:    uint64(o.memoryGiB) << 30,
 		RequireSandbox: o.sandbox == "bwrap", FullEvidence: o.fullEvidence, ClientVersion: version(),
 		Python: o.python, Commands: o.commands, Suite: o.suite, SealPlan: o.sealPlan,
 		TestsCommit: o.tests, TestPatch: o.testPatch, BaselinePasses: o.baselinePasses, LenientClaims: o.lenientClaims,
