@@ -500,3 +500,87 @@ func TestGoMutantOutOfMemoryIsAKill(t *testing.T) {
 		t.Fatalf("%s: %s\n%+v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Runs)
 	}
 }
+
+const (
+	setupSource = `package setup
+
+// Double returns 2n.
+func Double(n int) int {
+	return n + n
+}
+`
+	setupTests = `package setup
+
+import (
+	"os"
+	"testing"
+)
+
+var four int
+
+// TestMain prepares what the tests read with the code under test, and
+// stops the binary when that fails.
+func TestMain(m *testing.M) {
+	four = Double(2)
+	if four != 4 {
+		os.Exit(3)
+	}
+	os.Exit(m.Run())
+}
+
+func TestFour(t *testing.T) {
+	if four != 4 {
+		t.Fatal(four)
+	}
+}
+`
+)
+
+// TestGoMutantFailingTestMainIsAKill: a mutant that the package's TestMain
+// runs into, which then stops the binary before any test runs, while the
+// reference run passes: the baseline's harness noticed the mutant, a kill
+// (doublestar's TestMain globs its fixtures with the code under test: five
+// mutants stillborn).
+func TestGoMutantFailingTestMainIsAKill(t *testing.T) {
+	e, w := workspaceWithHarness(t, map[string]string{"setup/setup.go": setupSource, "setup/setup_test.go": setupTests})
+	dir := filepath.Join(w.PristineDir(jobs.TreeOracle), "setup")
+	pkg := mutant.Package{Dir: dir, Files: map[string][]byte{"setup.go": []byte(setupSource)}, Tests: map[string][]byte{"setup_test.go": []byte(setupTests)}}
+	line := strings.Count(setupSource[:strings.Index(setupSource, "n + n")], "\n") + 1
+	sites, err := mutant.Find(pkg, map[string][]int{"setup.go": {line}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var site mutant.Site
+	for _, s := range sites {
+		if s.Description == "+ → -" {
+			site = s
+		}
+	}
+	if site.Description == "" {
+		t.Fatalf("no + → - among %v", sites)
+	}
+	site.ID = 1
+	sw, err := mutant.NewSwitch([]int{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := mutant.Schemata(pkg, []mutant.Site{site}, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string][]byte{}
+	for name, b := range out {
+		overlay["setup/"+name] = b
+	}
+	if err := w.Schemata(overlay); err != nil {
+		t.Fatal(err)
+	}
+	spec := &jobs.Spec{Purpose: jobs.Mutant, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: ".", TimeoutSec: 300,
+		Mutation: &jobs.MutantRef{ID: 1, Path: "setup/" + site.File, Line: site.Line, Operator: site.Operator, Description: site.Description,
+			Var: sw.Var, Token: sw.Tokens[1], Ref: sw.Refs[1]},
+		Targets: []jobs.Target{{Package: "./setup", ImportPath: "example.com/calc/setup", Tests: []string{"TestFour"}}}}
+	a := e.Execute(context.Background(), w, spec)
+	if a.Detail.Outcome != jobs.OutcomeKilled || !strings.Contains(a.Detail.Reason, "exits 3 with the mutant before TestFour runs") {
+		t.Fatalf("%s: %s\n%+v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Runs)
+	}
+}
