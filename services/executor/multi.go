@@ -281,14 +281,6 @@ func (e *Executor) executeMutant(ctx context.Context, w *Workspace, s *jobs.Spec
 				// guard inverted), as a hang is.
 				a.Detail.KilledBy = tg.ImportPath + "." + test
 				return done(jobs.OutcomeKilled, "%s runs out of memory with the mutant after its site ran (%s), and passes in the mutant's reference run", test, mr.outcome.Reason)
-			case mr.outcome.Kind == gotest.OutcomeNotRun && mr.hit && mr.proc.res.Termination == sandbox.Exited && mr.proc.res.ExitCode != 0:
-				// The binary exited before the test ran, after the
-				// mutant's site ran: the package's TestMain or an
-				// initializer calls the code (doublestar's TestMain
-				// globs its fixtures) and fails on the mutant, and the
-				// same test runs and passes in the reference run.
-				a.Detail.KilledBy = tg.ImportPath + "." + test
-				return done(jobs.OutcomeKilled, "the test binary exits %d with the mutant before %s runs, after the mutant's site ran (in TestMain or a package initializer), and %s passes in the mutant's reference run", mr.proc.res.ExitCode, test, test)
 			case mr.outcome.Kind == gotest.OutcomeFail:
 				// It failed, but not after the mutant's site ran: whatever
 				// failed it, the mutant did not. Keep looking.
