@@ -173,7 +173,7 @@ func editedTests(base, patched map[string][]byte) []string {
 		suites := inspect.GoSuites(srcs)
 		// gocheck's test function runs every suite the package
 		// registers.
-		checkRunners, checkSuites := inspect.GoCheckSuites(srcs)
+		checkRunners, checkSuites, _ := inspect.GoCheckSuites(srcs)
 		for _, typ := range checkSuites {
 			suites[typ] = append(suites[typ], checkRunners...)
 		}

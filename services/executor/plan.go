@@ -506,7 +506,8 @@ func (w *Workspace) spliceable() []string {
 
 // gocheck reads the baseline's Go test files of dir as gocheck runs them
 // (inspect.GoCheckSuites): the test functions that run its suites, and
-// the suite types the package registers.
+// the suite types the package registers with their zero value only (a
+// wrapper registered beside one starts from its zero value too).
 func (w *Workspace) gocheck(dir string) (runners, suites []string) {
 	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
 	entries, err := os.ReadDir(root)
@@ -522,7 +523,8 @@ func (w *Workspace) gocheck(dir string) (runners, suites []string) {
 			srcs = append(srcs, src)
 		}
 	}
-	return inspect.GoCheckSuites(srcs)
+	runners, _, suites = inspect.GoCheckSuites(srcs)
+	return runners, suites
 }
 
 // checkSplices lists, as splice entries "file#*S,T", the Go test files of

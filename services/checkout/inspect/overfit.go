@@ -369,7 +369,7 @@ func GoTestLits(srcs [][]byte, test string) (lits []Lit, ok bool) {
 			types = append(types, t)
 		}
 	}
-	if runners, suites := GoCheckSuites(srcs); slices.Contains(runners, test) {
+	if runners, suites, _ := GoCheckSuites(srcs); slices.Contains(runners, test) {
 		types = append(types, suites...)
 	}
 	switch {

@@ -221,8 +221,27 @@ func SuitesRun(f *ast.File, fn *ast.FuncDecl) []string {
 		return nil
 	}
 	out := suitesRun(fn.Body, names)
+	// Only a suite fn makes with its zero value: a wrapper of it starts
+	// from the zero value too, and &S{db: x} would be a literal of the
+	// wrapper's with fields it does not have.
+	out = slices.DeleteFunc(out, func(typ string) bool { return !zeroValuedOnly(fn.Body, typ) })
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// zeroValuedOnly reports whether every composite literal of the type typ
+// under n is empty (S{}), as new(S) is.
+func zeroValuedOnly(n ast.Node, typ string) bool {
+	ok := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if c, is := n.(*ast.CompositeLit); is && len(c.Elts) > 0 {
+			if id, is := c.Type.(*ast.Ident); is && id.Name == typ {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // gocheckPaths are the import paths of gocheck, whose one test function
@@ -235,9 +254,12 @@ var gocheckPaths = []string{"gopkg.in/check.v1", "github.com/go-check/check", "l
 // runs them: runners are the test functions that call TestingT (qualified
 // by gocheck's import name, or not for a dot import) and suites the types
 // the files register with Suite(&S{…}) or Suite(new(S)) in a package-level
-// initializer or an init function, both sorted. A file that does not parse
+// initializer or an init function, all sorted; zero are those of suites
+// registered only with their zero value (&S{}, new(S)), which a wrapper
+// registered beside them can start from too. A file that does not parse
 // is skipped.
-func GoCheckSuites(srcs [][]byte) (runners, suites []string) {
+func GoCheckSuites(srcs [][]byte) (runners, suites, zero []string) {
+	withFields := map[string]bool{}
 	for _, src := range srcs {
 		g, err := parseGo("", src)
 		if err != nil {
@@ -268,6 +290,9 @@ func GoCheckSuites(srcs [][]byte) (runners, suites []string) {
 					if c, ok := call(c, "Suite"); ok && len(c.Args) == 1 {
 						if s := suiteType(c.Args[0]); s != "" {
 							suites = append(suites, s)
+							if !zeroValuedOnly(c.Args[0], s) {
+								withFields[s] = true
+							}
 						}
 					}
 				}
@@ -304,7 +329,13 @@ func GoCheckSuites(srcs [][]byte) (runners, suites []string) {
 	}
 	slices.Sort(runners)
 	slices.Sort(suites)
-	return slices.Compact(runners), slices.Compact(suites)
+	suites = slices.Compact(suites)
+	for _, s := range suites {
+		if !withFields[s] {
+			zero = append(zero, s)
+		}
+	}
+	return slices.Compact(runners), suites, zero
 }
 
 // gocheckNames returns the names the parsed file imports gocheck as, and

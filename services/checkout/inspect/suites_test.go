@@ -89,11 +89,16 @@ func TestGoCheckSuites(t *testing.T) {
 	const b = "package p\n\nimport (\n\t\"testing\"\n\n\tgc \"github.com/go-check/check\"\n)\n\nfunc TestMore(t *testing.T) {\n\tgc.TestingT(t)\n}\n\ntype T struct{ n int }\n\nfunc init() { gc.Suite(new(T)) }\n\nvar (\n\t_ = gc.Suite(&U{n: 1})\n\tx = 1\n)\n"
 	// Not gocheck's: another package's TestingT and Suite.
 	const c = "package p\n\nimport (\n\t\"testing\"\n\n\t\"example.com/check\"\n)\n\nfunc TestOther(t *testing.T) { check.TestingT(t) }\n\nvar _ = check.Suite(&V{})\n"
-	runners, suites := GoCheckSuites([][]byte{[]byte(a), []byte(b), []byte(c), []byte("package p\n\nfunc (")})
+	runners, suites, zero := GoCheckSuites([][]byte{[]byte(a), []byte(b), []byte(c), []byte("package p\n\nfunc (")})
 	if want := []string{"Test", "TestMore"}; !reflect.DeepEqual(runners, want) {
 		t.Errorf("runners %v, want %v", runners, want)
 	}
 	if want := []string{"S", "T", "U"}; !reflect.DeepEqual(suites, want) {
 		t.Errorf("suites %v, want %v", suites, want)
+	}
+	// U is registered with a field set: a wrapper of it would start from
+	// another value.
+	if want := []string{"S", "T"}; !reflect.DeepEqual(zero, want) {
+		t.Errorf("zero-valued suites %v, want %v", zero, want)
 	}
 }

@@ -484,6 +484,12 @@ func TestSuiteMethodsEdited(t *testing.T) {
 	if err != nil || !slices.Equal(names, []string{"method ClampSuite.TestAbove"}) || !strings.Contains(string(out), "func (s *ClampSuite) TestAbove() {}") {
 		t.Fatalf("Go = %v, %v:\n%s", names, err, out)
 	}
+	// A suite the test makes with fields set: a wrapper starts from the
+	// zero value, so the test is not laid on one (it edits nothing here).
+	fields := strings.Replace(suiteBase, "suite.Run(t, new(ClampSuite))", "suite.Run(t, &ClampSuite{n: 1})", 1)
+	if edited, err := Edited([]byte(fields), []byte(strings.Replace(p, "suite.Run(t, new(ClampSuite))", "suite.Run(t, &ClampSuite{n: 1})", 1))); err != nil || len(edited) != 0 {
+		t.Fatalf("Edited with a suite made with fields = %v, %v", edited, err)
+	}
 	// A suite type the patch changes (a field added) is a renamed copy's
 	// matter, not a wrapper's.
 	field := strings.Replace(p, "type ClampSuite struct{ suite.Suite }", "type ClampSuite struct {\n\tsuite.Suite\n\tn int\n}", 1)
