@@ -136,7 +136,7 @@ func editedTests(base, patched map[string][]byte) []string {
 				if fd.Recv != nil {
 					// A method, by "Type.Method": a suite's test runs
 					// them all (below).
-					typ := receiverType(fd.Recv)
+					typ := inspect.ReceiverType(fd.Recv)
 					if typ == "" {
 						continue
 					}
@@ -225,31 +225,6 @@ func editedTests(base, patched map[string][]byte) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// receiverType is the name of a method receiver's type (without a pointer
-// or type parameters), "" when it is not a name.
-func receiverType(fl *ast.FieldList) string {
-	if fl == nil || len(fl.List) != 1 {
-		return ""
-	}
-	t := fl.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.ParenExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // importPath is the import path of the package in dir, from the nearest

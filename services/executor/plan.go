@@ -554,13 +554,7 @@ func (w *Workspace) checkSplices(dir string) []string {
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		var changed []string
-		for _, s := range suites {
-			if splice.CheckChanged(base, patched, []string{s}) {
-				changed = append(changed, s)
-			}
-		}
-		if len(changed) > 0 {
+		if changed := splice.CheckChanged(base, patched, suites); len(changed) > 0 {
 			out = append(out, ch.Path+"#*"+strings.Join(changed, ","))
 		}
 	}
@@ -677,17 +671,7 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 			// the claim is judged by the baseline's files, as always,
 			// and by the test with the patch's versions of those
 			// suites registered beside the baseline's, on both sides.
-			var out []*jobs.Spec
-			for _, side := range []string{jobs.Baseline, jobs.Patch} {
-				e := w.goJob(jobs.Edited, side, claim, pkg, []string{test}, c)
-				e.Tree = jobs.TreeBaseline
-				if side == jobs.Patch {
-					e.Tree, e.Drop = jobs.TreeOracle, drops
-				}
-				e.Splice = entries
-				out = append(out, e)
-			}
-			return append([]*jobs.Spec{base, patch}, out...)
+			return append([]*jobs.Spec{base, patch}, w.editedJobs(claim, pkg, test, drops, entries, c)...)
 		}
 	}
 	if file := w.declares(jobs.TreeBaseline, dir, top); file != "" && w.edits(file, top) {
@@ -696,17 +680,7 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		// always, and by the patch's version of this one test, laid over
 		// the baseline's file on both sides: the cases the patch adds can
 		// prove the fix, as a new test can.
-		var out []*jobs.Spec
-		for _, side := range []string{jobs.Baseline, jobs.Patch} {
-			e := w.goJob(jobs.Edited, side, claim, pkg, []string{test}, c)
-			e.Tree = jobs.TreeBaseline
-			if side == jobs.Patch {
-				e.Tree, e.Drop = jobs.TreeOracle, drops
-			}
-			e.Splice = []string{file + "#" + top}
-			out = append(out, e)
-		}
-		return append([]*jobs.Spec{base, patch}, out...)
+		return append([]*jobs.Spec{base, patch}, w.editedJobs(claim, pkg, test, drops, []string{file + "#" + top}, c)...)
 	}
 	if patchFile == "" {
 		return skipBoth(claim, fmt.Sprintf("%s declares no func %s(t *testing.T) in its test files on the patch side (baseline test files put back)", pkg, top))
@@ -722,6 +696,24 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		}
 	}
 	return []*jobs.Spec{base, patch}
+}
+
+// editedJobs plans a claim's edited-test jobs: the test run on both sides
+// with the Go test files of splice laid over the baseline's tree (the
+// baseline side) and over the oracle without the harness files drops (the
+// patch side).
+func (w *Workspace) editedJobs(claim, pkg, test string, drops, splice []string, c *criteria.Criteria) []*jobs.Spec {
+	var out []*jobs.Spec
+	for _, side := range []string{jobs.Baseline, jobs.Patch} {
+		e := w.goJob(jobs.Edited, side, claim, pkg, []string{test}, c)
+		e.Tree = jobs.TreeBaseline
+		if side == jobs.Patch {
+			e.Tree, e.Drop = jobs.TreeOracle, drops
+		}
+		e.Splice = splice
+		out = append(out, e)
+	}
+	return out
 }
 
 // HarnessDrops lists the test files the patch adds in dir (a directory of

@@ -447,6 +447,17 @@ func semanticsFindings(patchFiles, baseFiles, srcFiles []*goFile) []Finding {
 	return out
 }
 
+// ReceiverType is the name of the type a method's receiver list fl names
+// (through pointers, parentheses and type arguments), "" when fl is not one
+// receiver of a named type.
+func ReceiverType(fl *ast.FieldList) string {
+	if fl == nil || len(fl.List) != 1 {
+		return ""
+	}
+	name, _ := baseTypeIdent(fl.List[0].Type)
+	return name
+}
+
 // baseTypeIdent returns the name of the type a receiver or alias names,
 // through pointers, parentheses and type arguments.
 func baseTypeIdent(t ast.Expr) (string, bool) {

@@ -120,18 +120,18 @@ func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 // version of the suite runs on a wrapper, as for testify, registered
 // beside the baseline's: the test function runs both.
 
-// CheckChanged reports whether the patch adds or edits, in this file,
-// methods of a gocheck suite type named in suites (one its package
-// registers) that it does not itself change here (GoRegistering lays
+// CheckChanged lists, sorted, the gocheck suite types named in suites
+// (ones its package registers) whose methods the patch adds or edits in
+// this file and that it does not itself change here (GoRegistering lays
 // those). A file that does not parse changes nothing.
-func CheckChanged(base, patched []byte, suites []string) bool {
+func CheckChanged(base, patched []byte, suites []string) []string {
 	fset := token.NewFileSet()
 	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
 	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
 	if err1 != nil || err2 != nil {
-		return false
+		return nil
 	}
-	return len(checkChanged(fset, bf, pf, base, patched, suites)) > 0
+	return checkChanged(fset, bf, pf, base, patched, suites)
 }
 
 // checkChanged lists the types of suites whose methods the patch adds or
