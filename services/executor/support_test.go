@@ -271,6 +271,31 @@ func TestBaselineCoverageSurvivesAPanickingTest(t *testing.T) {
 	t.Fatal("no baseline coverage job planned")
 }
 
+// TestPatchCoverageSurvivesAPanickingTest: a test that panics on the
+// patched code leaves no profile in the coverage search; it counts as
+// reaching nothing, the other tests' reach stands, and the job names it
+// (msgpack's out-of-memory test voided a whole package's coverage before).
+func TestPatchCoverageSurvivesAPanickingTest(t *testing.T) {
+	e, w, _ := workspaceOn(t, map[string]string{
+		"calc/boom_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestBoom(t *testing.T) {\n\tif Median([]float64{1, 2}) == 1.5 {\n\t\tvar m map[int]int\n\t\tm[0] = 1\n\t}\n}\n",
+	}, map[string]string{"calc/median.go": honestMedian})
+	c := &criteria.Criteria{DiscoverClaims: true, CoverageFloor: 1, StrengthFloor: 0.75, StrengthConfidence: 0.8, Limits: limits().Limits}
+	for _, s := range w.Plan(c) {
+		if s.Purpose != jobs.Coverage || s.Side != jobs.Patch {
+			continue
+		}
+		a := e.Execute(context.Background(), w, s)
+		if a.Detail.Outcome != jobs.OutcomePass || !strings.Contains(a.Detail.Reason, "1 left no coverage profile") || !strings.Contains(a.Detail.Reason, "TestBoom") {
+			t.Fatalf("patch coverage %s: %s %v", a.Detail.Outcome, a.Detail.Reason, a.Detail.Profiles)
+		}
+		if len(a.Detail.Profiles) == 0 {
+			t.Fatal("no profile of the other tests")
+		}
+		return
+	}
+	t.Fatal("no patch coverage job planned")
+}
+
 // TestNewTestRunsAloneOnTheBaseline: a fix adds a test file whose tests
 // are the claimed one, which calls only code the baseline has, and one of
 // a helper the fix adds. Whole, the file does not build on the baseline;
