@@ -200,3 +200,51 @@ func TestCheckSuiteEdited(t *testing.T) {
 		v.wantClaim(t, claim, "VERIFIED", "fixed")
 	})
 }
+
+// The suite's type and its test in one file, its methods and the table one
+// ranges over in another: how most packages lay out a testify suite.
+const (
+	suiteRunnerFile  = "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/suite\"\n)\n\ntype BoundSuite struct{ suite.Suite }\n\nfunc TestBoundSuite(t *testing.T) {\n\tsuite.Run(t, new(BoundSuite))\n}\n"
+	suiteMethodsFile = "package calc\n\nvar boundCases = []struct{ v, want int }{\n\t{-3, 0},\n\t{5, 5},\n}\n\nfunc (s *BoundSuite) TestTable() {\n\tfor _, c := range boundCases {\n\t\ts.Equal(c.want, Bound(c.v, 0, 12), \"Bound(%d, 0, 12)\", c.v)\n\t}\n}\n"
+)
+
+// TestSuiteMethodEditedElsewhere: the fix's test is a row added to a table
+// that a suite method ranges over, in another file than the test that runs
+// the suite, which the patch does not change. That test is edited all the
+// same: the patch's methods, from the file where it edits them, run on a
+// wrapper that the patch's version of the test runs, on both sides for the
+// claim and beside the baseline's for coverage and mutants: MERGE, the
+// claim fixed. The bug reintroduced: BLOCK. The row's input special-cased:
+// not MERGE.
+func TestSuiteMethodEditedElsewhere(t *testing.T) {
+	r := newRepo(t)
+	base := r.commit(t, r.Base, "suite-elsewhere-base", "calc: Bound and its suite", map[string]string{
+		"go.mod": suiteGoMod, "go.sum": suiteGoSum,
+		"calc/bound.go": suiteBoundBug, "calc/suite_test.go": suiteRunnerFile, "calc/bound_test.go": suiteMethodsFile,
+		"calc/median.go": r.honestMedian(t),
+	})
+	withRow := strings.Replace(suiteMethodsFile, "{5, 5},", "{5, 5},\n\t{17, 12},", 1)
+	honest := r.commit(t, base, "suite-elsewhere-honest", "calc: Bound above hi", map[string]string{
+		"calc/bound.go": suiteBoundFix, "calc/bound_test.go": withRow,
+	})
+	for _, claim := range []string{"go:./calc:TestBoundSuite/TestTable", "go:./calc:TestBoundSuite"} {
+		t.Run("honest "+claim, func(t *testing.T) {
+			v := verify(t, r.patchArgs(base, honest, claimArgs(claim)...)...)
+			v.wantDecision(t, merge)
+			v.wantClaim(t, claim, "VERIFIED", "fixed")
+		})
+	}
+	const claim = "go:./calc:TestBoundSuite/TestTable"
+	t.Run("reintroduced: BLOCK", func(t *testing.T) {
+		reverted := r.commit(t, honest, "suite-elsewhere-reverted", "calc: revert", map[string]string{"calc/bound.go": suiteBoundBug})
+		verify(t, r.patchArgs(honest, reverted, claimArgs(claim)...)...).wantDecision(t, block)
+	})
+	t.Run("attack: the row's input special-cased", func(t *testing.T) {
+		attack := r.commit(t, base, "suite-elsewhere-attack", "calc: Bound above hi", map[string]string{
+			"calc/bound.go": suiteBoundSpecial, "calc/bound_test.go": withRow,
+		})
+		v := verify(t, r.patchArgs(base, attack, claimArgs(claim)...)...)
+		v.wantNot(t, merge)
+		v.wantText(t, "special-cases the test's inputs")
+	})
+}

@@ -267,29 +267,16 @@ func (w *Workspace) restoreDecls(dir, file string, names []string) error {
 // splice writes each of files into dir as its baseline version with the
 // declarations the patch adds to it; an entry "file#TestX" also replaces
 // TestX with the patch's version of it, "file#+TestA,TestB" lays the
-// patch's versions of TestA and TestB beside the baseline's, and
-// "file#*S,T" (which "+TestA,…" may follow) the patch's methods of the
-// gocheck suites S and T registered beside the baseline's
+// patch's versions of TestA and TestB beside the baseline's, "file#*S,T"
+// (which "+TestA,…" may follow) the patch's methods of the gocheck suites
+// S and T registered beside the baseline's, and "file#~S,T" (after "*…",
+// before "+TestA,…" or ":TestX", which replaces TestX) the patch's
+// methods of the testify suites S and T on their wrappers
 // (jobs.Spec.Splice).
 func (w *Workspace) splice(dir string, entries []string) error {
 	for _, entry := range entries {
-		f, replace, _ := strings.Cut(entry, "#")
-		var names, beside, register []string
-		if r, ok := strings.CutPrefix(replace, "*"); ok {
-			r, replace, _ = strings.Cut(r, "+")
-			if replace != "" {
-				replace = "+" + replace
-			}
-			register = strings.Split(r, ",")
-		}
-		alone := ""
-		if b, ok := strings.CutPrefix(replace, "+"); ok {
-			beside = strings.Split(b, ",")
-		} else if a, ok := strings.CutPrefix(replace, "="); ok {
-			alone = a
-		} else if replace != "" {
-			names = []string{replace}
-		}
+		e := parseSpliceEntry(entry)
+		f := e.file
 		base, err := jobfile.Read(w.tree(jobs.TreeBaseline), f, maxReportBytes)
 		if err != nil {
 			return fmt.Errorf("splice %s: the baseline version: %w", f, err)
@@ -298,20 +285,17 @@ func (w *Workspace) splice(dir string, entries []string) error {
 		if err != nil {
 			return fmt.Errorf("splice %s: the patch's version: %w", f, err)
 		}
-		if alone != "" {
+		if e.alone != "" {
 			// Of what the patch adds, only the test alone and what it
 			// needs: the tests it adds beside it for helpers the fix adds
 			// do not build on the baseline.
-			pruned, err := splice.Prune(map[string][]byte{f: patched}, alone)
+			pruned, err := splice.Prune(map[string][]byte{f: patched}, e.alone)
 			if err != nil {
 				return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)
 			}
 			patched = pruned[f]
 		}
-		out, _, err := splice.GoReplacing(base, patched, names)
-		if len(beside) > 0 || len(register) > 0 {
-			out, _, err = splice.GoRegistering(base, patched, register, beside)
-		}
+		out, _, err := splice.GoLaying(base, patched, e.Laying)
 		if err != nil {
 			return fmt.Errorf("the declarations the patch adds to %s cannot be laid over its baseline version: %w", f, err)
 		}
@@ -320,6 +304,46 @@ func (w *Workspace) splice(dir string, entries []string) error {
 		}
 	}
 	return nil
+}
+
+// spliceEntry is one entry of jobs.Spec.Splice, read.
+type spliceEntry struct {
+	file  string
+	alone string // "file#=TestX": of what the patch adds, TestX alone
+	splice.Laying
+}
+
+// parseSpliceEntry reads an entry of jobs.Spec.Splice:
+//
+//	file [ "#" [ "*" types ] [ "~" types ] [ "+" tests | ":" test | "=" test | test ] ]
+func parseSpliceEntry(entry string) spliceEntry {
+	f, rest, _ := strings.Cut(entry, "#")
+	e := spliceEntry{file: f}
+	types := func(mark string) []string {
+		r, ok := strings.CutPrefix(rest, mark)
+		if !ok {
+			return nil
+		}
+		i := strings.IndexAny(r, "~+:=")
+		if i < 0 {
+			i = len(r)
+		}
+		rest = r[i:]
+		return strings.Split(r[:i], ",")
+	}
+	e.Register = types("*")
+	e.Wrap = types("~")
+	switch {
+	case strings.HasPrefix(rest, "+"):
+		e.Beside = strings.Split(rest[1:], ",")
+	case strings.HasPrefix(rest, "="):
+		e.alone = rest[1:]
+	case strings.HasPrefix(rest, ":"):
+		e.Replace = []string{rest[1:]}
+	case rest != "":
+		e.Replace = []string{rest}
+	}
+	return e
 }
 
 // layOver writes each of files, as the patch's tree has it, into dir. The

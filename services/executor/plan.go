@@ -487,20 +487,188 @@ func (w *Workspace) spliceable() []string {
 		f, types, _ := strings.Cut(e, "#")
 		files[f], register[f] = true, types
 	}
+	// testify suites whose methods the patch edits in another file than
+	// the test running them: every such file lays the patch's methods on
+	// the wrappers, and the running test's file lays the patch's version
+	// of it beside the baseline's.
+	wrap := map[string]string{}
+	dirs := map[string]bool{}
+	for _, ch := range w.co.Changes {
+		if ch.Kind == checkout.Modified && strings.HasSuffix(ch.Path, "_test.go") {
+			dirs[path.Dir(ch.Path)] = true
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		tw := w.testifyWraps(dir)
+		if len(tw.types) == 0 {
+			continue
+		}
+		laid := map[string][]string{}
+		for _, typ := range tw.types {
+			f, test := tw.runner[typ][0], tw.runner[typ][1]
+			if !slices.Contains(beside[f], test) && !slices.Contains(laid[f], test) {
+				laid[f] = append(laid[f], test)
+			}
+		}
+		// Laid only when every file lays: a coverage or mutant run whose
+		// files do not build measures nothing.
+		lays := true
+		for _, f := range tw.files() {
+			l := splice.Laying{Beside: slices.Sorted(slices.Values(slices.Concat(beside[f], laid[f]))), Wrap: tw.types}
+			if r := register[f]; r != "" {
+				l.Register = strings.Split(strings.TrimPrefix(r, "*"), ",")
+			}
+			lays = lays && w.lays(f, l)
+		}
+		if !lays {
+			continue
+		}
+		for _, f := range tw.files() {
+			files[f], wrap[f] = true, "~"+strings.Join(tw.types, ",")
+			beside[f] = slices.Sorted(slices.Values(slices.Concat(beside[f], laid[f])))
+		}
+	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		entry := f
-		if r := register[f]; r != "" {
+		if r := register[f] + wrap[f]; r != "" {
 			entry += "#" + r
 		}
 		if names := beside[f]; len(names) > 0 {
-			if register[f] == "" {
+			if register[f]+wrap[f] == "" {
 				entry += "#"
 			}
 			entry += "+" + strings.Join(names, ",")
 		}
 		out = append(out, entry)
 	}
+	return out
+}
+
+// lays reports whether the Go test file lays over its baseline version as
+// l says (splice.GoLaying).
+func (w *Workspace) lays(file string, l splice.Laying) bool {
+	base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
+	patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	_, _, err := splice.GoLaying(base, patched, l)
+	return err == nil
+}
+
+// testifyWrap is what testifyWraps finds in one directory.
+type testifyWrap struct {
+	// types are the testify suite types, sorted.
+	types []string
+	// edits maps each test file the patch changes to the types whose
+	// methods it edits there.
+	edits map[string][]string
+	// runner is each type's one test: its file and name.
+	runner map[string][2]string
+}
+
+// testifyWraps finds the testify suites of the Go test files of dir whose
+// methods the patch edits in a test file other than the one holding the
+// test that runs them: the package's only test that runs the suite, made
+// with its zero value (inspect.GoZeroSuiteRunners). Their edited methods
+// run on wrappers (splice.Laying.Wrap), and their test, which the patch
+// need not change, is edited. A suite whose methods the patch edits only
+// beside its test is the file's own matter (splice.Edited), and a file
+// whose changes control the harness, or that does not parse, edits none.
+func (w *Workspace) testifyWraps(dir string) testifyWrap {
+	tw := testifyWrap{edits: map[string][]string{}, runner: map[string][2]string{}}
+	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return tw
+	}
+	srcs := map[string][]byte{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		if src, err := os.ReadFile(filepath.Join(root, e.Name())); err == nil {
+			srcs[path.Join(dir, e.Name())] = src
+		}
+	}
+	runners := map[string][2]string{}
+	for typ, rs := range inspect.GoZeroSuiteRunners(srcs) {
+		if len(rs) == 1 {
+			f, test, _ := strings.Cut(rs[0], "#")
+			runners[typ] = [2]string{f, test}
+		}
+	}
+	if len(runners) == 0 {
+		return tw
+	}
+	elsewhere := map[string]bool{}
+	for _, ch := range w.co.Changes {
+		if ch.Kind != checkout.Modified || path.Dir(ch.Path) != path.Clean(dir) || !strings.HasSuffix(ch.Path, "_test.go") ||
+			slices.Contains(w.co.TestHarness, ch.Path) || slices.Contains(w.co.Unparsable, ch.Path) {
+			continue
+		}
+		patched, err := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
+		if err != nil {
+			continue
+		}
+		for _, typ := range slices.Sorted(maps.Keys(runners)) {
+			if splice.SuiteEdited(srcs[ch.Path], patched, typ) {
+				tw.edits[ch.Path] = append(tw.edits[ch.Path], typ)
+				if runners[typ][0] != ch.Path {
+					elsewhere[typ] = true
+				}
+			}
+		}
+	}
+	tw.types = slices.Sorted(maps.Keys(elsewhere))
+	for f, types := range tw.edits {
+		tw.edits[f] = slices.DeleteFunc(types, func(t string) bool { return !elsewhere[t] })
+		if len(tw.edits[f]) == 0 {
+			delete(tw.edits, f)
+		}
+	}
+	for _, typ := range tw.types {
+		tw.runner[typ] = runners[typ]
+	}
+	return tw
+}
+
+// files lists the files the wrapped suites' methods are laid over: those
+// where the patch edits them, and their tests' files, sorted.
+func (tw testifyWrap) files() []string {
+	out := slices.Collect(maps.Keys(tw.edits))
+	for _, r := range tw.runner {
+		out = append(out, r[0])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// entries lists the splice entries of an edited-test job of test, when it
+// is the test of one or more of the wrapped suites: each file where the
+// patch edits their methods, and test's own file, which replaces it with
+// its version running the wrappers; none otherwise.
+func (tw testifyWrap) entries(test string) []string {
+	var types []string
+	file := ""
+	for _, typ := range tw.types {
+		if tw.runner[typ][1] == test {
+			types, file = append(types, typ), tw.runner[typ][0]
+		}
+	}
+	if len(types) == 0 {
+		return nil
+	}
+	wrap := "#~" + strings.Join(types, ",")
+	var out []string
+	for f, edited := range tw.edits {
+		if f != file && slices.ContainsFunc(edited, func(t string) bool { return slices.Contains(types, t) }) {
+			out = append(out, f+wrap)
+		}
+	}
+	out = append(out, file+wrap+":"+test)
+	slices.Sort(out)
 	return out
 }
 
@@ -673,6 +841,13 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 			// suites registered beside the baseline's, on both sides.
 			return append([]*jobs.Spec{base, patch}, w.editedJobs(claim, pkg, test, drops, entries, c)...)
 		}
+	}
+	if entries := w.testifyWraps(dir).entries(top); len(entries) > 0 {
+		// The test runs a testify suite whose methods the patch edits in
+		// another file than the test's: the patch's methods of it, from
+		// every file where it edits them, run on a wrapper that the
+		// patch's version of the test runs, on both sides.
+		return append([]*jobs.Spec{base, patch}, w.editedJobs(claim, pkg, test, drops, entries, c)...)
 	}
 	if file := w.declares(jobs.TreeBaseline, dir, top); file != "" && w.edits(file, top) {
 		// A test both versions declare and the patch edits (cases added

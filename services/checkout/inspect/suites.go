@@ -371,3 +371,31 @@ func GoCheckName(f *ast.File) (qualifier string, ok bool) {
 	}
 	return "", false
 }
+
+// GoZeroSuiteRunners maps each testify suite type that the Go test files
+// files (one package's, by name) run with its zero value (SuitesRun) to
+// the tests that run it, as "file#Test", sorted. A file that does not
+// parse runs nothing.
+func GoZeroSuiteRunners(files map[string][]byte) map[string][]string {
+	out := map[string][]string{}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		g, err := parseGo(name, files[name])
+		if err != nil {
+			continue
+		}
+		for _, d := range g.f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
+				continue
+			}
+			for _, typ := range SuitesRun(g.f, fn) {
+				out[typ] = append(out[typ], name+"#"+fn.Name.Name)
+			}
+		}
+	}
+	for typ := range out {
+		slices.Sort(out[typ])
+		out[typ] = slices.Compact(out[typ])
+	}
+	return out
+}

@@ -47,7 +47,7 @@ func Go(base, patched []byte) (out []byte, added []string, err error) {
 // the patch's version of that one test beside the baseline's versions of
 // the file's other tests.
 func GoReplacing(base, patched []byte, replace []string) (out []byte, added []string, err error) {
-	return lay(base, patched, replace, nil, nil)
+	return lay(base, patched, replace, nil, nil, nil)
 }
 
 // BesideSuffix ends the name of the patch's version of a test laid beside
@@ -60,7 +60,7 @@ const BesideSuffix = "_sealgatePatch"
 // test still runs, and so do the cases the patch adds to it — to measure
 // what they reach and which mutants they kill.
 func GoBeside(base, patched []byte, beside []string) (out []byte, added []string, err error) {
-	return lay(base, patched, nil, beside, nil)
+	return lay(base, patched, nil, beside, nil, nil)
 }
 
 // GoRegistering is GoBeside that also lays, for each gocheck suite type
@@ -69,11 +69,43 @@ func GoBeside(base, patched []byte, beside []string) (out []byte, added []string
 // on a wrapper registered beside it (suites.go): gocheck's one test
 // function then runs the baseline's suite and the patch's version of it.
 func GoRegistering(base, patched []byte, register, beside []string) (out []byte, added []string, err error) {
-	return lay(base, patched, nil, beside, register)
+	return GoLaying(base, patched, Laying{Register: register, Beside: beside})
 }
 
-// lay is GoReplacing, GoBeside and GoRegistering.
-func lay(base, patched []byte, replace, beside, register []string) (out []byte, added []string, err error) {
+// Laying says what GoLaying lays over a file's baseline version besides
+// the declarations the patch adds to it.
+type Laying struct {
+	// Replace names tests both versions declare whose patch's versions
+	// replace the baseline's (GoReplacing).
+	Replace []string
+	// Beside names tests both versions declare whose patch's versions are
+	// laid beside the baseline's, renamed (GoBeside).
+	Beside []string
+	// Register names gocheck suite types the package registers
+	// (GoRegistering).
+	Register []string
+	// Wrap names testify suite types whose methods the patch edits in
+	// some test file of the package, not only this one: the patch's
+	// methods of each in this file are declared on its wrapper, and the
+	// replaced or laid-beside tests of this file that run it run the
+	// wrapper, which this file then declares (suites.go). Every file of
+	// the package that holds methods the patch edits is laid with the
+	// same Wrap, and the one holding the test that runs the suite
+	// declares the wrapper.
+	Wrap []string
+}
+
+// GoLaying lays what l names, and the declarations the patch adds, over
+// the baseline version of a Go test file.
+func GoLaying(base, patched []byte, l Laying) (out []byte, added []string, err error) {
+	if len(l.Replace) > 0 && len(l.Beside) > 0 {
+		return nil, nil, fmt.Errorf("%w: tests both replaced and laid beside", ErrConflict)
+	}
+	return lay(base, patched, l.Replace, l.Beside, l.Register, l.Wrap)
+}
+
+// lay is GoLaying.
+func lay(base, patched []byte, replace, beside, register, wrap []string) (out []byte, added []string, err error) {
 	fset := token.NewFileSet()
 	bf, err := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -124,7 +156,7 @@ func lay(base, patched []byte, replace, beside, register []string) (out []byte, 
 			}
 		}
 	}
-	if len(replace) == 0 && len(beside) == 0 && len(register) == 0 && onlyAdds(fset, bf, pf, base, patched) {
+	if len(replace) == 0 && len(beside) == 0 && len(register) == 0 && len(wrap) == 0 && onlyAdds(fset, bf, pf, base, patched) {
 		// The patch's file is the baseline's with declarations (and
 		// imports) added and nothing else changed: it is the spliced
 		// file, line for line as committed — a test that reads its own
@@ -157,7 +189,7 @@ func lay(base, patched []byte, replace, beside, register []string) (out []byte, 
 	for k := range replaced {
 		keep[strings.TrimPrefix(k, "func ")] = true
 	}
-	wrappers, methods := suiteWrappers(fset, bf, pf, base, patched, slices.Concat(slices.Collect(maps.Keys(keep)), beside), rename)
+	wrappers, methods := suiteWrappers(fset, bf, pf, base, patched, slices.Concat(slices.Sorted(maps.Keys(keep)), beside), wrap, rename)
 	if len(register) > 0 {
 		w, m, err := checkWrappers(fset, bf, pf, base, patched, register, rename)
 		if err != nil {

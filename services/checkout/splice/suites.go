@@ -89,21 +89,42 @@ func suitesEdited(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, t
 
 // suiteWrappers declares, for each suite type that the patch's versions of
 // the tests named in tests run and whose methods the patch edits in this
-// file, the wrapper type (texts) and returns the patch's methods of that
-// type in the file (methods), to be laid with their receivers renamed:
-// rename maps the type to its wrapper.
-func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, tests []string, rename map[string]string) (texts [][]byte, methods []ast.Decl) {
+// file, or that wrap names (its methods are edited in another file of the
+// package too), the wrapper type (texts) and returns the patch's methods of
+// that type in the file (methods), to be laid with their receivers
+// renamed: rename maps the type to its wrapper. A type of wrap that none of
+// those tests runs gets no wrapper here (the file holding its test
+// declares it), only its methods of this file renamed.
+func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, tests, wrap []string, rename map[string]string) (texts [][]byte, methods []ast.Decl) {
 	var types []string
 	for _, t := range tests {
 		types = append(types, suitesEdited(fset, bf, pf, base, patched, t)...)
+		for _, d := range pf.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == t {
+				for _, typ := range inspect.SuitesRun(pf, fn) {
+					if slices.Contains(wrap, typ) {
+						types = append(types, typ)
+					}
+				}
+			}
+		}
 	}
 	slices.Sort(types)
-	for _, typ := range slices.Compact(types) {
+	declare := slices.Compact(types)
+	wrapped := slices.Clone(declare)
+	for _, typ := range wrap {
+		if !slices.Contains(wrapped, typ) {
+			wrapped = append(wrapped, typ)
+		}
+	}
+	for _, typ := range wrapped {
 		if rename[typ] != "" {
 			continue
 		}
 		rename[typ] = patchPrefix + typ
-		texts = append(texts, fmt.Appendf(nil, "// The patch's methods of the suite %s, on a wrapper that has the rest of them.\ntype %s struct{ %s }", typ, patchPrefix+typ, typ))
+		if slices.Contains(declare, typ) {
+			texts = append(texts, fmt.Appendf(nil, "// The patch's methods of the suite %s, on a wrapper that has the rest of them.\ntype %s struct{ %s }", typ, patchPrefix+typ, typ))
+		}
 		for _, d := range pf.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && recvName(fn.Recv) == typ {
 				methods = append(methods, fn)
@@ -111,6 +132,27 @@ func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 		}
 	}
 	return texts, methods
+}
+
+// SuiteEdited reports whether the patch edits, in this Go test file, the
+// methods of the testify suite type typ: a method of the baseline's it
+// changes or deletes, or one that uses a declaration of the file it
+// changes. A file that changes, adds or removes typ's own declaration has
+// rules of its own and edits nothing here; nor does one that does not
+// parse.
+func SuiteEdited(base, patched []byte, typ string) bool {
+	fset := token.NewFileSet()
+	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
+	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	b, inBase := topLevel(fset, bf, base)[typ]
+	p, inPatch := topLevel(fset, pf, patched)[typ]
+	if inBase != inPatch || b.text != p.text {
+		return false
+	}
+	return suiteEdited(fset, bf, pf, base, patched, typ)
 }
 
 // gocheck registers suites for its one test function to run

@@ -130,7 +130,11 @@ type Spec struct {
 	// declarations it needs (a new test alone on the baseline code);
 	// "file#*S,T" lays the patch's methods of the gocheck suites S and T
 	// on wrappers registered beside them (an edited-test job's entries,
-	// one per file; before "+TestA,…" in a coverage or mutant job's).
+	// one per file; before "+TestA,…" in a coverage or mutant job's);
+	// "file#~S,T" (after "*…") lays the patch's methods of the testify
+	// suites S and T, which it edits in more than one file, on wrappers
+	// that the file holding the test running them declares, which
+	// ":TestX" (replaced) or "+TestX" (beside) then names.
 	Splice []string `json:"splice,omitempty"`
 	// Added, on a discovery job, lists the tests the patch adds to the
 	// package or edits there: claims discovery proposes first.
@@ -336,11 +340,12 @@ func (s *Spec) check() error {
 	switch s.Purpose {
 	case Claim, Prereq, Collateral, Discovery, Coverage, Counterfactual:
 	case Edited:
-		// One test spliced over its file, or a gocheck suite's methods
-		// over the files that hold them.
+		// One test spliced over its file, or a suite's methods over the
+		// files that hold them (gocheck's registered, testify's wrapped).
 		laid := len(s.Splice) > 0
 		for _, e := range s.Splice {
-			laid = laid && strings.Contains(e, "#") && !strings.Contains(e, "#+") && (len(s.Splice) == 1 || strings.Contains(e, "#*"))
+			laid = laid && strings.Contains(e, "#") && !strings.Contains(e, "#+") &&
+				(len(s.Splice) == 1 || strings.Contains(e, "#*") || strings.Contains(e, "#~"))
 		}
 		if s.Runner != RunnerGo || !laid {
 			return fmt.Errorf("job spec: an edited-test job runs one Go test spliced over its file")
