@@ -317,6 +317,8 @@ func TestPytestTestsMapping(t *testing.T) {
 
 		{name: "prerequisite passes", spec: prereq(f+"test_pass", f+"test_param[one]", f+"TestK::test_m"), exit: 0, want: jobs.OutcomePass,
 			why: []string{"exit 0, all 3 baseline tests of the file pass"}, count: 3},
+		{name: "prerequisite passes, a test skipping itself", spec: prereq(f+"test_pass", f+"test_skip"), exit: 0, want: jobs.OutcomePass,
+			why: []string{"exit 0, 1 of 2 baseline tests of the file pass, 1 skip"}, count: 2},
 		{name: "prerequisite fails", spec: prereq(f+"test_pass", f+"test_fail", f+"test_setup_error"), exit: 1, want: jobs.OutcomeFail,
 			why: []string{"exit 1, 2 of 3 baseline tests of the file fail"}, count: 3},
 		{name: "prerequisite fails but exit 0", files: withFiles(map[string]string{"conftest.py": exitsZeroAfterReport}),

@@ -198,6 +198,46 @@ func TestVerifyDeferredTestAddedToBaselineFile(t *testing.T) {
 	}
 }
 
+// TestVerifyDeferredTestBesideASkippingTest: a baseline test of the file
+// that skips itself (it needs a database) does not hold back the test the
+// patch adds to that file: the claim runs, and proves the fix.
+func TestVerifyDeferredTestBesideASkippingTest(t *testing.T) {
+	f := newFixture(t)
+	const skips = "\nfunc TestNeedsDatabase(t *testing.T) { t.Skip(\"no database here\") }\n"
+	base := f.commit(f.repo.Base, map[string]string{"calc/median_test.go": f.show(f.repo.Base, "calc/median_test.go") + skips})
+	h := f.honest()
+	patch := f.commit(base, map[string]string{
+		"calc/median.go":      f.show(h.Commit, "calc/median.go"),
+		"calc/median_test.go": f.show(base, "calc/median_test.go") + pairTest,
+	})
+	code, a := f.verifyJSON(base, patch, 0, "go:./calc:TestMedianPair")
+	claims, _ := a["claims"].([]any)
+	if len(claims) != 1 {
+		t.Fatalf("exit %d, claims %v", code, a["claims"])
+	}
+	if c, _ := claims[0].(map[string]any); c["classification"] != "fixed" {
+		t.Fatalf("exit %d, claim %v", code, c)
+	}
+
+	// The attack of that shape: a baseline test of the file that the
+	// patched code makes skip (it asks the code whether it may run) holds
+	// nothing back either, but the suite sees it pass on the baseline and
+	// skip on the patch: not MERGE.
+	const asks = "\nfunc TestFeature(t *testing.T) {\n\tif !supported() {\n\t\tt.Skip(\"unsupported\")\n\t}\n}\n"
+	base = f.commit(f.repo.Base, map[string]string{
+		"calc/feature.go":     "package calc\n\nfunc supported() bool { return true }\n",
+		"calc/median_test.go": f.show(f.repo.Base, "calc/median_test.go") + asks,
+	})
+	attack := f.commit(base, map[string]string{
+		"calc/feature.go":     "package calc\n\nfunc supported() bool { return false }\n",
+		"calc/median.go":      f.show(h.Commit, "calc/median.go"),
+		"calc/median_test.go": f.show(base, "calc/median_test.go") + pairTest,
+	})
+	if code, a := f.verifyJSON(base, attack, 0, "go:./calc:TestMedianPair"); code == 0 || a["decision"] == "MERGE" || !strings.Contains(fmt.Sprint(a["reason"]), "skipped") {
+		t.Fatalf("a baseline test made to skip: exit %d, %v: %v", code, a["decision"], a["reason"])
+	}
+}
+
 func TestVerifyNewTestFileProvesFixOnBaseline(t *testing.T) {
 	f := newFixture(t)
 	h := f.honest()
