@@ -412,14 +412,65 @@ func (w *walker) defaultNever(sw ast.Stmt, body *ast.BlockStmt) {
 		if !at.IsValid() || !w.at(at) {
 			continue
 		}
-		if w.mayTerminate(sw) {
-			w.skip(at, OpDefaultNever, descDefaultNever, "the switch or select may be what ends its function: a break would leave it without a return")
-			return
-		}
 		c := &candidate{how: rewriteWrap, start: w.off(colon), end: w.off(colon) + 1}
 		c.site.Extra = true
+		if w.mayTerminate(sw) {
+			// A break would leave the function without a return: the
+			// default returns its function's zero values instead
+			// (default: panic("bad kind") → return 0, nil), when each
+			// result has one written here.
+			zeros, ok := w.zeroResults(at)
+			if !ok {
+				w.skip(at, OpDefaultNever, descDefaultNever, "the switch or select may be what ends its function: a break would leave it without a return, and its results have no zero value written here")
+				return
+			}
+			c.zeros = zeros
+			w.add(c, at, OpDefaultNever, descDefaultNever+": return "+strings.Join(zeros, ", "))
+			continue
+		}
 		w.add(c, at, OpDefaultNever, descDefaultNever)
 	}
+}
+
+// zeroResults returns the zero values of the results of the function being
+// visited, each written as valid at pos; ok is false when it has none or
+// one has no zero value written there (a type parameter's).
+func (w *walker) zeroResults(pos token.Pos) (zeros []string, ok bool) {
+	if !w.a.typed() {
+		return nil, false
+	}
+	var sig *types.Signature
+	for i := len(w.stack) - 1; i >= 0 && sig == nil; i-- {
+		switch f := w.stack[i].(type) {
+		case *ast.FuncLit:
+			sig, _ = w.a.info.Types[f].Type.(*types.Signature)
+			if sig == nil {
+				return nil, false
+			}
+		case *ast.FuncDecl:
+			if o := w.a.info.Defs[f.Name]; o != nil {
+				sig, _ = o.Type().(*types.Signature)
+			}
+			if sig == nil {
+				return nil, false
+			}
+		}
+	}
+	if sig == nil || sig.Results().Len() == 0 {
+		return nil, false
+	}
+	for i := range sig.Results().Len() {
+		t := sig.Results().At(i).Type()
+		z := zeroLiteral(t)
+		if z == "" {
+			z = w.emptyLiteral(t, pos)
+		}
+		if z == "" {
+			return nil, false
+		}
+		zeros = append(zeros, z)
+	}
+	return zeros, true
 }
 
 // mayTerminate reports whether the statement n being visited may decide
@@ -1650,9 +1701,79 @@ func (w *walker) stringLiteral(lit *ast.BasicLit) {
 	from := constant.StringVal(tv.Value)
 	w.partialRestores(lit, from)
 	if strings.Contains(from, "%") {
+		w.panicFormat(lit, from)
 		return
 	}
 	w.otherStrings(lit, from, clip(lit.Value), "")
+}
+
+// panicFormat handles a format string (holding %) of a panic's message,
+// panic(fmt.Sprintf("bad field type %s", k)) (Extra): the message keeps
+// its directives and loses its text ("%s"), so the same arguments format
+// the same way and go vet reads the format as it did. A default case that
+// ends its function with such a panic offers no other mutant (it cannot
+// be skipped: the function would not return), yet the fix's test may pin
+// the message (testify's PanicsWithValue, gocheck's PanicMatches).
+func (w *walker) panicFormat(lit *ast.BasicLit, from string) {
+	if !w.inPanic() {
+		return
+	}
+	to, ok := formatDirectives(from)
+	if !ok {
+		return
+	}
+	c := &candidate{how: rewriteWrap, node: lit, str: [2]string{from, to}}
+	c.site.Extra = true
+	c.site.Span = [2]int{w.off(lit.Pos()), w.off(lit.End())}
+	w.add(c, lit.Pos(), OpStringLiteral, clip(lit.Value)+" → "+strconv.Quote(to)+" (the panic's message without its text)")
+}
+
+// inPanic reports whether the visited node is an argument of a call to
+// the builtin panic, directly or through calls (fmt.Sprintf, fmt.Errorf)
+// whose arguments it is.
+func (w *walker) inPanic() bool {
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		switch n := w.stack[i].(type) {
+		case *ast.ParenExpr:
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "panic" {
+				_, builtin := w.a.info.Uses[id].(*types.Builtin)
+				return builtin
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// formatDirectives returns the directives of the format string s as fmt
+// reads them (%d, %-8.3f, %[2]q, %*d: flags, width, precision and argument
+// index kept), joined without the text around them; ok is false when s
+// has no directive, is nothing but directives, or ends in a lone %.
+func formatDirectives(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && strings.IndexByte("+-# 0123456789.*[]", s[j]) >= 0 {
+			j++
+		}
+		if j >= len(s) {
+			return "", false
+		}
+		if s[j] == '%' && j == i+1 {
+			i = j // %%: text
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[j:])
+		b.WriteString(s[i : j+size])
+		i = j + size - 1
+	}
+	out := b.String()
+	return out, out != "" && out != s
 }
 
 // partialRestores handles a string literal the patch rewrote in place

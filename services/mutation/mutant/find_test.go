@@ -1082,16 +1082,17 @@ func selWait(ch chan int, done chan struct{}) int {
 		"61 return_zero (return 0)",
 		"65 return_zero (return 0)",
 		"69 return_zero (return 0)",
-		// A default with a body never runs: not an empty one (83), nor
-		// one whose switch may be what ends a function with results
-		// (92); in a type switch too (87), and where the function has
-		// no results (99).
+		// A default with a body never runs: not an empty one (83); one
+		// whose switch may be what ends a function with results returns
+		// the function's zero values instead (92); in a type switch too
+		// (87), and where the function has no results (99).
 		"76 switch_tag (n → 0)",
 		"79 default_never (default body never runs)",
 		"82 switch_tag (n → 0)",
 		"87 default_never (default body never runs)",
 		"89 switch_tag (n → 0)",
 		"91 return_zero (return 0)",
+		"92 default_never (default body never runs: return 0)",
 		"93 return_zero (return 0)",
 		"98 switch_tag (n → 0)",
 		"99 default_never (default body never runs)",
@@ -1127,12 +1128,14 @@ func selWait(ch chan int, done chan struct{}) int {
 		`134 string_literal ("x" → "sealgate")`,
 		"135 comm_never (tk → (ticks)(nil))",
 		"137 return_zero (return 0)",
-		// A select's default with a body never runs, unless the select
-		// may be what ends its function (158).
+		// A select's default with a body never runs; where the select
+		// may be what ends its function, it returns the zero values
+		// (158).
 		"147 comm_never (ch → (chan int)(nil))",
 		"148 default_never (default body never runs)",
 		"156 comm_never (ch → (chan int)(nil))",
 		"157 return_zero (return 0)",
+		"158 default_never (default body never runs: return 0)",
 		"159 return_zero (return 0)",
 		// Not in a select without a default (165, 167): the mutant
 		// could leave it waiting for ever, a hang that "kills" it

@@ -65,7 +65,9 @@
 //	condition_negation      an if's condition negated (not a comparison or
 //	                        a !x, whose own operators negate them)
 //	string_literal          "abc" → "", "" → "sealgate" (the predeclared
-//	                        string type; not a format string with %, a
+//	                        string type; not a format string with %, but
+//	                        a panic's format keeps only its directives,
+//	                        "bad type %s" → "%s"; not a
 //	                        constant expression; primary in a row of a
 //	                        table a function builds); a named string
 //	                        constant as a case label too (userKind → "");
@@ -106,8 +108,9 @@
 //	                        constant tag
 //	default_never           default body never runs: a break before its
 //	                        first statement (a switch's or a type
-//	                        switch's default with a body; not where the
-//	                        switch may end a function with results)
+//	                        switch's default with a body); where the
+//	                        switch may end a function with results, a
+//	                        return of their zero values instead
 //	comm_never              a select's case never fires: its channel is a
 //	                        nil one of its type (case <-ch → case <-nil
 //	                        chan, case ch <- v → nil chan <- v), where

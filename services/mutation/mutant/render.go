@@ -718,7 +718,11 @@ func (r *renderer) wrap(c *candidate, text string) string {
 		return fmt.Sprintf("if %s { %s }", r.off(id), text)
 	case OpLoopNever, OpDefaultNever:
 		// The body's brace or the default's colon, then a break when the
-		// mutant runs.
+		// mutant runs; a default that may end its function returns its
+		// zero values instead.
+		if len(c.zeros) > 0 {
+			return fmt.Sprintf("%s if %s { return %s };", text, r.on(id), strings.Join(c.zeros, ", "))
+		}
 		return fmt.Sprintf("%s if %s { break };", text, r.on(id))
 	case OpSwitchTag:
 		switch c.to {

@@ -1,0 +1,115 @@
+package mutant
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestFormatDirectives: a format keeps its directives, flags, widths,
+// precisions and argument indexes, and loses the text around them.
+func TestFormatDirectives(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"Bad field type %s", "%s", true},
+		{"%d of %d (100%%) at %-8.3f, %[1]q %*d %v", "%d%d%-8.3f%[1]q%*d%v", true},
+		{"a %ü b", "%ü", true},
+		{"%s%d", "", false},       // nothing but directives
+		{"100%", "", false},       // a lone %
+		{"100%% sure", "", false}, // no directive
+		{"", "", false},
+	} {
+		got, ok := formatDirectives(c.in)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("formatDirectives(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// panicModule is a kind switch whose default case ends its function with
+// a panic: the one changed line offers no mutant but the message's.
+func panicModule(test string) map[string][]byte {
+	return map[string][]byte{
+		"go.mod": []byte("module example.com/m\n\ngo 1.21\n"),
+		"kind/kind.go": []byte(`package kind
+
+import "fmt"
+
+// Size is the size in bytes of a value of kind k.
+func Size(k string) int {
+	switch k {
+	case "int32":
+		return 4
+	case "int64":
+		return 8
+	default:
+		panic(fmt.Sprintf("bad kind %s", k))
+	}
+}
+
+// Check is Size's error, for callers that do not panic.
+func Check(k string) error {
+	if k == "" {
+		return fmt.Errorf("empty kind %q", k)
+	}
+	return nil
+}
+`),
+		"kind/kind_test.go": []byte(`package kind
+
+import "testing"
+
+func TestSize(t *testing.T) {
+	defer func() {
+		r := recover()
+		` + test + `
+	}()
+	Size("int8")
+}
+`),
+	}
+}
+
+// TestPanicFormat: a panic's format string (a line no other mutant
+// reaches) offers its directives alone; a test that pins the message kills
+// it, one that only sees a panic does not. Other format strings (an
+// error's) offer nothing. The default holding the panic, which ends its
+// function, returns the zero value when its mutant runs: a test that sees
+// the panic kills it.
+func TestPanicFormat(t *testing.T) {
+	lines := map[string][]int{"kind.go": {13, 20}}
+	files := panicModule(`if r != "bad kind int8" { t.Fatalf("panic %v", r) }`)
+	var got []string
+	found, err := Find(Package{Dir: t.TempDir(), Files: map[string][]byte{"kind.go": files["kind/kind.go"]}}, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range found {
+		if s.Operator != OpStringLiteral {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%d %s (%s) extra=%v", s.Line, s.Operator, s.Description, s.Extra))
+	}
+	want := []string{`13 string_literal ("bad kind %s" → "%s" (the panic's message without its text)) extra=true`}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sites %q, want %q", got, want)
+	}
+	alive, ran := survivors(t, files, "kind", lines, OpStringLiteral)
+	if ran != 1 || len(alive) != 0 {
+		t.Errorf("a test that pins the message: %d ran, survivors %q; want it killed", ran, alive)
+	}
+	weak := panicModule(`if r == nil { t.Fatal("no panic") }`)
+	alive, ran = survivors(t, weak, "kind", lines, OpStringLiteral)
+	if ran != 1 || len(alive) != 1 {
+		t.Errorf("a test that only sees a panic: %d ran, survivors %q; want it to survive", ran, alive)
+	}
+	// The default that ends the function cannot be left by a break: it
+	// returns the zero value instead, and a test that sees the panic
+	// kills that.
+	alive, ran = survivors(t, weak, "kind", map[string][]int{"kind.go": {12}}, OpDefaultNever)
+	if ran != 1 || len(alive) != 0 {
+		t.Errorf("default never runs: %d ran, survivors %q; want it killed", ran, alive)
+	}
+}
