@@ -217,6 +217,16 @@ func Fixes() []Fix {
 			About:  "NewV7 is strictly monotonic within one millisecond: 12 bits of sub-millisecond sequence (#150; the strict test came with #154 in the same release, with a doc typo fix)",
 		},
 		{
+			Name:   "validator-port-kinds",
+			Module: "github.com/go-playground/validator/v10",
+			Before: Version{"v10.30.4", "h1:9Rcod2ZPO6mOEG6b4GqyoHE/H6//Ze0RuhOo1hT1x0w="},
+			After:  Version{"v10.30.5", "h1:YyCXvVShZbs2Sm3Mb53eNOlhRXctSOzW5QJAouCTZL4="},
+			Paths:  []string{"baked_in.go", "validator_test.go"},
+			Claims: []string{"go:.:Test_port_validator"},
+			Commit: "https://github.com/go-playground/validator/compare/v10.30.4...v10.30.5",
+			About:  "the port tag reads signed integers (it called Uint on every field and panicked on an int) and panics with a message on other kinds: a switch whose default ends the function with a panic; the test is an existing one rewritten as a table of subtests, in a 14,000-line test file whose package's suite reads /proc/net/unix (go 1.25, with dependencies)",
+		},
+		{
 			Name:   "wordwrap-nbsp",
 			Module: "github.com/mitchellh/go-wordwrap",
 			Before: Version{"v1.0.0", "h1:6GlHJ/LTGMrIJbwgdqdl2eEH8o+Exx/0m8ir9Gns0u4="},
