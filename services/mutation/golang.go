@@ -307,6 +307,12 @@ func (g *goLang) sites(ctx context.Context) ([]mutant.Site, string, error) {
 			}
 			if s.Equivalent != "" {
 				g.equivalent = append(g.equivalent, s)
+				if gapSite && strings.HasPrefix(s.Equivalent, mutant.EquivalentIdleCopy) {
+					// What the patch deleted there was only a copy of a
+					// variable nothing captures: nothing to judge.
+					deadUnits[gapUnit] = true
+					continue
+				}
 				if in := index[rel]; strings.HasPrefix(s.Equivalent, mutant.EquivalentDeadStore) && in.ix != nil && s.Line >= 1 && s.Line <= len(in.starts) {
 					// A store no code reads does nothing a test could
 					// notice: its statement is not judged.

@@ -113,3 +113,28 @@ func TestPanicFormat(t *testing.T) {
 		t.Errorf("default never runs: %d ran, survivors %q; want it killed", ran, alive)
 	}
 }
+
+// TestIdleCopies: putting back a loop's copy of its variable (i := i) that
+// nothing in the body captures, addresses or assigns changes nothing;
+// one a closure captures, or one the body assigns, changes what runs.
+func TestIdleCopies(t *testing.T) {
+	const now = "{\n\tvar a int\n\ta = xs[i]\n\tout = append(out, a)\n}"
+	for _, c := range []struct {
+		name, now, was string
+		equivalent     bool
+	}{
+		{"the copy alone", now, "{\n\ti := i\n\tvar a int\n\ta = xs[i]\n\tout = append(out, a)\n}", true},
+		{"another change too", now, "{\n\ti := i\n\tvar a int\n\ta = xs[i+1]\n\tout = append(out, a)\n}", false},
+		{"a closure captures it", "{\n\tfs = append(fs, func() int { return i })\n}", "{\n\ti := i\n\tfs = append(fs, func() int { return i })\n}", false},
+		{"its address taken", "{\n\tps = append(ps, &i)\n}", "{\n\ti := i\n\tps = append(ps, &i)\n}", false},
+		{"assigned", "{\n\ti += 2\n\tout = append(out, i)\n}", "{\n\ti := i\n\ti += 2\n\tout = append(out, i)\n}", false},
+		{"a method called", "{\n\tout = append(out, i.String())\n}", "{\n\ti := i\n\tout = append(out, i.String())\n}", false},
+		{"in a go statement", "{\n\tgo use(i)\n}", "{\n\ti := i\n\tgo use(i)\n}", false},
+		{"no copy", now, now, false},
+		{"a copy of another name", now, "{\n\tj := i\n\tvar a int\n\ta = xs[i]\n\tout = append(out, a)\n}", false},
+	} {
+		if got := idleCopies(c.now, c.was) != ""; got != c.equivalent {
+			t.Errorf("%s: equivalent %v, want %v", c.name, got, c.equivalent)
+		}
+	}
+}

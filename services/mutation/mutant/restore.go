@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -420,6 +421,119 @@ func (w *walker) stmtRestore(st ast.Stmt) {
 		desc := fmt.Sprintf("statements: %s → %s (%x)", clip(string(w.a.src[w.name][r.Start:r.End])), clip(r.Text), sum[:4])
 		c := &candidate{how: rewriteWrap, node: st, list: true, stmts: true, str: [2]string{"", r.Text}}
 		c.site.Extra = true
+		c.site.Equivalent = idleCopies(string(w.a.src[w.name][r.Start:r.End]), r.Text)
 		w.add(c, w.tf.Pos(r.At), OpRestore, desc)
 	}
+}
+
+// idleCopies says why putting back was in place of now changes nothing,
+// or is "": when was is now with copies of variables added (i := i, which
+// loops kept for the closures of Go before 1.22) that nothing in now
+// captures, takes the address of, selects from or assigns — the copy and
+// the variable it copies are then read alike.
+func idleCopies(now, was string) string {
+	nowList, ok1 := stmtList(now)
+	wasList, ok2 := stmtList(was)
+	if !ok1 || !ok2 || len(wasList) <= len(nowList) {
+		return ""
+	}
+	var names []string
+	var kept []ast.Stmt
+	for _, st := range wasList {
+		if a, ok := st.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			l, lok := a.Lhs[0].(*ast.Ident)
+			r, rok := a.Rhs[0].(*ast.Ident)
+			if lok && rok && l.Name == r.Name && l.Name != "_" {
+				names = append(names, l.Name)
+				continue
+			}
+		}
+		kept = append(kept, st)
+	}
+	if len(names) == 0 || len(kept) != len(nowList) {
+		return ""
+	}
+	for i := range kept {
+		if stmtText(kept[i]) != stmtText(nowList[i]) {
+			return ""
+		}
+	}
+	for _, st := range nowList {
+		if touches(st, names) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s%s := %s, a copy nothing captures, addresses, selects from or assigns", EquivalentIdleCopy, names[0], names[0])
+}
+
+// EquivalentIdleCopy begins the Equivalent of a restore that only puts
+// back copies of variables (see idleCopies).
+const EquivalentIdleCopy = "it only adds "
+
+// stmtList parses text as a statement list; a single block stands for the
+// statements it holds.
+func stmtList(text string) ([]ast.Stmt, bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p; func _() {\n"+text+"\n}", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) != 1 {
+		return nil, false
+	}
+	list := f.Decls[0].(*ast.FuncDecl).Body.List
+	if len(list) == 1 {
+		if b, ok := list[0].(*ast.BlockStmt); ok {
+			list = b.List
+		}
+	}
+	return list, true
+}
+
+// stmtText prints a statement without positions or comments: two
+// statements that read alike print alike.
+func stmtText(st ast.Stmt) string {
+	var b strings.Builder
+	if err := format.Node(&b, token.NewFileSet(), st); err != nil {
+		return fmt.Sprintf("%p", st)
+	}
+	return b.String()
+}
+
+// touches reports whether st uses one of names other than by reading its
+// value: in a function literal, under &, as a selector's operand (a
+// method may take its address), assigned, incremented or in a go or defer
+// statement.
+func touches(st ast.Stmt, names []string) bool {
+	named := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && slices.Contains(names, id.Name)
+	}
+	mentions := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok && slices.Contains(names, id.Name) {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	hit := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			hit = hit || mentions(x)
+		case *ast.UnaryExpr:
+			hit = hit || x.Op == token.AND && named(x.X)
+		case *ast.SelectorExpr:
+			hit = hit || named(x.X)
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				hit = hit || named(l)
+			}
+		case *ast.IncDecStmt:
+			hit = hit || named(x.X)
+		case *ast.RangeStmt:
+			hit = hit || x.Key != nil && named(x.Key) || x.Value != nil && named(x.Value)
+		}
+		return !hit
+	})
+	return hit
 }
