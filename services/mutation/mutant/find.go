@@ -399,14 +399,15 @@ func received(e ast.Expr) ast.Expr {
 func (w *walker) defaultNever(sw ast.Stmt, body *ast.BlockStmt) {
 	for _, st := range body.List {
 		var at, colon token.Pos
+		var stmts []ast.Stmt
 		switch cc := st.(type) {
 		case *ast.CaseClause:
 			if cc.List == nil && len(cc.Body) > 0 {
-				at, colon = cc.Case, cc.Colon
+				at, colon, stmts = cc.Case, cc.Colon, cc.Body
 			}
 		case *ast.CommClause:
 			if cc.Comm == nil && len(cc.Body) > 0 {
-				at, colon = cc.Case, cc.Colon
+				at, colon, stmts = cc.Case, cc.Colon, cc.Body
 			}
 		}
 		if !at.IsValid() || !w.at(at) {
@@ -425,11 +426,36 @@ func (w *walker) defaultNever(sw ast.Stmt, body *ast.BlockStmt) {
 				return
 			}
 			c.zeros = zeros
+			if w.returnsZeros(stmts[0], zeros) {
+				// default: return 0 — the mutant is the code.
+				c.site.Equivalent = "the default already returns the zero values"
+			}
 			w.add(c, at, OpDefaultNever, descDefaultNever+": return "+strings.Join(zeros, ", "))
 			continue
 		}
 		w.add(c, at, OpDefaultNever, descDefaultNever)
 	}
+}
+
+// returnsZeros reports whether st returns the values zeros (as
+// zeroResults writes them): nil for nil, a constant equal to the zero
+// literal, or the same text.
+func (w *walker) returnsZeros(st ast.Stmt, zeros []string) bool {
+	r, ok := st.(*ast.ReturnStmt)
+	if !ok || len(r.Results) != len(zeros) {
+		return false
+	}
+	for i, e := range r.Results {
+		tv := w.a.info.Types[e]
+		switch {
+		case zeros[i] == "nil" && tv.IsNil():
+		case tv.Value != nil && zeros[i] != "nil" && constant.Compare(tv.Value, token.EQL, zeroValue(zeros[i], tv.Value)):
+		case w.tokens(e) == zeros[i]:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // zeroResults returns the zero values of the results of the function being

@@ -138,3 +138,57 @@ func TestIdleCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultReturningZeros: a default that ends its function already
+// returning the zero values offers the mutant that returns them as an
+// equivalent one (it is the code); one returning anything else, a real one.
+func TestDefaultReturningZeros(t *testing.T) {
+	src := `package p
+
+func Size(k string) int {
+	switch k {
+	case "int32":
+		return 4
+	default:
+		return 0
+	}
+}
+
+func Name(k int) (string, error) {
+	switch k {
+	case 1:
+		return "one", nil
+	default:
+		return "", nil
+	}
+}
+
+func Width(k string) int {
+	switch k {
+	case "int32":
+		return 4
+	default:
+		return -1
+	}
+}
+`
+	files := map[string][]byte{"p.go": []byte(src)}
+	found, err := Find(Package{Dir: t.TempDir(), Files: files}, allLines(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range found {
+		if s.Operator == OpDefaultNever {
+			got = append(got, fmt.Sprintf("%d %s equivalent=%v", s.Line, s.Description, s.Equivalent != ""))
+		}
+	}
+	want := []string{
+		"7 default body never runs: return 0 equivalent=true",
+		"16 default body never runs: return \"\", nil equivalent=true",
+		"25 default body never runs: return 0 equivalent=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("default_never sites %q, want %q", got, want)
+	}
+}
