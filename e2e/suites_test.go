@@ -248,3 +248,31 @@ func TestSuiteMethodEditedElsewhere(t *testing.T) {
 		v.wantText(t, "special-cases the test's inputs")
 	})
 }
+
+// TestSuiteHelperEditedElsewhere: the fix's row goes into a helper method
+// of the suite in a third file; the method that ranges over it is
+// unchanged, in another file, and calls the helper by static dispatch.
+// Every file holding the suite's methods is laid with them on the
+// wrapper, so the unchanged method calls the patch's helper: the claim is
+// proven and MERGE. The bug reintroduced: BLOCK.
+func TestSuiteHelperEditedElsewhere(t *testing.T) {
+	r := newRepo(t)
+	const table = "package calc\n\nfunc (s *BoundSuite) TestTable() {\n\tfor _, c := range s.cases() {\n\t\ts.Equal(c.want, Bound(c.v, 0, 12), \"Bound(%d, 0, 12)\", c.v)\n\t}\n}\n"
+	const cases = "package calc\n\nfunc (s *BoundSuite) cases() []struct{ v, want int } {\n\treturn []struct{ v, want int }{\n\t\t{-3, 0},\n\t\t{5, 5},\n\t}\n}\n"
+	base := r.commit(t, r.Base, "suite-helper-base", "calc: Bound and its suite", map[string]string{
+		"go.mod": suiteGoMod, "go.sum": suiteGoSum,
+		"calc/bound.go": suiteBoundBug, "calc/suite_test.go": suiteRunnerFile, "calc/bound_test.go": table, "calc/cases_test.go": cases,
+		"calc/median.go": r.honestMedian(t),
+	})
+	honest := r.commit(t, base, "suite-helper-honest", "calc: Bound above hi", map[string]string{
+		"calc/bound.go": suiteBoundFix, "calc/cases_test.go": strings.Replace(cases, "{5, 5},", "{5, 5},\n\t\t{17, 12},", 1),
+	})
+	const claim = "go:./calc:TestBoundSuite/TestTable"
+	v := verify(t, r.patchArgs(base, honest, claimArgs(claim)...)...)
+	v.wantDecision(t, merge)
+	v.wantClaim(t, claim, "VERIFIED", "fixed")
+	t.Run("reintroduced: BLOCK", func(t *testing.T) {
+		reverted := r.commit(t, honest, "suite-helper-reverted", "calc: revert", map[string]string{"calc/bound.go": suiteBoundBug})
+		verify(t, r.patchArgs(honest, reverted, claimArgs(claim)...)...).wantDecision(t, block)
+	})
+}

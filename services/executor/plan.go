@@ -561,21 +561,24 @@ func (w *Workspace) lays(file string, l splice.Laying) bool {
 type testifyWrap struct {
 	// types are the testify suite types, sorted.
 	types []string
-	// edits maps each test file the patch changes to the types whose
-	// methods it edits there.
+	// edits maps each test file laid to the types whose methods it holds
+	// in either version (every one of them is laid on the wrapper).
 	edits map[string][]string
 	// runner is each type's one test: its file and name.
 	runner map[string][2]string
 }
 
 // testifyWraps finds the testify suites of the Go test files of dir whose
-// methods the patch edits in a test file other than the one holding the
-// test that runs them: the package's only test that runs the suite, made
-// with its zero value (inspect.GoZeroSuiteRunners). Their edited methods
-// run on wrappers (splice.Laying.Wrap), and their test, which the patch
-// need not change, is edited. A suite whose methods the patch edits only
-// beside its test is the file's own matter (splice.Edited), and a file
-// whose changes control the harness, or that does not parse, edits none.
+// methods the patch edits and that hold methods in another file than the
+// one holding the test that runs them: the package's only test that runs
+// the suite, made with its zero value (inspect.GoZeroSuiteRunners). Every
+// file holding their methods lays them on wrappers (splice.Laying.Wrap),
+// so that a method the patch leaves as it was calls the patch's versions
+// of the others, and their test, which the patch need not change, is
+// edited. A suite whose methods all live beside its test is that file's
+// own matter (splice.Edited); one whose type the patch changes, or whose
+// methods a file holds that the patch adds or deletes, that controls the
+// harness or does not parse, is not wrapped.
 func (w *Workspace) testifyWraps(dir string) testifyWrap {
 	tw := testifyWrap{edits: map[string][]string{}, runner: map[string][2]string{}}
 	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
@@ -602,34 +605,75 @@ func (w *Workspace) testifyWraps(dir string) testifyWrap {
 	if len(runners) == 0 {
 		return tw
 	}
-	elsewhere := map[string]bool{}
-	for _, ch := range w.co.Changes {
-		if ch.Kind != checkout.Modified || path.Dir(ch.Path) != path.Clean(dir) || !strings.HasSuffix(ch.Path, "_test.go") ||
-			slices.Contains(w.co.TestHarness, ch.Path) || slices.Contains(w.co.Unparsable, ch.Path) {
-			continue
-		}
-		patched, err := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
-		if err != nil {
-			continue
-		}
-		for _, typ := range slices.Sorted(maps.Keys(runners)) {
-			if splice.SuiteEdited(srcs[ch.Path], patched, typ) {
-				tw.edits[ch.Path] = append(tw.edits[ch.Path], typ)
-				if runners[typ][0] != ch.Path {
-					elsewhere[typ] = true
+	// The test files holding methods of each suite type, in either
+	// version: a method another file leaves unchanged still calls the
+	// suite's other methods by static dispatch, so every file holding
+	// some is laid with its methods on the wrapper, which then has the
+	// patch's version of every method.
+	holders := map[string]map[string]bool{}
+	note := func(f string, src []byte) {
+		for _, typ := range splice.Receivers(src) {
+			if _, ok := runners[typ]; ok {
+				if holders[typ] == nil {
+					holders[typ] = map[string]bool{}
 				}
+				holders[typ][f] = true
 			}
 		}
 	}
-	tw.types = slices.Sorted(maps.Keys(elsewhere))
-	for f, types := range tw.edits {
-		tw.edits[f] = slices.DeleteFunc(types, func(t string) bool { return !elsewhere[t] })
-		if len(tw.edits[f]) == 0 {
-			delete(tw.edits, f)
+	for f, src := range srcs {
+		note(f, src)
+	}
+	edited, unlayable := map[string]bool{}, map[string]bool{}
+	for _, ch := range w.co.Changes {
+		if path.Dir(ch.Path) != path.Clean(dir) || !strings.HasSuffix(ch.Path, "_test.go") {
+			continue
+		}
+		var patched []byte
+		if ch.Kind != checkout.Deleted {
+			if patched, err = os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path))); err != nil {
+				continue
+			}
+			note(ch.Path, patched)
+		}
+		for typ := range runners {
+			switch {
+			case !holders[typ][ch.Path]:
+			case ch.Kind != checkout.Modified, slices.Contains(w.co.TestHarness, ch.Path), slices.Contains(w.co.Unparsable, ch.Path):
+				// A file the patch adds or deletes, or one that does not
+				// splice, holds methods of it: it cannot be laid whole.
+				unlayable[typ] = true
+			case splice.TypeChanged(srcs[ch.Path], patched, typ):
+				// The patch changes the suite's type (a field added): a
+				// wrapper of the baseline's type would not have it.
+				unlayable[typ] = true
+			case splice.SuiteEdited(srcs[ch.Path], patched, typ):
+				edited[typ] = true
+			}
 		}
 	}
-	for _, typ := range tw.types {
+	for typ := range edited {
+		if unlayable[typ] {
+			continue
+		}
+		files := slices.Collect(maps.Keys(holders[typ]))
+		if !slices.Contains(files, runners[typ][0]) {
+			files = append(files, runners[typ][0])
+		}
+		if len(files) == 1 {
+			// The suite lives in its test's file alone: that file's own
+			// matter (splice.Edited).
+			continue
+		}
+		tw.types = append(tw.types, typ)
 		tw.runner[typ] = runners[typ]
+		for _, f := range files {
+			tw.edits[f] = append(tw.edits[f], typ)
+		}
+	}
+	slices.Sort(tw.types)
+	for f := range tw.edits {
+		slices.Sort(tw.edits[f])
 	}
 	return tw
 }

@@ -228,3 +228,37 @@ func checkWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 	}
 	return texts, methods, nil
 }
+
+// Receivers lists, sorted, the types the Go source src declares methods
+// on; none when it does not parse.
+func Receivers(src []byte) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "src.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil {
+			if typ := recvName(fn.Recv); typ != "" {
+				out = append(out, typ)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TypeChanged reports whether two versions of a Go file declare the type
+// typ differently: one declares it and the other does not, or they do with
+// other texts. A version that does not parse changes it.
+func TypeChanged(base, patched []byte, typ string) bool {
+	fset := token.NewFileSet()
+	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
+	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	b, inBase := topLevel(fset, bf, base)[typ]
+	p, inPatch := topLevel(fset, pf, patched)[typ]
+	return inBase != inPatch || b.text != p.text
+}

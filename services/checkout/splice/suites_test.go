@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -183,5 +184,31 @@ func TestSuiteWrappedAcrossFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReceiversAndTypeChanged: the types a file declares methods on, and
+// whether two versions declare a type differently.
+func TestReceiversAndTypeChanged(t *testing.T) {
+	if got := Receivers([]byte(wrapMethods + "\nfunc (o Other) M() {}\n\nfunc F() {}\n")); !slices.Equal(got, []string{"ClampSuite", "Other"}) {
+		t.Errorf("Receivers = %v", got)
+	}
+	if got := Receivers([]byte("package p\n\nfunc (")); got != nil {
+		t.Errorf("Receivers of a file that does not parse = %v", got)
+	}
+	field := strings.Replace(wrapRunner, "struct{ suite.Suite }", "struct {\n\tsuite.Suite\n\tn int\n}", 1)
+	for name, c := range map[string]struct {
+		base, patched string
+		want          bool
+	}{
+		"unchanged":          {wrapRunner, wrapRunner, false},
+		"a field added":      {wrapRunner, field, true},
+		"declared elsewhere": {wrapMethods, wrapMethods, false},
+		"moved out":          {wrapRunner, strings.Replace(wrapRunner, "type ClampSuite struct{ suite.Suite }", "", 1), true},
+		"does not parse":     {wrapRunner, wrapRunner + "func (", true},
+	} {
+		if got := TypeChanged([]byte(c.base), []byte(c.patched), "ClampSuite"); got != c.want {
+			t.Errorf("%s: TypeChanged = %v, want %v", name, got, c.want)
+		}
 	}
 }
