@@ -79,6 +79,7 @@ func TestSize(t *testing.T) {
 // function, returns the zero value when its mutant runs: a test that sees
 // the panic kills it.
 func TestPanicFormat(t *testing.T) {
+	goTool(t) // the type-check of fmt and the mutants' runs need the go command
 	lines := map[string][]int{"kind.go": {13, 20}}
 	files := panicModule(`if r != "bad kind int8" { t.Fatalf("panic %v", r) }`)
 	var got []string
