@@ -380,9 +380,8 @@ func (w *Workspace) edits(file, name string) bool {
 // the file they use), with the file's two versions; none when a version
 // cannot be read or parsed.
 func (w *Workspace) editedTests(file string) (edited []string, base, patched []byte) {
-	base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
-	patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
-	if err1 != nil || err2 != nil {
+	base, patched, ok := w.versions(file)
+	if !ok {
 		return nil, nil, nil
 	}
 	names, err := splice.Edited(base, patched)
@@ -487,10 +486,10 @@ func (w *Workspace) spliceable() []string {
 		f, types, _ := strings.Cut(e, "#")
 		files[f], register[f] = true, types
 	}
-	// testify suites whose methods the patch edits in another file than
-	// the test running them: every such file lays the patch's methods on
-	// the wrappers, and the running test's file lays the patch's version
-	// of it beside the baseline's.
+	// testify suites whose methods the patch edits, with methods in
+	// another file than the test running them (testifyWraps): every file
+	// holding their methods lays them on the wrappers, and the running
+	// test's file lays the patch's version of it beside the baseline's.
 	wrap := map[string]string{}
 	dirs := map[string]bool{}
 	for _, ch := range w.co.Changes {
@@ -548,22 +547,50 @@ func (w *Workspace) spliceable() []string {
 // lays reports whether the Go test file lays over its baseline version as
 // l says (splice.GoLaying).
 func (w *Workspace) lays(file string, l splice.Laying) bool {
-	base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
-	patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
-	if err1 != nil || err2 != nil {
+	base, patched, ok := w.versions(file)
+	if !ok {
 		return false
 	}
 	_, _, err := splice.GoLaying(base, patched, l)
 	return err == nil
 }
 
+// versions reads the baseline's and the patch's versions of a file; ok is
+// false when either cannot be read.
+func (w *Workspace) versions(file string) (base, patched []byte, ok bool) {
+	base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(file)))
+	patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(file)))
+	return base, patched, err1 == nil && err2 == nil
+}
+
+// baselineTestFiles reads the baseline's Go test files of dir, by their
+// path in the repository; a file that cannot be read is left out.
+func (w *Workspace) baselineTestFiles(dir string) map[string][]byte {
+	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		if src, err := os.ReadFile(filepath.Join(root, e.Name())); err == nil {
+			out[path.Join(dir, e.Name())] = src
+		}
+	}
+	return out
+}
+
 // testifyWrap is what testifyWraps finds in one directory.
 type testifyWrap struct {
 	// types are the testify suite types, sorted.
 	types []string
-	// edits maps each test file laid to the types whose methods it holds
-	// in either version (every one of them is laid on the wrapper).
-	edits map[string][]string
+	// laid maps each test file laid to the types whose methods it holds
+	// in either version, or whose test it holds (every such method is
+	// laid on the wrapper).
+	laid map[string][]string
 	// runner is each type's one test: its file and name.
 	runner map[string][2]string
 }
@@ -580,21 +607,8 @@ type testifyWrap struct {
 // methods a file holds that the patch adds or deletes, that controls the
 // harness or does not parse, is not wrapped.
 func (w *Workspace) testifyWraps(dir string) testifyWrap {
-	tw := testifyWrap{edits: map[string][]string{}, runner: map[string][2]string{}}
-	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return tw
-	}
-	srcs := map[string][]byte{}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		if src, err := os.ReadFile(filepath.Join(root, e.Name())); err == nil {
-			srcs[path.Join(dir, e.Name())] = src
-		}
-	}
+	tw := testifyWrap{laid: map[string][]string{}, runner: map[string][2]string{}}
+	srcs := w.baselineTestFiles(dir)
 	runners := map[string][2]string{}
 	for typ, rs := range inspect.GoZeroSuiteRunners(srcs) {
 		if len(rs) == 1 {
@@ -631,6 +645,7 @@ func (w *Workspace) testifyWraps(dir string) testifyWrap {
 		}
 		var patched []byte
 		if ch.Kind != checkout.Deleted {
+			var err error
 			if patched, err = os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path))); err != nil {
 				continue
 			}
@@ -668,31 +683,26 @@ func (w *Workspace) testifyWraps(dir string) testifyWrap {
 		tw.types = append(tw.types, typ)
 		tw.runner[typ] = runners[typ]
 		for _, f := range files {
-			tw.edits[f] = append(tw.edits[f], typ)
+			tw.laid[f] = append(tw.laid[f], typ)
 		}
 	}
 	slices.Sort(tw.types)
-	for f := range tw.edits {
-		slices.Sort(tw.edits[f])
+	for f := range tw.laid {
+		slices.Sort(tw.laid[f])
 	}
 	return tw
 }
 
-// files lists the files the wrapped suites' methods are laid over: those
-// where the patch edits them, and their tests' files, sorted.
+// files lists the files the wrapped suites' methods are laid over, their
+// tests' files among them, sorted.
 func (tw testifyWrap) files() []string {
-	out := slices.Collect(maps.Keys(tw.edits))
-	for _, r := range tw.runner {
-		out = append(out, r[0])
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Sorted(maps.Keys(tw.laid))
 }
 
 // entries lists the splice entries of an edited-test job of test, when it
-// is the test of one or more of the wrapped suites: each file where the
-// patch edits their methods, and test's own file, which replaces it with
-// its version running the wrappers; none otherwise.
+// is the test of one or more of the wrapped suites: each other file
+// holding their methods, and test's own file, which replaces it with its
+// version running the wrappers; none otherwise.
 func (tw testifyWrap) entries(test string) []string {
 	var types []string
 	file := ""
@@ -706,8 +716,8 @@ func (tw testifyWrap) entries(test string) []string {
 	}
 	wrap := "#~" + strings.Join(types, ",")
 	var out []string
-	for f, edited := range tw.edits {
-		if f != file && slices.ContainsFunc(edited, func(t string) bool { return slices.Contains(types, t) }) {
+	for f, held := range tw.laid {
+		if f != file && slices.ContainsFunc(held, func(t string) bool { return slices.Contains(types, t) }) {
 			out = append(out, f+wrap)
 		}
 	}
@@ -721,19 +731,10 @@ func (tw testifyWrap) entries(test string) []string {
 // the suite types the package registers with their zero value only (a
 // wrapper registered beside one starts from its zero value too).
 func (w *Workspace) gocheck(dir string) (runners, suites []string) {
-	root := filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(dir))
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return nil, nil
-	}
+	files := w.baselineTestFiles(dir)
 	var srcs [][]byte
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		if src, err := os.ReadFile(filepath.Join(root, e.Name())); err == nil {
-			srcs = append(srcs, src)
-		}
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		srcs = append(srcs, files[f])
 	}
 	runners, _, suites = inspect.GoCheckSuites(srcs)
 	return runners, suites
@@ -761,9 +762,8 @@ func (w *Workspace) checkSplices(dir string) []string {
 		if len(suites) == 0 {
 			continue
 		}
-		base, err1 := os.ReadFile(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(ch.Path)))
-		patched, err2 := os.ReadFile(filepath.Join(w.tree("patch"), filepath.FromSlash(ch.Path)))
-		if err1 != nil || err2 != nil {
+		base, patched, ok := w.versions(ch.Path)
+		if !ok {
 			continue
 		}
 		if changed := splice.CheckChanged(base, patched, suites); len(changed) > 0 {
@@ -887,10 +887,10 @@ func (w *Workspace) planClaim(claim string, c *criteria.Criteria) []*jobs.Spec {
 		}
 	}
 	if entries := w.testifyWraps(dir).entries(top); len(entries) > 0 {
-		// The test runs a testify suite whose methods the patch edits in
-		// another file than the test's: the patch's methods of it, from
-		// every file where it edits them, run on a wrapper that the
-		// patch's version of the test runs, on both sides.
+		// The test runs a testify suite whose methods the patch edits and
+		// that has methods in another file than the test's: its methods,
+		// from every file holding them, run on a wrapper that the patch's
+		// version of the test runs, on both sides.
 		return append([]*jobs.Spec{base, patch}, w.editedJobs(claim, pkg, test, drops, entries, c)...)
 	}
 	if file := w.declares(jobs.TreeBaseline, dir, top); file != "" && w.edits(file, top) {

@@ -141,18 +141,29 @@ func suiteWrappers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, 
 // rules of its own and edits nothing here; nor does one that does not
 // parse.
 func SuiteEdited(base, patched []byte, typ string) bool {
-	fset := token.NewFileSet()
-	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
-	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	b, inBase := topLevel(fset, bf, base)[typ]
-	p, inPatch := topLevel(fset, pf, patched)[typ]
-	if inBase != inPatch || b.text != p.text {
+	fset, bf, pf, ok := parsePair(base, patched)
+	if !ok || typeDiffers(fset, bf, pf, base, patched, typ) {
 		return false
 	}
 	return suiteEdited(fset, bf, pf, base, patched, typ)
+}
+
+// parsePair parses a Go file's two versions; ok is false when either does
+// not parse.
+func parsePair(base, patched []byte) (fset *token.FileSet, bf, pf *ast.File, ok bool) {
+	fset = token.NewFileSet()
+	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
+	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
+	return fset, bf, pf, err1 == nil && err2 == nil
+}
+
+// typeDiffers reports whether the two versions declare the type typ
+// differently: one declares it and the other does not, or both do with
+// other texts.
+func typeDiffers(fset *token.FileSet, bf, pf *ast.File, base, patched []byte, typ string) bool {
+	b, inBase := topLevel(fset, bf, base)[typ]
+	p, inPatch := topLevel(fset, pf, patched)[typ]
+	return inBase != inPatch || b.text != p.text
 }
 
 // gocheck registers suites for its one test function to run
@@ -167,10 +178,8 @@ func SuiteEdited(base, patched []byte, typ string) bool {
 // this file and that it does not itself change here (GoRegistering lays
 // those). A file that does not parse changes nothing.
 func CheckChanged(base, patched []byte, suites []string) []string {
-	fset := token.NewFileSet()
-	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
-	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
-	if err1 != nil || err2 != nil {
+	fset, bf, pf, ok := parsePair(base, patched)
+	if !ok {
 		return nil
 	}
 	return checkChanged(fset, bf, pf, base, patched, suites)
@@ -252,13 +261,6 @@ func Receivers(src []byte) []string {
 // typ differently: one declares it and the other does not, or they do with
 // other texts. A version that does not parse changes it.
 func TypeChanged(base, patched []byte, typ string) bool {
-	fset := token.NewFileSet()
-	bf, err1 := parser.ParseFile(fset, "base.go", base, parser.ParseComments|parser.SkipObjectResolution)
-	pf, err2 := parser.ParseFile(fset, "patch.go", patched, parser.ParseComments|parser.SkipObjectResolution)
-	if err1 != nil || err2 != nil {
-		return true
-	}
-	b, inBase := topLevel(fset, bf, base)[typ]
-	p, inPatch := topLevel(fset, pf, patched)[typ]
-	return inBase != inPatch || b.text != p.text
+	fset, bf, pf, ok := parsePair(base, patched)
+	return !ok || typeDiffers(fset, bf, pf, base, patched, typ)
 }

@@ -465,23 +465,7 @@ func (w *walker) zeroResults(pos token.Pos) (zeros []string, ok bool) {
 	if !w.a.typed() {
 		return nil, false
 	}
-	var sig *types.Signature
-	for i := len(w.stack) - 1; i >= 0 && sig == nil; i-- {
-		switch f := w.stack[i].(type) {
-		case *ast.FuncLit:
-			sig, _ = w.a.info.Types[f].Type.(*types.Signature)
-			if sig == nil {
-				return nil, false
-			}
-		case *ast.FuncDecl:
-			if o := w.a.info.Defs[f.Name]; o != nil {
-				sig, _ = o.Type().(*types.Signature)
-			}
-			if sig == nil {
-				return nil, false
-			}
-		}
-	}
+	sig := w.enclosingSignature()
 	if sig == nil || sig.Results().Len() == 0 {
 		return nil, false
 	}
@@ -2031,24 +2015,30 @@ func (w *walker) returnZero(n *ast.ReturnStmt) {
 // returns from, nil when it is not found or the return's values are one
 // call's several.
 func (w *walker) returnSignature(n *ast.ReturnStmt) *types.Signature {
-	var sig *types.Signature
-	for i := len(w.stack) - 1; i >= 0 && sig == nil; i-- {
-		switch f := w.stack[i].(type) {
-		case *ast.FuncLit:
-			sig, _ = w.a.info.Types[f].Type.(*types.Signature)
-			if sig == nil {
-				return nil
-			}
-		case *ast.FuncDecl:
-			if o := w.a.info.Defs[f.Name]; o != nil {
-				sig, _ = o.Type().(*types.Signature)
-			}
-		}
-	}
+	sig := w.enclosingSignature()
 	if sig == nil || sig.Results().Len() != len(n.Results) {
 		return nil
 	}
 	return sig
+}
+
+// enclosingSignature is the signature of the innermost function (literal
+// or declared) the visited node is in, nil when it is not known.
+func (w *walker) enclosingSignature() *types.Signature {
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		switch f := w.stack[i].(type) {
+		case *ast.FuncLit:
+			sig, _ := w.a.info.Types[f].Type.(*types.Signature)
+			return sig
+		case *ast.FuncDecl:
+			if o := w.a.info.Defs[f.Name]; o != nil {
+				sig, _ := o.Type().(*types.Signature)
+				return sig
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // nonNilError stands, in a return_nonnil site's values, for a value of the
