@@ -500,6 +500,14 @@ def go_dependencies():
         version = "v0.0.0-20221221133751-67e37ae746cd",
     )
     go_repository(
+        name = "com_github_bufbuild_protocompile",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/bufbuild/protocompile",
+        sum = "h1:iA73zAf/fyljNjQKwYzUHD6AD4R8KMasmwa/FBatYVw=",
+        version = "v0.14.1",
+    )
+
+    go_repository(
         name = "com_github_cavaliergopher_cpio",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/cavaliergopher/cpio",

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/ThreeDotsLabs/watermill v1.5.1
+	github.com/bufbuild/protocompile v0.14.1
 	github.com/go-openapi/strfmt v0.27.0
 	github.com/google/go-containerregistry v0.21.7
 	github.com/in-toto/attestation v1.1.2
