@@ -61,6 +61,9 @@ type goLang struct {
 	// The coverage jobs' packages and the tests they ran, read by prepare.
 	targets map[string]testPkg
 	covered map[string][]string
+	// claimed holds the claimed tests ("<import path>.<Test>"): a
+	// mutant's job runs them before its other reaching tests.
+	claimed map[string]bool
 }
 
 // located is where a Go site's package is: its directory, the site's file
@@ -405,7 +408,7 @@ func (g *goLang) prepare(_ context.Context, chosen []mutant.Site) (string, error
 		}
 	}
 	g.sw = sw
-	g.targets, g.covered = testPackages(g.in.Run), coveredTests(g.in.Run)
+	g.targets, g.covered, g.claimed = testPackages(g.in.Run), coveredTests(g.in.Run), claimedTests(g.in.Run)
 	overlay := map[string][]byte{}
 	for _, d := range slices.Sorted(maps.Keys(g.pkgs)) {
 		var mine []mutant.Site
@@ -464,9 +467,55 @@ func (g *goLang) spec(s mutant.Site) (*jobs.Spec, bool) {
 		spec.Module = tp.Module
 		ts := byPkg[ip]
 		slices.Sort(ts)
-		spec.Targets = append(spec.Targets, jobs.Target{Package: tp.Package, ImportPath: ip, Tests: slices.Compact(ts)})
+		spec.Targets = append(spec.Targets, jobs.Target{Package: tp.Package, ImportPath: ip, Tests: claimedFirst(ip, slices.Compact(ts), g.claimed)})
 	}
 	return spec, len(spec.Targets) > 0
+}
+
+// claimedFirst orders the tests of package ip that a mutant's job runs:
+// the claimed ones first, then the others, each group in name order. The
+// job stops at the first test that kills the mutant, and the tests that
+// prove the fix are the likeliest to: a mutant on the fix's lines is
+// mostly judged in one run instead of one per test of the package before
+// it. The outcome is the same in any order (a survivor runs them all).
+func claimedFirst(ip string, tests []string, claimed map[string]bool) []string {
+	out := make([]string, 0, len(tests))
+	for _, t := range tests {
+		if claimed[ip+"."+t] {
+			out = append(out, t)
+		}
+	}
+	for _, t := range tests {
+		if !claimed[ip+"."+t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// claimedTests gives the top-level tests the run's claims run (a claim
+// job, an edited test's, or the claim a prerequisite unlocks), as
+// "<import path>.<Test>".
+func claimedTests(run []*record.Decoded) map[string]bool {
+	out := map[string]bool{}
+	add := func(s *jobs.Spec) {
+		if s == nil || s.Claim == "" || s.ImportPath == "" || (s.Purpose != jobs.Claim && s.Purpose != jobs.Edited) {
+			return
+		}
+		for _, t := range s.Tests {
+			top, _, _ := strings.Cut(t, "/")
+			out[s.ImportPath+"."+top] = true
+		}
+	}
+	for _, r := range run {
+		for _, j := range r.Record.GetJobPlanned().GetJobs() {
+			if s, err := jobs.ParseSpec(j.Spec); err == nil {
+				add(s)
+				add(s.Then)
+			}
+		}
+	}
+	return out
 }
 
 // unjudgedData lists, sorted, the data lines of chosen Go sites left
