@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -87,7 +88,15 @@ func runQuickstart(t *testing.T, script string) (int, string) {
 			t.Fatalf("%s is taken: the README's quick start needs it free", addr)
 		}
 	}
-	dir := filepath.Join(t.TempDir(), "sealgate")
+	// A fresh copy, at the same path for every quick start of this
+	// process: the go command keys a package's compilation by its
+	// directory, so the next quick start's `go build` only links (the
+	// fixed ports already keep two from running at once).
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("sealgate-quickstart-%d", os.Getpid()))
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	copyTree(t, root, dir)
 	logPath := filepath.Join(t.TempDir(), "quickstart.log")
 	log, err := os.Create(logPath)
