@@ -477,7 +477,9 @@ func (g *goLang) spec(s mutant.Site) (*jobs.Spec, bool) {
 // job stops at the first test that kills the mutant, and the tests that
 // prove the fix are the likeliest to: a mutant on the fix's lines is
 // mostly judged in one run instead of one per test of the package before
-// it. The outcome is the same in any order (a survivor runs them all).
+// it. The order never decides whether a mutant survives (a survivor runs
+// them all), only how many processes run and which test is named the
+// killer.
 func claimedFirst(ip string, tests []string, claimed map[string]bool) []string {
 	out := make([]string, 0, len(tests))
 	for _, t := range tests {
