@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +32,7 @@ const pluginOption = "paths=source_relative"
 // default strategy): the request names the directory's files to generate
 // and carries them with their imports, dependencies first.
 func generate(protoDir, bin, out string) error {
-	sources, err := protoFiles(protoDir)
+	sources, err := filesEnding(protoDir, ".proto")
 	if err != nil {
 		return err
 	}
@@ -70,27 +69,6 @@ func generate(protoDir, bin, out string) error {
 		}
 	}
 	return nil
-}
-
-// protoFiles lists the .proto files under dir, relative to it, sorted.
-func protoFiles(dir string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".proto") {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		files = append(files, filepath.ToSlash(rel))
-		return nil
-	})
-	slices.Sort(files)
-	return files, err
 }
 
 // withImports gives the descriptors of files and everything they import,

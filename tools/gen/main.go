@@ -84,11 +84,11 @@ func run(check bool) ([]string, error) {
 		return nil, err
 	}
 
-	generated, err := goFiles(out)
+	generated, err := filesEnding(out, ".pb.go")
 	if err != nil {
 		return nil, err
 	}
-	checkedIn, err := goFiles(protoDir)
+	checkedIn, err := filesEnding(protoDir, ".pb.go")
 	if err != nil {
 		return nil, err
 	}
@@ -134,21 +134,22 @@ func run(check bool) ([]string, error) {
 	return stale, nil
 }
 
-// goFiles lists the generated Go files under dir, relative to it, sorted.
-func goFiles(dir string) ([]string, error) {
+// filesEnding lists the files under dir whose names end in suffix, as
+// slash-separated paths relative to dir, sorted.
+func filesEnding(dir, suffix string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".pb.go") {
+		if d.IsDir() || !strings.HasSuffix(path, suffix) {
 			return nil
 		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
 			return err
 		}
-		files = append(files, rel)
+		files = append(files, filepath.ToSlash(rel))
 		return nil
 	})
 	slices.Sort(files)
