@@ -115,7 +115,8 @@ type artefact struct {
 	HarnessDrift []string   `json:"harness_drift"`
 	NextSteps    []nextStep `json:"next_steps"`
 	Collateral   struct {
-		Regressions []string `json:"regressions"`
+		Regressions    []string `json:"regressions"`
+		WrittenFailing []string `json:"written_failing"`
 	} `json:"collateral"`
 }
 

@@ -356,6 +356,29 @@ func TestPythonTestAddedToExistingFile(t *testing.T) {
 	}
 }
 
+// TestPythonWrittenTests: the oracle runs the baseline's version of a test
+// module the patch edits, so only a run of the patch's own modules, as it
+// wrote them, shows its own pytest red. The honest fix plus a test added
+// to the existing module that fails on the fixed code is not MERGE, and
+// names that test; the same fix plus a passing test MERGEs.
+func TestPythonWrittenTests(t *testing.T) {
+	r := newPyRepo(t)
+	fix := r.patch(t, "honest-fix")
+	tests := r.show(t, fix.Commit, "tests/test_stats.py")
+	added := func(want string) map[string]string {
+		return map[string]string{"tests/test_stats.py": tests + "\n\ndef test_percentile_of_one():\n    assert percentile([7], 50) == " + want + "\n"}
+	}
+	bad := r.commit(t, fix.Commit, "written-fails", "fix and a failing test of its own", added("8"))
+	v := verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", bad, "--claim", pyClaim)
+	v.wantNot(t, merge)
+	if !contains(v.art.Collateral.WrittenFailing, "tests/test_stats.py::test_percentile_of_one") {
+		t.Fatalf("written_failing %v, want tests/test_stats.py::test_percentile_of_one:\n%s", v.art.Collateral.WrittenFailing, v)
+	}
+	good := r.commit(t, fix.Commit, "written-passes", "fix and a passing test of its own", added("7"))
+	v = verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", good, "--claim", pyClaim)
+	v.wantDecision(t, merge)
+}
+
 // TestPythonSourceReachingIntoPytest: code under test runs inside the
 // pytest process. A patch that leaves the bug and makes the package patch
 // pytest's reporting at import time turns the failing claim into a pass

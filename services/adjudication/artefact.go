@@ -160,6 +160,12 @@ type CollateralRef struct {
 	Repinned []string `json:"repinned,omitempty"`
 	// Flaky failed on the patch and passed there when run again alone.
 	Flaky []string `json:"flaky,omitempty"`
+	// Written are the runs of the packages whose baseline test files the
+	// patch edits or deletes, with the patch's own test files as it
+	// wrote them; WrittenFailing the tests that fail there and not in
+	// the suite (see Written).
+	Written        []*SideRef `json:"written,omitempty"`
+	WrittenFailing []string   `json:"written_failing,omitempty"`
 }
 
 // SuiteRef is one stack's full suite: go test, pytest, or the declared
@@ -310,6 +316,14 @@ func (r *Run) BuildArtefact(v Verdict, e Evidence) *Artefact {
 			a.Collateral.Patch, a.Collateral.Baseline = sr.Patch, sr.Baseline
 		}
 		a.Collateral.Suites = append(a.Collateral.Suites, sr)
+	}
+	for _, id := range r.Written() {
+		if ref := r.side(r.Done[id]); ref != nil {
+			a.Collateral.Written = append(a.Collateral.Written, ref)
+		}
+	}
+	if e.Written != nil {
+		a.Collateral.WrittenFailing = e.Written.Failing
 	}
 	a.SealPlan = []SealCheckRef{}
 	if r.Sealed != nil {

@@ -165,6 +165,20 @@ type Collateral struct {
 	Why                 string
 }
 
+// Written is the patch's own test files run as it wrote them: every
+// package whose baseline test files (or test data) the patch edits or
+// deletes, run on the patch's own tree. The oracle judges by the
+// baseline's test files; this only ever lowers a verdict.
+type Written struct {
+	// Packages are the packages run.
+	Packages []string
+	// Failing are tests that fail with the patch's test files and do not
+	// fail in the patch-side suite, which ran the baseline's.
+	Failing []string
+	// Unrun are packages whose run gave no result per test: why.
+	Unrun []string
+}
+
 // SealCheck is one command of the sealed plan.
 type SealCheck struct {
 	Command string
@@ -180,9 +194,12 @@ type SealCheck struct {
 type Evidence struct {
 	Claims     []Claim
 	Collateral *Collateral
-	Coverage   *Coverage
-	Strength   *Strength
-	Seals      []SealCheck
+	// Written is nil when the patch leaves the baseline's test files as
+	// they are.
+	Written  *Written
+	Coverage *Coverage
+	Strength *Strength
+	Seals    []SealCheck
 	// Conflicts: different results for one consumed token.
 	Conflicts []string
 	// Refusals: records the ledger refused during the run.
@@ -385,6 +402,20 @@ func Decide(p Policy, e Evidence) Verdict {
 			len(c.SelfJudged), clip(c.Support), clip(c.SelfJudged)))
 		for _, t := range c.SelfJudged {
 			step(AddTest, t)
+		}
+	}
+
+	// The patch's own test files, as it wrote them: a merge lands them,
+	// and a repository whose own tests fail after the merge is no fix.
+	if w := e.Written; w != nil {
+		for _, u := range w.Unrun {
+			gaps = append(gaps, "the patch's own test files gave no result as the patch wrote them: "+u)
+		}
+		if len(w.Failing) > 0 {
+			gaps = append(gaps, fmt.Sprintf("%d test(s) fail as the patch wrote its test files, and not with the baseline's: the patch's own go test is red: %s", len(w.Failing), clip(w.Failing)))
+			for _, t := range w.Failing {
+				step(FixCode, t)
+			}
 		}
 	}
 

@@ -1,6 +1,7 @@
 package adjudication
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -218,6 +219,7 @@ func (r *Run) Gather(missing []string) Evidence {
 	}
 	e.Collateral = r.collateral()
 	e.Collateral.SelfJudged, e.Collateral.Support = r.selfJudged()
+	e.Written = r.written()
 	e.Dependencies, e.HarnessDrift = r.dependencies(e.HarnessDrift)
 	e.Seals = r.seals()
 	e.Coverage = r.coverage()
@@ -643,6 +645,78 @@ func (r *Run) collateral() *Collateral {
 		*l = slices.Compact(*l)
 	}
 	return c
+}
+
+// Written lists the ids of the written jobs planned, sorted.
+func (r *Run) Written() []string {
+	var ids []string
+	for id, s := range r.Planned {
+		if s.Purpose == jobs.Written {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// written compares each package run with the patch's own test files (a
+// written job) with the patch-side Go suite, which ran the baseline's: a
+// test that fails as the patch wrote it and does not fail there is one
+// the patch's own test files break (a helper it changed, a test it added
+// or edited). A run that ended without naming a failing test (the test
+// files do not build, TestMain failed, a timeout) is no result at all.
+// Nil when no written job was planned: the patch leaves the baseline's
+// test files as they are.
+func (r *Run) written() *Written {
+	ids := r.Written()
+	if len(ids) == 0 {
+		return nil
+	}
+	oracle := map[string]string{}
+	for _, id := range r.Suites() {
+		if d := r.Done[id]; d != nil && d.Spec.Runner != jobs.RunnerCommand {
+			for _, c := range d.Cases {
+				oracle[c.Name] = c.Outcome
+			}
+		}
+	}
+	failed := func(outcome string) bool {
+		return outcome == "fail" || outcome == jobs.CaseFlaky || outcome == jobs.CaseStopped
+	}
+	w := &Written{}
+	for _, id := range ids {
+		s, d := r.Planned[id], r.Done[id]
+		pkg := cmp.Or(s.ImportPath, s.Package)
+		if s.Runner == jobs.RunnerPytest {
+			pkg = "pytest " + strings.Join(s.Tests, " ")
+		}
+		w.Packages = append(w.Packages, pkg)
+		switch {
+		case d == nil:
+			w.Unrun = append(w.Unrun, pkg+": never answered")
+			continue
+		case d.Detail.Outcome == jobs.OutcomePass:
+			continue
+		case d.Detail.Outcome != jobs.OutcomeFail:
+			w.Unrun = append(w.Unrun, fmt.Sprintf("%s: %s (%s)", pkg, d.Detail.Outcome, d.Detail.Reason))
+			continue
+		}
+		named := false
+		for _, c := range d.Cases {
+			if !failed(c.Outcome) {
+				continue
+			}
+			named = true
+			if !failed(oracle[c.Name]) {
+				w.Failing = append(w.Failing, c.Name)
+			}
+		}
+		if !named {
+			w.Unrun = append(w.Unrun, fmt.Sprintf("%s: %s", pkg, d.Detail.Reason))
+		}
+	}
+	slices.Sort(w.Failing)
+	return w
 }
 
 // passingSubtests counts, per top-level test, its distinct subtests (at

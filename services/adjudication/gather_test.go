@@ -891,3 +891,51 @@ func TestRunSubtestOnlyInThePatch(t *testing.T) {
 		})
 	}
 }
+
+// TestRunWrittenTestsFailing: the patch's own test files, run as it wrote
+// them (a written job), against the suite, which ran the baseline's. A
+// test failing there and not in the suite (a helper the patch broke, a
+// test it added that fails) is INCONCLUSIVE naming it; a failure the
+// suite shares is the suite's to judge; a run that names no failing test
+// (its files do not build, a timeout) is no result; a green run changes
+// nothing. One never answered is waited for like any job.
+func TestRunWrittenTestsFailing(t *testing.T) {
+	written := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, Module: ".", Package: "./calc", ImportPath: "m/calc"}
+	for _, c := range []struct {
+		name    string
+		outcome string
+		cases   []string
+		want    Decision
+		reason  string
+		failing []string
+	}{
+		{"green as written", jobs.OutcomePass, []string{"m/calc.TestMedian=pass", "m/calc.TestAdded=pass"}, Merge, "the full suite passes", nil},
+		{"a helper the patch broke", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestMean=fail"}, Inconclusive, "1 test(s) fail as the patch wrote its test files", []string{"m/calc.TestMean"}},
+		{"an added test failing, flaky", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestAdded=" + jobs.CaseFlaky}, Inconclusive, "m/calc.TestAdded", []string{"m/calc.TestAdded"}},
+		{"a failure the suite shares", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestNet=fail"}, Inconclusive, "red on both sides", nil},
+		{"does not build", jobs.OutcomeFail, nil, Inconclusive, "gave no result as the patch wrote them: m/calc", nil},
+		{"timed out", jobs.OutcomeTimeout, nil, Inconclusive, "m/calc: TIMEOUT", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newRun(t, []string{claim}, 0, 0)
+			b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline), written)
+			b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+			b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+			suite, outcome := []string{"m/calc.TestMedian=pass", "m/calc.TestMean=pass"}, jobs.OutcomePass
+			if c.name == "a failure the suite shares" {
+				suite, outcome = append(suite, "m/calc.TestNet=fail"), jobs.OutcomeFail
+			}
+			b.answer(collSpec(jobs.Patch), outcome, suite...)
+			b.answer(collSpec(jobs.Baseline), outcome, slices.Clone(suite)...)
+			b.answer(written, c.outcome, c.cases...)
+			v, a := decide(t, b)
+			if v.Decision != c.want || !strings.Contains(strings.Join(v.Reasons, "\n")+v.Reason, c.reason) {
+				t.Fatalf("got %s: %s %v", v.Decision, v.Reason, v.Reasons)
+			}
+			if !slices.Equal(a.Collateral.WrittenFailing, c.failing) {
+				t.Fatalf("written_failing %v, want %v", a.Collateral.WrittenFailing, c.failing)
+			}
+			validate(t, a)
+		})
+	}
+}

@@ -268,7 +268,7 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 			a.Detail.Reason += fmt.Sprintf("; %d failing test(s) passed when run again alone: flaky, not failed (%s)", len(flaky), strings.Join(slices.Sorted(maps.Keys(flaky)), ", "))
 		}
 	}
-	if s.Side == jobs.Patch {
+	if s.Side == jobs.Patch && s.Purpose != jobs.Written {
 		w.keepSuiteTimes(report)
 	}
 	return a

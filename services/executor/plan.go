@@ -70,6 +70,7 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 	for _, s := range suites {
 		out = append(out, s, w.baselineSuite(s))
 	}
+	out = append(out, w.writtenJobs(c)...)
 	out = append(out, sealJobs(c)...)
 	// Measurements last: once the claims, the suites and the seal checks
 	// make the verdict BLOCK, they need not run (criteria.FullEvidence).
@@ -88,7 +89,11 @@ func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
 	seen := map[string]bool{}
 	var out []*jobs.Spec
 	for _, s := range specs {
-		if s.Runner != jobs.RunnerGo || s.Skip != "" || s.Purpose == jobs.Modules {
+		// A written job's tree has the oracle's go.mod and go.sum (the
+		// oracle puts back test files, never harness): the oracle's
+		// modules job fills the cache for both, and one of its own would
+		// share its id.
+		if s.Runner != jobs.RunnerGo || s.Skip != "" || s.Purpose == jobs.Modules || s.Tree == jobs.TreePatch {
 			continue
 		}
 		key := s.Tree + "\x00" + s.Module
@@ -100,6 +105,88 @@ func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
 	}
 	slices.SortFunc(out, func(a, b *jobs.Spec) int { return strings.Compare(a.ID(), b.ID()) })
 	return out
+}
+
+// writtenJobs plans one written job per Go package whose baseline test
+// files (or test data) the patch edits or deletes, which the oracle puts
+// back: the package's tests run on the patch's own tree, with its test
+// files as it wrote them. A package the patch's tree no longer holds, or
+// holds without a test file, has nothing to run.
+func (w *Workspace) writtenJobs(c *criteria.Criteria) []*jobs.Spec {
+	dirs := map[string]bool{}
+	for _, f := range w.co.OracleRestored {
+		if dir, ok := goTestPackage(f); ok {
+			dirs[dir] = true
+		}
+	}
+	var out []*jobs.Spec
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		if !hasGoTestFile(filepath.Join(w.tree(jobs.TreePatch), filepath.FromSlash(dir))) {
+			continue
+		}
+		s := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, TimeoutSec: c.Limits.SuiteTimeoutSec}
+		mod, rel, importPath, err := w.module(jobs.TreePatch, "./"+dir)
+		if err != nil {
+			s.Module, s.Package, s.Skip = ".", "./"+dir, err.Error()
+		} else {
+			s.Module, s.Package, s.ImportPath = mod, rel, importPath
+		}
+		out = append(out, s)
+	}
+	// pytest's the same way: the test modules the patch edits, run as it
+	// wrote them.
+	var modules []string
+	for _, f := range w.co.OracleRestored {
+		if isPytestModule(f) && fileIn(w.tree(jobs.TreePatch), f) {
+			modules = append(modules, f)
+		}
+	}
+	if len(modules) > 0 {
+		s := pytestJob(jobs.Written, jobs.Patch, "", modules, c)
+		s.Tree, s.TimeoutSec = jobs.TreePatch, c.Limits.SuiteTimeoutSec
+		out = append(out, s)
+	}
+	return out
+}
+
+// isPytestModule reports whether f is named as pytest collects test
+// modules by default: test_*.py or *_test.py.
+func isPytestModule(f string) bool {
+	base := path.Base(f)
+	return strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py"))
+}
+
+// fileIn reports whether the tree at root holds f as a regular file.
+func fileIn(root, f string) bool {
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// goTestPackage returns the directory of the Go package a test file
+// belongs to: a Go test file's own, or for test data the directory
+// holding its testdata directory.
+func goTestPackage(f string) (string, bool) {
+	if before, _, ok := strings.Cut("/"+f, "/testdata/"); ok {
+		return path.Clean("." + before), true
+	}
+	if strings.HasSuffix(f, "_test.go") {
+		return path.Dir(f), true
+	}
+	return "", false
+}
+
+// hasGoTestFile reports whether dir holds a Go test file.
+func hasGoTestFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), "_test.go") {
+			return true
+		}
+	}
+	return false
 }
 
 // baselineSuite is the baseline run of a patch-side suite job.

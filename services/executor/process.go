@@ -169,7 +169,7 @@ func (e *Executor) pytestProc(dir, out string, s *jobs.Spec) (proc, func(procRes
 	return p, func(r procResult) judged {
 		rep, err := readJUnit(out, "junit.xml")
 		switch s.Purpose {
-		case jobs.Collateral, jobs.Discovery:
+		case jobs.Collateral, jobs.Discovery, jobs.Written:
 			return pytestSuite(rep, err, r.res.ExitCode)
 		}
 		return pytestTests(rep, err, r.res.ExitCode, s)

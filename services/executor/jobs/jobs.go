@@ -52,6 +52,12 @@ const (
 	// test on one side, laid over the baseline's version of its file. The
 	// claim's own jobs still judge the baseline's version of the test.
 	Edited = "edited"
+	// Written runs, on the patch side, a Go package whose baseline test
+	// files the patch edits or deletes (or the pytest modules it edits)
+	// with the patch's own test files, as it wrote them (TreePatch): the oracle judges by the baseline's, so only
+	// this job shows that the patch's own `go test` fails. It can only
+	// lower a verdict.
+	Written = "written"
 	// Modules downloads, outside the sandbox and checksum-verified against
 	// go.sum, the module dependencies a side's Go module requires, into
 	// the module cache the sandbox then reads offline.
@@ -78,6 +84,9 @@ const (
 	// TreeOracle is the patch's tree with every baseline test file put
 	// back: the patch never writes its own oracle.
 	TreeOracle = "oracle"
+	// TreePatch is the patch's tree as it is, its own test files
+	// included: only a Written job runs in it.
+	TreePatch = "patch"
 )
 
 // Side outcomes: how a job's target behaved on its side. Only Pass passes.
@@ -224,7 +233,7 @@ func (s *Spec) ID() string {
 	case Claim, Prereq, Edited, Counterfactual:
 		b.WriteByte('/')
 		b.WriteString(s.Claim)
-	case Discovery, Collateral, Coverage, Modules:
+	case Discovery, Collateral, Coverage, Modules, Written:
 		b.WriteByte('/')
 		if s.Runner != RunnerGo {
 			b.WriteString(s.Runner)
@@ -354,6 +363,10 @@ func (s *Spec) check() error {
 		if s.Runner != RunnerGo {
 			return fmt.Errorf("job spec: a modules job is Go's")
 		}
+	case Written:
+		if (s.Runner != RunnerGo && s.Runner != RunnerPytest) || s.Side != Patch || s.Tree != TreePatch || len(s.Transplant)+len(s.Splice)+len(s.Drop)+len(s.Restore) > 0 {
+			return fmt.Errorf("job spec: a written job runs Go tests or pytest on the patch's own tree, as it is")
+		}
 	case Seal:
 		if s.Runner != RunnerCommand {
 			return fmt.Errorf("job spec: a seal job runs a command")
@@ -368,7 +381,10 @@ func (s *Spec) check() error {
 	if s.Side != Baseline && s.Side != Patch {
 		return fmt.Errorf("job spec: unknown side %q", s.Side)
 	}
-	if s.Tree != TreeBaseline && s.Tree != TreeOracle {
+	switch {
+	case s.Tree == TreePatch && s.Purpose != Written:
+		return fmt.Errorf("job spec: only a written job runs in the patch's own tree")
+	case s.Tree != TreeBaseline && s.Tree != TreeOracle && s.Tree != TreePatch:
 		return fmt.Errorf("job spec: unknown tree %q", s.Tree)
 	}
 	if s.Reruns < 0 || s.Reruns > MaxReruns || s.TimeoutSec < 0 {

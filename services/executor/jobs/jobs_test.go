@@ -42,11 +42,22 @@ func TestParseSpecRefuses(t *testing.T) {
 		`{"purpose":"mystery","side":"patch","tree":"oracle"}`,
 		`{"purpose":"claim","side":"left","tree":"oracle"}`,
 		`{"purpose":"claim","side":"patch","tree":"elsewhere"}`,
+		// Only a written job runs in the patch's own tree, and only there,
+		// on the patch side, with nothing laid over it.
+		`{"purpose":"claim","side":"patch","tree":"patch","module":".","package":"./x"}`,
+		`{"purpose":"collateral","side":"patch","tree":"patch","module":".","package":"./..."}`,
+		`{"purpose":"written","side":"patch","tree":"oracle","module":".","package":"./x"}`,
+		`{"purpose":"written","side":"baseline","tree":"patch","module":".","package":"./x"}`,
+		`{"purpose":"written","side":"patch","tree":"patch","module":".","package":"./x","splice":["x/a_test.go"]}`,
+		`{"purpose":"written","side":"patch","tree":"patch","runner":"command","run":"true","module":"."}`,
 		`not json`,
 	} {
 		if _, err := ParseSpec([]byte(bad)); err == nil {
 			t.Errorf("ParseSpec(%s) accepted", bad)
 		}
+	}
+	if _, err := ParseSpec([]byte(`{"purpose":"written","side":"patch","tree":"patch","module":".","package":"./x"}`)); err != nil {
+		t.Errorf("a written job refused: %v", err)
 	}
 	if _, err := ParseDetail([]byte(`{"outcome":"GREAT","reason":"","runs":[]}`)); err == nil {
 		t.Error("ParseDetail accepted an unknown outcome")

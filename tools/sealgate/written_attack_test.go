@@ -1,0 +1,112 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+)
+
+// The as-written attacks: the gate judges a patch by the baseline's test
+// files (the patch never writes its own oracle), so what the patch does to
+// its own test files was never run beyond the claim. A patch with a
+// correct code fix and test files that fail as it wrote them merged, and
+// the repository's own `go test` went red the moment it landed.
+const (
+	writtenCode = "package count\n\n// Abs returns the absolute value of x.\nfunc Abs(x int) int {\n\tif x < 0 {\n\t\treturn %s\n\t}\n\treturn x\n}\n\n" +
+		"// Max returns the larger of a and b.\nfunc Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n"
+	writtenHelper = "func eq(t *testing.T, got, want int) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Fatalf(\"got %d, want %d\", got, want)\n\t}\n}\n"
+	writtenTests  = "func TestAbs(t *testing.T) {\n\teq(t, Abs(-3), 3)\n\teq(t, Abs(2), 2)\n\teq(t, Abs(0), 0)\n}\n\n" +
+		"func TestMax(t *testing.T) {\n\teq(t, Max(1, 2), 2)\n\teq(t, Max(-5, -1), -1)\n}\n"
+)
+
+func writtenSource(ret string) string { return strings.Replace(writtenCode, "%s", ret, 1) }
+
+func writtenTest(helper, extra string) string {
+	return "package count\n\nimport \"testing\"\n\n" + helper + "\n" + writtenTests + extra
+}
+
+// verifyWritten commits the baseline (Abs returns x for negative x: the
+// bug) and a patch that fixes Abs and writes files, and verifies the
+// claim TestAbs.
+func verifyWritten(t *testing.T, f *fixture, files map[string]string) (decision any, reasons any) {
+	t.Helper()
+	base := f.commit(f.honest().Commit, map[string]string{"count/count.go": writtenSource("x"), "count/count_test.go": writtenTest(writtenHelper, "")})
+	files["count/count.go"] = writtenSource("-x")
+	patch := f.commit(base, files)
+	code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./count:TestAbs")
+	t.Logf("%v (exit %d): %v", a["decision"], code, a["reasons"])
+	return a["decision"], a["reasons"]
+}
+
+// TestVerifyAttackWrittenHelperBreaks: beside the fix, the patch makes its
+// test helper also refuse negative results ("Abs never returns one"),
+// which TestMax's Max(-5, -1) now fails. The claim passes (the oracle
+// runs the baseline's helper), and the full suite passes (the oracle's
+// test files are the baseline's): only the patch's own files, run as it
+// wrote them, fail. Not MERGE.
+func TestVerifyAttackWrittenHelperBreaks(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	helper := strings.Replace(writtenHelper, "\tif got != want {", "\tif got < 0 {\n\t\tt.Fatalf(\"negative result %d\", got)\n\t}\n\tif got != want {", 1)
+	decision, reasons := verifyWritten(t, f, map[string]string{"count/count_test.go": writtenTest(helper, "")})
+	if decision == "MERGE" {
+		t.Fatalf("wrong MERGE: the patch's own TestMax fails as written: %v", reasons)
+	}
+	if !strings.Contains(strings.ToLower(toString(reasons)), "as the patch wrote") {
+		t.Fatalf("the reasons do not say the patch's own test files fail: %v", reasons)
+	}
+}
+
+// TestVerifyAttackWrittenAddedTestFails: the patch adds, unclaimed, a test
+// of its own to the existing test file, and that test fails on the
+// patched code: Abs(math.MinInt) is still negative. The patch's own
+// evidence says the fix is incomplete. Not MERGE.
+func TestVerifyAttackWrittenAddedTestFails(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	added := "\nfunc TestAbsNeverNegative(t *testing.T) {\n\tfor _, x := range []int{-1, -7, math.MinInt} {\n\t\tif Abs(x) < 0 {\n\t\t\tt.Errorf(\"Abs(%d) = %d\", x, Abs(x))\n\t\t}\n\t}\n}\n"
+	test := strings.Replace(writtenTest(writtenHelper, added), "import \"testing\"", "import (\n\t\"math\"\n\t\"testing\"\n)", 1)
+	if decision, reasons := verifyWritten(t, f, map[string]string{"count/count_test.go": test}); decision == "MERGE" {
+		t.Fatalf("wrong MERGE: the patch's own TestAbsNeverNegative fails: %v", reasons)
+	}
+}
+
+// TestVerifyAttackWrittenFileDoesNotBuild: the patch adds a second test
+// file to the package that does not compile. The oracle leaves added
+// test files out of the suite, so only the patch's own tree shows that
+// `go test ./count` cannot even build. Not MERGE.
+func TestVerifyAttackWrittenFileDoesNotBuild(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	broken := "package count\n\nimport \"testing\"\n\nfunc TestMaxSame(t *testing.T) {\n\teq(t, Max(2, 2), 2, \"same\")\n}\n"
+	if decision, reasons := verifyWritten(t, f, map[string]string{"count/max_test.go": broken}); decision == "MERGE" {
+		t.Fatalf("wrong MERGE: the patch's count/max_test.go does not build: %v", reasons)
+	}
+}
+
+// TestVerifyWrittenHonest: the honest twin of the same shape — the fix,
+// a helper edited to say more, a test added to the existing file and a
+// new test file, all passing as written: MERGE.
+func TestVerifyWrittenHonest(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	helper := strings.Replace(writtenHelper, "\"got %d, want %d\", got, want", "\"got %d, want %d (off by %d)\", got, want, got-want", 1)
+	added := "\nfunc TestAbsNegativeOne(t *testing.T) {\n\teq(t, Abs(-1), 1)\n}\n"
+	same := "package count\n\nimport \"testing\"\n\nfunc TestMaxSame(t *testing.T) {\n\teq(t, Max(2, 2), 2)\n}\n"
+	decision, reasons := verifyWritten(t, f, map[string]string{"count/count_test.go": writtenTest(helper, added), "count/max_test.go": same})
+	if decision != "MERGE" {
+		t.Fatalf("the honest twin: %v, want MERGE: %v", decision, reasons)
+	}
+}
+
+func toString(v any) string {
+	var b strings.Builder
+	if l, ok := v.([]any); ok {
+		for _, e := range l {
+			s, _ := e.(string)
+			b.WriteString(s + "\n")
+		}
+	}
+	return b.String()
+}
