@@ -377,6 +377,30 @@ func TestPythonWrittenTests(t *testing.T) {
 	good := r.commit(t, fix.Commit, "written-passes", "fix and a passing test of its own", added("7"))
 	v = verify(t, "--repo", r.Dir, "--base", r.Base, "--patch", good, "--claim", pyClaim)
 	v.wantDecision(t, merge)
+
+	// A helper the tests import, no test module itself, gains a wrong
+	// case: the whole pytest suite runs as the patch wrote it, since any
+	// test module may import any helper. A right case MERGEs.
+	base := r.commit(t, r.Base, "cases-base", "clamp cases in a helper module", map[string]string{
+		"tests/cases.py":      "CLAMPS = [((5, 0, 10), 5), ((-1, 0, 10), 0)]\n",
+		"tests/test_cases.py": "from cases import CLAMPS\n\nfrom pystats import clamp\n\n\ndef test_clamps():\n    for args, want in CLAMPS:\n        assert clamp(*args) == want\n",
+	})
+	withCases := func(want string) map[string]string {
+		return map[string]string{
+			"pystats/stats.py":  r.show(t, fix.Commit, "pystats/stats.py"),
+			"tests/test_fix.py": r.show(t, fix.Commit, "tests/test_fix.py"),
+			"tests/cases.py":    "CLAMPS = [((5, 0, 10), 5), ((-1, 0, 10), 0), ((11, 0, 10), " + want + ")]\n",
+		}
+	}
+	bad = r.commit(t, base, "cases-wrong", "fix and a wrong case in the helper", withCases("11"))
+	v = verify(t, "--repo", r.Dir, "--base", base, "--patch", bad, "--claim", pyClaim)
+	v.wantNot(t, merge)
+	if !contains(v.art.Collateral.WrittenFailing, "tests/test_cases.py::test_clamps") {
+		t.Fatalf("written_failing %v, want tests/test_cases.py::test_clamps:\n%s", v.art.Collateral.WrittenFailing, v)
+	}
+	good = r.commit(t, base, "cases-right", "fix and a right case in the helper", withCases("10"))
+	v = verify(t, "--repo", r.Dir, "--base", base, "--patch", good, "--claim", pyClaim)
+	v.wantDecision(t, merge)
 }
 
 // TestPythonSourceReachingIntoPytest: code under test runs inside the

@@ -687,8 +687,11 @@ func (r *Run) written() *Written {
 	for _, id := range ids {
 		s, d := r.Planned[id], r.Done[id]
 		pkg := cmp.Or(s.ImportPath, s.Package)
-		if s.Runner == jobs.RunnerPytest {
-			pkg = "pytest " + strings.Join(s.Tests, " ")
+		switch {
+		case s.Runner == jobs.RunnerPytest:
+			pkg = "the pytest suite"
+		case s.Package == "./..." && s.ModulePath != "":
+			pkg = s.ModulePath + "/..."
 		}
 		w.Packages = append(w.Packages, pkg)
 		switch {

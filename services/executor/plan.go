@@ -107,72 +107,66 @@ func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
 	return out
 }
 
-// writtenJobs plans one written job per Go package whose baseline test
-// files (or test data) the patch edits or deletes, which the oracle puts
-// back: the package's tests run on the patch's own tree, with its test
-// files as it wrote them. A package the patch's tree no longer holds, or
-// holds without a test file, has nothing to run.
+// writtenJobs plans the written jobs: the tests the patch's own test
+// files make due, run on the patch's own tree as it wrote them, wherever
+// the oracle put back a baseline test file (OracleRestored).
+//
+//   - Go: one job per package whose baseline test files the patch edits
+//     or deletes (test files are no package's import, so nothing else
+//     builds them). Test data is read by path, by any package: a restored
+//     file that is not a Go test file runs its module whole.
+//   - pytest: a test module or helper is imported by any other, and data
+//     read by any test: any restored file runs the whole pytest suite,
+//     when the patch's tree has one.
+//
+// A package the patch's tree no longer holds, or holds without a test
+// file, has nothing to run.
 func (w *Workspace) writtenJobs(c *criteria.Criteria) []*jobs.Spec {
-	dirs := map[string]bool{}
+	pkgs, whole := map[string]bool{}, map[string]bool{}
+	python := false
 	for _, f := range w.co.OracleRestored {
-		if dir, ok := goTestPackage(f); ok {
-			dirs[dir] = true
+		switch {
+		case strings.HasSuffix(f, ".py"):
+			python = true
+		case strings.HasSuffix(f, "_test.go") && !strings.Contains("/"+f, "/testdata/"):
+			pkgs[path.Dir(f)] = true
+		default:
+			python = true
+			if mod, _, _, err := w.module(jobs.TreePatch, "./"+path.Dir(f)); err == nil {
+				whole[mod] = true
+			}
 		}
 	}
 	var out []*jobs.Spec
-	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+	for _, mod := range slices.Sorted(maps.Keys(whole)) {
+		s := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, Module: mod, Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
+		if _, _, mp, err := w.module(jobs.TreePatch, "./"+mod); err == nil {
+			s.ModulePath = mp
+		}
+		out = append(out, s)
+	}
+	for _, dir := range slices.Sorted(maps.Keys(pkgs)) {
 		if !hasGoTestFile(filepath.Join(w.tree(jobs.TreePatch), filepath.FromSlash(dir))) {
 			continue
 		}
 		s := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, TimeoutSec: c.Limits.SuiteTimeoutSec}
 		mod, rel, importPath, err := w.module(jobs.TreePatch, "./"+dir)
-		if err != nil {
+		switch {
+		case err != nil:
 			s.Module, s.Package, s.Skip = ".", "./"+dir, err.Error()
-		} else {
+		case whole[mod]:
+			continue // its module runs whole
+		default:
 			s.Module, s.Package, s.ImportPath = mod, rel, importPath
 		}
 		out = append(out, s)
 	}
-	// pytest's the same way: the test modules the patch edits, run as it
-	// wrote them.
-	var modules []string
-	for _, f := range w.co.OracleRestored {
-		if isPytestModule(f) && fileIn(w.tree(jobs.TreePatch), f) {
-			modules = append(modules, f)
-		}
-	}
-	if len(modules) > 0 {
-		s := pytestJob(jobs.Written, jobs.Patch, "", modules, c)
+	if python && w.hasPythonTests(jobs.TreePatch) {
+		s := pytestJob(jobs.Written, jobs.Patch, "", nil, c)
 		s.Tree, s.TimeoutSec = jobs.TreePatch, c.Limits.SuiteTimeoutSec
 		out = append(out, s)
 	}
 	return out
-}
-
-// isPytestModule reports whether f is named as pytest collects test
-// modules by default: test_*.py or *_test.py.
-func isPytestModule(f string) bool {
-	base := path.Base(f)
-	return strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py"))
-}
-
-// fileIn reports whether the tree at root holds f as a regular file.
-func fileIn(root, f string) bool {
-	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
-	return err == nil && fi.Mode().IsRegular()
-}
-
-// goTestPackage returns the directory of the Go package a test file
-// belongs to: a Go test file's own, or for test data the directory
-// holding its testdata directory.
-func goTestPackage(f string) (string, bool) {
-	if before, _, ok := strings.Cut("/"+f, "/testdata/"); ok {
-		return path.Clean("." + before), true
-	}
-	if strings.HasSuffix(f, "_test.go") {
-		return path.Dir(f), true
-	}
-	return "", false
 }
 
 // hasGoTestFile reports whether dir holds a Go test file.

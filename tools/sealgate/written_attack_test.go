@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -31,7 +32,17 @@ func writtenTest(helper, extra string) string {
 // claim TestAbs.
 func verifyWritten(t *testing.T, f *fixture, files map[string]string) (decision any, reasons any) {
 	t.Helper()
-	base := f.commit(f.honest().Commit, map[string]string{"count/count.go": writtenSource("x"), "count/count_test.go": writtenTest(writtenHelper, "")})
+	return verifyWrittenOver(t, f, nil, files)
+}
+
+// verifyWrittenOver is verifyWritten with more files in the baseline.
+func verifyWrittenOver(t *testing.T, f *fixture, baseFiles, files map[string]string) (decision any, reasons any) {
+	t.Helper()
+	baseline := map[string]string{"count/count.go": writtenSource("x"), "count/count_test.go": writtenTest(writtenHelper, "")}
+	for k, v := range baseFiles {
+		baseline[k] = v
+	}
+	base := f.commit(f.honest().Commit, baseline)
 	files["count/count.go"] = writtenSource("-x")
 	patch := f.commit(base, files)
 	code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./count:TestAbs")
@@ -82,6 +93,70 @@ func TestVerifyAttackWrittenFileDoesNotBuild(t *testing.T) {
 	broken := "package count\n\nimport \"testing\"\n\nfunc TestMaxSame(t *testing.T) {\n\teq(t, Max(2, 2), 2, \"same\")\n}\n"
 	if decision, reasons := verifyWritten(t, f, map[string]string{"count/max_test.go": broken}); decision == "MERGE" {
 		t.Fatalf("wrong MERGE: the patch's count/max_test.go does not build: %v", reasons)
+	}
+}
+
+// TestVerifyAttackWrittenNewFileFails: the failing test of the patch's own
+// sits in a new test file instead. The oracle keeps added test files, so
+// the suite runs it: red on the patch where the baseline was green. Not
+// MERGE.
+func TestVerifyAttackWrittenNewFileFails(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	added := "package count\n\nimport (\n\t\"math\"\n\t\"testing\"\n)\n\nfunc TestAbsMinInt(t *testing.T) {\n\tif Abs(math.MinInt) < 0 {\n\t\tt.Fatal(\"Abs(math.MinInt) is negative\")\n\t}\n}\n"
+	if decision, reasons := verifyWritten(t, f, map[string]string{"count/minint_test.go": added}); decision == "MERGE" {
+		t.Fatalf("wrong MERGE: the patch's own count/minint_test.go fails: %v", reasons)
+	}
+}
+
+// TestVerifyAttackWrittenVetFails: the patch's helper prints an int with
+// %s. Every test passes, but plain `go test` runs vet's printf check first
+// and fails the package as a build failure. The gate builds without vet,
+// so only the written job's vet, as go test runs it, shows it. Not MERGE.
+func TestVerifyAttackWrittenVetFails(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	helper := strings.Replace(writtenHelper, "\"got %d, want %d\"", "\"got %s, want %d\"", 1)
+	decision, reasons := verifyWritten(t, f, map[string]string{"count/count_test.go": writtenTest(helper, "")})
+	if decision == "MERGE" || !strings.Contains(toString(reasons), "go vet") {
+		t.Fatalf("%v: the patch's own count_test.go fails go test's vet: %v", decision, reasons)
+	}
+}
+
+// maxTable is a test of Max that reads its cases from a file by path.
+func maxTable(file string) string {
+	return "package " + path.Base(path.Dir(file)) + "\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n\n\t\"example.com/calc/count\"\n)\n\n" +
+		"func TestMaxTable(t *testing.T) {\n\tb, err := os.ReadFile(\"../" + file + "\")\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
+		"\tfor _, line := range strings.Split(strings.TrimSpace(string(b)), \"\\n\") {\n\t\tvar a, b, want int\n\t\tif _, err := fmt.Sscanf(line, \"%d %d = %d\", &a, &b, &want); err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n" +
+		"\t\tif got := count.Max(a, b); got != want {\n\t\t\tt.Errorf(\"Max(%d, %d) = %d, want %d\", a, b, got, want)\n\t\t}\n\t}\n}\n"
+}
+
+// TestVerifyAttackWrittenSharedData: a table of cases at the module's root
+// (testdata/max.txt), read by a test of package stats, gains a wrong row
+// beside the fix. The oracle puts the baseline's table back, so the suite
+// passes; a package the patch's test files never name reads it. The
+// written run takes the whole module when test data changed. Not MERGE;
+// nor for a table under another package's testdata.
+func TestVerifyAttackWrittenSharedData(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	for _, file := range []string{"testdata/max.txt", "count/testdata/max.txt"} {
+		base := map[string]string{file: "1 2 = 2\n5 -1 = 5\n", "stats/stats_test.go": maxTable(file)}
+		decision, reasons := verifyWrittenOver(t, f, base, map[string]string{file: "1 2 = 2\n5 -1 = 5\n2 3 = 2\n"})
+		if decision == "MERGE" {
+			t.Fatalf("wrong MERGE: %s gained a wrong row that stats.TestMaxTable fails: %v", file, reasons)
+		}
+	}
+}
+
+// TestVerifyWrittenDataHonest: the honest twin — the same table gains a
+// right row: MERGE.
+func TestVerifyWrittenDataHonest(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	base := map[string]string{"testdata/max.txt": "1 2 = 2\n5 -1 = 5\n", "stats/stats_test.go": maxTable("testdata/max.txt")}
+	if decision, reasons := verifyWrittenOver(t, f, base, map[string]string{"testdata/max.txt": "1 2 = 2\n5 -1 = 5\n2 3 = 3\n"}); decision != "MERGE" {
+		t.Fatalf("the honest twin: %v, want MERGE: %v", decision, reasons)
 	}
 }
 
