@@ -409,10 +409,10 @@ func Decide(p Policy, e Evidence) Verdict {
 	// and a repository whose own tests fail after the merge is no fix.
 	if w := e.Written; w != nil {
 		for _, u := range w.Unrun {
-			gaps = append(gaps, "the patch's own test files gave no result as the patch wrote them: "+u)
+			gaps = append(gaps, "the patch's tree, as the patch wrote it, gave no result: "+u)
 		}
 		if len(w.Failing) > 0 {
-			gaps = append(gaps, fmt.Sprintf("%d test(s) fail as the patch wrote its test files, and not with the baseline's: the patch's own go test is red: %s", len(w.Failing), clip(w.Failing)))
+			gaps = append(gaps, fmt.Sprintf("%d test(s) fail on the patch's tree as the patch wrote it, its own test files included, and not in the suite, which runs the baseline's: the patch's own go test is red: %s", len(w.Failing), clip(w.Failing)))
 			for _, t := range w.Failing {
 				step(FixCode, t)
 			}

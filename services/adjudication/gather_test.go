@@ -910,10 +910,10 @@ func TestRunWrittenTestsFailing(t *testing.T) {
 		failing []string
 	}{
 		{"green as written", jobs.OutcomePass, []string{"m/calc.TestMedian=pass", "m/calc.TestAdded=pass"}, Merge, "the full suite passes", nil},
-		{"a helper the patch broke", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestMean=fail"}, Inconclusive, "1 test(s) fail as the patch wrote its test files", []string{"m/calc.TestMean"}},
+		{"a helper the patch broke", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestMean=fail"}, Inconclusive, "1 test(s) fail on the patch's tree as the patch wrote it", []string{"m/calc.TestMean"}},
 		{"an added test failing, flaky", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestAdded=" + jobs.CaseFlaky}, Inconclusive, "m/calc.TestAdded", []string{"m/calc.TestAdded"}},
 		{"a failure the suite shares", jobs.OutcomeFail, []string{"m/calc.TestMedian=pass", "m/calc.TestNet=fail"}, Inconclusive, "red on both sides", nil},
-		{"does not build", jobs.OutcomeFail, nil, Inconclusive, "gave no result as the patch wrote them: m/calc", nil},
+		{"does not build", jobs.OutcomeFail, nil, Inconclusive, "as the patch wrote it, gave no result: m/calc", nil},
 		{"timed out", jobs.OutcomeTimeout, nil, Inconclusive, "m/calc: TIMEOUT", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

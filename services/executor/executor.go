@@ -209,7 +209,9 @@ func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 		return e.executeCoverage(ctx, w, s)
 	case s.Purpose == jobs.Mutant:
 		return e.executeMutant(ctx, w, s)
-	case s.Purpose == jobs.Collateral, s.Purpose == jobs.Discovery, s.Purpose == jobs.Written:
+	case s.Purpose == jobs.Written:
+		return e.executeWritten(ctx, w, s)
+	case s.Purpose == jobs.Collateral, s.Purpose == jobs.Discovery:
 		return e.executeGoSuite(ctx, w, s)
 	case s.Purpose == jobs.Modules:
 		return e.executeModules(ctx, w, s)

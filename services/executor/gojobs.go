@@ -271,13 +271,6 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 	if s.Side == jobs.Patch && s.Purpose != jobs.Written {
 		w.keepSuiteTimes(report)
 	}
-	if s.Purpose == jobs.Written && agg.Termination != sandbox.Timeout {
-		failed, err := e.vetWritten(ctx, w, a, dir, out, targets, deadline)
-		if err != nil {
-			return fail("%v", err)
-		}
-		markVet(a, failed)
-	}
 	return a
 }
 

@@ -107,57 +107,55 @@ func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
 	return out
 }
 
-// writtenJobs plans the written jobs: the tests the patch's own test
-// files make due, run on the patch's own tree as it wrote them, wherever
-// the oracle put back a baseline test file (OracleRestored).
+// writtenJobs plans the written jobs: the patch's tree run as it is, its
+// own test files included, wherever what the merge lands differs from what
+// the oracle ran, and go test's vet where the patch changes Go code.
 //
-//   - Go: one job per package whose baseline test files the patch edits
-//     or deletes (test files are no package's import, so nothing else
-//     builds them). Test data is read by path, by any package: a restored
-//     file that is not a Go test file runs its module whole.
-//   - pytest: a test module or helper is imported by any other, and data
-//     read by any test: any restored file runs the whole pytest suite,
-//     when the patch's tree has one.
-//
-// A package the patch's tree no longer holds, or holds without a test
-// file, has nothing to run.
+//   - Go: when the oracle put back any baseline file but a Python one (a
+//     test file, test data, a golden file), the root module and the
+//     module holding each such file run whole: a test file is data too
+//     (a test that gofmt-checks the tree reads every file), and test data
+//     is read by path, from any package of any module (a root test
+//     reading a nested module's testdata).
+//   - Vet: go test vets each package before it builds its tests, and a
+//     finding fails the package. The gate's builds leave vet off, so the
+//     packages holding Go files the patch changes are vetted on the
+//     patch's tree and on the baseline's; a module with such packages and
+//     nothing to run gets a job that only vets.
+//   - pytest: any Python test file or test data put back runs the whole
+//     pytest suite, when the patch's tree has one: any test module may
+//     import any other, or a helper under tests/.
 func (w *Workspace) writtenJobs(c *criteria.Criteria) []*jobs.Spec {
-	pkgs, whole := map[string]bool{}, map[string]bool{}
+	run := map[string]bool{}
 	python := false
 	for _, f := range w.co.OracleRestored {
-		switch {
-		case strings.HasSuffix(f, ".py"):
-			python = true
-		case strings.HasSuffix(f, "_test.go") && !strings.Contains("/"+f, "/testdata/"):
-			pkgs[path.Dir(f)] = true
-		default:
-			python = true
-			if mod, _, _, err := w.module(jobs.TreePatch, "./"+path.Dir(f)); err == nil {
-				whole[mod] = true
+		if !strings.HasSuffix(f, ".py") {
+			if _, err := os.Stat(filepath.Join(w.tree(jobs.TreePatch), "go.mod")); err == nil {
+				run["."] = true
 			}
+			if mod, _, _, err := w.module(jobs.TreePatch, "./"+path.Dir(f)); err == nil {
+				run[mod] = true
+			}
+		}
+		python = python || !strings.HasSuffix(f, ".go")
+	}
+	vet := map[string][]string{}
+	mods := maps.Clone(run)
+	for _, ch := range w.co.Changes {
+		if ch.Kind == checkout.Deleted || !strings.HasSuffix(ch.Path, ".go") || strings.Contains("/"+ch.Path, "/testdata/") {
+			continue
+		}
+		if mod, rel, _, err := w.module(jobs.TreePatch, "./"+path.Dir(ch.Path)); err == nil && !slices.Contains(vet[mod], rel) {
+			vet[mod] = append(vet[mod], rel)
+			mods[mod] = true
 		}
 	}
 	var out []*jobs.Spec
-	for _, mod := range slices.Sorted(maps.Keys(whole)) {
-		s := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, Module: mod, Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec}
+	for _, mod := range slices.Sorted(maps.Keys(mods)) {
+		s := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, Module: mod, Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec,
+			Vet: slices.Sorted(slices.Values(vet[mod])), VetOnly: !run[mod]}
 		if _, _, mp, err := w.module(jobs.TreePatch, "./"+mod); err == nil {
 			s.ModulePath = mp
-		}
-		out = append(out, s)
-	}
-	for _, dir := range slices.Sorted(maps.Keys(pkgs)) {
-		if !hasGoTestFile(filepath.Join(w.tree(jobs.TreePatch), filepath.FromSlash(dir))) {
-			continue
-		}
-		s := &jobs.Spec{Purpose: jobs.Written, Side: jobs.Patch, Tree: jobs.TreePatch, TimeoutSec: c.Limits.SuiteTimeoutSec}
-		mod, rel, importPath, err := w.module(jobs.TreePatch, "./"+dir)
-		switch {
-		case err != nil:
-			s.Module, s.Package, s.Skip = ".", "./"+dir, err.Error()
-		case whole[mod]:
-			continue // its module runs whole
-		default:
-			s.Module, s.Package, s.ImportPath = mod, rel, importPath
 		}
 		out = append(out, s)
 	}
@@ -167,20 +165,6 @@ func (w *Workspace) writtenJobs(c *criteria.Criteria) []*jobs.Spec {
 		out = append(out, s)
 	}
 	return out
-}
-
-// hasGoTestFile reports whether dir holds a Go test file.
-func hasGoTestFile(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), "_test.go") {
-			return true
-		}
-	}
-	return false
 }
 
 // baselineSuite is the baseline run of a patch-side suite job.

@@ -149,6 +149,72 @@ func TestVerifyAttackWrittenSharedData(t *testing.T) {
 	}
 }
 
+// TestVerifyAttackWrittenNestedModuleData: the table sits in a nested
+// module's testdata (conformance/, its own go.mod), read by a test of the
+// root module. The written run takes the root module whole, not only the
+// module holding the file. Not MERGE.
+func TestVerifyAttackWrittenNestedModuleData(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	const file = "conformance/testdata/max.txt"
+	base := map[string]string{"conformance/go.mod": "module example.com/conformance\n\ngo 1.21\n", "conformance/doc.go": "// Package conformance holds cases.\npackage conformance\n",
+		file: "1 2 = 2\n5 -1 = 5\n", "stats/stats_test.go": maxTable(file)}
+	if decision, reasons := verifyWrittenOver(t, f, base, map[string]string{file: "1 2 = 2\n5 -1 = 5\n2 3 = 2\n"}); decision == "MERGE" {
+		t.Fatalf("wrong MERGE: %s gained a wrong row that the root module's stats.TestMaxTable fails: %v", file, reasons)
+	}
+}
+
+// gofmtTest is a test that reads every Go file of the module and fails
+// on one gofmt would change: a test file is data too.
+const gofmtTest = "package style\n\nimport (\n\t\"bytes\"\n\t\"go/format\"\n\t\"io/fs\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"strings\"\n\t\"testing\"\n)\n\n" +
+	"func TestGofmt(t *testing.T) {\n\tfilepath.WalkDir(\"..\", func(p string, d fs.DirEntry, err error) error {\n\t\tif err != nil || d.IsDir() || !strings.HasSuffix(p, \".go\") {\n\t\t\treturn err\n\t\t}\n" +
+	"\t\tb, err := os.ReadFile(p)\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t\tif f, err := format.Source(b); err != nil || !bytes.Equal(f, b) {\n\t\t\tt.Errorf(\"%s is not gofmt'd\", p)\n\t\t}\n\t\treturn nil\n\t})\n}\n"
+
+// TestVerifyAttackWrittenReadByAnotherPackage: a test of package style
+// checks that every Go file is gofmt'd; the patch adds a test to
+// count_test.go indented with spaces. Its package passes as written, but
+// style reads the file by path: the written run takes the module whole.
+// Not MERGE; the same test indented with a tab MERGEs.
+func TestVerifyAttackWrittenReadByAnotherPackage(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	base := map[string]string{"style/style_test.go": gofmtTest}
+	for _, indent := range []string{"    ", "\t"} {
+		added := "\nfunc TestAbsNegativeOne(t *testing.T) {\n" + indent + "eq(t, Abs(-1), 1)\n}\n"
+		decision, reasons := verifyWrittenOver(t, f, base, map[string]string{"count/count_test.go": writtenTest(writtenHelper, added)})
+		switch {
+		case indent == "\t" && decision != "MERGE":
+			t.Fatalf("the honest twin: %v, want MERGE: %v", decision, reasons)
+		case indent != "\t" && decision == "MERGE":
+			t.Fatalf("wrong MERGE: count_test.go is not gofmt'd and style.TestGofmt fails: %v", reasons)
+		}
+	}
+}
+
+// TestVerifyAttackWrittenVetInCode: beside the fix, count.go gains a
+// //go:debug line, which vet's directive check refuses outside package
+// main and tests: plain go test fails the package before it runs a test.
+// The gate's own builds leave vet off; the written job vets the packages
+// the patch changes, against the baseline's, whether or not the patch
+// edits a test file. Not MERGE.
+func TestVerifyAttackWrittenVetInCode(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	code := "//go:debug panicnil=1\n\n" + writtenSource("-x")
+	for _, files := range []map[string]string{
+		{"count/count.go": code},
+		{"count/count.go": code, "count/count_test.go": writtenTest(writtenHelper, "\nfunc TestAbsNegativeOne(t *testing.T) {\n\teq(t, Abs(-1), 1)\n}\n")},
+	} {
+		base := f.commit(f.honest().Commit, map[string]string{"count/count.go": writtenSource("x"), "count/count_test.go": writtenTest(writtenHelper, "")})
+		patch := f.commit(base, files)
+		code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./count:TestAbs")
+		t.Logf("%v (exit %d): %v", a["decision"], code, a["reasons"])
+		if a["decision"] == "MERGE" || !strings.Contains(toString(a["reasons"]), "go vet") {
+			t.Fatalf("%v: count.go fails go test's vet (a //go:debug line outside package main): %v", a["decision"], a["reasons"])
+		}
+	}
+}
+
 // TestVerifyWrittenDataHonest: the honest twin — the same table gains a
 // right row: MERGE.
 func TestVerifyWrittenDataHonest(t *testing.T) {

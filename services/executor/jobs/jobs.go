@@ -166,6 +166,12 @@ type Spec struct {
 	// tests' import paths start with it, so a test the suite shows fixed
 	// names its package (see Discovered).
 	ModulePath string `json:"module_path,omitempty"`
+	// Vet, on a written job, lists the packages (relative to Module:
+	// "./x", ".") vetted as go test vets them, on the patch's tree and on
+	// the baseline's; VetOnly runs no test, only that (a patch that edits
+	// no baseline test file).
+	Vet     []string `json:"vet,omitempty"`
+	VetOnly bool     `json:"vet_only,omitempty"`
 	// Tests are the tests selected with -run; empty runs every test.
 	Tests []string `json:"tests,omitempty"`
 	// Reruns is how many times a failing run is repeated (stability).
@@ -367,6 +373,9 @@ func (s *Spec) check() error {
 		if (s.Runner != RunnerGo && s.Runner != RunnerPytest) || s.Side != Patch || s.Tree != TreePatch || len(s.Transplant)+len(s.Splice)+len(s.Drop)+len(s.Restore) > 0 {
 			return fmt.Errorf("job spec: a written job runs Go tests or pytest on the patch's own tree, as it is")
 		}
+		if (len(s.Vet) > 0 || s.VetOnly) && s.Runner != RunnerGo || s.VetOnly && len(s.Vet) == 0 {
+			return fmt.Errorf("job spec: a written job vets Go packages, and one that only vets names them")
+		}
 	case Seal:
 		if s.Runner != RunnerCommand {
 			return fmt.Errorf("job spec: a seal job runs a command")
@@ -382,6 +391,8 @@ func (s *Spec) check() error {
 		return fmt.Errorf("job spec: unknown side %q", s.Side)
 	}
 	switch {
+	case s.Purpose != Written && (len(s.Vet) > 0 || s.VetOnly):
+		return fmt.Errorf("job spec: only a written job vets")
 	case s.Tree == TreePatch && s.Purpose != Written:
 		return fmt.Errorf("job spec: only a written job runs in the patch's own tree")
 	case s.Tree != TreeBaseline && s.Tree != TreeOracle && s.Tree != TreePatch:

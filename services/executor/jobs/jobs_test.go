@@ -50,6 +50,8 @@ func TestParseSpecRefuses(t *testing.T) {
 		`{"purpose":"written","side":"baseline","tree":"patch","module":".","package":"./x"}`,
 		`{"purpose":"written","side":"patch","tree":"patch","module":".","package":"./x","splice":["x/a_test.go"]}`,
 		`{"purpose":"written","side":"patch","tree":"patch","runner":"command","run":"true","module":"."}`,
+		`{"purpose":"written","side":"patch","tree":"patch","module":".","package":"./...","vet_only":true}`,
+		`{"purpose":"collateral","side":"patch","tree":"oracle","module":".","package":"./...","vet":["./x"]}`,
 		`not json`,
 	} {
 		if _, err := ParseSpec([]byte(bad)); err == nil {
