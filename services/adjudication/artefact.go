@@ -160,10 +160,10 @@ type CollateralRef struct {
 	Repinned []string `json:"repinned,omitempty"`
 	// Flaky failed on the patch and passed there when run again alone.
 	Flaky []string `json:"flaky,omitempty"`
-	// Written are the runs of the packages whose baseline test files the
-	// patch edits or deletes, with the patch's own test files as it
-	// wrote them; WrittenFailing the tests that fail there and not in
-	// the suite (see Written).
+	// Written are the written jobs' runs: the patch's own tree as it
+	// wrote it, its test files included, and go test's vet of the
+	// packages it changes; WrittenFailing the tests (and vetted packages)
+	// that fail there and not in the suite (see Written).
 	Written        []*SideRef `json:"written,omitempty"`
 	WrittenFailing []string   `json:"written_failing,omitempty"`
 }

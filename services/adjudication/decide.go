@@ -165,10 +165,9 @@ type Collateral struct {
 	Why                 string
 }
 
-// Written is the patch's own test files run as it wrote them: every
-// package whose baseline test files (or test data) the patch edits or
-// deletes, run on the patch's own tree. The oracle judges by the
-// baseline's test files; this only ever lowers a verdict.
+// Written is the patch's own tree run as it wrote it, its test files
+// included, and vetted as go test vets (the written jobs). The oracle
+// judges by the baseline's test files; this only ever lowers a verdict.
 type Written struct {
 	// Packages are the packages run.
 	Packages []string
@@ -194,8 +193,8 @@ type SealCheck struct {
 type Evidence struct {
 	Claims     []Claim
 	Collateral *Collateral
-	// Written is nil when the patch leaves the baseline's test files as
-	// they are.
+	// Written is nil when no written job was planned (a patch that
+	// changes no Go file and puts back no test file).
 	Written  *Written
 	Coverage *Coverage
 	Strength *Strength

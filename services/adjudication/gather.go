@@ -665,8 +665,7 @@ func (r *Run) Written() []string {
 // the patch's own test files break (a helper it changed, a test it added
 // or edited). A run that ended without naming a failing test (the test
 // files do not build, TestMain failed, a timeout) is no result at all.
-// Nil when no written job was planned: the patch leaves the baseline's
-// test files as they are.
+// Nil when no written job was planned.
 func (r *Run) written() *Written {
 	ids := r.Written()
 	if len(ids) == 0 {

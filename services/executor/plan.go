@@ -127,10 +127,12 @@ func modulesJobs(specs []*jobs.Spec, c *criteria.Criteria) []*jobs.Spec {
 //     import any other, or a helper under tests/.
 func (w *Workspace) writtenJobs(c *criteria.Criteria) []*jobs.Spec {
 	run := map[string]bool{}
+	_, err := os.Stat(filepath.Join(w.tree(jobs.TreePatch), "go.mod"))
+	root := err == nil
 	python := false
 	for _, f := range w.co.OracleRestored {
 		if !strings.HasSuffix(f, ".py") {
-			if _, err := os.Stat(filepath.Join(w.tree(jobs.TreePatch), "go.mod")); err == nil {
+			if root {
 				run["."] = true
 			}
 			if mod, _, _, err := w.module(jobs.TreePatch, "./"+path.Dir(f)); err == nil {

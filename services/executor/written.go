@@ -20,8 +20,8 @@ func testVetFlags() []string {
 	return []string{"-atomic", "-bool", "-buildtags", "-directive", "-errorsas", "-ifaceassert", "-nilfunc", "-printf", "-slog", "-stringintconv", "-tests"}
 }
 
-// vetCase names the case a written job reports for a package whose test
-// files, as the patch wrote them, fail go test's vet checks.
+// vetCase names the case a written job reports for a package in which
+// go test's vet checks find what they do not find on the baseline.
 func vetCase(importPath string) string { return importPath + " (go vet, as go test runs it)" }
 
 // executeWritten runs a written job: the suite of its module on the
@@ -136,7 +136,7 @@ func vetFindings(stderr string) map[string]int {
 }
 
 // markVet adds to a written job's answer a failing case for each package
-// whose test files fail go test's vet checks (vetWritten).
+// in which go test's vet checks find something new (vetWritten).
 func markVet(a *Answer, failed map[string]string) {
 	if len(failed) == 0 {
 		return
@@ -151,5 +151,5 @@ func markVet(a *Answer, failed map[string]string) {
 	if a.Detail.Outcome == jobs.OutcomePass {
 		a.Detail.Outcome = jobs.OutcomeFail
 	}
-	a.Detail.Reason += "; go vet, as go test runs it, fails on the patch's test files: " + strings.Join(why, "; ")
+	a.Detail.Reason += "; go vet, as go test runs it, finds on the patch's tree what it does not on the baseline's: " + strings.Join(why, "; ")
 }

@@ -50,6 +50,15 @@ func verifyWrittenOver(t *testing.T, f *fixture, baseFiles, files map[string]str
 	return a["decision"], a["reasons"]
 }
 
+// writtenAttack verifies an attack (see verifyWritten); it fails the test
+// when the gate answers MERGE.
+func writtenAttack(t *testing.T, f *fixture, files map[string]string, why string) {
+	t.Helper()
+	if decision, reasons := verifyWritten(t, f, files); decision == "MERGE" {
+		t.Fatalf("wrong MERGE: %s: %v", why, reasons)
+	}
+}
+
 // TestVerifyAttackWrittenHelperBreaks: beside the fix, the patch makes its
 // test helper also refuse negative results ("Abs never returns one"),
 // which TestMax's Max(-5, -1) now fails. The claim passes (the oracle
@@ -78,22 +87,18 @@ func TestVerifyAttackWrittenAddedTestFails(t *testing.T) {
 	f := newFixture(t)
 	added := "\nfunc TestAbsNeverNegative(t *testing.T) {\n\tfor _, x := range []int{-1, -7, math.MinInt} {\n\t\tif Abs(x) < 0 {\n\t\t\tt.Errorf(\"Abs(%d) = %d\", x, Abs(x))\n\t\t}\n\t}\n}\n"
 	test := strings.Replace(writtenTest(writtenHelper, added), "import \"testing\"", "import (\n\t\"math\"\n\t\"testing\"\n)", 1)
-	if decision, reasons := verifyWritten(t, f, map[string]string{"count/count_test.go": test}); decision == "MERGE" {
-		t.Fatalf("wrong MERGE: the patch's own TestAbsNeverNegative fails: %v", reasons)
-	}
+	writtenAttack(t, f, map[string]string{"count/count_test.go": test}, "the patch's own TestAbsNeverNegative fails")
 }
 
 // TestVerifyAttackWrittenFileDoesNotBuild: the patch adds a second test
-// file to the package that does not compile. The oracle leaves added
-// test files out of the suite, so only the patch's own tree shows that
-// `go test ./count` cannot even build. Not MERGE.
+// file to the package that does not compile. The oracle keeps added test
+// files, so the claim's own build fails on the patch (unrunnable) and the
+// written run's too. Not MERGE.
 func TestVerifyAttackWrittenFileDoesNotBuild(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
 	broken := "package count\n\nimport \"testing\"\n\nfunc TestMaxSame(t *testing.T) {\n\teq(t, Max(2, 2), 2, \"same\")\n}\n"
-	if decision, reasons := verifyWritten(t, f, map[string]string{"count/max_test.go": broken}); decision == "MERGE" {
-		t.Fatalf("wrong MERGE: the patch's count/max_test.go does not build: %v", reasons)
-	}
+	writtenAttack(t, f, map[string]string{"count/max_test.go": broken}, "the patch's count/max_test.go does not build")
 }
 
 // TestVerifyAttackWrittenNewFileFails: the failing test of the patch's own
@@ -104,9 +109,7 @@ func TestVerifyAttackWrittenNewFileFails(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
 	added := "package count\n\nimport (\n\t\"math\"\n\t\"testing\"\n)\n\nfunc TestAbsMinInt(t *testing.T) {\n\tif Abs(math.MinInt) < 0 {\n\t\tt.Fatal(\"Abs(math.MinInt) is negative\")\n\t}\n}\n"
-	if decision, reasons := verifyWritten(t, f, map[string]string{"count/minint_test.go": added}); decision == "MERGE" {
-		t.Fatalf("wrong MERGE: the patch's own count/minint_test.go fails: %v", reasons)
-	}
+	writtenAttack(t, f, map[string]string{"count/minint_test.go": added}, "the patch's own count/minint_test.go fails")
 }
 
 // TestVerifyAttackWrittenVetFails: the patch's helper prints an int with

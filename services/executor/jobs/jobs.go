@@ -52,11 +52,12 @@ const (
 	// test on one side, laid over the baseline's version of its file. The
 	// claim's own jobs still judge the baseline's version of the test.
 	Edited = "edited"
-	// Written runs, on the patch side, a Go package whose baseline test
-	// files the patch edits or deletes (or the pytest modules it edits)
-	// with the patch's own test files, as it wrote them (TreePatch): the oracle judges by the baseline's, so only
-	// this job shows that the patch's own `go test` fails. It can only
-	// lower a verdict.
+	// Written runs, on the patch side, a Go module or the pytest suite on
+	// the patch's own tree, its own test files included, as it wrote them
+	// (TreePatch), and vets the Go packages the patch changes as go test
+	// does: the oracle judges by the baseline's test files, so only this
+	// job shows that the patch's own `go test` fails. It can only lower a
+	// verdict.
 	Written = "written"
 	// Modules downloads, outside the sandbox and checksum-verified against
 	// go.sum, the module dependencies a side's Go module requires, into
