@@ -1094,17 +1094,21 @@ type goPackage struct {
 	Dir          string
 	TestGoFiles  []string
 	XTestGoFiles []string
+	// Imports, TestImports and XTestImports: what the package, its test
+	// files and its external test package import (vet's importers).
+	Imports, TestImports, XTestImports []string
 }
 
 // listPackages lists the packages pattern names in module of a tree copy
-// (go list -e: broken packages are listed too, and fail their build).
-func (e *Executor) listPackages(ctx context.Context, w *Workspace, a *Answer, dir, module, pattern string, timeout time.Duration) ([]goPackage, error) {
+// (go list -e: broken packages are listed too, and fail their build);
+// readOnly when dir is a pristine tree (buildTree), not a job's copy.
+func (e *Executor) listPackages(ctx context.Context, w *Workspace, a *Answer, dir, module, pattern string, readOnly bool, timeout time.Duration) ([]goPackage, error) {
 	argv := []string{"go"}
 	if module != "." {
 		argv = append(argv, "-C", module)
 	}
-	argv = append(argv, "list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles", pattern)
-	r, err := e.runGo(ctx, w, a, goProc{dir: dir, argv: argv, build: true, timeout: timeout, stderrApart: true})
+	argv = append(argv, "list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports", pattern)
+	r, err := e.runGo(ctx, w, a, goProc{dir: dir, argv: argv, build: true, readOnlyTree: readOnly, timeout: timeout, stderrApart: true})
 	if err != nil {
 		return nil, err
 	}

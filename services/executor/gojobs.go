@@ -185,7 +185,7 @@ func (e *Executor) executeGoSuite(ctx context.Context, w *Workspace, s *jobs.Spe
 	if err != nil {
 		return fail("%v", err)
 	}
-	pkgs, err := e.listPackages(ctx, w, a, dir, s.Module, s.Package, timeout)
+	pkgs, err := e.listPackages(ctx, w, a, dir, s.Module, s.Package, false, timeout)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -254,3 +254,37 @@ func toString(v any) string {
 	}
 	return b.String()
 }
+
+// logx's Logf, before and after the patch makes it a printf wrapper, and a
+// caller in another package the patch does not touch.
+const (
+	logxBefore = "package logx\n\n// Lines holds what Logf was given.\nvar Lines []string\n\n// Logf records format.\nfunc Logf(format string, args ...any) {\n\tLines = append(Lines, format)\n}\n"
+	logxAfter  = "package logx\n\nimport \"fmt\"\n\n// Lines holds what Logf was given.\nvar Lines []string\n\n// Logf records the formatted line.\nfunc Logf(format string, args ...any) {\n\tLines = append(Lines, fmt.Sprintf(format, args...))\n}\n"
+	reportTest = "package report\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif Total(2) != 2 {\n\t\tt.Fatal(\"Total(2) != 2\")\n\t}\n}\n"
+)
+
+func reportCode(verb string) string {
+	return "package report\n\nimport \"example.com/calc/logx\"\n\n// Total logs n and returns it.\nfunc Total(n int) int {\n\tlogx.Logf(\"total " + verb + "\", n)\n\treturn n\n}\n"
+}
+
+// A patch that makes a function a printf wrapper makes go test's vet check
+// its callers, in packages the patch never touches: a caller's wrong verb
+// then fails plain go test there. The honest twin's caller is right.
+func TestVerifyAttackWrittenVetInImporter(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	logxTest := "package logx\n\nimport \"testing\"\n\nfunc TestLogf(t *testing.T) {\n\tLines = nil\n\tLogf(\"n=%d\", 3)\n\tLogf(\"x\")\n\tif len(Lines) != 2 || Lines[0] != \"n=3\" || Lines[1] != \"x\" {\n\t\tt.Fatalf(\"Lines = %q\", Lines)\n\t}\n}\n"
+	for _, verb := range []string{"%s", "%d"} {
+		base := f.commit(f.honest().Commit, map[string]string{"count/count.go": writtenSource("x"), "count/count_test.go": writtenTest(writtenHelper, ""),
+			"logx/logx.go": logxBefore, "report/report.go": reportCode(verb), "report/report_test.go": reportTest})
+		patch := f.commit(base, map[string]string{"count/count.go": writtenSource("-x"), "logx/logx.go": logxAfter, "logx/logx_test.go": logxTest})
+		code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./count:TestAbs", "go:./logx:TestLogf")
+		t.Logf("%s: %v (exit %d): %v", verb, a["decision"], code, a["reasons"])
+		switch {
+		case verb == "%s" && (a["decision"] == "MERGE" || !strings.Contains(toString(a["reasons"]), "example.com/calc/report (go vet")):
+			t.Fatalf("%v: report.Total's %%s for an int fails go test's vet once Logf wraps Sprintf: %v", a["decision"], a["reasons"])
+		case verb == "%d" && a["decision"] != "MERGE":
+			t.Fatalf("the honest twin: %v, want MERGE: %v", a["decision"], a["reasons"])
+		}
+	}
+}
