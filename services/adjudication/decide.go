@@ -139,6 +139,11 @@ type Collateral struct {
 	// reported no count.
 	PatchCases  *int
 	BaselineRan bool
+	// BaselineGreen: every suite that ran on the baseline exited 0.
+	BaselineGreen bool
+	// NewFailing are tests that fail on the patch and that the baseline's
+	// run does not name at all (tests the patch adds).
+	NewFailing []string
 	// Regressions are tests that passed on the baseline and fail on the
 	// patch.
 	Regressions []string
@@ -385,8 +390,15 @@ func Decide(p Policy, e Evidence) Verdict {
 	case len(c.Missing) > 0:
 		missing := slices.Sorted(slices.Values(c.Missing))
 		gaps = append(gaps, fmt.Sprintf("%d test(s) that pass on the baseline did not pass on the patch, nor fail: skipped, missing or not run: %s", len(missing), clip(missing)))
-	case !c.PatchGreen && c.BaselineRan:
+	case !c.PatchGreen && c.BaselineRan && !c.BaselineGreen:
 		gaps = append(gaps, "the full suite is red on both sides with no test that passes on the baseline and fails on the patch")
+	case !c.PatchGreen && c.BaselineRan && len(c.NewFailing) > 0:
+		gaps = append(gaps, fmt.Sprintf("the full suite is red on the patch and green on the baseline: %d test(s) the baseline does not have fail on the patch: %s", len(c.NewFailing), clip(c.NewFailing)))
+		for _, t := range c.NewFailing {
+			step(FixCode, t)
+		}
+	case !c.PatchGreen && c.BaselineRan:
+		gaps = append(gaps, "the full suite is red on the patch and green on the baseline, and names no failing test: a run failed outside its tests")
 	case !c.PatchGreen:
 		gaps = append(gaps, "the full suite is red on the patch and the baseline run that would tell why is missing")
 	case c.PatchCases == nil || *c.PatchCases <= 0:

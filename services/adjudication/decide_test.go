@@ -114,6 +114,12 @@ func TestDecide(t *testing.T) {
 		{name: "suite red on both sides", edit: func(e *Evidence) {
 			e.Collateral = &Collateral{PatchRan: true, BaselineRan: true}
 		}, want: Inconclusive, reason: "red on both sides"},
+		{name: "suite red on the patch only: a test it adds fails", edit: func(e *Evidence) {
+			e.Collateral = &Collateral{PatchRan: true, BaselineRan: true, BaselineGreen: true, NewFailing: []string{"m/calc.TestNew"}}
+		}, want: Inconclusive, reason: "1 test(s) the baseline does not have fail on the patch: m/calc.TestNew", step: FixCode},
+		{name: "suite red on the patch only, no test named", edit: func(e *Evidence) {
+			e.Collateral = &Collateral{PatchRan: true, BaselineRan: true, BaselineGreen: true}
+		}, want: Inconclusive, reason: "names no failing test"},
 		{name: "coverage not measured", edit: func(e *Evidence) { e.Coverage = nil }, want: Inconclusive, reason: "not measured"},
 		{name: "coverage asserted by the caller", edit: func(e *Evidence) { e.Coverage.Source = Untrusted }, want: Inconclusive, reason: "untrusted"},
 		{name: "coverage below floor", edit: func(e *Evidence) {

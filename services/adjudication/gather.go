@@ -554,7 +554,7 @@ func (r *Run) collateral() *Collateral {
 	if len(ids) == 0 {
 		return &Collateral{Why: "never planned"}
 	}
-	c := &Collateral{PatchRan: true, PatchGreen: true, BaselineRan: true}
+	c := &Collateral{PatchRan: true, PatchGreen: true, BaselineRan: true, BaselineGreen: true}
 	total, counted := 0, true
 	var whys []string
 	for _, id := range ids {
@@ -590,11 +590,28 @@ func (r *Run) collateral() *Collateral {
 		case base.Detail.Outcome == jobs.OutcomeNotRun:
 			// Planned not to run (the baseline has no such suite):
 			// nothing on the baseline passed, so nothing is owed.
+			for _, cs := range patch.Cases {
+				if cs.Outcome == "fail" {
+					c.NewFailing = append(c.NewFailing, cs.Name)
+				}
+			}
 			continue
+		}
+		if base.Detail.Outcome != jobs.OutcomePass {
+			c.BaselineGreen = false
 		}
 		now := map[string]string{}
 		for _, cs := range patch.Cases {
 			now[cs.Name] = cs.Outcome
+		}
+		then := map[string]bool{}
+		for _, cs := range base.Cases {
+			then[cs.Name] = true
+		}
+		for _, cs := range patch.Cases {
+			if cs.Outcome == "fail" && !then[cs.Name] {
+				c.NewFailing = append(c.NewFailing, cs.Name)
+			}
 		}
 		edited := map[string]bool{}
 		if r.Trees != nil {
@@ -640,7 +657,7 @@ func (r *Run) collateral() *Collateral {
 		c.PatchCases = &total
 	}
 	c.Why = strings.Join(whys, "; ")
-	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Flaky, &c.Missing, &c.Repinned} {
+	for _, l := range []*[]string{&c.Regressions, &c.Stopped, &c.Flaky, &c.Missing, &c.Repinned, &c.NewFailing} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}

@@ -939,3 +939,21 @@ func TestRunWrittenTestsFailing(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSuiteRedOnThePatchOnly: a suite red on the patch and green on the
+// baseline with no baseline test failing (a test the patch adds fails) is
+// INCONCLUSIVE, and says so: not "red on both sides".
+func TestRunSuiteRedOnThePatchOnly(t *testing.T) {
+	claim := "go:./calc:TestMedian"
+	b := newRun(t, []string{claim}, 0, 0)
+	b.planJobs(claimSpec(claim, jobs.Baseline), claimSpec(claim, jobs.Patch), collSpec(jobs.Patch), collSpec(jobs.Baseline))
+	b.answer(claimSpec(claim, jobs.Baseline), jobs.OutcomeFail)
+	b.answer(claimSpec(claim, jobs.Patch), jobs.OutcomePass)
+	b.answer(collSpec(jobs.Patch), jobs.OutcomeFail, "m/calc.TestMedian=pass", "m/calc.TestMean=pass", "m/calc.TestAdded=fail")
+	b.answer(collSpec(jobs.Baseline), jobs.OutcomePass, "m/calc.TestMean=pass")
+	v, a := decide(t, b)
+	if v.Decision != Inconclusive || !strings.Contains(strings.Join(v.Reasons, "\n"), "red on the patch and green on the baseline: 1 test(s) the baseline does not have fail on the patch: m/calc.TestAdded") {
+		t.Fatalf("got %s: %s %v", v.Decision, v.Reason, v.Reasons)
+	}
+	validate(t, a)
+}
