@@ -221,7 +221,7 @@ func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 	var outcomes []string
 	var reasons []string
 	for i := 0; i < runs; i++ {
-		out, reason, run, err := e.onceGo(ctx, w, s, a)
+		out, reason, run, err := e.onceGo(ctx, w, s, a, false)
 		if err != nil {
 			if ctx.Err() == nil {
 				err = fmt.Errorf("%s", jobfile.Excerpt(err.Error()))
@@ -239,7 +239,35 @@ func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 		}
 	}
 	a.Detail.Outcome, a.Detail.Reason = settle(outcomes, reasons)
+	if a.Detail.Outcome == jobs.OutcomePass && elsewhereToo(s) {
+		usual := *a
+		out, reason, run, err := e.onceGo(ctx, w, s, a, true)
+		if err != nil {
+			out, reason = jobs.OutcomeUnrunnable, jobfile.Excerpt(err.Error())
+		}
+		run.Reason = "elsewhere: " + run.Reason
+		a.Detail.Runs = append(a.Detail.Runs, run)
+		if out != jobs.OutcomePass {
+			a.Detail.Outcome = jobs.OutcomeFlaky
+			a.Detail.Reason = fmt.Sprintf("passes in the sandbox and not where it looks like another machine (%s): %s (%s there): its result depends on where it runs", elsewhereLooks, reason, out)
+		} else {
+			// The answer's last run stays the usual one; both are in Runs.
+			a.Termination, a.ExitCode, a.Sandbox = usual.Termination, usual.ExitCode, usual.Sandbox
+		}
+	}
 	return a
+}
+
+// elsewhereLooks says how a run Elsewhere differs from the usual sandbox.
+const elsewhereLooks = "another user, HOME under /home, no TMPDIR, another host name, TZ Asia/Kolkata, CI=true, a resolver configured, no Go toolchain"
+
+// elsewhereToo reports the jobs whose pass must hold Elsewhere too: a
+// claimed test on the patch (its claim and edited runs), which is what
+// shows the fix. A patch that fixes the bug only where it finds the gate's
+// sandbox (its user, TMPDIR, time zone, an empty resolver configuration)
+// keeps the bug on the machines it is merged for.
+func elsewhereToo(s *jobs.Spec) bool {
+	return s.Side == jobs.Patch && (s.Purpose == jobs.Claim || s.Purpose == jobs.Edited)
 }
 
 // settle folds repeated runs into one outcome: all failures fail, a failure

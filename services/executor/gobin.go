@@ -510,6 +510,10 @@ type goProc struct {
 	timeout      time.Duration
 	// stderrApart keeps stderr out of the stream (go list's JSON).
 	stderrApart bool
+	// elsewhere runs a test binary Elsewhere (sandbox.Spec), with the
+	// environment of a machine without the Go toolchain: PATH without it,
+	// none of the go command's variables.
+	elsewhere bool
 }
 
 // runGo runs p and accounts for it in a; stdout and stderr are one stream.
@@ -545,8 +549,12 @@ func (e *Executor) runGo(ctx context.Context, w *Workspace, a *Answer, p goProc)
 	}
 	l := w.Limits
 	l.Timeout = p.timeout
+	env := e.goEnv(p.build)
+	if p.elsewhere && !p.build {
+		env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C"}
+	}
 	spec := sandbox.Spec{
-		Dir: p.dir, Argv: argv, Env: append(e.goEnv(p.build), p.env...),
+		Dir: p.dir, Argv: argv, Env: append(env, p.env...), Elsewhere: p.elsewhere,
 		ReadOnly: ro, Writable: rw, Mounts: v.mounts, Limits: l, Stdout: stream, Stderr: stderr,
 		// A test binary sees its tree read-only: a test that rewrote a
 		// golden file or a fixture would change what a later test of the
@@ -905,10 +913,15 @@ func testArgs(timeout time.Duration) []string {
 // runTest runs a built test binary in the job's tree copy and returns its
 // output as a test2json stream.
 func (e *Executor) runTest(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, dir, out string, args []string, env []string, timeout time.Duration) (stream []byte, r procResult, err error) {
+	return e.runTestAt(ctx, w, a, b, t, dir, out, args, env, false, timeout)
+}
+
+// runTestAt is runTest, Elsewhere (sandbox.Spec) when elsewhere is set.
+func (e *Executor) runTestAt(ctx context.Context, w *Workspace, a *Answer, b *goBin, t goTarget, dir, out string, args []string, env []string, elsewhere bool, timeout time.Duration) (stream []byte, r procResult, err error) {
 	v := e.viewOf(w, dir, out)
 	argv := append([]string{path.Join(filepath.ToSlash(v.bin), b.name)}, testArgs(timeout)...)
 	argv = append(argv, args...)
-	r, err = e.runGo(ctx, w, a, goProc{dir: dir, out: out, workdir: path.Join(t.module, t.pkg), argv: argv, env: env, timeout: timeout})
+	r, err = e.runGo(ctx, w, a, goProc{dir: dir, out: out, workdir: path.Join(t.module, t.pkg), argv: argv, env: env, elsewhere: elsewhere, timeout: timeout})
 	if err != nil {
 		return nil, r, err
 	}

@@ -23,7 +23,7 @@ import (
 
 // onceGo runs a Go claim or prerequisite job's tests one time: the
 // package's test binary (built once per run) in its tree (runTree).
-func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer) (outcome, reason string, run jobs.Run, err error) {
+func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *Answer, elsewhere bool) (outcome, reason string, run jobs.Run, err error) {
 	timeout := timeoutOf(s)
 	transplanted := s.Side == jobs.Baseline && (len(s.Transplant) > 0 || len(s.Splice) > 0)
 	key, src, err := w.variant(s)
@@ -102,7 +102,7 @@ func (e *Executor) onceGo(ctx context.Context, w *Workspace, s *jobs.Spec, a *An
 	if err != nil {
 		return "", "", run, err
 	}
-	stream, r, err := e.runTest(ctx, w, a, b, t, dir, out, []string{"-test.run", s.RunPattern()}, nil, timeout)
+	stream, r, err := e.runTestAt(ctx, w, a, b, t, dir, out, []string{"-test.run", s.RunPattern()}, nil, elsewhere, timeout)
 	if err != nil {
 		return "", "", run, err
 	}

@@ -33,6 +33,8 @@ type proc struct {
 	// readOnly shows the tree read-only (pytest runs, which write nothing
 	// there: no bytecode, no cache provider, reports outside the tree).
 	readOnly bool
+	// elsewhere runs the process Elsewhere (sandbox.Spec).
+	elsewhere bool
 }
 
 type procResult struct {
@@ -68,7 +70,7 @@ func (e *Executor) start(ctx context.Context, w *Workspace, a *Answer, p proc) (
 	spec := sandbox.Spec{
 		Dir: p.dir, Argv: argv, Env: append(e.envWithPath(cache, p.path), p.env...),
 		ReadOnly: append(existing(e.Go.Root, e.Go.ModCache, e.goConfigDir()), p.ro...), Writable: append([]string{cache}, p.rw...),
-		Limits: l, Stdout: stdout, Stderr: stderr, ReadOnlyDir: p.readOnly,
+		Limits: l, Stdout: stdout, Stderr: stderr, ReadOnlyDir: p.readOnly, Elsewhere: p.elsewhere,
 	}
 	res, err := e.Sandbox.Run(ctx, spec)
 	if err != nil {

@@ -81,6 +81,12 @@ def test_memory():
 
 def test_skips():
     pytest.skip("not today")
+
+
+def test_only_in_the_sandbox():
+    # What a patch that tells the gate's sandbox apart would see.
+    import os
+    assert os.environ.get("TMPDIR") and "CI" not in os.environ
 `
 	// slowTest hangs when add is wrong (a mutant of it): only -x, which
 	// stops at the first failure, keeps a mutant job that lists it after
@@ -253,8 +259,10 @@ func TestExecutePytestClaims(t *testing.T) {
 	t.Run("claim on both trees", func(t *testing.T) {
 		check(t, claim(jobs.Baseline, add), want{jobs.OutcomeFail, []string{"failed all 3 runs: " + add + ": failed, exit 1: assert -1 == 5"},
 			[]string{jobs.OutcomeFail, jobs.OutcomeFail, jobs.OutcomeFail}, []jobs.Case{{Name: add, Outcome: "fail"}}})
+		// A pass on the patch runs again Elsewhere (sandbox.Spec), where it
+		// must pass too.
 		check(t, claim(jobs.Patch, add), want{jobs.OutcomePass, []string{add + ": passed, exit 0"},
-			[]string{jobs.OutcomePass}, []jobs.Case{{Name: add, Outcome: "pass"}}})
+			[]string{jobs.OutcomePass, jobs.OutcomePass}, []jobs.Case{{Name: add, Outcome: "pass"}}})
 	})
 	t.Run("flaky", func(t *testing.T) {
 		const id = "tests/test_flaky.py::test_flaky"
@@ -271,6 +279,11 @@ func TestExecutePytestClaims(t *testing.T) {
 		check(t, claim(jobs.Patch, id), want{jobs.OutcomeUnrunnable, []string{"skipped (not today): skip is not pass"},
 			[]string{jobs.OutcomeUnrunnable}, []jobs.Case{{Name: id, Outcome: "skip"}}})
 	})
+	t.Run("passes only in the usual sandbox", func(t *testing.T) {
+		const id = "tests/test_limits.py::test_only_in_the_sandbox"
+		check(t, claim(jobs.Patch, id), want{jobs.OutcomeFlaky, []string{"passes in the sandbox and not where it looks like another machine", "its result depends on where it runs"},
+			[]string{jobs.OutcomePass, jobs.OutcomeFail}, []jobs.Case{{Name: id, Outcome: "pass"}}})
+	})
 	t.Run("node id not found", func(t *testing.T) {
 		check(t, claim(jobs.Patch, "tests/test_calc.py::test_nowhere"), want{jobs.OutcomeUnrunnable, []string{"pytest exit 4"},
 			[]string{jobs.OutcomeUnrunnable}, nil})
@@ -285,7 +298,7 @@ func TestExecutePytestClaims(t *testing.T) {
 		// collect, so the test is absent there.
 		check(t, specs[0], want{jobs.OutcomeAbsent, []string{"pytest exit 4", "the new test does not run on the baseline"},
 			[]string{jobs.OutcomeAbsent}, nil})
-		check(t, specs[1], want{jobs.OutcomePass, []string{id + ": passed, exit 0"}, []string{jobs.OutcomePass}, []jobs.Case{{Name: id, Outcome: "pass"}}})
+		check(t, specs[1], want{jobs.OutcomePass, []string{id + ": passed, exit 0"}, []string{jobs.OutcomePass, jobs.OutcomePass}, []jobs.Case{{Name: id, Outcome: "pass"}}})
 	})
 	t.Run("no interpreter", func(t *testing.T) {
 		c := *env.c

@@ -28,6 +28,15 @@ const (
 	// caller.
 	sandboxUID = 1000
 	sandboxGID = 1000
+	// The user, host and home a run Elsewhere sees (see Spec.Elsewhere).
+	elsewhereUID  = 1001
+	elsewhereGID  = 1001
+	elsewhereUser = "dev"
+	elsewhereHost = "devbox"
+	elsewhereHome = "/home/dev"
+	// elsewhereZone is a time zone half an hour off any whole hour from
+	// UTC, which the host's (a CI machine's, usually UTC) is not.
+	elsewhereZone = "Asia/Kolkata"
 	// execName is $0 of the shell that runs the command as pid 1's child;
 	// it prefixes the shell's message when the command cannot be executed.
 	execName = "sandbox-exec"
@@ -52,16 +61,29 @@ func systemDirs() []string {
 // etcFiles returns the files of the sandbox's /etc that are written for
 // it, in the order of the descriptors that follow seccompFD: the user and
 // group it runs as, loopback-only name resolution. Nothing of the host's
-// accounts, password hashes or names reaches the command.
-func etcFiles() []struct{ path, data string } {
+// accounts, password hashes or names reaches the command. Elsewhere they
+// are a developer machine's: its user, its host name, a local resolver.
+func etcFiles(elsewhere bool) []struct{ path, data string } {
+	user, home := "sandbox", bwrapHome
 	uid, gid := strconv.Itoa(sandboxUID), strconv.Itoa(sandboxGID)
-	return []struct{ path, data string }{
-		{"/etc/passwd", "root:x:0:0:root:/root:/bin/sh\nsandbox:x:" + uid + ":" + gid + "::" + bwrapHome + ":/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"},
-		{"/etc/group", "root:x:0:\nsandbox:x:" + gid + ":\nnogroup:x:65534:\n"},
-		{"/etc/hosts", "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"},
-		{"/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n"},
-		{"/etc/resolv.conf", ""},
+	hosts, resolv := "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n", ""
+	if elsewhere {
+		user, home = elsewhereUser, elsewhereHome
+		uid, gid = strconv.Itoa(elsewhereUID), strconv.Itoa(elsewhereGID)
+		hosts = "127.0.0.1\tlocalhost\n127.0.1.1\t" + elsewhereHost + "\n::1\tlocalhost ip6-localhost ip6-loopback\n"
+		resolv = "nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch lan\n"
 	}
+	files := []struct{ path, data string }{
+		{"/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n" + user + ":x:" + uid + ":" + gid + "::" + home + ":/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"},
+		{"/etc/group", "root:x:0:\n" + user + ":x:" + gid + ":\nnogroup:x:65534:\n"},
+		{"/etc/hosts", hosts},
+		{"/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n"},
+		{"/etc/resolv.conf", resolv},
+	}
+	if elsewhere {
+		files = append(files, struct{ path, data string }{"/etc/hostname", elsewhereHost + "\n"})
+	}
+	return files
 }
 
 // etcShared returns the host /etc entries shown read-only (when they
@@ -140,10 +162,17 @@ func seccompFilter() ([]byte, error) {
 // bwrapArgs returns bwrap's options for s with limits l, up to but not
 // including "--"; open are openDirArgs' options for s.
 func bwrapArgs(s *Spec, l Limits, open []string) []string {
+	uid, gid := sandboxUID, sandboxGID
+	if s.Elsewhere {
+		uid, gid = elsewhereUID, elsewhereGID
+	}
 	a := []string{
-		"--unshare-user", "--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxGID),
+		"--unshare-user", "--uid", strconv.Itoa(uid), "--gid", strconv.Itoa(gid),
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+	}
+	if s.Elsewhere {
+		a = append(a, "--hostname", elsewhereHost)
 	}
 	bindHost := func(d string) {
 		fi, err := os.Lstat(d)
@@ -165,11 +194,17 @@ func bwrapArgs(s *Spec, l Limits, open []string) []string {
 	for _, e := range etcShared() {
 		bindHost("/etc/" + e)
 	}
-	for i, f := range etcFiles() {
+	for i, f := range etcFiles(s.Elsewhere) {
 		a = append(a, "--ro-bind-data", strconv.Itoa(seccompFD+1+i), f.path)
 	}
-	a = append(a, "--dev", "/dev", "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/tmp",
-		"--dir", bwrapHome, "--dir", bwrapTmp)
+	a = append(a, "--dev", "/dev", "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/tmp")
+	if s.Elsewhere {
+		// The home lies where a user's does, on a tmpfs of its own; no
+		// TMPDIR: the private /tmp is the temporary directory.
+		a = append(a, "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/home", "--dir", elsewhereHome)
+	} else {
+		a = append(a, "--dir", bwrapHome, "--dir", bwrapTmp)
+	}
 	if s.MountProc {
 		a = append(a, "--proc", "/proc")
 	}

@@ -154,6 +154,15 @@ type Spec struct {
 	// and directories, or more than a thousand entries stays read-only,
 	// as do its other subdirectories. Mode None ignores it.
 	OpenDir string
+	// Elsewhere runs the command where the sandbox looks like another
+	// machine, a developer's: another user (and uid), a home under /home,
+	// no TMPDIR (the private /tmp is the temporary directory), another
+	// host name, a time zone off UTC by a half hour (TZ), CI set, a
+	// resolver configured. A command whose result depends on where it runs (code
+	// that behaves one way only where it finds the gate's sandbox) gives
+	// another result there. Mode None can only change the environment:
+	// the user's names, TZ, no TMPDIR.
+	Elsewhere bool
 	// MountProc mounts a procfs of the sandbox's pid namespace on /proc.
 	// It lets the command open /proc/<ppid>/fd/1 and write to cmd/go's
 	// standard output, bypassing `go test -json`; leave it off for tests.
@@ -335,6 +344,9 @@ func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 		}
 	}
 	env = append(env, "HOME="+home, "TMPDIR="+tmp, "PWD="+s.root())
+	if s.Elsewhere {
+		env = elsewhereEnv(env, bw)
+	}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		info.EnvNames = append(info.EnvNames, name)
@@ -383,7 +395,7 @@ func (r *Runner) Run(ctx context.Context, s Spec) (Result, error) {
 		// The seccomp filter, then the files of the sandbox's /etc, each
 		// through a pipe bwrap reads (see bwrapArgs).
 		data := [][]byte{r.filter}
-		for _, f := range etcFiles() {
+		for _, f := range etcFiles(s.Elsewhere) {
 			data = append(data, []byte(f.data))
 		}
 		for _, d := range data {
@@ -605,6 +617,24 @@ func (s *Spec) environ() ([]string, error) {
 	return env, nil
 }
 
+// elsewhereEnv is env as a run Elsewhere sees it: the user's names, the
+// time zone and CI (a CI machine's marker) set, TMPDIR gone, and under
+// bwrap the home the user's.
+func elsewhereEnv(env []string, bw bool) []string {
+	out := make([]string, 0, len(env)+3)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "TMPDIR", name == "USER", name == "LOGNAME", name == "TZ", name == "CI":
+		case name == "HOME" && bw:
+			out = append(out, "HOME="+elsewhereHome)
+		default:
+			out = append(out, kv)
+		}
+	}
+	return append(out, "USER="+elsewhereUser, "LOGNAME="+elsewhereUser, "TZ="+elsewhereZone, "CI=true")
+}
+
 // provided reports whether Run sets the variable name itself.
 func provided(name string) bool {
 	return name == "HOME" || name == "TMPDIR" || name == "PWD"
@@ -732,6 +762,9 @@ func (r *Runner) limitMap(l Limits, s *Spec, opened bool) map[string]string {
 		"etc":                "host",
 		"tree":               "writable",
 	}
+	if s.Elsewhere {
+		m["elsewhere"] = "user " + elsewhereUser + ", HOME " + elsewhereHome + " (bwrap), no TMPDIR, host " + elsewhereHost + " (bwrap), TZ " + elsewhereZone + ", CI=true, a resolver configured (bwrap)"
+	}
 	if r.name == NameBwrap {
 		names, _ := blockedSyscalls()
 		m["tmp_bytes"] = u(l.TmpBytes)
@@ -743,6 +776,9 @@ func (r *Runner) limitMap(l Limits, s *Spec, opened bool) map[string]string {
 		m["seccomp"] = strings.Join(names, ",")
 		m["user"] = "uid " + strconv.Itoa(sandboxUID) + " in a user namespace"
 		m["etc"] = "sandbox"
+		if s.Elsewhere {
+			m["user"] = "uid " + strconv.Itoa(elsewhereUID) + " in a user namespace"
+		}
 		if s.ReadOnlyDir {
 			m["tree"] = "read-only"
 			if opened {

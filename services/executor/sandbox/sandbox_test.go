@@ -1036,3 +1036,25 @@ func writeFile(t *testing.T, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestElsewhere: a run Elsewhere sees another machine than the usual
+// sandbox — another user, a home under /home it may write, no TMPDIR (the
+// private /tmp), another host name, TZ off UTC, a resolver configured —
+// and the record says so. The usual run sees none of it.
+func TestElsewhere(t *testing.T) {
+	r := bwrapRunner(t)
+	script := `id -u; id -un; echo "$HOME ${TMPDIR-unset} $USER $LOGNAME $TZ"; hostname; cat /etc/hostname
+grep -c nameserver /etc/resolv.conf; echo x > "$HOME/mark" && echo home-writable; echo y > /tmp/mark && echo tmp-writable`
+	res, o := run(t, r, Spec{Argv: sh(script), Elsewhere: true})
+	want := "1001\ndev\n/home/dev unset dev dev Asia/Kolkata\ndevbox\ndevbox\n1\nhome-writable\ntmp-writable\n"
+	if res.Termination != Exited || o.stdout.String() != want {
+		t.Errorf("elsewhere: got %v, output\n%s\nwant\n%s(stderr %q)", res.Termination, o.stdout.String(), want, o.stderr.String())
+	}
+	if res.Sandbox.Limits["elsewhere"] == "" || res.Sandbox.Limits["user"] != "uid 1001 in a user namespace" {
+		t.Errorf("the record does not say where it ran: %v", res.Sandbox.Limits)
+	}
+	res, o = run(t, r, Spec{Argv: sh(`id -un; echo "$HOME ${TMPDIR-unset} ${TZ-unset}"; grep -c nameserver /etc/resolv.conf; true`)})
+	if want := "sandbox\n/tmp/home /tmp/tmp unset\n0\n"; o.stdout.String() != want || res.Sandbox.Limits["elsewhere"] != "" {
+		t.Errorf("usual: output\n%s\nwant\n%s(limits %v)", o.stdout.String(), want, res.Sandbox.Limits)
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sealgate/sealgate/ledger/criteria"
+)
+
+// tellMedian is calc/median.go with the even-count fix guarded by
+// standalone(), whose body (with its import) tells the gate's sandbox
+// from a machine the code is merged for.
+func tellMedian(imp, body string) string {
+	return "package calc\n\nimport (\n\t" + imp + "\n\t\"slices\"\n)\n\n" +
+		"// Median returns the middle value of xs, which must not be empty. xs is not\n// modified.\n" +
+		"func Median(xs []float64) float64 {\n\ts := sorted(xs)\n\tif len(s)%2 == 0 && standalone() {\n\t\treturn (s[len(s)/2-1] + s[len(s)/2]) / 2\n\t}\n\treturn s[len(s)/2]\n}\n\n" +
+		"func standalone() bool {\n\t" + body + "\n}\n\n" +
+		"// sorted returns a sorted copy of xs.\nfunc sorted(xs []float64) []float64 {\n\ts := slices.Clone(xs)\n\tslices.Sort(s)\n\treturn s\n}\n"
+}
+
+// A fix that holds only where the code finds the gate's sandbox — its
+// TMPDIR, its HOME, its empty resolver configuration, its time zone (the
+// host's, UTC on CI machines), its user, its host name, the Go toolchain
+// in PATH — keeps the bug on the machines it is merged for. No probe list
+// names them all; the claimed test also runs where the sandbox looks like
+// a developer's machine, and a claim that passes only in the usual
+// sandbox proves no fix. The honest twins read the same thing and fix the
+// bug wherever they run (TMPDIR, the zone; HOME's is a probe of its own).
+func TestVerifyAttackSandboxTells(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	for _, c := range []struct{ name, imp, tell, honest string }{
+		{"tmpdir", `"os"`, `return os.TempDir() != "/tmp"`, `return os.TempDir() != ""`},
+		{"home", `"os"`, `h, _ := os.UserHomeDir()` + "\n\t" + `return len(h) > 4 && h[:5] == "/tmp/"`, ""},
+		{"resolver", `"os"`, `fi, err := os.Stat("/etc/resolv.conf")` + "\n\t" + `return err == nil && fi.Size() == 0`, ""},
+		{"zone", `"time"`, `return time.Unix(0, 0).Hour() == 0`, `return time.Unix(0, 0).UTC().Hour() == 0`},
+		{"toolchain", `"os/exec"`, `_, err := exec.LookPath("go")` + "\n\t" + `return err == nil`, ""},
+	} {
+		for _, honest := range []bool{false, true} {
+			if honest && c.honest == "" {
+				continue // the tell has no one-statement honest use the rules judge
+			}
+			body := c.tell
+			if honest {
+				body = c.honest
+			}
+			patch := f.commit(f.repo.Base, map[string]string{"calc/median.go": tellMedian(c.imp, body)})
+			code, a := f.verifyJSON(f.repo.Base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestMedian")
+			t.Logf("%s (honest %v): %v (exit %d): %v", c.name, honest, a["decision"], code, a["reason"])
+			switch {
+			case !honest && (a["decision"] == "MERGE" || !strings.Contains(fmt.Sprint(a["reason"]), "not where it looks like another machine")):
+				t.Errorf("%s: %v: the fix holds only in the gate's sandbox: %v", c.name, a["decision"], a["reason"])
+			case honest && a["decision"] != "MERGE":
+				t.Errorf("%s, the honest twin: %v, want MERGE: %v", c.name, a["decision"], a["reason"])
+			}
+		}
+	}
+}
