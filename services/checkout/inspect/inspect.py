@@ -358,6 +358,8 @@ DYNAMIC_IMPORTS = {"importlib.import_module", "__import__", "importlib.__import_
 SYS_HOOKS = {"sys.modules", "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache"}
 PROBE_CALLS = {
     "socket.gethostname": "the host name", "socket.getfqdn": "the host name", "platform.node": "the host name",
+    "socket.gethostbyname": "name resolution (the sandbox has no network)", "socket.gethostbyname_ex": "name resolution (the sandbox has no network)",
+    "socket.getaddrinfo": "name resolution (the sandbox has no network)", "socket.create_connection": "a connection (the sandbox has no network)",
     "platform.uname": "the host", "os.uname": "the host", "os.getcwd": "the working directory", "os.getcwdb": "the working directory",
     "os.getpid": "its process id", "os.getppid": "its parent's process id", "os.getuid": "its user id", "os.geteuid": "its user id",
     "os.getgid": "its group id", "os.getegid": "its group id", "os.getlogin": "the user", "getpass.getuser": "the user",
@@ -370,6 +372,7 @@ PROBE_CALLS = {
     "faulthandler.is_enabled": "whether the test runner enabled faulthandler",
 }
 PROBE_ATTRS = {"sys.argv": "the interpreter's arguments (the test runner's command line)", "sys.orig_argv": "the interpreter's arguments",
+               "sys.flags": "the interpreter's flags (python -O, -I)",
                "sys.executable": "the interpreter's path", "os.environb": "the whole environment",
                "posix.environ": "the whole environment", "nt.environ": "the whole environment",
                "sys.__stdout__": "the original standard output (the test runner captures it)",
@@ -810,6 +813,10 @@ class Analysis:
                     continue
                 if suffix(self.resolve(n), {"os.environ"}):
                     self.add(self.probes, n, "reads the whole environment (os.environ)")
+        # __debug__: python -O turns it off, and with it what it guards.
+        for n in ast.walk(self.s.tree):
+            if isinstance(n, ast.Name) and n.id == "__debug__":
+                self.add(self.probes, n, "reads __debug__, which python -O turns off: what it guards runs only where the interpreter is not optimising")
         return self
 
     def refs(self, n):

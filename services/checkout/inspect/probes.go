@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,10 +118,46 @@ func goProbeCall(name string) string {
 		return "the binary's arguments (a test binary's name and flags)"
 	case "net.Interfaces", "net.InterfaceAddrs":
 		return "the network interfaces"
+	case "net.LookupHost", "net.LookupIP", "net.LookupAddr", "net.LookupCNAME", "net.LookupMX", "net.LookupNS",
+		"net.LookupTXT", "net.LookupSRV", "net.LookupPort", "net.LookupNetIP", "net.DefaultResolver":
+		return "name resolution (the sandbox has no network: whether a name resolves tells it)"
+	case "runtime.NumGoroutine":
+		return "how many goroutines run (a test binary runs its tests beside main's)"
 	case "syscall.Getrlimit", "syscall.Prlimit", "golang.org/x/sys/unix.Getrlimit", "golang.org/x/sys/unix.Prlimit":
 		return "its resource limits, which the sandbox sets"
 	}
 	return ""
+}
+
+// remoteArg reports the functions that reach an address given as a
+// string, and which argument it is.
+func remoteArg(fn string) (int, bool) {
+	switch fn {
+	case "net.Dial", "net.DialTimeout":
+		return 1, true
+	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm":
+		return 0, true
+	}
+	return 0, false
+}
+
+// loopback reports an address or URL on this machine: what the sandbox's
+// loopback answers as any machine's would.
+func loopback(addr string) bool {
+	host := addr
+	if _, rest, ok := strings.Cut(host, "://"); ok {
+		host = rest
+	}
+	host, _, _ = strings.Cut(host, "/")
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if host == "" || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // testingType reports the types of package testing: naming one (a helper's
@@ -302,6 +339,11 @@ func (g *goFile) probesIn(exists func(string) bool) []probe {
 			if fn == "path.Join" || fn == "path/filepath.Join" {
 				if v, ok := joinedConst(x.Args, consts); ok && treeFile(x.Pos(), v) {
 					return false
+				}
+			}
+			if i, ok := remoteArg(fn); ok && len(x.Args) > i {
+				if addr, ok := constString(x.Args[i], consts); ok && !loopback(addr) {
+					add(x.Pos(), fmt.Sprintf("reaches %s over the network (%s), which the sandbox leaves out: whether it answers tells where it runs", strconv.Quote(addr), fn))
 				}
 			}
 			switch {
