@@ -21,7 +21,7 @@ import (
 // key or value assigned with =, a variable a for statement's post
 // statement steps that the for did not declare, and — where the file's
 // language version is below go1.22 (the module's go line, or none: go1.16;
-// a //go:build go1.N line raises it) — the variables the loop itself
+// a //go:build go1.N line raises it, or lowers it from go1.21 on) — the variables the loop itself
 // declares. A closure that outlives its iteration sees the last value
 // (`out = append(out, func() int { return xs[i] })` gives the last element
 // n times), and no statement of the capture is there to cover and no
@@ -75,7 +75,10 @@ func GoLoopCaptures(base, patched, mods map[string][]byte) []Finding {
 
 // fileVersion is the language version of a file: the go line of the
 // nearest go.mod above it (go1.16 without one), or the file's //go:build
-// go version where that is higher.
+// go version, where that is higher, or lower in a module at go1.21 or
+// later (go/types: a constraint may lower a file's version only there; a
+// new file with //go:build go1.21 in a go1.22 module shares its loop
+// variables again).
 func fileVersion(f *ast.File, file string, mods map[string][]byte) string {
 	v := "go1.16"
 	roots := map[string]string{} // module root → its go.mod
@@ -93,7 +96,7 @@ func fileVersion(f *ast.File, file string, mods map[string][]byte) string {
 		}
 		for _, c := range cg.List {
 			if expr, err := constraint.Parse(c.Text); err == nil {
-				if gv := constraint.GoVersion(expr); gv != "" && version.Compare(gv, v) > 0 {
+				if gv := constraint.GoVersion(expr); gv != "" && (version.Compare(gv, v) > 0 || version.Compare(v, "go1.21") >= 0) {
 					v = gv
 				}
 			}

@@ -32,9 +32,14 @@ func TestGoLoopCaptures(t *testing.T) {
 		{"a range assigning with =", "1.22", "\tvar x int\n\tfor _, x = range xs {\n\t\tout = append(out, func() int { return x * k })\n\t}\n", "lazy/lazy.go:8: a func literal in a loop captures x, which the range assigns with ="},
 		{"a for stepping a variable declared outside", "1.23", "\ti := 0\n\tfor ; i < len(xs); i++ {\n\t\tout = append(out, func() int { return xs[i] })\n\t}\n", "captures i, which the for steps, declared outside it"},
 		{"a deferred call", "1.21", "\tfor i := range xs {\n\t\tdefer func() { out = append(out, func() int { return i }) }()\n\t}\n", "captures i, which the range declares below go1.22"},
+		{"a go1.22 module's file lowered to go1.21 by its constraint", "1.22", "\tfor i := range xs {\n\t\tout = append(out, func() int { return xs[i] * k })\n\t}\n", "captures i, which the range declares below go1.22"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := GoLoopCaptures(map[string][]byte{"lazy/lazy.go": []byte(loopBase)}, map[string][]byte{"lazy/lazy.go": []byte(loopPatch(tc.loop))}, goMod(tc.goVersion))
+			src := loopPatch(tc.loop)
+			if strings.Contains(tc.name, "lowered") {
+				src = "//go:build go1.21\n\n" + src
+			}
+			got := GoLoopCaptures(map[string][]byte{"lazy/lazy.go": []byte(loopBase)}, map[string][]byte{"lazy/lazy.go": []byte(src)}, goMod(tc.goVersion))
 			for _, f := range got {
 				if strings.Contains(f.String(), tc.want) && f.Rule == RuleForeignCode {
 					return
