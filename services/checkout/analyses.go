@@ -872,6 +872,7 @@ func (c *Checkout) inspectGoTypes(ctx context.Context, patchGo map[string][]byte
 		c.Findings = append(c.Findings, inspect.GoSignatureChanges(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoDeclChanges(b, p, bt)...)
 		c.Findings = append(c.Findings, inspect.GoPlatformLosses(b, p)...)
+		c.Findings = append(c.Findings, inspect.GoConfigGaps(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoLoopCaptures(b, p, mods)...)
 		c.Findings = append(c.Findings, inspect.GoWrapDrops(b, p)...)
 		c.Findings = append(c.Findings, inspect.GoErrorIdentity(b, p)...)
