@@ -121,6 +121,8 @@ func goProbeCall(name string) string {
 	case "net.LookupHost", "net.LookupIP", "net.LookupAddr", "net.LookupCNAME", "net.LookupMX", "net.LookupNS",
 		"net.LookupTXT", "net.LookupSRV", "net.LookupPort", "net.LookupNetIP", "net.DefaultResolver":
 		return "name resolution (the sandbox has no network: whether a name resolves tells it)"
+	case "runtime.GOOS", "runtime.GOARCH":
+		return "the platform (the gate runs on one: what the code does on the others no run here shows)"
 	case "runtime.NumGoroutine":
 		return "how many goroutines run (a test binary runs its tests beside main's)"
 	case "syscall.Getrlimit", "syscall.Prlimit", "golang.org/x/sys/unix.Getrlimit", "golang.org/x/sys/unix.Prlimit":

@@ -59,6 +59,8 @@ func TestGoProbesAttacks(t *testing.T) {
 			[]string{"calc/median.go:7: reaches \"1.1.1.1:53\" over the network (net.Dial)"}},
 		{"a URL fetched", "package calc\n\nimport \"net/http\"\n\nvar _, err = http.Get(\"https://proxy.golang.org/\")\n",
 			[]string{"calc/median.go:5: reaches \"https://proxy.golang.org/\" over the network (net/http.Get)"}},
+		{"the platform", "package calc\n\nimport \"runtime\"\n\nvar fixed = runtime.GOOS == \"linux\"\n",
+			[]string{"calc/median.go:5: reads the platform (the gate runs on one"}},
 		{"the goroutines counted", "package calc\n\nimport \"runtime\"\n\nfunc inTest() bool { return runtime.NumGoroutine() > 1 }\n",
 			[]string{"calc/median.go:5: reads how many goroutines run"}},
 		{"a new file", "package calc\n\nimport \"syscall\"\n\nvar _, _ = syscall.Getenv(\"PYTEST_CURRENT_TEST\")\n", []string{"syscall.Getenv of the gate's variable PYTEST_CURRENT_TEST"}},
