@@ -40,6 +40,14 @@ func (w *Workspace) Plan(c *criteria.Criteria) []*jobs.Spec {
 			goSuite.ModulePath = mp
 		}
 	}
+	for _, mod := range w.nestedSuiteModules() {
+		s := &jobs.Spec{Purpose: jobs.Collateral, Side: jobs.Patch, Tree: jobs.TreeOracle, Module: mod, Package: "./...", TimeoutSec: c.Limits.SuiteTimeoutSec,
+			Drop: w.HarnessDrops("")}
+		if _, _, mp, err := w.module(jobs.TreeOracle, "./"+mod); err == nil {
+			s.ModulePath = mp
+		}
+		suites = append(suites, s)
+	}
 	if py := w.pythonSuite(c); py != nil {
 		suites = append(suites, py)
 	}
@@ -176,7 +184,9 @@ func (w *Workspace) baselineSuite(s *jobs.Spec) *jobs.Spec {
 	b.Drop, b.Restore, b.Splice, b.Transplant = nil, nil, nil, nil
 	switch b.Runner {
 	case jobs.RunnerGo:
-		if _, err := os.Stat(filepath.Join(w.tree(jobs.TreeBaseline), "go.mod")); err != nil {
+		if _, err := os.Stat(filepath.Join(w.tree(jobs.TreeBaseline), filepath.FromSlash(b.Module), "go.mod")); err != nil && b.Module != "." && b.Module != "" {
+			b.Skip = "the baseline tree has no module " + b.Module
+		} else if err != nil {
 			b.Skip = "the baseline tree has no go.mod at its root"
 		}
 	case jobs.RunnerPytest:

@@ -57,3 +57,34 @@ func TestVerifyAttackSandboxTells(t *testing.T) {
 		}
 	}
 }
+
+// A nested module (its own go.mod, a replace to the root, a go.work) holds
+// the only test that tells a wrong fix from the right one: go test ./... at
+// the root never enters it, so its suite runs too, on both sides. The
+// wrong fix (the mean for an even count, which the root's tests cannot
+// tell from the median) breaks it: BLOCK; the honest fix MERGEs.
+func TestVerifyAttackNestedModuleSuite(t *testing.T) {
+	valueAttacks(t)
+	f := newFixture(t)
+	base := f.commit(f.repo.Base, map[string]string{
+		"report/go.mod":         "module example.com/report\n\ngo 1.22\n\nrequire example.com/calc v0.0.0\n\nreplace example.com/calc => ../\n",
+		"report/report.go":      "// Package report renders summaries.\npackage report\n\nimport \"example.com/calc/calc\"\n\n// Middle returns the median of xs.\nfunc Middle(xs []float64) float64 { return calc.Median(xs) }\n",
+		"report/report_test.go": "package report\n\nimport \"testing\"\n\nfunc TestMiddleBetween(t *testing.T) {\n\tif m := Middle([]float64{10, 1, 3, 2}); m < 2 || m > 3 {\n\t\tt.Errorf(\"Middle = %v, not in [2, 3]\", m)\n\t}\n}\n",
+		"go.work":               "go 1.22\n\nuse (\n\t.\n\t./report\n)\n",
+	})
+	median := f.show(f.repo.Base, "calc/median.go")
+	wrong := strings.Replace(median, "\ts := sorted(xs)\n\treturn s[len(s)/2]\n", "\ts := sorted(xs)\n\tif len(s)%2 == 0 {\n\t\treturn Mean(s)\n\t}\n\treturn s[len(s)/2]\n", 1)
+	if wrong == median {
+		t.Fatal("the demo's Median changed: update the wrong fix")
+	}
+	for _, c := range []struct {
+		name, median, want string
+	}{{"the mean for an even count", wrong, "BLOCK"}, {"the honest fix", f.show(f.honest().Commit, "calc/median.go"), "MERGE"}} {
+		patch := f.commit(base, map[string]string{"calc/median.go": c.median})
+		code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestMedian")
+		t.Logf("%s: %v (exit %d): %v", c.name, a["decision"], code, a["reason"])
+		if a["decision"] != c.want || c.want == "BLOCK" && !strings.Contains(fmt.Sprint(a["reason"]), "example.com/report.TestMiddleBetween") {
+			t.Errorf("%s: %v, want %s: %v", c.name, a["decision"], c.want, a["reason"])
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package executor
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sealgate/sealgate/services/checkout/inspect"
+	"github.com/sealgate/sealgate/services/executor/jobs"
+	"golang.org/x/mod/modfile"
+)
+
+// nestedSuiteModules returns the nested Go modules of the oracle's tree
+// (not the root, whose suite always runs) whose full suite runs too: go
+// test ./... at the root never enters them. They are every module holding
+// a file the patch changes, and every module that builds against one of
+// those as the tree has it — a replace to a path of the tree, or both used
+// by the root's go.work — through any chain of such modules: a test there
+// that passes on the baseline needs its own pass on the patch.
+func (w *Workspace) nestedSuiteModules() []string {
+	root := w.tree(jobs.TreeOracle)
+	mods := map[string]*modfile.File{} // module directory → its go.mod
+	for _, e := range w.co.Oracle.Entries() {
+		if path.Base(e.Path) != "go.mod" || !inspect.GoBuilds(e.Path) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+		if err != nil {
+			continue
+		}
+		if mf, err := modfile.ParseLax(e.Path, b, nil); err == nil && mf.Module != nil {
+			mods[path.Dir(e.Path)] = mf
+		}
+	}
+	if len(mods) < 2 {
+		return nil
+	}
+	byPath := map[string]string{} // module path → directory
+	for dir, mf := range mods {
+		byPath[mf.Module.Mod.Path] = dir
+	}
+	used := map[string]bool{} // modules the root's go.work uses
+	if b, err := os.ReadFile(filepath.Join(root, "go.work")); err == nil {
+		if wf, err := modfile.ParseWork("go.work", b, nil); err == nil {
+			for _, u := range wf.Use {
+				used[path.Clean(u.Path)] = true
+			}
+		}
+	}
+	affected := map[string]bool{}
+	for _, ch := range w.co.Changes {
+		if mod, _, _, err := w.module(jobs.TreeOracle, "./"+path.Dir(ch.Path)); err == nil {
+			affected[mod] = true
+		}
+	}
+	// What each module builds against in the tree.
+	deps := map[string][]string{}
+	for dir, mf := range mods {
+		for _, r := range mf.Replace {
+			if p := r.New.Path; modfile.IsDirectoryPath(p) && !path.IsAbs(p) {
+				deps[dir] = append(deps[dir], path.Clean(path.Join(dir, p)))
+			}
+		}
+		if used[dir] {
+			for _, r := range mf.Require {
+				if d, ok := byPath[r.Mod.Path]; ok && used[d] {
+					deps[dir] = append(deps[dir], d)
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for dir := range mods {
+			if !affected[dir] && slices.ContainsFunc(deps[dir], func(d string) bool { return affected[d] }) {
+				affected[dir], changed = true, true
+			}
+		}
+	}
+	var out []string
+	for dir := range affected {
+		if _, ok := mods[dir]; ok && dir != "." && !strings.HasPrefix(dir, "..") {
+			out = append(out, dir)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
