@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/format"
 	"go/parser"
 	"go/scanner"
@@ -422,6 +423,9 @@ func (w *walker) stmtRestore(st ast.Stmt) {
 		c := &candidate{how: rewriteWrap, node: st, list: true, stmts: true, str: [2]string{"", r.Text}}
 		c.site.Extra = true
 		c.site.Equivalent = idleCopies(string(w.a.src[w.name][r.Start:r.End]), r.Text)
+		if c.site.Equivalent == "" {
+			c.site.Equivalent = w.sameConstants(st, r.Text)
+		}
 		w.add(c, w.tf.Pos(r.At), OpRestore, desc)
 	}
 }
@@ -469,6 +473,98 @@ func idleCopies(now, was string) string {
 // EquivalentIdleCopy begins the Equivalent of a restore that only puts
 // back copies of variables (see idleCopies).
 const EquivalentIdleCopy = "it only adds "
+
+// sameConstants says why putting back was in place of the statement st
+// changes nothing, or is "": the two read alike token by token but where
+// the patch names a constant and the baseline writes its value (got ==
+// argNo, argNo the iota 0, against got == 0: a restore of one edit of
+// several that is the patch itself).
+func (w *walker) sameConstants(st ast.Stmt, was string) string {
+	src := w.a.src[w.name]
+	start, end := w.off(st.Pos()), w.off(st.End())
+	if start < 0 || end > len(src) || start >= end {
+		return ""
+	}
+	now, then := goTokens(src[start:end]), goTokens([]byte(was))
+	if len(now) != len(then) || len(now) == 0 {
+		return ""
+	}
+	idents := map[token.Pos]*ast.Ident{}
+	ast.Inspect(st, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			idents[id.Pos()] = id
+		}
+		return true
+	})
+	var named []string
+	for i := range now {
+		n, t := now[i], then[i]
+		if n.tok == t.tok && n.lit == t.lit {
+			continue
+		}
+		if n.tok == token.IDENT && t.tok == token.IDENT && i > 0 && (now[i-1].tok == token.BREAK || now[i-1].tok == token.CONTINUE || now[i-1].tok == token.GOTO) {
+			continue // a label, renamed apart in the restore (oneLine)
+		}
+		if n.tok == token.IDENT && t.tok == token.IDENT && i+1 < len(now) && now[i+1].tok == token.COLON && then[i+1].tok == token.COLON && (i == 0 || now[i-1].tok == token.LBRACE || now[i-1].tok == token.SEMICOLON || now[i-1].tok == token.RBRACE) {
+			continue // a label's declaration, renamed apart
+		}
+		switch t.tok {
+		case token.INT, token.FLOAT, token.IMAG, token.CHAR, token.STRING:
+		default:
+			return ""
+		}
+		id := idents[st.Pos()+token.Pos(n.off)]
+		if n.tok != token.IDENT || id == nil {
+			return ""
+		}
+		c, ok := w.a.info.Uses[id].(*types.Const)
+		if !ok {
+			return ""
+		}
+		v := constant.MakeFromLiteral(t.lit, t.tok, 0)
+		cv := c.Val()
+		numeric := func(k constant.Kind) bool { return k == constant.Int || k == constant.Float || k == constant.Complex }
+		if v.Kind() == constant.Unknown || !(numeric(v.Kind()) && numeric(cv.Kind()) || v.Kind() == cv.Kind()) || !constant.Compare(cv, token.EQL, v) {
+			return ""
+		}
+		named = append(named, id.Name+" is "+t.lit)
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	return "it only writes the value of a constant the patch names: " + strings.Join(named, ", ")
+}
+
+// goToken is a token of Go source, at its offset.
+type goToken struct {
+	off int
+	tok token.Token
+	lit string
+}
+
+// goTokens scans src's tokens, without comments and semicolons (a line
+// break stands for one, and the one-line form writes it).
+func goTokens(src []byte) []goToken {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	s.Init(f, src, nil, 0)
+	var out []goToken
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF || tok == token.ILLEGAL {
+			break
+		}
+		if tok == token.SEMICOLON {
+			continue // line breaks or written: the one-line form has them
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		out = append(out, goToken{f.Offset(pos), tok, lit})
+	}
+	return out
+}
 
 // stmtList parses text as a statement list; a single block stands for the
 // statements it holds.

@@ -230,3 +230,34 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+// TestStmtRestoreOfAConstantsValue: a restore of one edit of several that
+// only writes the value of a constant the patch names (got == argNo, the
+// iota 0, against got == 0) is the patch itself: equivalent, never run.
+// One that writes another value is not.
+func TestStmtRestoreOfAConstantsValue(t *testing.T) {
+	src := "package p\n\nconst (\n\targNo = iota\n\targOne\n)\n\n// First reports whether got is the first argument.\nfunc First(got int) bool {\n\tok := false\nloop:\n\tfor {\n\t\tif got == argNo && got >= 0 {\n\t\t\tok = true\n\t\t\tbreak loop\n\t\t}\n\t\tbreak\n\t}\n\treturn ok\n}\n"
+	stmt := "if got == argNo && got >= 0 {\n\t\t\tok = true\n\t\t\tbreak loop\n\t\t}"
+	start := strings.Index(src, stmt)
+	for _, c := range []struct {
+		was, equivalent string
+	}{
+		{"if got == 0 && got >= 0 {\n\t\t\tok = true\n\t\t\tbreak loop\n\t\t}", "argNo is 0"},
+		{"if got == 1 && got >= 0 {\n\t\t\tok = true\n\t\t\tbreak loop\n\t\t}", ""},
+	} {
+		rs := []Restore{{File: "p.go", Start: start, End: start + len(stmt), Stmt: true, Group: 1, At: start, Text: c.was}}
+		sites, err := Find(Package{Files: map[string][]byte{"p.go": []byte(src)}, Restores: rs}, map[string][]int{"p.go": nil})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var restores []Site
+		for _, s := range sites {
+			if s.Operator == OpRestore {
+				restores = append(restores, s)
+			}
+		}
+		if len(restores) != 1 || !strings.Contains(restores[0].Equivalent, c.equivalent) || (c.equivalent == "") != (restores[0].Equivalent == "") {
+			t.Fatalf("restore of %q: sites %+v, want one equivalent by %q", c.was, restores, c.equivalent)
+		}
+	}
+}
