@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sealgate/sealgate/services/checkout/inspect"
 	"github.com/sealgate/sealgate/services/executor/jobs"
 	"golang.org/x/mod/modfile"
 )
@@ -17,20 +16,25 @@ import (
 // test ./... at the root never enters them. They are every module holding
 // a file the patch changes, and every module that builds against one of
 // those as the tree has it — a replace to a path of the tree, or both used
-// by the root's go.work — through any chain of such modules: a test there
-// that passes on the baseline needs its own pass on the patch.
+// by a go.work of the tree — through any chain of such modules: a test
+// there that passes on the baseline needs its own pass on the patch.
 func (w *Workspace) nestedSuiteModules() []string {
 	root := w.tree(jobs.TreeOracle)
 	mods := map[string]*modfile.File{} // module directory → its go.mod
 	for _, e := range w.co.Oracle.Entries() {
-		if path.Base(e.Path) != "go.mod" || !inspect.GoBuilds(e.Path) {
+		if path.Base(e.Path) != "go.mod" || !moduleFile(e.Path) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
 		if err != nil {
 			continue
 		}
-		if mf, err := modfile.ParseLax(e.Path, b, nil); err == nil && mf.Module != nil {
+		// Parse, not ParseLax: the lax parser keeps no replace.
+		mf, err := modfile.Parse(e.Path, b, nil)
+		if err != nil {
+			mf, err = modfile.ParseLax(e.Path, b, nil)
+		}
+		if err == nil && mf.Module != nil {
 			mods[path.Dir(e.Path)] = mf
 		}
 	}
@@ -41,12 +45,24 @@ func (w *Workspace) nestedSuiteModules() []string {
 	for dir, mf := range mods {
 		byPath[mf.Module.Mod.Path] = dir
 	}
-	used := map[string]bool{} // modules the root's go.work uses
-	if b, err := os.ReadFile(filepath.Join(root, "go.work")); err == nil {
-		if wf, err := modfile.ParseWork("go.work", b, nil); err == nil {
+	// The modules each go.work of the tree uses, together (a go.work
+	// applies in its directory and below: the root's, or a nested
+	// module's own).
+	var works [][]string
+	for _, e := range w.co.Oracle.Entries() {
+		if path.Base(e.Path) != "go.work" || !moduleFile(e.Path) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+		if err != nil {
+			continue
+		}
+		if wf, err := modfile.ParseWork(e.Path, b, nil); err == nil {
+			var use []string
 			for _, u := range wf.Use {
-				used[path.Clean(u.Path)] = true
+				use = append(use, path.Clean(path.Join(path.Dir(e.Path), u.Path)))
 			}
+			works = append(works, use)
 		}
 	}
 	affected := map[string]bool{}
@@ -63,9 +79,12 @@ func (w *Workspace) nestedSuiteModules() []string {
 				deps[dir] = append(deps[dir], path.Clean(path.Join(dir, p)))
 			}
 		}
-		if used[dir] {
+		for _, use := range works {
+			if !slices.Contains(use, dir) {
+				continue
+			}
 			for _, r := range mf.Require {
-				if d, ok := byPath[r.Mod.Path]; ok && used[d] {
+				if d, ok := byPath[r.Mod.Path]; ok && slices.Contains(use, d) {
 					deps[dir] = append(deps[dir], d)
 				}
 			}
@@ -87,4 +106,17 @@ func (w *Workspace) nestedSuiteModules() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// moduleFile reports whether a go.mod or go.work at p is one a developer
+// runs go test under: not in testdata or vendor, nor under a hidden
+// directory. (An _examples module is one: the go command leaves it out
+// of ./..., not out of a go test run in it.)
+func moduleFile(p string) bool {
+	for _, c := range strings.Split(path.Dir(p), "/") {
+		if c == "testdata" || c == "vendor" || strings.HasPrefix(c, ".") && c != "." {
+			return false
+		}
+	}
+	return true
 }

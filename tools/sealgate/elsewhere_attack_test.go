@@ -66,25 +66,37 @@ func TestVerifyAttackSandboxTells(t *testing.T) {
 func TestVerifyAttackNestedModuleSuite(t *testing.T) {
 	valueAttacks(t)
 	f := newFixture(t)
-	base := f.commit(f.repo.Base, map[string]string{
-		"report/go.mod":         "module example.com/report\n\ngo 1.22\n\nrequire example.com/calc v0.0.0\n\nreplace example.com/calc => ../\n",
-		"report/report.go":      "// Package report renders summaries.\npackage report\n\nimport \"example.com/calc/calc\"\n\n// Middle returns the median of xs.\nfunc Middle(xs []float64) float64 { return calc.Median(xs) }\n",
-		"report/report_test.go": "package report\n\nimport \"testing\"\n\nfunc TestMiddleBetween(t *testing.T) {\n\tif m := Middle([]float64{10, 1, 3, 2}); m < 2 || m > 3 {\n\t\tt.Errorf(\"Middle = %v, not in [2, 3]\", m)\n\t}\n}\n",
-		"go.work":               "go 1.22\n\nuse (\n\t.\n\t./report\n)\n",
-	})
+	report := func(dir, replace string) map[string]string {
+		return map[string]string{
+			dir + "/go.mod":         "module example.com/report\n\ngo 1.22\n\nrequire example.com/calc v0.0.0\n\nreplace example.com/calc => " + replace + "\n",
+			dir + "/report.go":      "// Package report renders summaries.\npackage report\n\nimport \"example.com/calc/calc\"\n\n// Middle returns the median of xs.\nfunc Middle(xs []float64) float64 { return calc.Median(xs) }\n",
+			dir + "/report_test.go": "package report\n\nimport \"testing\"\n\nfunc TestMiddleBetween(t *testing.T) {\n\tif m := Middle([]float64{10, 1, 3, 2}); m < 2 || m > 3 {\n\t\tt.Errorf(\"Middle = %v, not in [2, 3]\", m)\n\t}\n}\n",
+		}
+	}
 	median := f.show(f.repo.Base, "calc/median.go")
 	wrong := strings.Replace(median, "\ts := sorted(xs)\n\treturn s[len(s)/2]\n", "\ts := sorted(xs)\n\tif len(s)%2 == 0 {\n\t\treturn Mean(s)\n\t}\n\treturn s[len(s)/2]\n", 1)
 	if wrong == median {
 		t.Fatal("the demo's Median changed: update the wrong fix")
 	}
-	for _, c := range []struct {
-		name, median, want string
-	}{{"the mean for an even count", wrong, "BLOCK"}, {"the honest fix", f.show(f.honest().Commit, "calc/median.go"), "MERGE"}} {
-		patch := f.commit(base, map[string]string{"calc/median.go": c.median})
-		code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestMedian")
-		t.Logf("%s: %v (exit %d): %v", c.name, a["decision"], code, a["reason"])
-		if a["decision"] != c.want || c.want == "BLOCK" && !strings.Contains(fmt.Sprint(a["reason"]), "example.com/report.TestMiddleBetween") {
-			t.Errorf("%s: %v, want %s: %v", c.name, a["decision"], c.want, a["reason"])
+	layouts := map[string]map[string]string{
+		"a go.work and a replace": func() map[string]string {
+			m := report("report", "../")
+			m["go.work"] = "go 1.22\n\nuse (\n\t.\n\t./report\n)\n"
+			return m
+		}(),
+		"a replace alone, two levels down, under _examples": report("_examples/report", "../../"),
+	}
+	for _, name := range []string{"a go.work and a replace", "a replace alone, two levels down, under _examples"} {
+		base := f.commit(f.repo.Base, layouts[name])
+		for _, c := range []struct {
+			name, median, want string
+		}{{"the mean for an even count", wrong, "BLOCK"}, {"the honest fix", f.show(f.honest().Commit, "calc/median.go"), "MERGE"}} {
+			patch := f.commit(base, map[string]string{"calc/median.go": c.median})
+			code, a := f.verifyJSON(base, patch, criteria.DefaultStrengthFloor, "go:./calc:TestMedian")
+			t.Logf("%s, %s: %v (exit %d): %v", name, c.name, a["decision"], code, a["reason"])
+			if a["decision"] != c.want || c.want == "BLOCK" && !strings.Contains(fmt.Sprint(a["reason"]), "example.com/report.TestMiddleBetween") {
+				t.Errorf("%s, %s: %v, want %s: %v", name, c.name, a["decision"], c.want, a["reason"])
+			}
 		}
 	}
 }
