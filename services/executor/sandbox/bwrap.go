@@ -81,7 +81,8 @@ func etcFiles(elsewhere bool) []struct{ path, data string } {
 		{"/etc/resolv.conf", resolv},
 	}
 	if elsewhere {
-		files = append(files, struct{ path, data string }{"/etc/hostname", elsewhereHost + "\n"})
+		files = append(files, struct{ path, data string }{"/etc/hostname", elsewhereHost + "\n"},
+			struct{ path, data string }{"/etc/mtab", "/dev/sda1 / ext4 rw,relatime 0 0\ntmpfs /tmp tmpfs rw,nosuid,nodev 0 0\n"})
 	}
 	return files
 }
@@ -201,7 +202,8 @@ func bwrapArgs(s *Spec, l Limits, open []string) []string {
 	if s.Elsewhere {
 		// The home lies where a user's does, on a tmpfs of its own; no
 		// TMPDIR: the private /tmp is the temporary directory.
-		a = append(a, "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/home", "--dir", elsewhereHome)
+		a = append(a, "--size", strconv.FormatUint(l.TmpBytes, 10), "--tmpfs", "/home", "--dir", elsewhereHome,
+			"--dir", "/var/tmp", "--dir", "/run", "--dir", "/root")
 	} else {
 		a = append(a, "--dir", bwrapHome, "--dir", bwrapTmp)
 	}

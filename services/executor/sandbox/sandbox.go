@@ -157,8 +157,8 @@ type Spec struct {
 	// Elsewhere runs the command where the sandbox looks like another
 	// machine, a developer's: another user (and uid), a home under /home,
 	// no TMPDIR (the private /tmp is the temporary directory), another
-	// host name, a time zone off UTC by a half hour (TZ), CI set, a
-	// resolver configured. A command whose result depends on where it runs (code
+	// host name, a time zone off UTC by a half hour (TZ), CI, TERM and
+	// LANG set, a resolver configured, /var, /run and /root, an /etc/mtab. A command whose result depends on where it runs (code
 	// that behaves one way only where it finds the gate's sandbox) gives
 	// another result there. Mode None can only change the environment:
 	// the user's names, TZ, no TMPDIR.
@@ -625,14 +625,14 @@ func elsewhereEnv(env []string, bw bool) []string {
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
-		case name == "TMPDIR", name == "USER", name == "LOGNAME", name == "TZ", name == "CI":
+		case name == "TMPDIR", name == "USER", name == "LOGNAME", name == "TZ", name == "CI", name == "TERM", name == "LANG":
 		case name == "HOME" && bw:
 			out = append(out, "HOME="+elsewhereHome)
 		default:
 			out = append(out, kv)
 		}
 	}
-	return append(out, "USER="+elsewhereUser, "LOGNAME="+elsewhereUser, "TZ="+elsewhereZone, "CI=true")
+	return append(out, "USER="+elsewhereUser, "LOGNAME="+elsewhereUser, "TZ="+elsewhereZone, "CI=true", "TERM=xterm-256color", "LANG=C.UTF-8")
 }
 
 // provided reports whether Run sets the variable name itself.
@@ -763,7 +763,7 @@ func (r *Runner) limitMap(l Limits, s *Spec, opened bool) map[string]string {
 		"tree":               "writable",
 	}
 	if s.Elsewhere {
-		m["elsewhere"] = "user " + elsewhereUser + ", HOME " + elsewhereHome + " (bwrap), no TMPDIR, host " + elsewhereHost + " (bwrap), TZ " + elsewhereZone + ", CI=true, a resolver configured (bwrap)"
+		m["elsewhere"] = "user " + elsewhereUser + ", HOME " + elsewhereHome + " (bwrap), no TMPDIR, host " + elsewhereHost + " (bwrap), TZ " + elsewhereZone + ", CI=true, TERM, LANG, a resolver, /var, /run, /root, /etc/mtab (bwrap)"
 	}
 	if r.name == NameBwrap {
 		names, _ := blockedSyscalls()
