@@ -3,6 +3,8 @@ package inspect
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
 	"path"
 	"slices"
@@ -14,8 +16,8 @@ import (
 // where no C compiler is found, and the usual setting of static builds),
 // with or without the race detector (its build tag).
 type buildConfig struct {
-	goos, goarch string
-	cgo, race    bool
+	goos, goarch      string
+	cgo, race, purego bool
 }
 
 func (c buildConfig) String() string {
@@ -26,15 +28,32 @@ func (c buildConfig) String() string {
 	if c.race {
 		s += " -race"
 	}
+	if c.purego {
+		s += " -tags purego"
+	}
 	return s
+}
+
+// tags are the build tags c sets beyond the platform's.
+func (c buildConfig) tags() []string {
+	var t []string
+	if c.race {
+		t = append(t, "race")
+	}
+	if c.purego {
+		t = append(t, "purego")
+	}
+	return t
 }
 
 func buildConfigs() []buildConfig {
 	var out []buildConfig
-	for _, pl := range keptPlatforms {
+	for _, pl := range append(slices.Clone(keptPlatforms), [2]string{"linux", "386"}) {
 		for _, cgo := range []bool{true, false} {
 			for _, race := range []bool{false, true} {
-				out = append(out, buildConfig{pl[0], pl[1], cgo, race})
+				for _, purego := range []bool{false, true} {
+					out = append(out, buildConfig{pl[0], pl[1], cgo, race, purego})
+				}
 			}
 		}
 	}
@@ -50,9 +69,10 @@ type configGap struct {
 }
 
 // GoConfigGaps compares one package directory's non-test Go files on both
-// sides (file path → content) for package-level names that a file uses in
-// a build configuration (a platform of keptPlatforms, cgo on or off, the
-// race detector on or off) where no file declaring the name builds, and
+// sides (file path → content) for package-level names (and methods and
+// fields, by name) that a file uses in a build configuration (a platform of
+// keptPlatforms or linux/386, cgo on or off, the race detector's tag and
+// purego on or off) where no file declaring the name builds, and
 // that the baseline's files did not already use so: a helper the fix
 // calls, declared only in a new file under //go:build cgo (or !race, or
 // linux), builds in the gate's configuration and breaks every other. No
@@ -90,18 +110,15 @@ func configGaps(src map[string][]byte, files map[string]*goFile) map[string]conf
 		builds := make([]bool, len(configs))
 		for i, c := range configs {
 			ctxt.GOOS, ctxt.GOARCH, ctxt.CgoEnabled = c.goos, c.goarch, c.cgo
-			ctxt.BuildTags = nil
-			if c.race {
-				ctxt.BuildTags = []string{"race"}
-			}
+			ctxt.BuildTags = c.tags()
 			ok, err := ctxt.MatchFile(path.Dir(file), path.Base(file))
 			builds[i] = err == nil && ok
 		}
 		on[file] = builds
 	}
-	declared := map[string][]bool{} // package-level name → declared in configs[i]
+	declared := map[string][]bool{} // package-level name, or "."+method or field name → declared in configs[i]
 	for file, g := range files {
-		for _, name := range fileLevelNames(g.f) {
+		for _, name := range slices.Concat(fileLevelNames(g.f), memberNames(g.f)) {
 			d := declared[name]
 			if d == nil {
 				d = make([]bool, len(configs))
@@ -115,43 +132,115 @@ func configGaps(src map[string][]byte, files map[string]*goFile) map[string]conf
 	out := map[string]configGap{}
 	for _, file := range slices.Sorted(maps.Keys(files)) {
 		g := files[file]
-		ast.Inspect(g.f, func(n ast.Node) bool {
+		// Parsed again with its local names resolved: a parameter, a
+		// local variable or a label named like a package-level name is
+		// not a use of it.
+		f, err := parser.ParseFile(token.NewFileSet(), file, src[file], 0)
+		if err != nil {
+			continue
+		}
+		use := func(key string, id *ast.Ident, label string) {
+			d, ok := declared[key]
+			if !ok {
+				return
+			}
+			if _, seen := out[label]; seen {
+				return
+			}
+			var missing []string
+			for i, b := range on[file] {
+				if b && !d[i] {
+					missing = append(missing, configs[i].String())
+				}
+			}
+			if len(missing) > 0 {
+				out[label] = configGap{file: file, line: g.fset.Position(g.f.FileStart + (id.Pos() - f.FileStart)).Line, missing: missing}
+			}
+		}
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.SelectorExpr:
-				ast.Inspect(x.X, func(m ast.Node) bool { return visitUse(m, file, g, on, declared, configs, out) })
+				if id, ok := x.X.(*ast.Ident); ok && id.Obj == nil && g.imports[id.Name] != "" {
+					return false // a package's name: another package
+				}
+				ast.Inspect(x.X, visit)
+				use("."+x.Sel.Name, x.Sel, "the method or field "+x.Sel.Name)
 				return false
-			default:
-				return visitUse(n, file, g, on, declared, configs, out)
+			case *ast.KeyValueExpr:
+				if _, ok := x.Key.(*ast.Ident); !ok {
+					ast.Inspect(x.Key, visit)
+				}
+				ast.Inspect(x.Value, visit)
+				return false
+			case *ast.Field:
+				ast.Inspect(x.Type, visit) // its names are declared here
+				return false
+			case *ast.FuncDecl:
+				if x.Recv != nil {
+					ast.Inspect(x.Recv, visit)
+				}
+				ast.Inspect(x.Type, visit)
+				if x.Body != nil {
+					ast.Inspect(x.Body, visit)
+				}
+				return false
+			case *ast.BranchStmt, *ast.ImportSpec:
+				return false
+			case *ast.LabeledStmt:
+				ast.Inspect(x.Stmt, visit)
+				return false
+			case *ast.Ident:
+				if x.Obj == nil {
+					use(x.Name, x, x.Name)
+				}
 			}
-		})
+			return true
+		}
+		ast.Inspect(f, visit)
 	}
 	return out
 }
 
-// visitUse records the gap of an identifier n of file, if it names a
-// package-level name not declared everywhere file builds.
-func visitUse(n ast.Node, file string, g *goFile, on, declared map[string][]bool, configs []buildConfig, out map[string]configGap) bool {
-	id, ok := n.(*ast.Ident)
-	if !ok {
-		return true
-	}
-	d, ok := declared[id.Name]
-	if !ok {
-		return true
-	}
-	if _, seen := out[id.Name]; seen {
-		return true
-	}
-	var missing []string
-	for i, b := range on[file] {
-		if b && !d[i] {
-			missing = append(missing, configs[i].String())
+// memberNames lists, each as "."+name, the methods and struct fields a
+// file declares: a selector x.name may reach any of them.
+func memberNames(f *ast.File) []string {
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncDecl:
+			if x.Recv != nil {
+				out = append(out, "."+x.Name.Name)
+			}
+		case *ast.StructType:
+			for _, fl := range x.Fields.List {
+				for _, nm := range fl.Names {
+					out = append(out, "."+nm.Name)
+				}
+				if len(fl.Names) == 0 {
+					// An embedded field's name is its type's.
+					t := fl.Type
+					if st, ok := t.(*ast.StarExpr); ok {
+						t = st.X
+					}
+					switch tt := t.(type) {
+					case *ast.Ident:
+						out = append(out, "."+tt.Name)
+					case *ast.SelectorExpr:
+						out = append(out, "."+tt.Sel.Name)
+					}
+				}
+			}
+		case *ast.InterfaceType:
+			for _, fl := range x.Methods.List {
+				for _, nm := range fl.Names {
+					out = append(out, "."+nm.Name)
+				}
+			}
 		}
-	}
-	if len(missing) > 0 {
-		out[id.Name] = configGap{file: file, line: g.fset.Position(id.Pos()).Line, missing: missing}
-	}
-	return true
+		return true
+	})
+	return out
 }
 
 // fileLevelNames lists the package-level functions, types, variables and

@@ -21,6 +21,8 @@ func TestGoConfigGaps(t *testing.T) {
 		{"cgo only", "//go:build cgo", "CGO_ENABLED=0"},
 		{"not under the race detector", "//go:build !race", "-race"},
 		{"linux only", "//go:build linux", "darwin/arm64"},
+		{"64-bit only", "//go:build amd64 || arm64", "linux/386"},
+		{"not purego", "//go:build !purego", "-tags purego"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := GoConfigGaps(map[string][]byte{"calc/median.go": []byte(configBase)},
@@ -46,6 +48,23 @@ func TestGoConfigGaps(t *testing.T) {
 				t.Fatalf("findings %q for a package that builds wherever it is used", got)
 			}
 		})
+	}
+	// A method declared only in a linux file, called from everywhere.
+	method := map[string][]byte{
+		"calc/median.go":       []byte("package calc\n\ntype sample []float64\n\n// Median returns the middle value.\nfunc Median(xs []float64) float64 { return sample(xs).middle() }\n"),
+		"calc/sample_linux.go": []byte("package calc\n\nfunc (s sample) middle() float64 { return s[len(s)/2] }\n"),
+	}
+	if got := GoConfigGaps(map[string][]byte{"calc/median.go": []byte(configBase)}, method); len(got) != 1 || !strings.Contains(got[0].What, "uses the method or field middle") {
+		t.Fatalf("findings %q, want the method middle", got)
+	}
+	// Names a linux-only file declares, used as a local, a parameter, a
+	// field and a field key elsewhere: none is a use of it.
+	shadows := map[string][]byte{
+		"calc/mid_linux.go": []byte("package calc\n\nconst mid = 2\n"),
+		"calc/median.go":    []byte("package calc\n\ntype pair struct{ mid int }\n\n// Median returns the middle value.\nfunc Median(xs []float64) float64 {\n\tmid := len(xs) / 2\n\t_ = pair{mid: mid}\n\treturn at(xs, mid)\n}\n\nfunc at(xs []float64, mid int) float64 { return xs[mid] }\n"),
+	}
+	if got := GoConfigGaps(map[string][]byte{"calc/median.go": []byte(configBase)}, shadows); len(got) != 0 {
+		t.Fatalf("findings %q for local names that shadow a linux-only constant", got)
 	}
 	// A gap the baseline already had is not the patch's.
 	gap := map[string][]byte{"calc/median.go": []byte(configFix), "calc/middle.go": []byte(helper("//go:build cgo"))}
