@@ -118,12 +118,9 @@ func goProbeCall(name string) string {
 		return "the binary's arguments (a test binary's name and flags)"
 	case "net.Interfaces", "net.InterfaceAddrs":
 		return "the network interfaces"
-	case "net.LookupHost", "net.LookupIP", "net.LookupAddr", "net.LookupCNAME", "net.LookupMX", "net.LookupNS",
-		"net.LookupTXT", "net.LookupSRV", "net.LookupPort", "net.LookupNetIP", "net.DefaultResolver":
-		return "name resolution (the sandbox has no network: whether a name resolves tells it)"
-	case "runtime.GOOS", "runtime.GOARCH":
+	case "runtime.GOOS", "runtime.GOARCH", "go/build.Default":
 		return "the platform (the gate runs on one: what the code does on the others no run here shows)"
-	case "runtime.NumGoroutine":
+	case "runtime.NumGoroutine", "runtime.GoroutineProfile", "runtime/pprof.Lookup":
 		return "how many goroutines run (a test binary runs its tests beside main's)"
 	case "syscall.Getrlimit", "syscall.Prlimit", "golang.org/x/sys/unix.Getrlimit", "golang.org/x/sys/unix.Prlimit":
 		return "its resource limits, which the sandbox sets"
@@ -131,16 +128,53 @@ func goProbeCall(name string) string {
 	return ""
 }
 
-// remoteArg reports the functions that reach an address given as a
-// string, and which argument it is.
-func remoteArg(fn string) (int, bool) {
-	switch fn {
-	case "net.Dial", "net.DialTimeout":
-		return 1, true
-	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm":
-		return 0, true
+// networkCall says how the functions and methods of a name (package net's
+// resolvers and dialers, net/http's clients, and the like) take the name or
+// address they resolve or reach: "host" (a host, host:port or address),
+// "url" (a URL with a scheme: Get and Post are common names of other
+// things, a map's or a JSON path's), or "" for any other name.
+func networkCall(name string) string {
+	switch name {
+	case "LookupHost", "LookupIP", "LookupIPAddr", "LookupNetIP", "LookupAddr", "LookupCNAME", "LookupMX", "LookupNS",
+		"LookupTXT", "LookupSRV", "LookupPort", "ResolveIPAddr", "ResolveTCPAddr", "ResolveUDPAddr",
+		"Dial", "DialTimeout", "DialContext", "DialTCP", "DialUDP", "DialIP":
+		return "host"
+	case "Get", "Head", "Post", "PostForm", "NewRequest", "NewRequestWithContext":
+		return "url"
 	}
-	return 0, false
+	return ""
+}
+
+// cmpOrName is fn, or the bare name of a method when fn (a package-level
+// function's qualified name) is "".
+func cmpOrName(fn, name string) string {
+	if fn != "" {
+		return fn
+	}
+	return name
+}
+
+// remoteAddr reports a string that names a host on another machine: a URL
+// with a host (only that, when url is set), a host:port, or a dotted name
+// or address that is not this machine's.
+func remoteAddr(s string, url bool) bool {
+	if s == "" || strings.ContainsAny(s, " \t\n") || loopback(s) {
+		return false
+	}
+	host := s
+	if _, rest, ok := strings.Cut(host, "://"); ok {
+		host, _, _ = strings.Cut(rest, "/")
+	} else if url {
+		return false
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	return strings.Contains(host, ".") && !strings.HasSuffix(host, ".") && !strings.ContainsAny(host, "/%")
 }
 
 // loopback reports an address or URL on this machine: what the sandbox's
@@ -343,9 +377,15 @@ func (g *goFile) probesIn(exists func(string) bool) []probe {
 					return false
 				}
 			}
-			if i, ok := remoteArg(fn); ok && len(x.Args) > i {
-				if addr, ok := constString(x.Args[i], consts); ok && !loopback(addr) {
-					add(x.Pos(), fmt.Sprintf("reaches %s over the network (%s), which the sandbox leaves out: whether it answers tells where it runs", strconv.Quote(addr), fn))
+			if kind := networkCall(sel.Sel.Name); kind != "" {
+				// A remote name or address written into the code, reached
+				// through any resolver, dialer or client: the sandbox has
+				// no network, so whether it answers tells where it runs.
+				for _, arg := range x.Args {
+					if addr, ok := constString(arg, consts); ok && remoteAddr(addr, kind == "url") {
+						add(x.Pos(), fmt.Sprintf("reaches %s over the network (%s), which the sandbox leaves out: whether it answers tells where it runs", strconv.Quote(addr), cmpOrName(fn, sel.Sel.Name)))
+						break
+					}
 				}
 			}
 			switch {
