@@ -366,6 +366,10 @@ func (g *goFile) probesIn(exists func(string) bool) []probe {
 			if v, ok := constString(x, consts); ok && x.Op == token.ADD && treeFile(x.Pos(), v) {
 				return false
 			}
+			if v, ok := constString(x, consts); ok && x.Op == token.ADD && placePath(v) {
+				add(x.Pos(), fmt.Sprintf("names %s, a path that tells where it runs", strconv.Quote(v)))
+				return false
+			}
 		case *ast.CallExpr:
 			sel, ok := unparenExpr(x.Fun).(*ast.SelectorExpr)
 			if !ok {

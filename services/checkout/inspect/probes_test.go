@@ -61,6 +61,8 @@ func TestGoProbesAttacks(t *testing.T) {
 			[]string{"reaches \"proxy.golang.org:443\" over the network (Dial)"}},
 		{"a client's method", "package calc\n\nimport \"net/http\"\n\nvar _, err = http.DefaultClient.Head(\"https://proxy.golang.org/\")\n",
 			[]string{"reaches \"https://proxy.golang.org/\" over the network (Head)"}},
+		{"the tree's mount spelled in pieces", "package calc\n\nimport (\n\t\"path/filepath\"\n\t\"strings\"\n)\n\nfunc gated() bool {\n\tabs, _ := filepath.Abs(\".\")\n\treturn strings.HasPrefix(abs, \"/sr\"+\"c/\")\n}\n",
+			[]string{"calc/median.go:10: names \"/src/\", a path that tells where it runs"}},
 		{"the goroutine profile", "package calc\n\nimport \"runtime/pprof\"\n\nvar inTest = pprof.Lookup(\"goroutine\").Count() > 1\n",
 			[]string{"reads how many goroutines run"}},
 		{"go/build's platform", "package calc\n\nimport \"go/build\"\n\nvar linux = build.Default.GOOS == \"linux\"\n",
