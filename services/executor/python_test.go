@@ -340,7 +340,7 @@ func TestExecutePytestCoverage(t *testing.T) {
 			t.Errorf("cases %v lack %v", a.Cases, c)
 		}
 	}
-	if !strings.Contains(a.Detail.Reason, "(7 tests)") {
+	if !strings.Contains(a.Detail.Reason, "(8 tests)") {
 		t.Errorf("reason %q", a.Detail.Reason)
 	}
 	d := a.Detail.Profiles[jobs.PythonProfile]
