@@ -269,7 +269,7 @@ func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 }
 
 // elsewhereLooks says how a run Elsewhere differs from the usual sandbox.
-const elsewhereLooks = "another user, HOME under /home, no TMPDIR, another host name, TZ Asia/Kolkata, CI=true, TERM and LANG set, a resolver configured, /var, /run, /etc/mtab, no Go toolchain"
+const elsewhereLooks = "another user, HOME under /home, no TMPDIR, another host name in /etc, TZ Asia/Kolkata, CI=true, TERM and LANG set, a resolver configured, /var, /run, /etc/mtab, no Go toolchain"
 
 // elsewhereToo reports the jobs whose pass must hold Elsewhere too: a
 // claimed test on the patch (its claim and edited runs), which is what

@@ -172,9 +172,10 @@ func bwrapArgs(s *Spec, l Limits, open []string) []string {
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
 	}
-	if s.Elsewhere {
-		a = append(a, "--hostname", elsewhereHost)
-	}
+	// Elsewhere names its host in /etc/hostname and /etc/hosts only:
+	// bwrap's --hostname fails where the sandbox itself runs in a
+	// container (podman: "Can't set hostname"), and what uname says is a
+	// probe of its own (os.Hostname).
 	bindHost := func(d string) {
 		fi, err := os.Lstat(d)
 		if err != nil {

@@ -1043,11 +1043,11 @@ func writeFile(t *testing.T, p, content string) {
 // and the record says so. The usual run sees none of it.
 func TestElsewhere(t *testing.T) {
 	r := bwrapRunner(t)
-	script := `id -u; id -un; echo "$HOME ${TMPDIR-unset} $USER $LOGNAME $TZ"; hostname; cat /etc/hostname
+	script := `id -u; id -un; echo "$HOME ${TMPDIR-unset} $USER $LOGNAME $TZ"; cat /etc/hostname
 grep -c nameserver /etc/resolv.conf; echo x > "$HOME/mark" && echo home-writable; echo y > /tmp/mark && echo tmp-writable
 echo "$TERM $LANG $CI"; [ -d /var/tmp ] && [ -d /run ] && [ -d /root ] && grep -c ' / ' /etc/mtab`
 	res, o := run(t, r, Spec{Argv: sh(script), Elsewhere: true})
-	want := "1001\ndev\n/home/dev unset dev dev Asia/Kolkata\ndevbox\ndevbox\n1\nhome-writable\ntmp-writable\nxterm-256color C.UTF-8 true\n1\n"
+	want := "1001\ndev\n/home/dev unset dev dev Asia/Kolkata\ndevbox\n1\nhome-writable\ntmp-writable\nxterm-256color C.UTF-8 true\n1\n"
 	if res.Termination != Exited || o.stdout.String() != want {
 		t.Errorf("elsewhere: got %v, output\n%s\nwant\n%s(stderr %q)", res.Termination, o.stdout.String(), want, o.stderr.String())
 	}
