@@ -257,15 +257,22 @@ func (e *Executor) execute(ctx context.Context, w *Workspace, s *jobs.Spec) *Ans
 				break
 			}
 		}
-		if out != jobs.OutcomePass {
-			a.Detail.Outcome = jobs.OutcomeFlaky
-			a.Detail.Reason = fmt.Sprintf("passes in the sandbox and not where it looks like another machine (%s): %s (%s there): its result depends on where it runs", elsewhereLooks, reason, out)
-		} else {
-			// The answer's last run stays the usual one; all are in Runs.
-			a.Termination, a.ExitCode, a.Sandbox = usual.Termination, usual.ExitCode, usual.Sandbox
-		}
+		settleElsewhere(a, &usual, out, reason)
 	}
 	return a
+}
+
+// settleElsewhere folds the outcome of a claim's elsewhere runs into its
+// answer a, which passed in the usual sandbox (usual, as it stood then):
+// anything but a pass there makes it flaky; a pass keeps the usual run as
+// the answer's last (every run is in Runs).
+func settleElsewhere(a, usual *Answer, out, reason string) {
+	if out != jobs.OutcomePass {
+		a.Detail.Outcome = jobs.OutcomeFlaky
+		a.Detail.Reason = fmt.Sprintf("passes in the sandbox and not where it looks like another machine (%s): %s (%s there): its result depends on where it runs", elsewhereLooks, reason, out)
+		return
+	}
+	a.Termination, a.ExitCode, a.Sandbox = usual.Termination, usual.ExitCode, usual.Sandbox
 }
 
 // elsewhereLooks says how a run Elsewhere differs from the usual sandbox.

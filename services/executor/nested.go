@@ -21,12 +21,27 @@ import (
 func (w *Workspace) nestedSuiteModules() []string {
 	root := w.tree(jobs.TreeOracle)
 	mods := map[string]*modfile.File{} // module directory → its go.mod
+	// The modules each go.work of the tree uses, together (a go.work
+	// applies in its directory and below: the root's, or a nested
+	// module's own).
+	var works [][]string
 	for _, e := range w.co.Oracle.Entries() {
-		if path.Base(e.Path) != "go.mod" || !moduleFile(e.Path) {
+		name := path.Base(e.Path)
+		if name != "go.mod" && name != "go.work" || !moduleFile(e.Path) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
 		if err != nil {
+			continue
+		}
+		if name == "go.work" {
+			if wf, err := modfile.ParseWork(e.Path, b, nil); err == nil {
+				var use []string
+				for _, u := range wf.Use {
+					use = append(use, path.Clean(path.Join(path.Dir(e.Path), u.Path)))
+				}
+				works = append(works, use)
+			}
 			continue
 		}
 		// Parse, not ParseLax: the lax parser keeps no replace.
@@ -44,26 +59,6 @@ func (w *Workspace) nestedSuiteModules() []string {
 	byPath := map[string]string{} // module path → directory
 	for dir, mf := range mods {
 		byPath[mf.Module.Mod.Path] = dir
-	}
-	// The modules each go.work of the tree uses, together (a go.work
-	// applies in its directory and below: the root's, or a nested
-	// module's own).
-	var works [][]string
-	for _, e := range w.co.Oracle.Entries() {
-		if path.Base(e.Path) != "go.work" || !moduleFile(e.Path) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
-		if err != nil {
-			continue
-		}
-		if wf, err := modfile.ParseWork(e.Path, b, nil); err == nil {
-			var use []string
-			for _, u := range wf.Use {
-				use = append(use, path.Clean(path.Join(path.Dir(e.Path), u.Path)))
-			}
-			works = append(works, use)
-		}
 	}
 	affected := map[string]bool{}
 	for _, ch := range w.co.Changes {

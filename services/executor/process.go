@@ -58,13 +58,7 @@ func (e *Executor) executeProcess(ctx context.Context, w *Workspace, s *jobs.Spe
 				break
 			}
 		}
-		if j.outcome != jobs.OutcomePass {
-			a.Detail.Outcome = jobs.OutcomeFlaky
-			a.Detail.Reason = fmt.Sprintf("passes in the sandbox and not where it looks like another machine (%s): %s (%s there): its result depends on where it runs", elsewhereLooks, j.reason, j.outcome)
-		} else {
-			// The answer's last run stays the usual one; all are in Runs.
-			a.Termination, a.ExitCode, a.Sandbox = usual.Termination, usual.ExitCode, usual.Sandbox
-		}
+		settleElsewhere(a, &usual, j.outcome, j.reason)
 	}
 	a.Detail.Runs = nonNil(a.Detail.Runs)
 	return a

@@ -244,27 +244,14 @@ func memberNames(f *ast.File) []string {
 }
 
 // fileLevelNames lists the package-level functions, types, variables and
-// constants a file declares (methods are reached through their type).
+// constants a file declares (declaredNames; methods, "T.m", are reached
+// through their type and listed by memberNames).
 func fileLevelNames(f *ast.File) []string {
 	var out []string
-	for _, decl := range f.Decls {
-		switch d := decl.(type) {
-		case *ast.FuncDecl:
-			if d.Recv == nil && d.Name.Name != "init" && d.Name.Name != "_" {
-				out = append(out, d.Name.Name)
-			}
-		case *ast.GenDecl:
-			for _, spec := range d.Specs {
-				switch s := spec.(type) {
-				case *ast.TypeSpec:
-					out = append(out, s.Name.Name)
-				case *ast.ValueSpec:
-					for _, n := range s.Names {
-						if n.Name != "_" {
-							out = append(out, n.Name)
-						}
-					}
-				}
+	for _, d := range f.Decls {
+		for _, name := range declaredNames(d) {
+			if !strings.Contains(name, ".") {
+				out = append(out, name)
 			}
 		}
 	}
